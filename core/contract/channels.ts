@@ -1,0 +1,143 @@
+/** Part 1 of the contract: app info, connections, metadata and table views (browse and filter). */
+import { z } from 'zod';
+import { channel } from './define';
+import {
+  baseSchema,
+  channelErrorSchema,
+  columnSchema,
+  connectionSummarySchema,
+  idSchema,
+  recordSchema,
+  sortSpecSchema,
+  tableSchema,
+} from './schemas';
+
+const empty = z.object({}).default({});
+const refused = z.object({ refused: z.literal(true), message: z.string() });
+
+/** The query of a table view; every change opens a new view (a new page chain). */
+export const viewQuerySchema = z.object({
+  view: z.string().min(1).optional(),
+  fields: z.array(z.string().min(1)).optional(),
+  sort: z.array(sortSpecSchema).optional(),
+  formula: z.string().max(16_000).optional(),
+});
+export type ViewQuery = z.infer<typeof viewQuerySchema>;
+
+export const appChannels = {
+  'app.info': channel(
+    empty,
+    z.object({
+      name: z.string(),
+      version: z.string(),
+      door: z.enum(['electron', 'browser']),
+      platform: z.string(),
+      /** Where keys are kept; `persistent: false` with a warning where the OS offers no real secret store. */
+      keyStorage: z.object({ backend: z.string(), persistent: z.boolean(), warning: z.string().optional() }),
+    }),
+  ),
+
+  'connections.list': channel(
+    empty,
+    z.object({ connections: z.array(connectionSummarySchema), defaultId: idSchema }),
+  ),
+  /** Adds (no id) or edits a connection. `apiKey` is write-only; left out on an edit, the stored key stays. */
+  'connections.save': channel(
+    z.object({
+      id: idSchema.optional(),
+      name: z.string().trim().min(1, 'Give the connection a name').max(200),
+      baseUrl: z
+        .url({ protocol: /^https?$/, error: 'The base URL must start with http:// or https://' })
+        .default('https://api.airtable.com'),
+      apiKey: z.string().trim().min(1, 'The API key is empty').max(4096).optional(),
+      remember: z.boolean().default(true),
+    }),
+    z.object({ connection: connectionSummarySchema, warning: z.string().optional() }),
+  ),
+  'connections.remove': channel(z.object({ id: idSchema }), z.object({ removed: z.boolean() })),
+  /** Tests a saved connection (`id`), or unsaved values (`baseUrl` + `apiKey`; a missing key uses the saved one). */
+  'connections.test': channel(
+    z
+      .object({
+        id: idSchema.optional(),
+        baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+        apiKey: z.string().trim().min(1).max(4096).optional(),
+      })
+      .refine((r) => r.id !== undefined || r.baseUrl !== undefined, 'Give a connection id or a base URL'),
+    z.object({
+      ok: z.boolean(),
+      message: z.string(),
+      status: z.number().int().optional(),
+      userId: z.string().optional(),
+    }),
+  ),
+
+  /** 403 from the metadata API answers `{ refused: true }`: the user then types a base id and a table name. */
+  'meta.bases': channel(
+    z.object({ connectionId: idSchema }),
+    z.discriminatedUnion('refused', [
+      z.object({ refused: z.literal(false), bases: z.array(baseSchema) }),
+      refused,
+    ]),
+  ),
+  'meta.tables': channel(
+    z.object({ connectionId: idSchema, baseId: idSchema }),
+    z.discriminatedUnion('refused', [
+      z.object({ refused: z.literal(false), tables: z.array(tableSchema) }),
+      refused,
+    ]),
+  ),
+
+  'view.open': channel(
+    z.object({
+      connectionId: idSchema,
+      baseId: idSchema,
+      table: z.string().min(1).max(500),
+      query: viewQuerySchema.default({}),
+    }),
+    z.object({
+      viewId: idSchema,
+      columns: z.array(columnSchema),
+      /** The primary field's name when the schema is known. */
+      primaryField: z.string().optional(),
+      pageSize: z.number().int(),
+    }),
+  ),
+  /** Rows [start, end): waits for the pages that hold them; a far jump walks the chain forward first. */
+  'view.rows': channel(
+    z
+      .object({ viewId: idSchema, start: z.number().int().min(0), end: z.number().int().min(0) })
+      .refine(
+        (r) => r.end >= r.start && r.end - r.start <= 1000,
+        'Ask for at most 1000 rows, with end ≥ start',
+      ),
+    z.object({
+      records: z.array(recordSchema),
+      /** Known once the page without an offset has arrived. */
+      rowCount: z.number().int().optional(),
+      loaded: z.number().int(),
+    }),
+  ),
+  'view.close': channel(z.object({ viewId: idSchema }), z.object({ closed: z.boolean() })),
+} as const;
+
+export const appEvents = {
+  'view.state': z.object({
+    viewId: idSchema,
+    loaded: z.number().int(),
+    total: z.number().int().optional(),
+    /** 1-based page number being fetched while the chain walks forward. */
+    loadingPage: z.number().int().optional(),
+    error: channelErrorSchema.optional(),
+    /** Present when inferred columns grew (schema refused). */
+    columns: z.array(columnSchema).optional(),
+  }),
+  'client.status': z.object({
+    connectionId: idSchema,
+    queued: z.number().int(),
+    inFlight: z.number().int(),
+    ratePerSecond: z.number(),
+    pausedUntil: z.number().optional(),
+    lastError: z.string().optional(),
+  }),
+} as const;

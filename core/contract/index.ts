@@ -1,0 +1,41 @@
+/**
+ * The contract between the renderer and the services: every channel's request/response schema and every
+ * event's payload schema (zod), and the shape of `window.tabledesk`, the same through both doors.
+ *
+ * Renderer:
+ * - `import type { TableDeskApi } from '../../core/contract'` and `import '../../core/contract/window'` for the
+ *   global `window.tabledesk` type.
+ * - Browser door: when `window.tabledesk` is absent (Electron's preload defines it), create it with
+ *   `connectSocketBridge(new WebSocket(socketUrlFor(location.href)))` from `core/contract/socket-bridge`.
+ *   The page URL carries `?token=…`; socketUrlFor repeats it on the socket.
+ * - A failed call rejects with a `ChannelError` `{ kind, status?, type?, message }`.
+ *
+ * Part 2 (edits engineer): `core/contract/edits.ts` exports `editChannels` and `editEvents` built with
+ * `channel()` from `./define`; spread them into `channels` and `events` below. Services bind handlers
+ * through `services/dispatch` (a map channel → handler, merged the same way).
+ */
+import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
+import { appChannels, appEvents } from './channels';
+
+export const channels = { ...appChannels } satisfies ChannelSet;
+export const events = { ...appEvents } satisfies EventSet;
+
+export type Channels = typeof channels;
+export type Events = typeof events;
+export type ChannelName = keyof Channels & string;
+export type EventName = keyof Events & string;
+export type Request<C extends ChannelName> = RequestIn<Channels, C>;
+export type ParsedRequest<C extends ChannelName> = RequestOut<Channels, C>;
+export type Response<C extends ChannelName> = ResponseOf<Channels, C>;
+export type EventPayload<E extends EventName> = PayloadOf<Events, E>;
+
+export const isChannelName = (name: string): name is ChannelName => Object.hasOwn(channels, name);
+export const isEventName = (name: string): name is EventName => Object.hasOwn(events, name);
+
+export type { TableDeskApi } from './api';
+export { channel } from './define';
+export type { ChannelDef } from './define';
+export * from './schemas';
+export { viewQuerySchema } from './channels';
+export type { ViewQuery } from './channels';
+export * from './wire';
