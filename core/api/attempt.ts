@@ -1,0 +1,180 @@
+/** One HTTP exchange with the service, turned into parsed JSON or a classified RecordTableError. */
+import { describeCause, isConnectionRefused, readServiceError, RecordTableError, redact } from './errors';
+import type { RecordTableErrorInit } from './errors';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface AttemptSpec {
+  method: Method;
+  /** Path and query string, e.g. /v0/app…/Table?pageSize=10 */
+  path: string;
+  body?: unknown;
+  /** A POST that creates records: a failure after it may have reached the service is "outcome unknown". */
+  creates: boolean;
+}
+
+export interface AttemptConfig {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+/** A failed attempt, with what the retry policy needs beyond the public error. */
+export interface AttemptFailure {
+  error: RecordTableError;
+  /** From a Retry-After header, in ms. */
+  retryAfterMs?: number;
+  /** The service provably did not act on the request (429, refused connection). */
+  notProcessed: boolean;
+}
+
+export class AttemptError extends Error {
+  constructor(readonly failure: AttemptFailure) {
+    super(failure.error.message);
+  }
+}
+
+function stripQuery(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
+}
+
+/** Retry-After is seconds, or an HTTP date. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export async function sendAttempt(
+  config: AttemptConfig,
+  spec: AttemptSpec,
+  signal?: AbortSignal,
+): Promise<{ status: number; body: unknown }> {
+  const path = stripQuery(spec.path);
+  const where = `${spec.method} ${path}`;
+  const fail = (init: Omit<RecordTableErrorInit, 'method' | 'path'>, extra: Partial<AttemptFailure> = {}) =>
+    new AttemptError({
+      error: new RecordTableError({
+        ...init,
+        message: redact(init.message, config.apiKey),
+        rawBody: init.rawBody === undefined ? undefined : redact(init.rawBody, config.apiKey),
+        method: spec.method,
+        path,
+      }),
+      notProcessed: false,
+      ...extra,
+    });
+
+  const timeout = AbortSignal.timeout(config.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const headers: Record<string, string> = { Authorization: `Bearer ${config.apiKey}` };
+  if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let status: number | undefined;
+  let text: string;
+  let response: Response | undefined;
+  try {
+    response = await config.fetch(config.baseUrl + spec.path, {
+      method: spec.method,
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      signal: combined,
+    });
+    status = response.status;
+    text = await response.text();
+  } catch (cause) {
+    const sent = response !== undefined;
+    if (signal?.aborted) {
+      throw fail({
+        kind: spec.creates ? 'outcome-unknown' : 'aborted',
+        message: spec.creates
+          ? `${where} was cancelled after it was sent: the records may or may not have been created`
+          : `${where} was cancelled`,
+        status,
+        cause,
+      });
+    }
+    if (timeout.aborted) {
+      throw fail({
+        kind: spec.creates ? 'outcome-unknown' : 'timeout',
+        message: `${where} timed out after ${config.timeoutMs} ms${spec.creates ? ': the records may or may not have been created' : ''}`,
+        status,
+        retryable: !spec.creates,
+        cause,
+      });
+    }
+    const refused = !sent && isConnectionRefused(cause);
+    const detail = redact(describeCause(cause), config.apiKey);
+    if (spec.creates && !refused) {
+      throw fail({
+        kind: 'outcome-unknown',
+        message: `${where} failed after it may have reached the service (${detail}): the records may or may not have been created`,
+        status,
+        cause,
+      });
+    }
+    throw fail(
+      { kind: 'network', message: `${where} failed: ${detail}`, status, retryable: true, cause },
+      {
+        notProcessed: refused,
+      },
+    );
+  }
+
+  let json: unknown;
+  let parsed = true;
+  try {
+    json = text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = false;
+  }
+
+  if (response.ok) {
+    if (parsed && json !== undefined) return { status: response.status, body: json };
+    throw fail({
+      kind: spec.creates ? 'outcome-unknown' : 'http',
+      message: `${where} answered ${status} with a body that is not JSON`,
+      status,
+      rawBody: text.slice(0, 2000),
+      retryable: !spec.creates,
+    });
+  }
+
+  const service = parsed ? readServiceError(json) : undefined;
+  const label = [String(status), service?.type, service?.message].filter(Boolean).join(' ');
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  if (status === 429) {
+    throw fail(
+      {
+        kind: 'http',
+        message: `${where}: ${label}`,
+        status,
+        type: service?.type,
+        serviceMessage: service?.message,
+        rawBody: parsed ? undefined : text.slice(0, 2000),
+        retryable: true,
+      },
+      { notProcessed: true, retryAfterMs },
+    );
+  }
+  const serverSide = status >= 500;
+  const unknown = spec.creates && serverSide;
+  throw fail(
+    {
+      kind: unknown ? 'outcome-unknown' : 'http',
+      message: unknown
+        ? `${where}: ${label}${parsed ? '' : ' (not JSON)'}; the records may or may not have been created`
+        : `${where}: ${label}${parsed ? '' : ` (not JSON): ${text.slice(0, 200)}`}`,
+      status,
+      type: service?.type,
+      serviceMessage: service?.message,
+      rawBody: parsed ? undefined : text.slice(0, 2000),
+      retryable: serverSide && !spec.creates,
+    },
+    { retryAfterMs },
+  );
+}

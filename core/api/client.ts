@@ -1,0 +1,79 @@
+import type { ClientEventListener } from './events';
+import { Meta } from './meta';
+import type { MetaClient } from './meta';
+import { Requester } from './requester';
+import type { SchedulerStats } from './scheduler';
+import { Table } from './table';
+import type { TableClient } from './table';
+
+export interface ClientOptions {
+  /** e.g. https://api.airtable.com or the local server's url; without the /v0 segment. */
+  baseUrl: string;
+  apiKey: string;
+  /** Starts per second per base; the service allows 5. */
+  requestsPerSecond?: number;
+  /** Per attempt, default 60 s. */
+  timeoutMs?: number;
+  /** Retries of 5xx, timeouts and network errors for idempotent requests, default 5. */
+  maxRetries?: number;
+  /** Re-queues after 429 responses before giving up, default 10. */
+  maxRateLimitRetries?: number;
+  /** Pause after a 429 without Retry-After, default 30 s (the service's penalty). */
+  rateLimitPauseMs?: number;
+  /** Backoff before the n-th retry: between half and all of min(max, base * 2^(n-1)); defaults 500 ms and 15 s. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  fetch?: typeof fetch;
+  onEvent?: ClientEventListener;
+}
+
+export const DEFAULT_REQUESTS_PER_SECOND = 5;
+
+/**
+ * One client per connection (base URL and API key). Every request goes through the throttle of its base:
+ * starts at least 1/requestsPerSecond apart, several in flight, interactive before background.
+ */
+export class RecordTableClient {
+  readonly meta: MetaClient;
+  readonly baseUrl: string;
+  readonly #requester: Requester;
+
+  constructor(opts: ClientOptions) {
+    const rps = opts.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
+    if (!(rps > 0)) throw new RangeError(`requestsPerSecond must be a positive number, got ${rps}`);
+    if (opts.apiKey.length === 0) throw new RangeError('apiKey must not be empty');
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new RangeError(`baseUrl is not a URL: ${opts.baseUrl}`);
+    }
+    this.baseUrl = url.href.replace(/\/+$/, '');
+    const userFetch = opts.fetch;
+    this.#requester = new Requester({
+      baseUrl: this.baseUrl,
+      apiKey: opts.apiKey,
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      // A bare `fetch` reference loses its `this` in browsers ("Illegal invocation").
+      fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
+      spacingMs: Math.ceil(1000 / rps),
+      maxRetries: opts.maxRetries ?? 5,
+      maxRateLimitRetries: opts.maxRateLimitRetries ?? 10,
+      rateLimitPauseMs: opts.rateLimitPauseMs ?? 30_000,
+      backoffBaseMs: opts.backoffBaseMs ?? 500,
+      backoffMaxMs: opts.backoffMaxMs ?? 15_000,
+      onEvent: opts.onEvent,
+    });
+    this.meta = new Meta(this.#requester);
+  }
+
+  /** A table by name or id; names are percent-encoded in full. */
+  table(baseId: string, tableNameOrId: string): TableClient {
+    return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId);
+  }
+
+  /** Queue state of one base, or summed over every base used so far. */
+  stats(baseId?: string): SchedulerStats {
+    return this.#requester.stats(baseId);
+  }
+}

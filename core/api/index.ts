@@ -1,0 +1,29 @@
+/** The Record Table client: throttled, batched, paged and safe to retry. Runs in Node and in browsers. */
+export { RecordTableClient, DEFAULT_REQUESTS_PER_SECOND } from './client';
+export type { ClientOptions } from './client';
+export { RecordTableError } from './errors';
+export type { ErrorKind } from './errors';
+export type { ClientEvent, ClientEventListener } from './events';
+export type {
+  CellFormatOptions,
+  GetOptions,
+  ListOptions,
+  ListPageOptions,
+  Priority,
+  RequestOptions,
+  WriteOptions,
+} from './options';
+export type { MetaClient, NewBase, NewField, NewTable, CreatedBase, WhoAmI } from './meta';
+export { encodeSegment, listQuery, listBody, MAX_URL_LENGTH, toSortSpec } from './query';
+export type { SchedulerStats } from './scheduler';
+export type { DeletedRecord } from './responses';
+export { isExpiredOffset } from './table';
+export type {
+  Fields,
+  ListPage,
+  RecordUpdate,
+  TableClient,
+  UpsertOptions,
+  UpsertRecord,
+  UpsertResult,
+} from './table';

@@ -1,0 +1,79 @@
+import PQueue from 'p-queue';
+import type { Priority } from './options';
+
+export interface SchedulerStats {
+  queued: number;
+  inFlight: number;
+  /** Requests started during the last second. */
+  ratePerSecond: number;
+  /** Epoch ms until which a 429 paused the base. */
+  pausedUntil?: number;
+}
+
+const PRIORITY: Record<Priority, number> = { background: 0, interactive: 10 };
+
+/** Queue priority: interactive before background; within each, a re-queued request goes before new ones. */
+export function queuePriority(priority: Priority, retry: boolean): number {
+  return PRIORITY[priority] + (retry ? 1 : 0);
+}
+
+/**
+ * The throttle of one base. p-queue's default fixed windows do not space starts: with `interval: 1000,
+ * intervalCap: 5` five requests can start in the same millisecond, and even `intervalCap: 1, interval: 200`
+ * lets two starts straddle a window boundary closer than 200 ms. Strict mode (a sliding window of recorded
+ * start times) with a cap of 1 guarantees that any two starts are at least `spacingMs` apart by Date.now,
+ * while unlimited concurrency lets the requests overlap in flight.
+ */
+export class BaseScheduler {
+  readonly #queue: PQueue;
+  readonly #starts: number[] = [];
+  #pausedUntil: number | undefined;
+  #resumeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(spacingMs: number) {
+    this.#queue = new PQueue({ intervalCap: 1, interval: spacingMs, strict: true });
+  }
+
+  /** Runs `task` when its turn comes; a signal aborted while queued removes it, and it never goes out. */
+  run<T>(task: () => Promise<T>, priority: number, signal?: AbortSignal): Promise<T> {
+    return this.#queue.add(
+      () => {
+        this.#noteStart();
+        return task();
+      },
+      { priority, signal },
+    );
+  }
+
+  /** Holds every queued request of the base until `ms` from now (a 429's penalty); extends a shorter pause. */
+  pauseFor(ms: number): number {
+    const until = Date.now() + ms;
+    if (this.#pausedUntil !== undefined && this.#pausedUntil >= until) return this.#pausedUntil;
+    this.#pausedUntil = until;
+    this.#queue.pause();
+    clearTimeout(this.#resumeTimer);
+    this.#resumeTimer = setTimeout(() => {
+      this.#pausedUntil = undefined;
+      this.#resumeTimer = undefined;
+      this.#queue.start();
+    }, ms);
+    return until;
+  }
+
+  stats(): SchedulerStats {
+    const now = Date.now();
+    while (this.#starts.length > 0 && now - (this.#starts[0] ?? now) >= 1000) this.#starts.shift();
+    return {
+      queued: this.#queue.size,
+      inFlight: this.#queue.pending,
+      ratePerSecond: this.#starts.length,
+      ...(this.#pausedUntil === undefined ? {} : { pausedUntil: this.#pausedUntil }),
+    };
+  }
+
+  #noteStart(): void {
+    const now = Date.now();
+    this.#starts.push(now);
+    if (this.#starts.length > 64) this.#starts.splice(0, this.#starts.length - 64);
+  }
+}

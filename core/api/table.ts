@@ -1,0 +1,295 @@
+/** Records of one table: list (pages, iteration), get, create, update, replace, upsert, delete. */
+import type { CellValue, RecordData } from '../records/types';
+import { runBatches } from './batches';
+import { RecordTableError } from './errors';
+import type { GetOptions, ListOptions, ListPageOptions, RequestOptions, WriteOptions } from './options';
+import {
+  getQuery,
+  listBody,
+  listQuery,
+  localeQuery,
+  MAX_URL_LENGTH,
+  recordPath,
+  tablePath,
+  withQuery,
+} from './query';
+import type { Requester } from './requester';
+import { asDeleted, asList, asRecord, asRecordList, asStringArray } from './responses';
+import type { DeletedRecord } from './responses';
+
+export type Fields = Record<string, CellValue>;
+export interface RecordUpdate {
+  id: string;
+  fields: Fields;
+}
+export interface UpsertRecord {
+  id?: string;
+  fields: Fields;
+}
+export interface UpsertOptions extends WriteOptions {
+  fieldsToMergeOn: string[];
+  /** PUT instead of PATCH: fields absent from a record are cleared. */
+  replace?: boolean;
+}
+export interface UpsertResult {
+  records: RecordData[];
+  createdRecords: string[];
+  updatedRecords: string[];
+}
+export interface ListPage {
+  records: RecordData[];
+  offset?: string;
+}
+
+export interface TableClient {
+  readonly baseId: string;
+  readonly table: string;
+  listPage(opts?: ListPageOptions): Promise<ListPage>;
+  /** Every page; after an expired offset it restarts and skips the records it already handed out. */
+  pages(opts?: ListOptions): AsyncIterable<RecordData[]>;
+  all(opts?: ListOptions): Promise<RecordData[]>;
+  get(id: string, opts?: GetOptions): Promise<RecordData>;
+  create(fields: Fields, opts?: WriteOptions): Promise<RecordData>;
+  createMany(fieldsList: readonly Fields[], opts?: WriteOptions): Promise<RecordData[]>;
+  update(id: string, fields: Fields, opts?: WriteOptions): Promise<RecordData>;
+  updateMany(records: readonly RecordUpdate[], opts?: WriteOptions): Promise<RecordData[]>;
+  replace(id: string, fields: Fields, opts?: WriteOptions): Promise<RecordData>;
+  replaceMany(records: readonly RecordUpdate[], opts?: WriteOptions): Promise<RecordData[]>;
+  upsertMany(records: readonly UpsertRecord[], opts: UpsertOptions): Promise<UpsertResult>;
+  delete(id: string, opts?: RequestOptions): Promise<DeletedRecord>;
+  deleteMany(ids: readonly string[], opts?: RequestOptions): Promise<DeletedRecord[]>;
+}
+
+/** How often a full iteration restarts after expired offsets before it gives up. */
+const MAX_RESTARTS = 3;
+
+function writeFlags(opts: WriteOptions | undefined): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  if (opts?.typecast !== undefined) flags.typecast = opts.typecast;
+  if (opts?.returnFieldsByFieldId !== undefined) flags.returnFieldsByFieldId = opts.returnFieldsByFieldId;
+  return flags;
+}
+
+function request(opts: RequestOptions | undefined): RequestOptions {
+  return { signal: opts?.signal, priority: opts?.priority };
+}
+
+export function isExpiredOffset(error: unknown): boolean {
+  return error instanceof RecordTableError && error.type === 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE';
+}
+
+/** Records of a batch of updates touching one id twice must be written in order, not concurrently. */
+function hasRepeatedIds(records: readonly { id?: string }[]): boolean {
+  const ids = records.map((r) => r.id).filter((id): id is string => id !== undefined);
+  return new Set(ids).size !== ids.length;
+}
+
+export class Table implements TableClient {
+  readonly #requester: Requester;
+  readonly #baseUrl: string;
+
+  constructor(
+    requester: Requester,
+    baseUrl: string,
+    readonly baseId: string,
+    readonly table: string,
+  ) {
+    this.#requester = requester;
+    this.#baseUrl = baseUrl;
+  }
+
+  get #path(): string {
+    return tablePath(this.baseId, this.table);
+  }
+
+  async listPage(opts: ListPageOptions = {}): Promise<ListPage> {
+    const getPath = withQuery(this.#path, listQuery(opts));
+    const long = this.#baseUrl.length + getPath.length > MAX_URL_LENGTH;
+    const body = await this.#requester.send(
+      long
+        ? {
+            ...request(opts),
+            baseId: this.baseId,
+            method: 'POST',
+            path: withQuery(`${this.#path}/listRecords`, localeQuery(opts)),
+            body: listBody(opts),
+            creates: false,
+          }
+        : { ...request(opts), baseId: this.baseId, method: 'GET', path: getPath, creates: false },
+    );
+    const { list, body: page } = asRecordList(body);
+    return typeof page.offset === 'string' && page.offset.length > 0
+      ? { records: list, offset: page.offset }
+      : { records: list };
+  }
+
+  async *pages(opts: ListOptions = {}): AsyncGenerator<RecordData[]> {
+    const seen = new Set<string>();
+    const max = opts.maxRecords;
+    let offset: string | undefined;
+    let restarts = 0;
+    for (;;) {
+      let page: ListPage;
+      try {
+        page = await this.listPage({ ...opts, offset });
+      } catch (e) {
+        if (offset !== undefined && isExpiredOffset(e) && restarts < MAX_RESTARTS) {
+          restarts++;
+          offset = undefined;
+          continue;
+        }
+        throw e;
+      }
+      let fresh = page.records.filter((r) => !seen.has(r.id));
+      if (max !== undefined) fresh = fresh.slice(0, Math.max(0, max - seen.size));
+      for (const r of fresh) seen.add(r.id);
+      if (fresh.length > 0) yield fresh;
+      if (page.offset === undefined || (max !== undefined && seen.size >= max)) return;
+      offset = page.offset;
+    }
+  }
+
+  async all(opts: ListOptions = {}): Promise<RecordData[]> {
+    const out: RecordData[] = [];
+    for await (const page of this.pages(opts)) out.push(...page);
+    return out;
+  }
+
+  async get(id: string, opts: GetOptions = {}): Promise<RecordData> {
+    const path = withQuery(recordPath(this.baseId, this.table, id), getQuery(opts));
+    return asRecord(
+      await this.#requester.send({
+        ...request(opts),
+        baseId: this.baseId,
+        method: 'GET',
+        path,
+        creates: false,
+      }),
+    );
+  }
+
+  async create(fields: Fields, opts?: WriteOptions): Promise<RecordData> {
+    return asRecord(await this.#write('POST', this.#path, { fields, ...writeFlags(opts) }, opts));
+  }
+
+  createMany(fieldsList: readonly Fields[], opts?: WriteOptions): Promise<RecordData[]> {
+    return runBatches(fieldsList, async (batch) => {
+      const body = { records: batch.map((fields) => ({ fields })), ...writeFlags(opts) };
+      return asRecordList(await this.#write('POST', this.#path, body, opts)).list;
+    });
+  }
+
+  update(id: string, fields: Fields, opts?: WriteOptions): Promise<RecordData> {
+    return this.#writeOne('PATCH', id, fields, opts);
+  }
+
+  updateMany(records: readonly RecordUpdate[], opts?: WriteOptions): Promise<RecordData[]> {
+    return this.#writeMany('PATCH', records, opts);
+  }
+
+  replace(id: string, fields: Fields, opts?: WriteOptions): Promise<RecordData> {
+    return this.#writeOne('PUT', id, fields, opts);
+  }
+
+  replaceMany(records: readonly RecordUpdate[], opts?: WriteOptions): Promise<RecordData[]> {
+    return this.#writeMany('PUT', records, opts);
+  }
+
+  async upsertMany(records: readonly UpsertRecord[], opts: UpsertOptions): Promise<UpsertResult> {
+    const created: string[] = [];
+    const updated: string[] = [];
+    // Sequential: two concurrent batches with the same merge key would both create a record.
+    const list = await runBatches(
+      records,
+      async (batch) => {
+        const body = {
+          records: batch.map((r) =>
+            r.id === undefined ? { fields: r.fields } : { id: r.id, fields: r.fields },
+          ),
+          performUpsert: { fieldsToMergeOn: opts.fieldsToMergeOn },
+          ...writeFlags(opts),
+        };
+        const result = asRecordList(
+          await this.#write(opts.replace ? 'PUT' : 'PATCH', this.#path, body, opts),
+        );
+        created.push(...asStringArray(result.body.createdRecords));
+        updated.push(...asStringArray(result.body.updatedRecords));
+        return result.list;
+      },
+      true,
+    );
+    return { records: list, createdRecords: created, updatedRecords: updated };
+  }
+
+  async delete(id: string, opts?: RequestOptions): Promise<DeletedRecord> {
+    const path = recordPath(this.baseId, this.table, id);
+    return asDeleted(
+      await this.#requester.send({
+        ...request(opts),
+        baseId: this.baseId,
+        method: 'DELETE',
+        path,
+        creates: false,
+      }),
+    );
+  }
+
+  deleteMany(ids: readonly string[], opts?: RequestOptions): Promise<DeletedRecord[]> {
+    return runBatches(ids, async (batch) => {
+      // A lone id uses the single-record form: `records[]` with one id is refused by some versions (pyairtable#94).
+      if (batch.length === 1 && batch[0] !== undefined) return [await this.delete(batch[0], opts)];
+      const query = new URLSearchParams();
+      for (const id of batch) query.append('records[]', id);
+      const path = withQuery(this.#path, query);
+      const body = await this.#requester.send({
+        ...request(opts),
+        baseId: this.baseId,
+        method: 'DELETE',
+        path,
+        creates: false,
+      });
+      return asList(body, asDeleted).list;
+    });
+  }
+
+  async #writeOne(
+    method: 'PATCH' | 'PUT',
+    id: string,
+    fields: Fields,
+    opts?: WriteOptions,
+  ): Promise<RecordData> {
+    const path = recordPath(this.baseId, this.table, id);
+    return asRecord(await this.#write(method, path, { fields, ...writeFlags(opts) }, opts));
+  }
+
+  #writeMany(
+    method: 'PATCH' | 'PUT',
+    records: readonly RecordUpdate[],
+    opts?: WriteOptions,
+  ): Promise<RecordData[]> {
+    return runBatches(
+      records,
+      async (batch) => {
+        const body = { records: batch.map((r) => ({ id: r.id, fields: r.fields })), ...writeFlags(opts) };
+        return asRecordList(await this.#write(method, this.#path, body, opts)).list;
+      },
+      hasRepeatedIds(records),
+    );
+  }
+
+  #write(
+    method: 'POST' | 'PATCH' | 'PUT',
+    path: string,
+    body: unknown,
+    opts?: RequestOptions,
+  ): Promise<unknown> {
+    return this.#requester.send({
+      ...request(opts),
+      baseId: this.baseId,
+      method,
+      path,
+      body,
+      creates: method === 'POST',
+    });
+  }
+}
