@@ -1,0 +1,97 @@
+/**
+ * One query's walk through the service's offset chain. Offsets are a chain (each page names the next), so
+ * pages are fetched strictly one after another; every page fetched stays in memory, and a request for rows
+ * beyond them walks forward until it is covered. The page without an offset fixes the row count.
+ *
+ * An expired offset (422 LIST_RECORDS_ITERATOR_NOT_AVAILABLE) restarts the walk from the first page; the
+ * records already held are kept and skipped by id when they come round again, so none is lost or doubled.
+ */
+import type { RecordData } from '../../core/records/types';
+
+export interface Page {
+  records: RecordData[];
+  offset?: string;
+}
+
+export type FetchPage = (offset: string | undefined, signal: AbortSignal) => Promise<Page>;
+
+export interface ChainProgress {
+  loaded: number;
+  total?: number;
+  /** 1-based number of the page being fetched, while a fetch is under way. */
+  loadingPage?: number;
+}
+
+const EXPIRED = 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE';
+/** Restarts in a row that bring no new record: the service keeps expiring offsets, so give up and say so. */
+const MAX_FRUITLESS_RESTARTS = 3;
+
+const isExpiredOffset = (e: unknown): boolean =>
+  typeof e === 'object' && e !== null && (e as { type?: unknown }).type === EXPIRED;
+
+export class PageChain {
+  private readonly records: RecordData[] = [];
+  private readonly seen = new Set<string>();
+  private offset: string | undefined;
+  private done = false;
+  private pagesThisWalk = 0;
+  private fruitlessRestarts = 0;
+  private walking: Promise<void> | undefined;
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly fetchPage: FetchPage,
+    private readonly onProgress: (p: ChainProgress, newRecords: RecordData[]) => void,
+  ) {}
+
+  get loaded(): number {
+    return this.records.length;
+  }
+
+  /** The row count, once the last page has arrived. */
+  get total(): number | undefined {
+    return this.done ? this.records.length : undefined;
+  }
+
+  /** Rows [start, end), walking forward as far as needed; fewer when the table ends first. */
+  async rows(start: number, end: number): Promise<RecordData[]> {
+    while (this.records.length < end && !this.done) {
+      this.walking ??= this.next().finally(() => {
+        this.walking = undefined;
+      });
+      await this.walking;
+    }
+    return this.records.slice(start, end);
+  }
+
+  /** Cancels the request in flight and every later one; waiting callers reject with an AbortError. */
+  close(): void {
+    this.controller.abort();
+  }
+
+  private async next(): Promise<void> {
+    this.controller.signal.throwIfAborted();
+    this.onProgress({ loaded: this.records.length, loadingPage: this.pagesThisWalk + 1 }, []);
+    let page: Page;
+    try {
+      page = await this.fetchPage(this.offset, this.controller.signal);
+    } catch (error) {
+      if (!isExpiredOffset(error) || this.offset === undefined) throw error;
+      if (++this.fruitlessRestarts > MAX_FRUITLESS_RESTARTS) throw error;
+      this.offset = undefined;
+      this.pagesThisWalk = 0;
+      return;
+    }
+    this.controller.signal.throwIfAborted();
+    this.pagesThisWalk++;
+    const fresh = page.records.filter((r) => !this.seen.has(r.id));
+    for (const r of fresh) {
+      this.seen.add(r.id);
+      this.records.push(r);
+    }
+    if (fresh.length > 0) this.fruitlessRestarts = 0;
+    this.offset = page.offset;
+    this.done = page.offset === undefined;
+    this.onProgress({ loaded: this.records.length, total: this.total }, fresh);
+  }
+}

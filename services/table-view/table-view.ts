@@ -1,0 +1,62 @@
+/** A table view: one query over one table, its page chain, its columns, and its state events. */
+import type { Column, EventPayload } from '../../core/contract';
+import { inferColumns } from '../../core/records/infer-columns';
+import type { InferredColumn } from '../../core/records/infer-columns';
+import type { RecordData } from '../../core/records/types';
+import { toChannelError } from '../errors';
+import { inferredColumns } from './columns';
+import { PageChain } from './page-chain';
+import type { FetchPage } from './page-chain';
+
+export interface TableViewOptions {
+  viewId: string;
+  fetchPage: FetchPage;
+  /** From the schema; undefined when the schema was refused and columns are inferred from the records. */
+  columns: Column[] | undefined;
+  onState: (state: EventPayload<'view.state'>) => void;
+}
+
+export class TableView {
+  readonly viewId: string;
+  private readonly chain: PageChain;
+  private readonly inferred: InferredColumn[] = [];
+  private readonly schemaColumns: Column[] | undefined;
+  private readonly onState: TableViewOptions['onState'];
+
+  constructor(options: TableViewOptions) {
+    this.viewId = options.viewId;
+    this.schemaColumns = options.columns;
+    this.onState = options.onState;
+    this.chain = new PageChain(options.fetchPage, (progress, fresh) => this.progress(progress, fresh));
+  }
+
+  get columns(): Column[] {
+    return this.schemaColumns ?? inferredColumns(this.inferred);
+  }
+
+  async rows(
+    start: number,
+    end: number,
+  ): Promise<{ records: RecordData[]; rowCount?: number; loaded: number }> {
+    try {
+      const records = await this.chain.rows(start, end);
+      return { records, rowCount: this.chain.total, loaded: this.chain.loaded };
+    } catch (error) {
+      const channelError = toChannelError(error);
+      if (channelError.kind !== 'aborted') {
+        this.onState({ viewId: this.viewId, loaded: this.chain.loaded, error: channelError });
+      }
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.chain.close();
+  }
+
+  private progress(p: { loaded: number; total?: number; loadingPage?: number }, fresh: RecordData[]): void {
+    const state: EventPayload<'view.state'> = { viewId: this.viewId, ...p };
+    if (this.schemaColumns === undefined && inferColumns(this.inferred, fresh)) state.columns = this.columns;
+    this.onState(state);
+  }
+}
