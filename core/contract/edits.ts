@@ -1,0 +1,196 @@
+/**
+ * Part 2 of the contract: cell edits through the edit queue, creates, deletes, undo/redo and CSV export.
+ * Every operation names its table as a target (connection, base, table), so it does not depend on a view
+ * staying open; events carry the same target for the views showing that table.
+ */
+import { z } from 'zod';
+import { viewQuerySchema } from './channels';
+import { channel } from './define';
+import { channelErrorSchema, idSchema, recordSchema } from './schemas';
+
+export const editTargetSchema = z.object({
+  connectionId: idSchema,
+  baseId: idSchema,
+  table: z.string().min(1).max(500),
+});
+
+const fieldValues = z
+  .record(z.string().min(1).max(500), z.unknown())
+  .refine((f) => Object.keys(f).length > 0, 'An edit needs at least one field');
+
+export const cellChangeSchema = z.object({
+  recordId: idSchema,
+  /** The new values by field name; `null` clears a cell. */
+  fields: fieldValues,
+  /** The values shown before, for reverting a rejected edit and for undo; a field left out had none. */
+  previous: z.record(z.string(), z.unknown()).optional(),
+  /** Set where the user typed text into a typed field: the service converts it. */
+  typecast: z.boolean().default(false),
+});
+
+/** A record's part in the edit queue. */
+export const pendingRecordSchema = z.object({
+  target: editTargetSchema,
+  recordId: idSchema,
+  /** Fields not yet acknowledged by the service (queued or in flight). */
+  pending: z.array(z.string()),
+  /** The last failure of a send that will be retried (429, 5xx, network), with when. */
+  retrying: z.object({ error: channelErrorSchema, at: z.number() }).optional(),
+  /** Values the service rejected: the cells show `previous`, with the message, until retry or discard. */
+  rejected: z
+    .object({
+      fields: z.record(z.string(), z.unknown()),
+      previous: z.record(z.string(), z.unknown()),
+      error: channelErrorSchema,
+    })
+    .optional(),
+});
+
+const createOutcome = z.object({
+  /** Position in the request's `records`. */
+  index: z.number().int(),
+  fields: z.record(z.string(), z.unknown()),
+  /**
+   * rejected: the service refused it, nothing was created; unknown: the request may or may not have created
+   * it (the reply was lost), so it is not sent again: the user checks the table and decides.
+   */
+  outcome: z.enum(['rejected', 'unknown']),
+  error: channelErrorSchema,
+});
+
+const historyState = z.object({
+  target: editTargetSchema,
+  canUndo: z.boolean(),
+  canRedo: z.boolean(),
+  /** e.g. "Undo edit of 3 cells", "Undo delete of 25 records". */
+  undoLabel: z.string().optional(),
+  redoLabel: z.string().optional(),
+});
+
+const historyResult = historyState.extend({
+  done: z.boolean(),
+  /** Records re-created by undoing a delete (or redoing a create) get new ids. */
+  idChanges: z.array(z.object({ from: z.string(), to: z.string() })),
+  message: z.string().optional(),
+});
+
+export const editChannels = {
+  /** Resolves once every change is journaled on disk ("saved locally"); sending follows in the background. */
+  'edits.edit': channel(
+    z.object({
+      target: editTargetSchema,
+      changes: z.array(cellChangeSchema).min(1).max(5000),
+      /** false for changes that must not become an undo step of their own. */
+      undoable: z.boolean().default(true),
+    }),
+    z.object({ editIds: z.array(z.string()) }),
+  ),
+  /** Everything still owed or rejected; `pending > 0` means quitting now leaves edits to send on next start. */
+  'edits.status': channel(
+    z.object({}).default({}),
+    z.object({
+      pending: z.number().int(),
+      rejected: z.number().int(),
+      records: z.array(pendingRecordSchema),
+    }),
+  ),
+  'edits.retry': channel(
+    z.object({ target: editTargetSchema, recordId: idSchema }),
+    z.object({ fields: z.array(z.string()) }),
+  ),
+  /** Drops a rejected edit: the cells go back to their previous values. */
+  'edits.discard': channel(
+    z.object({ target: editTargetSchema, recordId: idSchema }),
+    z.object({ reverted: z.record(z.string(), z.unknown()) }),
+  ),
+
+  /** POST in batches of 10; a batch whose outcome is unknown is never sent again silently. */
+  'records.create': channel(
+    z.object({
+      target: editTargetSchema,
+      records: z
+        .array(z.object({ fields: z.record(z.string(), z.unknown()) }))
+        .min(1)
+        .max(5000),
+      typecast: z.boolean().default(false),
+      undoable: z.boolean().default(true),
+    }),
+    z.object({ created: z.array(recordSchema), failed: z.array(createOutcome) }),
+  ),
+  /** DELETE in batches of 10 (a lone id in the single-record form); `records` carry the values for undo. */
+  'records.delete': channel(
+    z.object({
+      target: editTargetSchema,
+      records: z
+        .array(z.object({ id: idSchema, fields: z.record(z.string(), z.unknown()).default({}) }))
+        .min(1),
+      /** Computed fields, left out when undo re-creates the records. */
+      readOnlyFields: z.array(z.string()).default([]),
+      undoable: z.boolean().default(true),
+    }),
+    z.object({
+      deleted: z.array(z.string()),
+      remaining: z.array(z.object({ id: z.string(), error: channelErrorSchema })),
+    }),
+  ),
+
+  'history.state': channel(z.object({ target: editTargetSchema }), historyState),
+  'history.undo': channel(z.object({ target: editTargetSchema }), historyResult),
+  'history.redo': channel(z.object({ target: editTargetSchema }), historyResult),
+
+  /** Walks every page of the query through the throttle (background priority) into CSV. */
+  'export.start': channel(
+    z.object({
+      target: editTargetSchema,
+      query: viewQuerySchema.default({}),
+      /** Where to write the file; without it the CSV is kept for `export.take`. */
+      filePath: z.string().min(1).optional(),
+      /** Column order; default: the query's fields, else the order fields first appear in. */
+      columns: z.array(z.string()).optional(),
+      includeRecordId: z.boolean().default(false),
+    }),
+    z.object({ exportId: idSchema }),
+  ),
+  'export.cancel': channel(z.object({ exportId: idSchema }), z.object({ cancelled: z.boolean() })),
+  /** The CSV text of a finished export made without `filePath` (handed over once). */
+  'export.take': channel(
+    z.object({ exportId: idSchema }),
+    z.object({ csv: z.string(), rows: z.number().int() }),
+  ),
+} as const;
+
+export const editEvents = {
+  /** The service acknowledged a record's edits: apply `record`, except the fields in `editedSince`. */
+  'edits.saved': z.object({
+    target: editTargetSchema,
+    recordId: idSchema,
+    record: recordSchema,
+    editedSince: z.array(z.string()),
+  }),
+  /** A record's place in the queue changed (queued, sent, retrying, rejected, settled). */
+  'edits.state': pendingRecordSchema,
+  /** Cells to show again as they were (a discarded rejection). */
+  'edits.reverted': z.object({
+    target: editTargetSchema,
+    recordId: idSchema,
+    fields: z.record(z.string(), z.unknown()),
+  }),
+  'edits.summary': z.object({ pending: z.number().int(), rejected: z.number().int() }),
+  /** One batch created: the rows to add. */
+  'records.created': z.object({ target: editTargetSchema, records: z.array(recordSchema) }),
+  /** One batch deleted: the rows to remove. */
+  'records.deleted': z.object({ target: editTargetSchema, ids: z.array(z.string()) }),
+  'history.changed': historyState,
+  'export.progress': z.object({
+    exportId: idSchema,
+    rows: z.number().int(),
+    pages: z.number().int(),
+    state: z.enum(['running', 'done', 'cancelled', 'failed']),
+    filePath: z.string().optional(),
+    error: channelErrorSchema.optional(),
+  }),
+} as const;
+
+export type EditEventName = keyof typeof editEvents;
+export type EditEventPayload<E extends EditEventName> = z.output<(typeof editEvents)[E]>;
+export type EditTargetShape = z.output<typeof editTargetSchema>;

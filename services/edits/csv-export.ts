@@ -1,0 +1,161 @@
+/**
+ * CSV export of a view (its formula, sort and fields): every page through the throttle at background
+ * priority, so edits and visible pages go first; progress after each page; cancel at any point. A file is
+ * written beside its destination and renamed into place when complete, so a cancelled or failed export never
+ * leaves a truncated file behind.
+ */
+import { randomUUID } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import Papa from 'papaparse';
+import type { ListOptions } from '../../core/api';
+import type { ViewQuery } from '../../core/contract';
+import type { RecordData } from '../../core/records/types';
+import { toChannelError } from '../errors';
+import type { TableFor } from './ports';
+import type { Emit } from './queue';
+import type { EditTarget } from './types';
+
+export interface ExportRequest {
+  target: EditTarget;
+  query: ViewQuery;
+  filePath?: string;
+  columns?: string[];
+  includeRecordId?: boolean;
+}
+
+interface Job {
+  controller: AbortController;
+  done: Promise<void>;
+  csv?: string;
+  rows: number;
+}
+
+/** One cell as text, the way a spreadsheet shows it. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  // Airtable's own CSV export writes a ticked checkbox as "checked" and an unticked one as empty.
+  if (typeof value === 'boolean') return value ? 'checked' : '';
+  if (Array.isArray(value)) return value.map(cellText).join(', ');
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.url === 'string' && typeof o.filename === 'string') return `${o.filename} (${o.url})`;
+    if (typeof o.name === 'string') return o.name;
+    if (typeof o.text === 'string') return o.text;
+    if (o.specialValue === 'NaN') return 'NaN';
+    if (typeof o.error === 'string') return o.error;
+  }
+  return JSON.stringify(value);
+}
+
+/** The column order: asked for, else the query's fields, else the order fields first appear in. */
+function columnsFor(req: ExportRequest, records: readonly RecordData[]): string[] {
+  if (req.columns !== undefined && req.columns.length > 0) return req.columns;
+  if (req.query.fields !== undefined && req.query.fields.length > 0) return req.query.fields;
+  const seen = new Set<string>();
+  for (const r of records) for (const f of Object.keys(r.fields)) seen.add(f);
+  return [...seen];
+}
+
+export function toCsv(req: ExportRequest, records: readonly RecordData[]): string {
+  const columns = columnsFor(req, records);
+  const header = req.includeRecordId ? ['Record ID', ...columns] : columns;
+  const rows = records.map((r) => {
+    const cells = columns.map((c) => cellText(r.fields[c]));
+    return req.includeRecordId ? [r.id, ...cells] : cells;
+  });
+  return Papa.unparse({ fields: header, data: rows }, { newline: '\r\n' });
+}
+
+export class CsvExports {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(
+    private readonly tableFor: TableFor,
+    private readonly emit: Emit,
+  ) {}
+
+  /** Starts an export; its progress and end arrive as `export.progress` events. */
+  start(req: ExportRequest): string {
+    const exportId = randomUUID();
+    const controller = new AbortController();
+    const job: Job = { controller, rows: 0, done: Promise.resolve() };
+    this.jobs.set(exportId, job);
+    job.done = this.run(exportId, job, req);
+    return exportId;
+  }
+
+  cancel(exportId: string): boolean {
+    const job = this.jobs.get(exportId);
+    if (job === undefined || job.controller.signal.aborted) return false;
+    job.controller.abort();
+    return true;
+  }
+
+  /** Waits for an export to end (tests, shutdown). */
+  async settled(exportId: string): Promise<void> {
+    await this.jobs.get(exportId)?.done;
+  }
+
+  /** Hands over the CSV of a finished in-memory export, once. */
+  take(exportId: string): { csv: string; rows: number } | undefined {
+    const job = this.jobs.get(exportId);
+    if (job?.csv === undefined) return undefined;
+    this.jobs.delete(exportId);
+    return { csv: job.csv, rows: job.rows };
+  }
+
+  async close(): Promise<void> {
+    for (const job of this.jobs.values()) job.controller.abort();
+    await Promise.all([...this.jobs.values()].map((j) => j.done));
+  }
+
+  private async run(exportId: string, job: Job, req: ExportRequest): Promise<void> {
+    const signal = job.controller.signal;
+    const filePath = req.filePath;
+    const partial = filePath === undefined ? undefined : `${filePath}.partial`;
+    const progress = (state: 'running' | 'done' | 'cancelled' | 'failed', pages: number, extra = {}) =>
+      this.emit('export.progress', {
+        exportId,
+        rows: job.rows,
+        pages,
+        state,
+        ...(filePath === undefined ? {} : { filePath }),
+        ...extra,
+      });
+    let pages = 0;
+    try {
+      const table = await this.tableFor(req.target);
+      const opts: ListOptions = { priority: 'background', signal };
+      if (req.query.view !== undefined) opts.view = req.query.view;
+      if (req.query.fields !== undefined) opts.fields = req.query.fields;
+      if (req.query.sort !== undefined) opts.sort = req.query.sort;
+      if (req.query.formula !== undefined && req.query.formula.trim() !== '')
+        opts.formula = req.query.formula;
+      const records: RecordData[] = [];
+      for await (const page of table.pages(opts)) {
+        records.push(...page);
+        pages++;
+        job.rows = records.length;
+        progress('running', pages);
+        if (signal.aborted) break;
+      }
+      if (signal.aborted) throw signal.reason;
+      const csv = toCsv(req, records);
+      if (partial !== undefined && filePath !== undefined) {
+        await writeFile(partial, csv, { signal });
+        await rename(partial, filePath);
+      } else {
+        job.csv = csv;
+      }
+      if (filePath !== undefined) this.jobs.delete(exportId);
+      progress('done', pages);
+    } catch (e) {
+      if (partial !== undefined) await rm(partial, { force: true });
+      if (job.csv === undefined) this.jobs.delete(exportId);
+      if (signal.aborted) progress('cancelled', pages);
+      else progress('failed', pages, { error: toChannelError(e) });
+    }
+  }
+}

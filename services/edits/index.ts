@@ -1,0 +1,166 @@
+/**
+ * The edit services of one app instance: the edit queue with its journal in the user-data folder, record
+ * creates and deletes, undo/redo and CSV export, bound to the part-2 channels of the contract.
+ * `createEditServices(...).handlers` is spread into the app's handler map; events go to the app's hub.
+ */
+import { join } from 'node:path';
+import type { editChannels } from '../../core/contract/edits';
+import type { RequestOut, ResponseOf } from '../../core/contract/define';
+import { ServiceError } from '../errors';
+import { CsvExports } from './csv-export';
+import { History } from './history';
+import { Journal } from './journal';
+import type { TableFor } from './ports';
+import { EditQueue } from './queue';
+import type { EditQueueOptions, Emit } from './queue';
+import { RecordWriter } from './records';
+import type { EditTarget } from './types';
+
+type EditChannels = typeof editChannels;
+export type EditHandlers = {
+  [C in keyof EditChannels]: (request: RequestOut<EditChannels, C>) => Promise<ResponseOf<EditChannels, C>>;
+};
+
+export interface EditServicesOptions {
+  userDataDir: string;
+  tableFor: TableFor;
+  emit: Emit;
+  /** Batching and retry timing of the queue (tests shorten them). */
+  queue?: Pick<
+    EditQueueOptions,
+    'settleMs' | 'maxHoldMs' | 'maxBatchesInFlight' | 'retryBaseMs' | 'retryMaxMs'
+  >;
+}
+
+export interface EditServices {
+  handlers: EditHandlers;
+  /** Resolves once the journal is read and what it still owed is queued again. */
+  ready: Promise<Parts>;
+  /** For the quit prompt: edits not yet acknowledged by the service. */
+  hasPending(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface Parts {
+  queue: EditQueue;
+  records: RecordWriter;
+  history: History;
+  exports: CsvExports;
+}
+
+/** The journal's folder inside the user-data folder. */
+export const journalDir = (userDataDir: string): string => join(userDataDir, 'edits');
+
+export function createEditServices(options: EditServicesOptions): EditServices {
+  const { tableFor, emit } = options;
+  const ready = (async (): Promise<Parts> => {
+    const journal = await Journal.open(journalDir(options.userDataDir));
+    const records = new RecordWriter(tableFor, emit);
+    const queue = new EditQueue({
+      ...options.queue,
+      journal,
+      tableFor,
+      emit,
+      onRejected: (ids) => history.forgetEdits(ids),
+    });
+    const history = new History(queue, records, emit);
+    queue.replay();
+    return { queue, records, history, exports: new CsvExports(tableFor, emit) };
+  })();
+  // A journal that cannot be opened fails every edit call with its reason; this only keeps the process up.
+  ready.catch(() => undefined);
+
+  const handlers: EditHandlers = {
+    'edits.edit': async ({ target, changes, undoable }) => {
+      const { queue, history } = await ready;
+      const editIds = await queue.edit(target, changes);
+      if (undoable && changes.every((c) => c.previous !== undefined)) {
+        history.push(target, {
+          kind: 'edit',
+          changes: changes.map((c, i) => ({
+            recordId: c.recordId,
+            after: c.fields,
+            before: Object.fromEntries(Object.keys(c.fields).map((f) => [f, c.previous?.[f] ?? null])),
+            typecast: c.typecast,
+            editId: editIds[i],
+          })),
+        });
+      }
+      return { editIds };
+    },
+    'edits.status': async () => (await ready).queue.status(),
+    'edits.retry': async ({ target, recordId }) => ({
+      fields: await (await ready).queue.retry(target, recordId),
+    }),
+    'edits.discard': async ({ target, recordId }) => ({
+      reverted: await (await ready).queue.discard(target, recordId),
+    }),
+    'records.create': async ({ target, records: list, typecast, undoable }) => {
+      const { records, history } = await ready;
+      const result = await records.create(
+        target,
+        list.map((r) => r.fields),
+        typecast,
+      );
+      if (undoable) {
+        history.push(target, {
+          kind: 'create',
+          records: result.created.map((r, i) => ({
+            id: r.id,
+            fields: list[result.createdIndexes[i]!]!.fields,
+          })),
+        });
+      }
+      return { created: result.created, failed: result.failed };
+    },
+    'records.delete': async ({ target, records: list, readOnlyFields, undoable }) => {
+      const { records, history } = await ready;
+      const result = await records.delete(
+        target,
+        list.map((r) => r.id),
+      );
+      if (undoable) {
+        const computed = new Set(readOnlyFields);
+        const deleted = new Set(result.deleted);
+        history.push(target, {
+          kind: 'delete',
+          records: list
+            .filter((r) => deleted.has(r.id))
+            .map((r) => ({
+              id: r.id,
+              fields: Object.fromEntries(Object.entries(r.fields).filter(([f]) => !computed.has(f))),
+            })),
+        });
+      }
+      return result;
+    },
+    'history.state': async ({ target }) => (await ready).history.state(target),
+    'history.undo': async ({ target }) => withState(target, await (await ready).history.undo(target)),
+    'history.redo': async ({ target }) => withState(target, await (await ready).history.redo(target)),
+    'export.start': async (request) => ({ exportId: (await ready).exports.start(request) }),
+    'export.cancel': async ({ exportId }) => ({ cancelled: (await ready).exports.cancel(exportId) }),
+    'export.take': async ({ exportId }) => {
+      const result = (await ready).exports.take(exportId);
+      if (result === undefined)
+        throw new ServiceError('not-found', `Export ${exportId} is not finished or was taken.`);
+      return result;
+    },
+  };
+
+  const withState = async (target: EditTarget, result: Awaited<ReturnType<History['undo']>>) => ({
+    ...(await ready).history.state(target),
+    ...result,
+  });
+
+  return {
+    handlers,
+    ready,
+    hasPending: async () => (await ready).queue.hasPending(),
+    async close() {
+      const parts = await ready.catch(() => undefined);
+      if (parts === undefined) return;
+      await parts.exports.close();
+      await parts.queue.close();
+    },
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * The append-only journal of cell edits in the user-data folder. An edit is appended and fsynced before the
+ * caller hears "saved locally"; later lines record what became of each (edit, field): acknowledged by the
+ * service, rejected, sent back to pending, or discarded. Replaying the file gives the edits still owed.
+ *
+ * Appends are group-committed: lines that arrive while a write is in progress go out together with one fsync,
+ * so a burst of edits costs a few syncs, not one each.
+ */
+import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EditTarget, FailureInfo } from './types';
+
+/** One (edit, field) pair: the unit the journal tracks. */
+export type FieldRef = readonly [editId: string, field: string];
+
+export interface EditLine {
+  t: 'edit';
+  id: string;
+  at: number;
+  target: EditTarget;
+  recordId: string;
+  fields: Record<string, unknown>;
+  /** The values shown before the edit, for reverting and undo; a field left out had no known value. */
+  previous?: Record<string, unknown>;
+  typecast: boolean;
+}
+
+type OutcomeLine =
+  | { t: 'ack'; refs: FieldRef[] }
+  | { t: 'discard'; refs: FieldRef[] }
+  | { t: 'retry'; refs: FieldRef[] }
+  | { t: 'fail'; refs: FieldRef[]; error: FailureInfo };
+
+export type JournalLine = EditLine | OutcomeLine;
+
+/** An edit that is still owed, with each of its fields' state. */
+export interface LiveEdit {
+  line: EditLine;
+  /** Fields still to send. */
+  pending: Set<string>;
+  /** Fields the service rejected, with why. */
+  failed: Map<string, FailureInfo>;
+}
+
+const FILE = 'journal.jsonl';
+/** An idle journal larger than this is truncated (everything in it has been settled). */
+const TRUNCATE_AT_BYTES = 1 << 20;
+
+interface Waiter {
+  text: string;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+export class Journal {
+  private readonly live = new Map<string, LiveEdit>();
+  private waiting: Waiter[] = [];
+  private writing = false;
+  private idle: (() => void)[] = [];
+  private size = 0;
+
+  private constructor(
+    private readonly path: string,
+    private handle: FileHandle,
+  ) {}
+
+  /** Opens (creating) the journal in `dir`, compacting it to the edits still owed. */
+  static async open(dir: string): Promise<Journal> {
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, FILE);
+    const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return '';
+      throw e;
+    });
+    const journal = new Journal(path, await open(path, 'a'));
+    for (const line of parseLines(text)) journal.track(line);
+    await journal.compact();
+    return journal;
+  }
+
+  /** The edits still owed, oldest first. */
+  liveEdits(): LiveEdit[] {
+    return [...this.live.values()];
+  }
+
+  hasLive(): boolean {
+    return this.live.size > 0;
+  }
+
+  /** Resolves once the line is on disk (fsynced). */
+  append(line: JournalLine): Promise<void> {
+    this.track(line);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ text: JSON.stringify(line) + '\n', resolve, reject });
+      void this.drain();
+    });
+  }
+
+  /** Waits for the lines already appended to reach the disk, then closes the file. */
+  async close(): Promise<void> {
+    if (this.writing) await new Promise<void>((resolve) => this.idle.push(resolve));
+    await this.handle.close();
+  }
+
+  private track(line: JournalLine): void {
+    if (line.t === 'edit') {
+      this.live.set(line.id, { line, pending: new Set(Object.keys(line.fields)), failed: new Map() });
+      return;
+    }
+    for (const [id, field] of line.refs) {
+      const edit = this.live.get(id);
+      if (edit === undefined) continue;
+      if (line.t === 'fail') {
+        if (edit.pending.delete(field)) edit.failed.set(field, line.error);
+      } else if (line.t === 'retry') {
+        if (edit.failed.delete(field)) edit.pending.add(field);
+      } else {
+        edit.pending.delete(field);
+        edit.failed.delete(field);
+      }
+      if (edit.pending.size === 0 && edit.failed.size === 0) this.live.delete(id);
+    }
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting;
+        this.waiting = [];
+        try {
+          const text = batch.map((w) => w.text).join('');
+          await this.handle.write(text);
+          await this.handle.datasync();
+          this.size += Buffer.byteLength(text);
+          if (this.live.size === 0 && this.size > TRUNCATE_AT_BYTES) {
+            await this.handle.truncate(0);
+            await this.handle.datasync();
+            this.size = 0;
+          }
+          for (const w of batch) w.resolve();
+        } catch (e) {
+          for (const w of batch) w.reject(e);
+        }
+      }
+    } finally {
+      this.writing = false;
+      for (const resolve of this.idle.splice(0)) resolve();
+    }
+  }
+
+  /** Rewrites the file as the live edits alone (write a copy, fsync, rename over), so it does not grow forever. */
+  private async compact(): Promise<void> {
+    const lines: string[] = [];
+    for (const { line, pending, failed } of this.live.values()) {
+      const settled = Object.keys(line.fields).filter((f) => !pending.has(f) && !failed.has(f));
+      const fields = Object.fromEntries(Object.entries(line.fields).filter(([f]) => !settled.includes(f)));
+      lines.push(JSON.stringify({ ...line, fields }));
+      const byError = new Map<string, { error: FailureInfo; refs: FieldRef[] }>();
+      for (const [field, error] of failed) {
+        const key = JSON.stringify(error);
+        const group = byError.get(key) ?? { error, refs: [] };
+        group.refs.push([line.id, field]);
+        byError.set(key, group);
+      }
+      for (const { error, refs } of byError.values()) lines.push(JSON.stringify({ t: 'fail', refs, error }));
+    }
+    const text = lines.map((l) => l + '\n').join('');
+    const tmp = `${this.path}.tmp`;
+    const copy = await open(tmp, 'w');
+    try {
+      await copy.write(text);
+      await copy.sync();
+    } finally {
+      await copy.close();
+    }
+    await this.handle.close();
+    await rename(tmp, this.path);
+    await syncDir(join(this.path, '..'));
+    this.handle = await open(this.path, 'a');
+    this.size = (await stat(this.path)).size;
+  }
+}
+
+/**
+ * Each line is one JSON value. A process killed mid-append leaves a torn last line; it was never
+ * acknowledged to anyone, so it is dropped. A damaged line elsewhere is skipped rather than losing the rest.
+ */
+function parseLines(text: string): JournalLine[] {
+  const out: JournalLine[] = [];
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    try {
+      const line = JSON.parse(raw) as JournalLine;
+      if (typeof line === 'object' && line !== null && typeof line.t === 'string') out.push(line);
+    } catch {
+      continue;
+    }
+  }
+  return out;
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

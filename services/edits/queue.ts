@@ -1,0 +1,494 @@
+/**
+ * The edit queue: every cell edit is journaled (fsynced) before the caller hears "saved locally", edits of
+ * one record merge, and the queue flushes them as PATCH batches of at most 10 records through the client's
+ * throttle at interactive priority.
+ *
+ * - 2xx: the returned record is applied, except fields edited since the batch left (a slow reply never
+ *   overwrites a newer edit).
+ * - 4xx: the service refused. A batch is all-or-nothing, so a refused batch of several records is split and
+ *   each record is sent alone; a record refused alone is kept as rejected, with the service's message, until
+ *   the user retries or discards it.
+ * - 429, 5xx, network: the edit stays pending, marked with the failure, and is sent again with backoff.
+ * A record is never in two requests at once, so its edits reach the service in the order they were made.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EditEventName, EditEventPayload } from '../../core/contract/edits';
+import type { RecordData } from '../../core/records/types';
+import { toChannelError } from '../errors';
+import { isAbort, isRejection } from './failure';
+import type { EditLine, FieldRef, Journal } from './journal';
+import type { TableFor } from './ports';
+import { targetKey } from './types';
+import type { EditTarget, FailureInfo, FieldValues } from './types';
+
+export type Emit = <E extends EditEventName>(event: E, payload: EditEventPayload<E>) => void;
+
+export interface CellChange {
+  recordId: string;
+  fields: FieldValues;
+  previous?: FieldValues;
+  typecast?: boolean;
+}
+
+export interface EditQueueOptions {
+  journal: Journal;
+  tableFor: TableFor;
+  emit: Emit;
+  /** After the last edit, wait this long for more to join the batch; a full batch goes at once. */
+  settleMs?: number;
+  /** Never hold an edit back for batching longer than this. */
+  maxHoldMs?: number;
+  /** Batches of one table in flight at once (each still waits for the throttle). */
+  maxBatchesInFlight?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Told which edits the service rejected (so undo can forget them). */
+  onRejected?: (editIds: string[]) => void;
+}
+
+export const BATCH_SIZE = 10;
+
+interface Change {
+  value: unknown;
+  previous: unknown;
+  typecast: boolean;
+  editIds: string[];
+}
+
+interface Slot {
+  target: EditTarget;
+  recordId: string;
+  pending: Map<string, Change>;
+  inFlight?: Map<string, Change>;
+  rejected: Map<string, Change>;
+  rejection?: FailureInfo;
+  retrying?: { error: FailureInfo; at: number };
+  attempts: number;
+  /** Set after its batch was refused: sent alone until it goes through, to find which record was refused. */
+  solo: boolean;
+  queuedAt: number;
+}
+
+interface Group {
+  target: EditTarget;
+  slots: Map<string, Slot>;
+  batches: number;
+  lastEditAt: number;
+  timer?: NodeJS.Timeout;
+  timerAt?: number;
+}
+
+/** The older change's `previous` is what the cell showed before any of the merged edits. */
+const merge = (older: Change, newer: Change): Change => ({
+  value: newer.value,
+  previous: older.previous,
+  typecast: newer.typecast,
+  editIds: [...older.editIds, ...newer.editIds],
+});
+
+const refsOf = (changes: Map<string, Change>): FieldRef[] =>
+  [...changes].flatMap(([field, c]) => c.editIds.map((id): FieldRef => [id, field]));
+
+/** JSON has no undefined: an empty cell is written as null. */
+const valuesOf = (changes: Map<string, Change>, key: 'value' | 'previous'): FieldValues =>
+  Object.fromEntries([...changes].map(([f, c]) => [f, c[key] ?? null]));
+
+export class EditQueue {
+  private readonly groups = new Map<string, Group>();
+  private readonly controllers = new Set<AbortController>();
+  private idleWaiters: (() => void)[] = [];
+  private closing = false;
+  private readonly settleMs: number;
+  private readonly maxHoldMs: number;
+  private readonly maxBatches: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+
+  constructor(private readonly opts: EditQueueOptions) {
+    this.settleMs = opts.settleMs ?? 200;
+    this.maxHoldMs = opts.maxHoldMs ?? 2000;
+    this.maxBatches = opts.maxBatchesInFlight ?? 2;
+    this.retryBaseMs = opts.retryBaseMs ?? 1000;
+    this.retryMaxMs = opts.retryMaxMs ?? 30_000;
+  }
+
+  /** Loads what the journal still owes (from a previous run) and starts sending it. */
+  replay(): void {
+    for (const { line, pending, failed } of this.opts.journal.liveEdits()) {
+      const slot = this.slot(line.target, line.recordId);
+      for (const [field, value] of Object.entries(line.fields)) {
+        const change = this.changeOf(line, field, value);
+        const error = failed.get(field);
+        if (error !== undefined) {
+          slot.rejected.set(
+            field,
+            slot.rejected.has(field) ? merge(slot.rejected.get(field)!, change) : change,
+          );
+          slot.rejection = error;
+        } else if (pending.has(field)) {
+          this.addPending(slot, field, change);
+        }
+      }
+    }
+    for (const group of this.groups.values()) {
+      for (const slot of group.slots.values()) this.emitState(slot);
+      this.schedule(group, true);
+    }
+    this.emitSummary();
+  }
+
+  /** Journals the changes (one fsync for all), then queues them; resolves with their edit ids. */
+  async edit(target: EditTarget, changes: readonly CellChange[]): Promise<string[]> {
+    if (this.closing) throw new Error('The edit queue is closed.');
+    const lines: EditLine[] = changes.map((c) => ({
+      t: 'edit',
+      id: randomUUID(),
+      at: Date.now(),
+      target,
+      recordId: c.recordId,
+      fields: c.fields,
+      ...(c.previous === undefined ? {} : { previous: c.previous }),
+      typecast: c.typecast ?? false,
+    }));
+    await Promise.all(lines.map((line) => this.opts.journal.append(line)));
+    const group = this.group(target);
+    group.lastEditAt = Date.now();
+    for (const line of lines) {
+      const slot = this.slot(target, line.recordId);
+      for (const [field, value] of Object.entries(line.fields)) {
+        this.addPending(slot, field, this.changeOf(line, field, value));
+      }
+      this.emitState(slot);
+    }
+    this.schedule(group);
+    this.emitSummary();
+    return lines.map((l) => l.id);
+  }
+
+  /** Sends a rejected record's values again. */
+  async retry(target: EditTarget, recordId: string): Promise<string[]> {
+    const slot = this.groups.get(targetKey(target))?.slots.get(recordId);
+    if (slot === undefined || slot.rejected.size === 0) return [];
+    const fields = [...slot.rejected.keys()];
+    await this.opts.journal.append({ t: 'retry', refs: refsOf(slot.rejected) });
+    for (const [field, change] of slot.rejected) {
+      const newer = slot.pending.get(field);
+      slot.pending.set(field, newer === undefined ? change : merge(change, newer));
+    }
+    slot.rejected.clear();
+    slot.rejection = undefined;
+    slot.retrying = undefined;
+    slot.attempts = 0;
+    this.emitState(slot);
+    this.schedule(this.group(target), true);
+    this.emitSummary();
+    return fields;
+  }
+
+  /** Drops a rejected record's values; returns (and announces) the values its cells go back to. */
+  async discard(target: EditTarget, recordId: string): Promise<FieldValues> {
+    const slot = this.groups.get(targetKey(target))?.slots.get(recordId);
+    if (slot === undefined || slot.rejected.size === 0) return {};
+    await this.opts.journal.append({ t: 'discard', refs: refsOf(slot.rejected) });
+    const reverted: FieldValues = {};
+    for (const [field, change] of slot.rejected) {
+      if (!slot.pending.has(field) && !slot.inFlight?.has(field)) reverted[field] = change.previous ?? null;
+    }
+    slot.rejected.clear();
+    slot.rejection = undefined;
+    this.opts.emit('edits.reverted', { target, recordId, fields: reverted });
+    this.emitState(slot);
+    this.forgetIfSettled(slot);
+    this.emitSummary();
+    return reverted;
+  }
+
+  status(): EditEventPayload<'edits.summary'> & { records: EditEventPayload<'edits.state'>[] } {
+    const records = [...this.groups.values()].flatMap((g) =>
+      [...g.slots.values()].map((s) => this.stateOf(s)),
+    );
+    return { ...this.summary(), records };
+  }
+
+  /** Whether edits are still owed to the service (queued, in flight or waiting to retry). */
+  hasPending(): boolean {
+    return this.summary().pending > 0;
+  }
+
+  /** Resolves when nothing is queued or in flight (rejected edits wait for the user and do not count). */
+  whenIdle(): Promise<void> {
+    if (!this.hasPending()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops sending; requests in flight are abandoned and stay in the journal for the next start. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const group of this.groups.values()) clearTimeout(group.timer);
+    for (const c of this.controllers) c.abort();
+    while ([...this.groups.values()].some((g) => g.batches > 0)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await this.opts.journal.close();
+  }
+
+  private changeOf(line: EditLine, field: string, value: unknown): Change {
+    return { value, previous: line.previous?.[field], typecast: line.typecast, editIds: [line.id] };
+  }
+
+  /** A new value supersedes a rejected one of the same field (taking its journal entries along). */
+  private addPending(slot: Slot, field: string, change: Change): void {
+    const rejected = slot.rejected.get(field);
+    let next = change;
+    if (rejected !== undefined) {
+      next = merge(rejected, next);
+      slot.rejected.delete(field);
+      if (slot.rejected.size === 0) slot.rejection = undefined;
+    }
+    const queued = slot.pending.get(field);
+    if (queued !== undefined) next = merge(queued, next);
+    if (slot.pending.size === 0) slot.queuedAt = Date.now();
+    slot.pending.set(field, next);
+  }
+
+  private group(target: EditTarget): Group {
+    const key = targetKey(target);
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = { target, slots: new Map(), batches: 0, lastEditAt: 0 };
+      this.groups.set(key, group);
+    }
+    return group;
+  }
+
+  private slot(target: EditTarget, recordId: string): Slot {
+    const group = this.group(target);
+    let slot = group.slots.get(recordId);
+    if (slot === undefined) {
+      slot = {
+        target,
+        recordId,
+        pending: new Map(),
+        rejected: new Map(),
+        attempts: 0,
+        solo: false,
+        queuedAt: 0,
+      };
+      group.slots.set(recordId, slot);
+    }
+    return slot;
+  }
+
+  private schedule(group: Group, force = false): void {
+    if (this.closing) return;
+    const now = Date.now();
+    const ready = [...group.slots.values()].filter((s) => s.pending.size > 0 && s.inFlight === undefined);
+    const due = ready.filter((s) => (s.retrying?.at ?? 0) <= now);
+    const oldest = Math.min(...due.map((s) => s.queuedAt));
+    const sendNow =
+      force ||
+      due.length >= BATCH_SIZE ||
+      due.some((s) => s.solo || s.retrying !== undefined) ||
+      now - group.lastEditAt >= this.settleMs ||
+      now - oldest >= this.maxHoldMs;
+    if (due.length > 0 && sendNow) {
+      while (group.batches < this.maxBatches && due.length > 0) void this.send(group, takeBatch(due));
+    }
+    const waiting = ready.filter((s) => s.inFlight === undefined && (s.retrying?.at ?? 0) > now);
+    const wakeAts = waiting.map((s) => s.retrying!.at);
+    if (due.length > 0 && !sendNow)
+      wakeAts.push(Math.min(group.lastEditAt + this.settleMs, oldest + this.maxHoldMs));
+    if (wakeAts.length > 0) this.wakeAt(group, Math.min(...wakeAts));
+  }
+
+  private wakeAt(group: Group, at: number): void {
+    if (group.timer !== undefined && group.timerAt !== undefined && group.timerAt <= at) return;
+    clearTimeout(group.timer);
+    group.timerAt = at;
+    group.timer = setTimeout(
+      () => {
+        group.timer = undefined;
+        group.timerAt = undefined;
+        this.schedule(group);
+      },
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  private async send(group: Group, slots: Slot[]): Promise<void> {
+    group.batches++;
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    for (const slot of slots) {
+      slot.inFlight = slot.pending;
+      slot.pending = new Map();
+      this.emitState(slot);
+    }
+    try {
+      const table = await this.opts.tableFor(group.target);
+      const records = await table.updateMany(
+        slots.map((s) => ({ id: s.recordId, fields: valuesOf(s.inFlight!, 'value') })),
+        {
+          typecast: slots.some((s) => hasTypecast(s.inFlight!)),
+          priority: 'interactive',
+          signal: controller.signal,
+        },
+      );
+      const byId = new Map(records.map((r) => [r.id, r]));
+      for (const slot of slots) this.acknowledge(slot, byId.get(slot.recordId));
+    } catch (e) {
+      this.failed(slots, e);
+    } finally {
+      this.controllers.delete(controller);
+      group.batches--;
+      this.schedule(group);
+      this.emitSummary();
+    }
+  }
+
+  private acknowledge(slot: Slot, record: RecordData | undefined): void {
+    const refs = refsOf(slot.inFlight!);
+    slot.inFlight = undefined;
+    slot.attempts = 0;
+    slot.retrying = undefined;
+    slot.solo = false;
+    // The service already holds these values: if this line is lost in a crash, replay only repeats the PATCH.
+    void this.opts.journal.append({ t: 'ack', refs }).catch((e: unknown) => this.reportJournalError(slot, e));
+    if (record !== undefined) {
+      const editedSince = [...slot.pending.keys()];
+      const fields = Object.fromEntries(Object.entries(record.fields).filter(([f]) => !slot.pending.has(f)));
+      this.opts.emit('edits.saved', {
+        target: slot.target,
+        recordId: slot.recordId,
+        record: { ...record, fields },
+        editedSince,
+      });
+    }
+    this.emitState(slot);
+    this.forgetIfSettled(slot);
+  }
+
+  private failed(slots: Slot[], e: unknown): void {
+    if (isAbort(e) && this.closing) {
+      for (const slot of slots) this.restore(slot);
+      return;
+    }
+    const error = toChannelError(e);
+    if (isRejection(e) && slots.length > 1) {
+      for (const slot of slots) {
+        this.restore(slot);
+        slot.solo = true;
+      }
+      return;
+    }
+    if (isRejection(e)) {
+      this.reject(slots[0]!, error);
+      return;
+    }
+    for (const slot of slots) {
+      this.restore(slot);
+      slot.attempts++;
+      slot.retrying = { error, at: Date.now() + this.backoff(slot.attempts) };
+      this.emitState(slot);
+    }
+  }
+
+  /** Puts in-flight values back in front of any newer edits of the same fields. */
+  private restore(slot: Slot): void {
+    const inFlight = slot.inFlight!;
+    slot.inFlight = undefined;
+    for (const [field, newer] of slot.pending) {
+      const sent = inFlight.get(field);
+      inFlight.set(field, sent === undefined ? newer : merge(sent, newer));
+    }
+    slot.pending = inFlight;
+  }
+
+  private reject(slot: Slot, error: FailureInfo): void {
+    const changes = slot.inFlight!;
+    slot.inFlight = undefined;
+    slot.solo = false;
+    slot.retrying = undefined;
+    for (const [field, change] of changes) {
+      const older = slot.rejected.get(field);
+      slot.rejected.set(field, older === undefined ? change : merge(older, change));
+    }
+    slot.rejection = error;
+    void this.opts.journal
+      .append({ t: 'fail', refs: refsOf(changes), error })
+      .catch((e: unknown) => this.reportJournalError(slot, e));
+    this.opts.onRejected?.([...changes.values()].flatMap((c) => c.editIds));
+    this.emitState(slot);
+  }
+
+  private reportJournalError(slot: Slot, e: unknown): void {
+    slot.retrying = {
+      error: { kind: 'internal', message: `Could not write the edit journal: ${String(e)}` },
+      at: 0,
+    };
+    this.emitState(slot);
+  }
+
+  private backoff(attempt: number): number {
+    const capped = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1));
+    return Math.round(capped * (0.5 + Math.random() / 2));
+  }
+
+  private forgetIfSettled(slot: Slot): void {
+    if (slot.pending.size > 0 || slot.inFlight !== undefined || slot.rejected.size > 0) return;
+    this.groups.get(targetKey(slot.target))?.slots.delete(slot.recordId);
+  }
+
+  private stateOf(slot: Slot): EditEventPayload<'edits.state'> {
+    return {
+      target: slot.target,
+      recordId: slot.recordId,
+      pending: [...new Set([...(slot.inFlight?.keys() ?? []), ...slot.pending.keys()])],
+      ...(slot.retrying === undefined ? {} : { retrying: slot.retrying }),
+      ...(slot.rejection === undefined || slot.rejected.size === 0
+        ? {}
+        : {
+            rejected: {
+              fields: valuesOf(slot.rejected, 'value'),
+              previous: valuesOf(slot.rejected, 'previous'),
+              error: slot.rejection,
+            },
+          }),
+    };
+  }
+
+  private emitState(slot: Slot): void {
+    this.opts.emit('edits.state', this.stateOf(slot));
+  }
+
+  private summary(): EditEventPayload<'edits.summary'> {
+    let pending = 0;
+    let rejected = 0;
+    for (const group of this.groups.values()) {
+      for (const s of group.slots.values()) {
+        if (s.pending.size > 0 || s.inFlight !== undefined) pending++;
+        if (s.rejected.size > 0) rejected++;
+      }
+    }
+    return { pending, rejected };
+  }
+
+  private emitSummary(): void {
+    const summary = this.summary();
+    this.opts.emit('edits.summary', summary);
+    if (summary.pending === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+}
+
+const hasTypecast = (changes: Map<string, Change>): boolean => [...changes.values()].some((c) => c.typecast);
+
+/** Takes the next batch off `due`: a solo record alone, else up to 10 sharing the first one's typecast. */
+function takeBatch(due: Slot[]): Slot[] {
+  const first = due[0]!;
+  const typecast = hasTypecast(first.pending);
+  const batch = first.solo
+    ? [first]
+    : due.filter((s) => !s.solo && hasTypecast(s.pending) === typecast).slice(0, BATCH_SIZE);
+  for (const slot of batch) due.splice(due.indexOf(slot), 1);
+  return batch;
+}
