@@ -1,0 +1,215 @@
+/**
+ * A fault-injecting HTTP proxy for tests: it sits in front of the real local server and, per request,
+ * answers with an error of its own, drops the connection before or after forwarding, replaces the
+ * server's answer with a non-JSON body, or adds latency. Rules are matched in the order they were added.
+ */
+import { createServer, request as httpRequest, Agent } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Fault =
+  /** Answered by the proxy; the server never sees the request. */
+  | { type: 'status'; status: number; retryAfter?: string | number; body?: string; contentType?: string }
+  /** The connection is destroyed after the request was read; the server never sees it. */
+  | { type: 'drop-before' }
+  /** The request reaches the server and is processed; its answer is thrown away and the connection destroyed. */
+  | { type: 'drop-after' }
+  /** The request reaches the server and is processed; the client gets this non-JSON body instead of its answer. */
+  | { type: 'replace-body'; status?: number; body: string }
+  /** Forwarded after `ms`, or answered after `ms` with `after: 'response'`. */
+  | { type: 'delay'; ms: number; after?: 'request' | 'response' };
+
+export interface ProxiedRequest {
+  method: string;
+  /** Path with the query string, as the client sent it. */
+  path: string;
+  body: string;
+}
+
+export interface FaultRule {
+  fault: Fault;
+  /** Which requests the rule applies to; every request when absent. */
+  match?: (req: ProxiedRequest) => boolean;
+  /** How many matching requests it applies to (default 1; Infinity for all). */
+  times?: number;
+}
+
+export interface ProxyLogEntry extends ProxiedRequest {
+  at: number;
+  /** The fault applied, if any. */
+  fault?: Fault['type'];
+  /** Whether the request reached the server. */
+  forwarded: boolean;
+  /** Status sent to the client; undefined when the connection was dropped. */
+  status?: number;
+}
+
+export interface FaultProxy {
+  url: string;
+  /** Latency added before forwarding every request (settable). */
+  latencyMs: number;
+  inject(fault: Fault, opts?: Omit<FaultRule, 'fault'>): void;
+  log: ProxyLogEntry[];
+  /** Forgets the rules and the log. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_BODIES: Record<number, string> = {
+  429: JSON.stringify({
+    error: { type: 'RATE_LIMIT_REACHED', message: 'Rate limit exceeded. Please try again later' },
+  }),
+  503: JSON.stringify({
+    error: {
+      type: 'RETRIABLE_ERROR',
+      message:
+        'Server encountered an error while processing your request, and it is safe to retry the request',
+    },
+  }),
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+interface Upstream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export async function startFaultProxy(
+  target: string,
+  opts: { latencyMs?: number; port?: number } = {},
+): Promise<FaultProxy> {
+  const targetUrl = new URL(target);
+  const agent = new Agent({ keepAlive: true });
+  const ruleList: (FaultRule & { left: number })[] = [];
+  const log: ProxyLogEntry[] = [];
+
+  const forward = (req: IncomingMessage, body: Buffer): Promise<Upstream> =>
+    new Promise((resolve, reject) => {
+      const upstream = httpRequest(
+        {
+          host: targetUrl.hostname,
+          port: targetUrl.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: targetUrl.host },
+          agent,
+        },
+        (res) => {
+          readBody(res).then(
+            (b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }),
+            reject,
+          );
+        },
+      );
+      upstream.on('error', reject);
+      upstream.end(body);
+    });
+
+  const takeFault = (r: ProxiedRequest): Fault | undefined => {
+    const rule = ruleList.find((x) => x.left > 0 && (x.match?.(r) ?? true));
+    if (!rule) return undefined;
+    rule.left--;
+    return rule.fault;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req);
+    const r: ProxiedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      body: body.toString('utf8'),
+    };
+    const entry: ProxyLogEntry = { ...r, at: Date.now(), forwarded: false };
+    log.push(entry);
+    const fault = takeFault(r);
+    entry.fault = fault?.type;
+
+    if (fault?.type === 'status') {
+      const text =
+        fault.body ?? DEFAULT_BODIES[fault.status] ?? `<html><body>${fault.status} Bad Gateway</body></html>`;
+      const json = text.startsWith('{');
+      res.writeHead(fault.status, {
+        'content-type': fault.contentType ?? (json ? 'application/json; charset=utf-8' : 'text/html'),
+        ...(fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) }),
+      });
+      entry.status = fault.status;
+      res.end(text);
+      return;
+    }
+    if (fault?.type === 'drop-before') {
+      req.socket.destroy();
+      return;
+    }
+    const latency = proxy.latencyMs + (fault?.type === 'delay' && fault.after !== 'response' ? fault.ms : 0);
+    if (latency > 0) await sleep(latency);
+    entry.forwarded = true;
+    let upstream: Upstream;
+    try {
+      upstream = await forward(req, body);
+    } catch (e) {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      entry.status = 502;
+      res.end(`fault proxy: upstream failed: ${(e as Error).message}`);
+      return;
+    }
+    if (fault?.type === 'drop-after') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.type === 'delay' && fault.after === 'response') await sleep(fault.ms);
+    if (fault?.type === 'replace-body') {
+      const status = fault.status ?? upstream.status;
+      res.writeHead(status, { 'content-type': 'text/html' });
+      entry.status = status;
+      res.end(fault.body);
+      return;
+    }
+    const headers = { ...upstream.headers };
+    delete headers['transfer-encoding'];
+    delete headers.connection;
+    delete headers['keep-alive'];
+    headers['content-length'] = String(upstream.body.length);
+    res.writeHead(upstream.status, headers);
+    entry.status = upstream.status;
+    res.end(upstream.body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`fault proxy failed: ${String(e)}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const proxy: FaultProxy = {
+    url: `http://127.0.0.1:${port}`,
+    latencyMs: opts.latencyMs ?? 0,
+    log,
+    inject(fault, ruleOpts = {}) {
+      ruleList.push({ fault, match: ruleOpts.match, left: ruleOpts.times ?? 1 });
+    },
+    reset() {
+      ruleList.length = 0;
+      log.length = 0;
+    },
+    close() {
+      agent.destroy();
+      server.closeAllConnections();
+      return new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+    },
+  };
+  return proxy;
+}
