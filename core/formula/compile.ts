@@ -1,0 +1,200 @@
+/**
+ * Compiles a checked AST into closures once; evaluating a record then runs the closures, never the parser.
+ * Field readers are chosen per field type at compile time, and calls of pure functions on constants are folded.
+ */
+import type { Node } from './ast';
+import { cellReader } from './cells';
+import { compareValues, valuesEqual } from './compare';
+import { FUNCTIONS } from './functions';
+import type { EvalContext, Evaluator, FormulaRecord } from './runtime';
+import { DAY_MS, FormulaDate, FormulaError, toNumber, toText, type FormulaValue } from './values';
+
+export interface FieldTypes {
+  get(name: string): string | undefined;
+  has(name: string): boolean;
+}
+
+const NO_RECORD: FormulaRecord = { id: '', createdTime: '', fields: {} };
+const NO_CONTEXT: EvalContext = {};
+
+interface Compiled {
+  run: Evaluator;
+  constant: boolean;
+}
+
+const constant = (v: FormulaValue): Compiled => ({ run: () => v, constant: true });
+
+/** Adds or subtracts days to a date (Excel's serial-day arithmetic); date − date is a number of days. */
+function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue {
+  if (a instanceof FormulaError) return a;
+  if (b instanceof FormulaError) return b;
+  if (op === '+' || op === '-') {
+    if (a instanceof FormulaDate && b instanceof FormulaDate && op === '-') return (a.ms - b.ms) / DAY_MS;
+    if (a instanceof FormulaDate || b instanceof FormulaDate) {
+      const date = (a instanceof FormulaDate ? a : b) as FormulaDate;
+      const days = toNumber(a instanceof FormulaDate ? b : a);
+      if (days instanceof FormulaError) return days;
+      if (op === '-' && b instanceof FormulaDate)
+        return new FormulaError('A date cannot be subtracted from a number');
+      return new FormulaDate(date.ms + (op === '+' ? days : -days) * DAY_MS, date.timeZone, date.locale);
+    }
+  }
+  const x = toNumber(a);
+  if (x instanceof FormulaError) return x;
+  const y = toNumber(b);
+  if (y instanceof FormulaError) return y;
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    default:
+      return x / y;
+  }
+}
+
+function comparison(op: string, a: FormulaValue, b: FormulaValue): FormulaValue {
+  if (op === '=' || op === '!=') {
+    const eq = valuesEqual(a, b);
+    return eq instanceof FormulaError ? eq : op === '=' ? eq : !eq;
+  }
+  const c = compareValues(a, b);
+  if (c instanceof FormulaError) return c;
+  switch (op) {
+    case '<':
+      return c < 0;
+    case '>':
+      return c > 0;
+    case '<=':
+      return c <= 0;
+    default:
+      return c >= 0;
+  }
+}
+
+function compileNode(node: Node, fields: FieldTypes): Compiled {
+  switch (node.kind) {
+    case 'number':
+      return constant(node.value);
+    case 'string':
+      return constant(node.value);
+    case 'group':
+      return compileNode(node.expr, fields);
+    case 'field': {
+      const name = node.name;
+      if (node.bare && !fields.has(name)) return constant(name.toUpperCase() === 'TRUE');
+      const read = cellReader(fields.get(name) ?? '');
+      return { run: (r) => read(r.fields[name]), constant: false };
+    }
+    case 'unary': {
+      const inner = compileNode(node.operand, fields);
+      return fold(
+        {
+          run: (r, c) => {
+            const n = toNumber(inner.run(r, c));
+            return n instanceof FormulaError ? n : -n;
+          },
+          constant: false,
+        },
+        [inner],
+      );
+    }
+    case 'binary': {
+      const left = compileNode(node.left, fields);
+      const right = compileNode(node.right, fields);
+      const l = left.run;
+      const rt = right.run;
+      const op = node.op;
+      let run: Evaluator;
+      if (op === '&') {
+        run = (r, c) => {
+          const a = l(r, c);
+          if (a instanceof FormulaError) return a;
+          const b = rt(r, c);
+          return b instanceof FormulaError ? b : toText(a) + toText(b);
+        };
+      } else if (op === '+' || op === '-' || op === '*' || op === '/') {
+        run = (r, c) => arithmetic(op, l(r, c), rt(r, c));
+      } else if (op === '>' || op === '<') {
+        // The common filter shape `{Qty} > 5` on numbers skips the general comparison.
+        run = (r, c) => {
+          const a = l(r, c);
+          const b = rt(r, c);
+          if (typeof a === 'number' && typeof b === 'number') return op === '>' ? a > b : a < b;
+          return comparison(op, a, b);
+        };
+      } else {
+        run = (r, c) => comparison(op, l(r, c), rt(r, c));
+      }
+      return fold({ run, constant: false }, [left, right]);
+    }
+    case 'call':
+      return compileCall(node.name, node.args, fields);
+  }
+}
+
+function compileCall(name: string, argNodes: Node[], fields: FieldTypes): Compiled {
+  const def = FUNCTIONS.get(name);
+  if (!def) throw new Error(`Unknown function ${name}: compile only checked formulas`);
+  const args = argNodes.map((a) => compileNode(a, fields));
+  const runs = args.map((a) => a.run);
+  if ('lazy' in def) return { run: (r, c) => def.lazy(runs, r, c), constant: false };
+  const call = def.call;
+  const catches = def.catchesErrors === true;
+  const n = runs.length;
+  let run: Evaluator;
+  if (n === 1) {
+    const a0 = runs[0] as Evaluator;
+    run = (r, c) => {
+      const v = a0(r, c);
+      return v instanceof FormulaError && !catches ? v : call([v], r, c);
+    };
+  } else {
+    run = (r, c) => {
+      const vals: FormulaValue[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = (runs[i] as Evaluator)(r, c);
+        if (v instanceof FormulaError && !catches) return v;
+        vals[i] = v;
+      }
+      return call(vals, r, c);
+    };
+  }
+  return def.pure ? fold({ run, constant: false }, args) : { run, constant: false };
+}
+
+/** A node whose inputs are all constant is evaluated now, once. */
+function fold(c: Compiled, inputs: Compiled[]): Compiled {
+  if (!inputs.every((i) => i.constant)) return c;
+  return constant(c.run(NO_RECORD, NO_CONTEXT));
+}
+
+export function compileAst(ast: Node, fields: FieldTypes): Evaluator {
+  return compileNode(ast, fields).run;
+}
+
+export function referencedFields(ast: Node, fields: FieldTypes): string[] {
+  const out = new Set<string>();
+  const walk = (n: Node): void => {
+    switch (n.kind) {
+      case 'field':
+        if (!n.bare || fields.has(n.name)) out.add(n.name);
+        return;
+      case 'group':
+        return walk(n.expr);
+      case 'unary':
+        return walk(n.operand);
+      case 'binary':
+        walk(n.left);
+        return walk(n.right);
+      case 'call':
+        return n.args.forEach(walk);
+      default:
+        return;
+    }
+  };
+  walk(ast);
+  return [...out];
+}

@@ -1,0 +1,60 @@
+/**
+ * The formula engine: Airtable's formula language, parsed into an AST with spans, checked against a table's
+ * fields, compiled once into closures and evaluated per record. Used by the formula bar (check, complete),
+ * the client (builders) and the local server (filterByFormula).
+ */
+import type { Diagnostic, Node } from './ast';
+import { checkAst, fieldMap, type FormulaField } from './checker';
+import { compileAst, referencedFields } from './compile';
+import { parse } from './parser';
+import { print } from './print';
+import type { EvalContext, FormulaRecord } from './runtime';
+import { truthy, type FormulaValue } from './values';
+
+export type { BinaryOp, Diagnostic, Node } from './ast';
+export { COMPARISON_OPS } from './ast';
+export { checkFormula, type FormulaField } from './checker';
+export { parse, type ParseResult } from './parser';
+export { print, printFieldRef, printString } from './print';
+export { and, fieldRef, literal, match, not, or, quoteString, type LiteralValue } from './build';
+export { toCellValue, fromCell } from './cells';
+export { FUNCTIONS, FUNCTION_NAMES } from './functions';
+export type { EvalContext, FormulaRecord, FunctionDef } from './runtime';
+export { FormulaDate, FormulaError, toText, truthy, type FormulaValue } from './values';
+
+export interface CompiledFormula {
+  evaluate(record: FormulaRecord, ctx?: EvalContext): FormulaValue;
+  /** Filter truthiness: kept unless 0, false, "", blank, NaN, [] or an error. */
+  matches(record: FormulaRecord, ctx?: EvalContext): boolean;
+  referencedFields: readonly string[];
+}
+
+export type CompileResult =
+  | { ok: true; formula: CompiledFormula; diagnostics: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] };
+
+const NO_CONTEXT: EvalContext = {};
+
+/** Parses, checks and compiles; the result evaluates records without parsing again. Never throws. */
+export function compileFormula(text: string, fields: readonly FormulaField[]): CompileResult {
+  const parsed = parse(text);
+  if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
+  const byName = fieldMap(fields);
+  const diagnostics = checkAst(parsed.ast, byName);
+  if (diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics };
+  const types = { get: (n: string) => byName.get(n)?.type, has: (n: string) => byName.has(n) };
+  const run = compileAst(parsed.ast, types);
+  const formula: CompiledFormula = {
+    evaluate: (record, ctx = NO_CONTEXT) => run(record, ctx),
+    matches: (record, ctx = NO_CONTEXT) => truthy(run(record, ctx)),
+    referencedFields: referencedFields(parsed.ast, types),
+  };
+  return { ok: true, formula, diagnostics };
+}
+
+/** Canonical text of a formula (or of an AST); text that does not parse is returned as it is. */
+export function formatFormula(input: string | Node): string {
+  if (typeof input !== 'string') return print(input);
+  const parsed = parse(input);
+  return parsed.ok ? print(parsed.ast) : input;
+}
