@@ -1,0 +1,155 @@
+import cors from '@fastify/cors';
+import Fastify from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ZodType } from 'zod';
+import { ServiceError, invalidRequest } from '../errors';
+import type { Service } from '../service';
+import { parseQueryString } from './query-string';
+import { RateLimiter } from './rate-limit';
+import { registerMetaRoutes } from './meta-routes';
+import { registerRecordRoutes } from './record-routes';
+
+export interface AppOptions {
+  apiKey: string;
+  rateLimit: number | 'off';
+  penaltyMs: number;
+  bodyLimit: number;
+  logger: boolean;
+  onRequest?: (e: { method: string; url: string; baseId?: string; at: number; status: number }) => void;
+}
+
+// Airtable's CORS answer (airtable-wire.md §1).
+const CORS = {
+  origin: '*',
+  methods: ['DELETE', 'GET', 'OPTIONS', 'PATCH', 'POST', 'PUT'],
+  allowedHeaders: [
+    'authorization',
+    'content-length',
+    'content-type',
+    'user-agent',
+    'x-airtable-application-id',
+    'x-airtable-user-agent',
+    'x-api-version',
+    'x-requested-with',
+  ],
+};
+
+const rateLimited = () =>
+  new ServiceError(429, 'RATE_LIMIT_REACHED', 'Rate limit exceeded. Please try again later');
+
+function baseIdOf(params: unknown): string | undefined {
+  const id = (params as { baseId?: unknown } | undefined)?.baseId;
+  return typeof id === 'string' && id.startsWith('app') ? id : undefined;
+}
+
+export async function buildApp(service: Service, opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger,
+    bodyLimit: opts.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString, maxParamLength: 1000 },
+  });
+  await app.register(cors, CORS);
+
+  // Airtable.js sends `content-type: application/json` with no body on GET and DELETE: an empty body is none.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(
+        new ServiceError(
+          400,
+          'INVALID_REQUEST_BODY',
+          "The request encoding is invalid; the request can't be parsed as a valid JSON.",
+        ),
+        undefined,
+      );
+    }
+  });
+
+  // Bodies and queries are checked with zod schemas given in each route's `schema`.
+  app.setValidatorCompiler(({ schema }) => (data) => {
+    const r = (schema as ZodType).safeParse(data ?? {});
+    if (r.success) return { value: r.data };
+    const issue = r.error.issues[0];
+    return {
+      error: invalidRequest(
+        `Invalid request: parameter validation failed. ${issue ? `${issue.path.join('.')}: ${issue.message}` : ''}`.trim(),
+      ),
+    };
+  });
+
+  app.setErrorHandler((error: FastifyError | ServiceError, req, reply) => {
+    if (error instanceof ServiceError) return reply.status(error.status).send(error.body());
+    const fe = error as FastifyError;
+    if (fe.validation) return reply.status(422).send(invalidRequest().body());
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply
+        .status(413)
+        .send(
+          new ServiceError(
+            413,
+            'REQUEST_TOO_LARGE',
+            'The request exceeded the maximum allowed payload size',
+          ).body(),
+        );
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500)
+      return reply
+        .status(fe.statusCode)
+        .send(new ServiceError(fe.statusCode, 'INVALID_REQUEST_UNKNOWN', fe.message).body());
+    req.log.error(error);
+    return reply
+      .status(500)
+      .send(new ServiceError(500, 'SERVER_ERROR', 'The server encountered an unexpected condition').body());
+  });
+
+  app.setNotFoundHandler((_req, reply) => reply.status(404).send(new ServiceError(404, null).body()));
+
+  const limiter = opts.rateLimit === 'off' ? undefined : new RateLimiter(opts.rateLimit, opts.penaltyMs);
+  const expected = `Bearer ${opts.apiKey}`;
+
+  app.addHook('onRequest', async (req) => {
+    if (req.method === 'OPTIONS') return;
+    if (req.headers.authorization !== expected)
+      throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
+  });
+
+  app.addHook('preValidation', async (req) => {
+    const baseId = baseIdOf(req.params);
+    if (!baseId) return;
+    if (!service.catalog.base(baseId))
+      throw new ServiceError(
+        403,
+        'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND',
+        'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.',
+      );
+    if (limiter && !limiter.admit(baseId, Date.now())) throw rateLimited();
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode === 429) {
+      const until = limiter?.pausedUntil(baseIdOf(req.params) ?? '', Date.now());
+      if (until) reply.header('retry-after', String(Math.ceil((until - Date.now()) / 1000)));
+    }
+    return payload;
+  });
+
+  if (opts.onRequest) {
+    const listener = opts.onRequest;
+    app.addHook('onResponse', async (req, reply) => {
+      listener({
+        method: req.method,
+        url: req.url,
+        baseId: baseIdOf(req.params),
+        at: Date.now(),
+        status: reply.statusCode,
+      });
+    });
+  }
+
+  registerRecordRoutes(app, service);
+  registerMetaRoutes(app, service);
+  return app;
+}

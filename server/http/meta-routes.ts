@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { ServiceError } from '../errors';
+import type { Service } from '../service';
+import { fieldSchema, tableSchema } from '../store/catalog';
+import type { Table } from '../store/catalog';
+import { createBaseBody, fieldSpec, renameBody, tableSpec } from './schemas';
+
+type BaseParams = { baseId: string };
+type TableParams = BaseParams & { tableId: string };
+
+function metaTable(service: Service, baseId: string, tableIdOrName: string): Table {
+  const table = service.catalog.table(service.catalog.base(baseId)!, tableIdOrName);
+  if (!table) throw new ServiceError(404, 'NOT_FOUND', `Could not find table ${tableIdOrName}`);
+  return table;
+}
+
+export function registerMetaRoutes(app: FastifyInstance, service: Service): void {
+  const { catalog } = service;
+
+  app.get('/v0/meta/whoami', async () => ({
+    id: 'usrLocalTableDesk',
+    scopes: ['data.records:read', 'data.records:write', 'schema.bases:read', 'schema.bases:write'],
+  }));
+
+  app.get('/v0/meta/bases', async () => ({
+    bases: catalog.listBases().map((b) => ({ id: b.id, name: b.name, permissionLevel: 'create' })),
+  }));
+
+  app.post<{ Body: typeof createBaseBody._output }>(
+    '/v0/meta/bases',
+    { schema: { body: createBaseBody } },
+    async (req) => {
+      const base = catalog.createBase(req.body.name, req.body.tables);
+      return { id: base.id, tables: base.tables.map((t) => tableSchema(t, false)) };
+    },
+  );
+
+  app.get<{ Params: BaseParams; Querystring: { include?: string | string[] } }>(
+    '/v0/meta/bases/:baseId/tables',
+    async (req) => {
+      const include = [req.query.include ?? []].flat();
+      return {
+        tables: catalog
+          .base(req.params.baseId)!
+          .tables.map((t) => tableSchema(t, include.includes('visibleFieldIds'))),
+      };
+    },
+  );
+
+  app.post<{ Params: BaseParams; Body: typeof tableSpec._output }>(
+    '/v0/meta/bases/:baseId/tables',
+    { schema: { body: tableSpec } },
+    async (req) => tableSchema(catalog.createTable(catalog.base(req.params.baseId)!, req.body), false),
+  );
+
+  app.patch<{ Params: TableParams; Body: typeof renameBody._output }>(
+    '/v0/meta/bases/:baseId/tables/:tableId',
+    { schema: { body: renameBody } },
+    async (req) =>
+      tableSchema(
+        catalog.updateTable(metaTable(service, req.params.baseId, req.params.tableId), req.body),
+        false,
+      ),
+  );
+
+  app.post<{ Params: TableParams; Body: typeof fieldSpec._output }>(
+    '/v0/meta/bases/:baseId/tables/:tableId/fields',
+    { schema: { body: fieldSpec } },
+    async (req) => {
+      const table = metaTable(service, req.params.baseId, req.params.tableId);
+      const field = catalog.createField(table, req.body);
+      if (field.type === 'formula') service.records.recomputeFormulas(table);
+      return fieldSchema(field);
+    },
+  );
+
+  app.patch<{ Params: TableParams & { fieldId: string }; Body: typeof renameBody._output }>(
+    '/v0/meta/bases/:baseId/tables/:tableId/fields/:fieldId',
+    { schema: { body: renameBody } },
+    async (req) => {
+      const table = metaTable(service, req.params.baseId, req.params.tableId);
+      const field = catalog.field(table, req.params.fieldId);
+      if (!field) throw new ServiceError(404, 'NOT_FOUND', `Could not find field ${req.params.fieldId}`);
+      return fieldSchema(catalog.updateField(table, field, req.body));
+    },
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Airtable's limit of requests per second per base. Over it the base answers 429 for `penaltyMs`
+ * (30 s on Airtable). The window is a sliding second over accepted requests.
+ */
+export class RateLimiter {
+  private readonly recent = new Map<string, number[]>();
+  private readonly penalties = new Map<string, number>();
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly penaltyMs: number,
+  ) {}
+
+  /** Whether a request to `baseId` at `now` may proceed; a refusal starts (or continues) the penalty. */
+  admit(baseId: string, now: number): boolean {
+    const until = this.penalties.get(baseId);
+    if (until !== undefined) {
+      if (now < until) return false;
+      this.penalties.delete(baseId);
+    }
+    // A little slack for scheduling jitter between a client that spaces requests exactly 1/rate apart
+    // and the moment they arrive here.
+    const windowStart = now - 1000 + 25;
+    const times = (this.recent.get(baseId) ?? []).filter((t) => t > windowStart);
+    if (times.length >= this.perSecond) {
+      this.penalties.set(baseId, now + this.penaltyMs);
+      this.recent.set(baseId, times);
+      return false;
+    }
+    times.push(now);
+    this.recent.set(baseId, times);
+    return true;
+  }
+
+  /** When the penalty of a base ends, if one is running. */
+  pausedUntil(baseId: string, now: number): number | undefined {
+    const until = this.penalties.get(baseId);
+    return until !== undefined && until > now ? until : undefined;
+  }
+}

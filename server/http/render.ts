@@ -1,0 +1,101 @@
+import type { RecordData } from '../../core/records/types';
+import { invalidRequest } from '../errors';
+import type { Field, Table } from '../store/catalog';
+import type { Attachment } from '../store/cells';
+import type { StoredRecord } from '../store/records';
+
+export interface RenderOptions {
+  byFieldId?: boolean;
+  /** Only these field ids (the `fields[]` option). */
+  only?: ReadonlySet<string>;
+  commentCount?: boolean;
+  /** cellFormat=string: values as the user would read them, in this zone and locale. */
+  text?: { timeZone: string; locale: string; primaryOf: (tableId: string, ids: string[]) => string[] };
+}
+
+/** A stored cell as JSON: computed times come from the record row; the rest is stored as sent. */
+export function jsonCell(field: Field, rec: StoredRecord): unknown {
+  if (field.type === 'createdTime') return rec.createdTime;
+  if (field.type === 'lastModifiedTime') return rec.modifiedTime;
+  return rec.data[field.id];
+}
+
+function formatNumber(n: number, locale: string, digits: number): string {
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(n);
+}
+
+function formatDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return `${h}:${String(m).padStart(2, '0')}`;
+}
+
+function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
+  const precision = Number(field.options?.precision ?? 0);
+  switch (field.type) {
+    case 'number':
+      return formatNumber(value as number, t.locale, precision);
+    case 'currency':
+      return `${String(field.options?.symbol ?? '$')}${formatNumber(value as number, t.locale, precision)}`;
+    case 'percent':
+      return `${formatNumber((value as number) * 100, t.locale, precision)}%`;
+    case 'duration':
+      return formatDuration(value as number);
+    case 'checkbox':
+      return value ? 'checked' : '';
+    case 'date':
+      return new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', dateStyle: 'short' }).format(
+        new Date(`${String(value)}T00:00:00Z`),
+      );
+    case 'dateTime':
+    case 'createdTime':
+    case 'lastModifiedTime':
+      return new Intl.DateTimeFormat(t.locale, {
+        timeZone: t.timeZone,
+        dateStyle: 'short',
+        timeStyle: 'short',
+      }).format(new Date(String(value)));
+    case 'multipleRecordLinks':
+      return t.primaryOf(String(field.options?.linkedTableId), value as string[]).join(', ');
+    case 'multipleAttachments':
+      return (value as Attachment[]).map((a) => `${a.filename} (${a.url})`).join(', ');
+    default:
+      if (Array.isArray(value)) return value.map(String).join(', ');
+      if (typeof value === 'object' && value !== null)
+        return String((value as { error?: unknown }).error ?? 'NaN');
+      return String(value);
+  }
+}
+
+export function checkTextFormat(
+  timeZone: string | undefined,
+  locale: string | undefined,
+): { timeZone: string; locale: string } {
+  if (!timeZone || !locale) throw invalidRequest('cellFormat=string requires timeZone and userLocale');
+  try {
+    new Intl.DateTimeFormat(locale, { timeZone });
+  } catch {
+    throw invalidRequest(
+      `Invalid timeZone or userLocale: ${JSON.stringify(timeZone)}, ${JSON.stringify(locale)}`,
+    );
+  }
+  return { timeZone, locale };
+}
+
+/** A record on the wire: empty values are left out, 0 is kept (airtable-wire.md §3.7). */
+export function renderRecord(table: Table, rec: StoredRecord, opts: RenderOptions = {}): RecordData {
+  const fields: Record<string, unknown> = {};
+  for (const field of table.fields) {
+    if (opts.only && !opts.only.has(field.id)) continue;
+    const value = jsonCell(field, rec);
+    if (value === undefined || value === null || value === '' || value === false) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    fields[opts.byFieldId ? field.id : field.name] = opts.text ? textCell(field, value, opts.text) : value;
+  }
+  const out: RecordData = { id: rec.id, createdTime: rec.createdTime, fields };
+  if (opts.commentCount) out.commentCount = 0;
+  return out;
+}

@@ -1,0 +1,75 @@
+import type { Db } from './store/db';
+import { openDatabase } from './store/db';
+import { buildApp } from './http/app';
+import { Service } from './service';
+import { seedDemoBase } from './seed/demo';
+import { randomBytes } from 'node:crypto';
+
+export interface ServerOptions {
+  /** 0 = a free port. */
+  port?: number;
+  host?: string;
+  /** Generated when absent (see RunningServer.apiKey). */
+  apiKey?: string;
+  /** Folder of the SQLite file; without it (or with `memory`) the database lives in memory. */
+  dataDir?: string;
+  memory?: boolean;
+  /** Seed the demo base when the database has no base yet. */
+  demo?: boolean | { largeTableRecords?: number };
+  /** Requests per second per base, or 'off'. Default 5. */
+  rateLimit?: number | 'off';
+  /** How long a base answers 429 after going over the limit. Default 30,000 ms. */
+  penaltyMs?: number;
+  /** Lifetime of a list offset. Default 600,000 ms. */
+  offsetTtlMs?: number;
+  /** Largest accepted request body in bytes. Default 2 MiB. */
+  bodyLimit?: number;
+  logger?: boolean;
+  onRequest?: (e: { method: string; url: string; baseId?: string; at: number; status: number }) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  apiKey: string;
+  bases: { id: string; name: string }[];
+  close(): Promise<void>;
+}
+
+/** Starts the local Record Table Service in this process. */
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const db: Db = openDatabase({ dataDir: opts.dataDir, memory: opts.memory });
+  const service = new Service(db, { offsetTtlMs: opts.offsetTtlMs ?? 600_000 });
+  if (opts.demo && service.catalog.listBases().length === 0) {
+    seedDemoBase(service, typeof opts.demo === 'object' ? opts.demo : {});
+  }
+  const apiKey = opts.apiKey ?? `pat${randomBytes(24).toString('base64url')}`;
+  const app = await buildApp(service, {
+    apiKey,
+    rateLimit: opts.rateLimit ?? 5,
+    penaltyMs: opts.penaltyMs ?? 30_000,
+    bodyLimit: opts.bodyLimit ?? 2 * 1024 * 1024,
+    logger: opts.logger ?? false,
+    onRequest: opts.onRequest,
+  });
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await app.listen({ port: opts.port ?? 0, host });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    apiKey,
+    get bases() {
+      return service.catalog.listBases().map((b) => ({ id: b.id, name: b.name }));
+    },
+    close: async () => {
+      await app.close();
+      db.close();
+    },
+  };
+}

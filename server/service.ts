@@ -1,0 +1,36 @@
+import { ServiceError } from './errors';
+import { Catalog } from './store/catalog';
+import type { Table } from './store/catalog';
+import { CursorStore } from './store/cursors';
+import type { Db } from './store/db';
+import { PageReader } from './store/list';
+import type { StoredRecord } from './store/records';
+import { RecordStore } from './store/records';
+
+/** Turns a filterByFormula text into a predicate over stored records, or refuses it with a 422. */
+export type FilterCompiler = (table: Table, formula: string) => (record: StoredRecord) => boolean;
+
+/** Everything the routes work on: one database, its catalog, records, pages and list cursors. */
+export class Service {
+  readonly catalog: Catalog;
+  readonly records: RecordStore;
+  readonly pages: PageReader;
+  readonly cursors: CursorStore;
+  compileFilter: FilterCompiler = () => {
+    throw new ServiceError(
+      422,
+      'INVALID_FILTER_BY_FORMULA',
+      'The formula for filtering records is invalid: formulas are not available',
+    );
+  };
+
+  constructor(
+    readonly db: Db,
+    opts: { offsetTtlMs: number },
+  ) {
+    this.catalog = new Catalog(db);
+    this.records = new RecordStore(db, this.catalog);
+    this.pages = new PageReader(db);
+    this.cursors = new CursorStore(opts.offsetTtlMs);
+  }
+}

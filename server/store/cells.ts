@@ -1,0 +1,255 @@
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import customParseFormat from 'dayjs/plugin/customParseFormat';
+import { ServiceError, invalidValue } from '../errors';
+import { newId } from '../ids';
+import type { Field } from './catalog';
+import { isComputed } from './catalog';
+
+dayjs.extend(utc);
+dayjs.extend(customParseFormat);
+
+/** What writing a cell may need besides the value: typecast, select options and linked records. */
+export interface CellWriter {
+  typecast: boolean;
+  /** Adds a select choice (typecast only). */
+  addChoice(field: Field, name: string): void;
+  /** The ids among `ids` that are records of the field's linked table. */
+  existingLinks(field: Field, ids: string[]): Set<string>;
+  /** typecast: the id of the linked record whose primary value is `text`, created when none matches. */
+  linkByPrimary(field: Field, text: string): string;
+}
+
+export interface Attachment {
+  id: string;
+  url: string;
+  filename: string;
+  size?: number;
+  type?: string;
+}
+
+const isBlank = (v: unknown) =>
+  v === null || v === undefined || v === '' || v === false || (Array.isArray(v) && v.length === 0);
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+function toNumber(field: Field, value: unknown, typecast: boolean): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typecast && typeof value === 'string') {
+    const text = value.replace(/[\s,$€£¥]/g, '');
+    const percent = field.type === 'percent' && text.endsWith('%');
+    const n = Number(percent ? text.slice(0, -1) : text);
+    if (text !== '' && Number.isFinite(n)) return percent ? n / 100 : n;
+  }
+  throw invalidValue(field.name);
+}
+
+function toDuration(field: Field, value: unknown, typecast: boolean): number {
+  if (typecast && typeof value === 'string') {
+    const m = /^(\d+):([0-5]?\d)(?::([0-5]?\d(?:\.\d+)?))?$/.exec(value.trim());
+    if (m) return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
+  }
+  return toNumber(field, value, typecast);
+}
+
+function toText(field: Field, value: unknown, typecast: boolean): string {
+  if (typeof value === 'string')
+    return field.type === 'singleLineText' && typecast ? value.replace(/\r?\n/g, ' ') : value;
+  if (typecast && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+  throw invalidValue(field.name);
+}
+
+function toDate(field: Field, value: unknown, typecast: boolean): string {
+  if (typeof value === 'string' && DATE_ONLY.test(value) && dayjs.utc(value, 'YYYY-MM-DD', true).isValid())
+    return value;
+  if (typecast && (typeof value === 'string' || typeof value === 'number')) {
+    const d = dayjs.utc(value);
+    if (d.isValid()) return d.format('YYYY-MM-DD');
+  }
+  throw invalidValue(field.name);
+}
+
+/**
+ * A dateTime is stored as an ISO UTC string with milliseconds. Epoch milliseconds are accepted (recorded
+ * Airtable traffic, airtable-wire.md §7). A string without an offset is read as UTC: the field's time zone
+ * option is only a display setting here.
+ */
+function toDateTime(field: Field, value: unknown, typecast: boolean): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
+  if (typeof value === 'string' && (ISO_DATE_TIME.test(value) || DATE_ONLY.test(value) || typecast)) {
+    const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value);
+    const d = hasZone ? dayjs(value) : dayjs.utc(value);
+    if (d.isValid()) return d.toDate().toISOString();
+  }
+  throw invalidValue(field.name);
+}
+
+function choiceNames(field: Field): Set<string> {
+  const list = (field.options?.choices ?? []) as { name: string }[];
+  return new Set(list.map((c) => c.name));
+}
+
+function toChoices(field: Field, value: unknown, w: CellWriter): string[] {
+  let names: unknown[];
+  if (Array.isArray(value)) names = value;
+  else if (w.typecast && typeof value === 'string') names = value.split(',').map((s) => s.trim());
+  else throw invalidValue(field.name);
+  if (!names.every((n): n is string => typeof n === 'string')) throw invalidValue(field.name);
+  const unique = [...new Set(names.filter((n) => n !== ''))];
+  for (const name of unique) checkChoice(field, name, w);
+  return unique;
+}
+
+function checkChoice(field: Field, name: string, w: CellWriter): void {
+  if (choiceNames(field).has(name)) return;
+  if (!w.typecast)
+    throw new ServiceError(
+      422,
+      'INVALID_MULTIPLE_CHOICE_OPTIONS',
+      `Insufficient permissions to create new select option ${JSON.stringify(name)}`,
+    );
+  w.addChoice(field, name);
+}
+
+function toLinks(field: Field, value: unknown, w: CellWriter): string[] {
+  let items: unknown[];
+  if (Array.isArray(value)) items = value;
+  else if (w.typecast && typeof value === 'string')
+    items = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  else throw invalidValue(field.name);
+  const ids = items.map((item) => {
+    // Clients may send linked records as objects (`{id}`), as the Extensions SDK does.
+    const raw = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : item;
+    if (typeof raw !== 'string') throw invalidValue(field.name);
+    return raw;
+  });
+  const existing = w.existingLinks(
+    field,
+    ids.filter((id) => /^rec[A-Za-z0-9]{14}$/.test(id)),
+  );
+  const resolved = ids.map((id) => {
+    if (existing.has(id)) return id;
+    if (w.typecast) return w.linkByPrimary(field, id);
+    throw new ServiceError(
+      422,
+      'ROW_DOES_NOT_EXIST',
+      `Record ID ${id} does not exist in the table linked by field ${JSON.stringify(field.name)}`,
+    );
+  });
+  return [...new Set(resolved)];
+}
+
+function toAttachments(field: Field, value: unknown, previous: unknown): Attachment[] {
+  if (!Array.isArray(value)) throw invalidValue(field.name);
+  const kept = new Map((Array.isArray(previous) ? (previous as Attachment[]) : []).map((a) => [a.id, a]));
+  return value.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null) throw invalidValue(field.name);
+    const a = item as Record<string, unknown>;
+    if (typeof a.id === 'string' && a.url === undefined) {
+      const old = kept.get(a.id);
+      if (!old) throw invalidValue(field.name, `unknown attachment ${a.id}`);
+      return old;
+    }
+    if (typeof a.url !== 'string' || !/^https?:\/\//i.test(a.url))
+      throw invalidValue(field.name, 'an attachment needs an http(s) url');
+    // Nothing is downloaded: the url and filename are kept as given.
+    const out: Attachment = {
+      id: typeof a.id === 'string' ? a.id : newId('att'),
+      url: a.url,
+      filename:
+        typeof a.filename === 'string'
+          ? a.filename
+          : decodeURIComponent(a.url.split(/[?#]/)[0]!.split('/').pop() || 'file'),
+    };
+    if (typeof a.size === 'number') out.size = a.size;
+    if (typeof a.type === 'string') out.type = a.type;
+    return out;
+  });
+}
+
+function toRating(field: Field, value: unknown, typecast: boolean): number | undefined {
+  const n = toNumber(field, value, typecast);
+  const max = Number(field.options?.max ?? 5);
+  const r = typecast ? Math.round(n) : n;
+  if (r === 0) return undefined;
+  if (!Number.isInteger(r) || r < 1 || r > max)
+    throw invalidValue(field.name, `a rating is an integer from 1 to ${max}`);
+  return r;
+}
+
+function toCheckbox(field: Field, value: unknown, typecast: boolean): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typecast && (typeof value === 'string' || typeof value === 'number'))
+    return ['true', 'yes', 'y', '1', 'checked', 'x', 'on'].includes(String(value).trim().toLowerCase());
+  throw invalidValue(field.name);
+}
+
+/**
+ * Validates (and with typecast converts) a value written to a field. Returns the value to store, or
+ * undefined for an empty cell. `previous` is the stored value (attachments may be kept by id).
+ */
+export function writeCell(field: Field, value: unknown, w: CellWriter, previous?: unknown): unknown {
+  if (isComputed(field))
+    throw new ServiceError(
+      422,
+      'INVALID_VALUE_FOR_COLUMN',
+      `Field ${JSON.stringify(field.name)} cannot accept a value because the field is computed`,
+    );
+  if (value === null || value === undefined) return undefined;
+  if (w.typecast && value === '') return undefined;
+  let out: unknown;
+  switch (field.type) {
+    case 'singleLineText':
+    case 'multilineText':
+    case 'email':
+    case 'url':
+    case 'phoneNumber':
+      out = toText(field, value, w.typecast);
+      break;
+    case 'number':
+    case 'currency':
+    case 'percent':
+      out = toNumber(field, value, w.typecast);
+      break;
+    case 'duration':
+      out = toDuration(field, value, w.typecast);
+      break;
+    case 'rating':
+      out = toRating(field, value, w.typecast);
+      break;
+    case 'checkbox':
+      out = toCheckbox(field, value, w.typecast);
+      break;
+    case 'date':
+      out = toDate(field, value, w.typecast);
+      break;
+    case 'dateTime':
+      out = toDateTime(field, value, w.typecast);
+      break;
+    case 'singleSelect': {
+      const name = w.typecast && typeof value !== 'string' ? String(value) : value;
+      if (typeof name !== 'string') throw invalidValue(field.name);
+      if (name !== '') checkChoice(field, name, w);
+      out = name;
+      break;
+    }
+    case 'multipleSelects':
+      out = toChoices(field, value, w);
+      break;
+    case 'multipleRecordLinks':
+      out = toLinks(field, value, w);
+      break;
+    case 'multipleAttachments':
+      out = toAttachments(field, value, previous);
+      break;
+    default:
+      throw invalidValue(field.name, `fields of type ${field.type} cannot be written`);
+  }
+  return isBlank(out) ? undefined : out;
+}
+
+export { isBlank };

@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { textSortKey } from './sort-keys';
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS bases (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+  id TEXT PRIMARY KEY, base_id TEXT NOT NULL REFERENCES bases(id), name TEXT NOT NULL, description TEXT,
+  primary_field_id TEXT NOT NULL, position INTEGER NOT NULL, next_auto_number INTEGER NOT NULL DEFAULT 1);
+CREATE TABLE IF NOT EXISTS fields (
+  id TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id), name TEXT NOT NULL, type TEXT NOT NULL,
+  description TEXT, options TEXT, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS views (
+  id TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id), name TEXT NOT NULL, type TEXT NOT NULL,
+  filter_formula TEXT, sort TEXT, hidden_field_ids TEXT, position INTEGER NOT NULL);
+-- seq is the creation order: the default order of a table and the tiebreak of every sort.
+CREATE TABLE IF NOT EXISTS records (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, table_id TEXT NOT NULL,
+  created_time TEXT NOT NULL, modified_time TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS records_by_table ON records(table_id, seq);
+`;
+
+/** Registers the SQL functions that sort expressions (and the indexes built on them) use. */
+function registerFunctions(db: Db): void {
+  db.function('td_text_key', { deterministic: true }, (json: unknown) =>
+    textSortKey(typeof json === 'string' ? (JSON.parse(json) as unknown) : null),
+  );
+}
+
+export function openDatabase(opts: { dataDir?: string; memory?: boolean }): Db {
+  let db: Db;
+  if (opts.memory || !opts.dataDir) {
+    db = new Database(':memory:');
+  } else {
+    mkdirSync(opts.dataDir, { recursive: true });
+    db = new Database(join(opts.dataDir, 'tabledesk.sqlite'));
+    db.pragma('journal_mode = WAL');
+    // WAL with synchronous=NORMAL keeps every committed transaction across a process crash (SIGKILL);
+    // only an OS crash or power cut may lose the last commits, never corrupt the file.
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('foreign_keys = ON');
+  registerFunctions(db);
+  db.exec(SCHEMA);
+  return db;
+}

@@ -1,0 +1,118 @@
+import type { Field, SortRule, Table } from './catalog';
+import type { Db } from './db';
+import type { RecordRow, StoredRecord } from './records';
+import { fromRow } from './records';
+
+/** Where a walk stopped: the sort key values and seq of the last record returned. */
+export interface Keyset {
+  keys: unknown[];
+  seq: number;
+}
+
+export interface PageSpec {
+  sort: SortRule[];
+  filter?: (record: StoredRecord) => boolean;
+  /** Records wanted on this page. */
+  limit: number;
+}
+
+const NUMERIC: ReadonlySet<string> = new Set([
+  'number',
+  'currency',
+  'percent',
+  'duration',
+  'rating',
+  'autoNumber',
+  'checkbox',
+]);
+const ISO_TEXT: ReadonlySet<string> = new Set(['date', 'dateTime']);
+
+/**
+ * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
+ * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
+ * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
+ * so they sort like text or numbers depending on what they hold.
+ */
+function sortExpression(field: Field): string {
+  if (field.type === 'createdTime') return 'created_time';
+  if (field.type === 'lastModifiedTime') return 'modified_time';
+  const path = `'$."${field.id}"'`;
+  if (NUMERIC.has(field.type)) return `ifnull(data ->> ${path}, -9e999)`;
+  if (ISO_TEXT.has(field.type)) return `ifnull(data ->> ${path}, '')`;
+  if (field.type === 'formula') {
+    const resultType = (field.options?.result as { type?: string } | undefined)?.type ?? '';
+    if (NUMERIC.has(resultType)) return `ifnull(data ->> ${path}, -9e999)`;
+  }
+  return `td_text_key(data -> ${path})`;
+}
+
+/**
+ * Reads pages of a table in sort order after a keyset. The order is the sort rules, then creation order
+ * (seq) in the direction of the last rule, so a deep page costs what the first one costs: single-field sorts
+ * get an expression index on first use, and the keyset condition starts with a range on the first key.
+ */
+export class PageReader {
+  private readonly indexed = new Set<string>();
+
+  constructor(private readonly db: Db) {}
+
+  read(
+    table: Table,
+    spec: PageSpec,
+    after?: Keyset,
+  ): { records: StoredRecord[]; last?: Keyset; more: boolean } {
+    const fields = spec.sort.map((s) => table.fields.find((f) => f.id === s.fieldId)!);
+    const exprs = fields.map(sortExpression);
+    const dirs = spec.sort.map((s) => s.direction);
+    const seqDir = dirs[dirs.length - 1] ?? 'asc';
+    if (exprs.length === 1) this.ensureIndex(table, fields[0]!, exprs[0]!);
+
+    const where = ['table_id = ?'];
+    const params: unknown[] = [table.id];
+    if (after) {
+      const cmp = (d: string) => (d === 'asc' ? '>' : '<');
+      if (exprs.length > 0) {
+        where.push(`${exprs[0]} ${cmp(dirs[0]!)}= ?`);
+        params.push(after.keys[0]);
+      }
+      const terms: string[] = [];
+      for (let i = 0; i <= exprs.length; i++) {
+        const eq = exprs.slice(0, i).map((e) => `${e} = ?`);
+        const head = i < exprs.length ? `${exprs[i]} ${cmp(dirs[i]!)} ?` : `seq ${cmp(seqDir)} ?`;
+        terms.push(`(${[...eq, head].join(' AND ')})`);
+        params.push(...after.keys.slice(0, i), i < exprs.length ? after.keys[i] : after.seq);
+      }
+      where.push(`(${terms.join(' OR ')})`);
+    }
+    const keyCols = exprs.map((e, i) => `, ${e} AS k${i}`).join('');
+    const order = [...exprs.map((e, i) => `${e} ${dirs[i]}`), `seq ${seqDir}`].join(', ');
+    const sql = `SELECT seq, id, created_time, modified_time, data${keyCols} FROM records WHERE ${where.join(' AND ')} ORDER BY ${order}`;
+
+    const records: StoredRecord[] = [];
+    let last: Keyset | undefined;
+    let more = false;
+    // One record beyond the page tells whether another page follows.
+    const limited = spec.filter ? sql : `${sql} LIMIT ${spec.limit + 1}`;
+    for (const row of this.db.prepare(limited).iterate(...params) as IterableIterator<
+      RecordRow & Record<string, unknown>
+    >) {
+      const rec = fromRow(row);
+      if (spec.filter && !spec.filter(rec)) continue;
+      if (records.length === spec.limit) {
+        more = true;
+        break;
+      }
+      records.push(rec);
+      last = { keys: exprs.map((_, i) => row[`k${i}`]), seq: rec.seq };
+    }
+    return { records, last, more };
+  }
+
+  private ensureIndex(table: Table, field: Field, expr: string): void {
+    if (expr === 'created_time' || expr === 'modified_time') return;
+    const name = `sort_${field.id}`;
+    if (this.indexed.has(name)) return;
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON records(table_id, ${expr}, seq)`);
+    this.indexed.add(name);
+  }
+}

@@ -1,0 +1,308 @@
+import { ServiceError, unknownField } from '../errors';
+import { newId } from '../ids';
+import type { Catalog, Field, Table } from './catalog';
+import type { CellWriter } from './cells';
+import { isBlank, writeCell } from './cells';
+import type { Db } from './db';
+
+export interface StoredRecord {
+  seq: number;
+  id: string;
+  createdTime: string;
+  modifiedTime: string;
+  /** Cell values keyed by field id; empty cells are absent. Formula results are stored here too. */
+  data: Record<string, unknown>;
+}
+
+export interface RecordRow {
+  seq: number;
+  id: string;
+  created_time: string;
+  modified_time: string;
+  data: string;
+}
+
+export const fromRow = (r: RecordRow): StoredRecord => ({
+  seq: r.seq,
+  id: r.id,
+  createdTime: r.created_time,
+  modifiedTime: r.modified_time,
+  data: JSON.parse(r.data) as Record<string, unknown>,
+});
+
+/** Fills in a record's formula results; provided by the formula layer (server/filter). */
+export type FormulaComputer = (table: Table, record: StoredRecord) => void;
+
+export interface WriteOptions {
+  typecast?: boolean;
+}
+
+export interface Upsert {
+  id?: string;
+  fields: Record<string, unknown>;
+}
+
+const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
+
+export class RecordStore {
+  computeFormulas: FormulaComputer = () => undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: Catalog,
+  ) {}
+
+  get(table: Table, id: string): StoredRecord | undefined {
+    const row = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE id = ? AND table_id = ?`)
+      .get(id, table.id) as RecordRow | undefined;
+    return row && fromRow(row);
+  }
+
+  count(table: Table): number {
+    return (
+      this.db.prepare('SELECT count(*) AS n FROM records WHERE table_id = ?').get(table.id) as { n: number }
+    ).n;
+  }
+
+  create(table: Table, list: Record<string, unknown>[], opts: WriteOptions = {}): StoredRecord[] {
+    return this.db.transaction(() => this.insertAll(table, list, opts))();
+  }
+
+  /** PATCH (replace=false) or PUT (replace=true) of existing records; every id must exist. */
+  update(
+    table: Table,
+    list: { id: string; fields: Record<string, unknown> }[],
+    opts: WriteOptions & { replace?: boolean } = {},
+  ): StoredRecord[] {
+    return this.db.transaction(() => list.map((u) => this.updateOne(table, u.id, u.fields, opts)))();
+  }
+
+  /** `performUpsert`: records with an id update it; others match on the merge fields (0 → create, 1 → update). */
+  upsert(
+    table: Table,
+    list: Upsert[],
+    mergeOn: string[],
+    opts: WriteOptions & { replace?: boolean } = {},
+  ): { records: StoredRecord[]; created: string[]; updated: string[] } {
+    const mergeFields = mergeOn.map((n) => {
+      const f = this.catalog.field(table, n);
+      if (!f) throw unknownField(n);
+      if (
+        f.type === 'formula' ||
+        f.type === 'autoNumber' ||
+        f.type === 'createdTime' ||
+        f.type === 'lastModifiedTime'
+      )
+        throw new ServiceError(
+          422,
+          'INVALID_REQUEST_UNKNOWN',
+          `Field ${JSON.stringify(f.name)} cannot be used to merge on`,
+        );
+      return f;
+    });
+    if (mergeFields.length < 1 || mergeFields.length > 3)
+      throw new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', 'fieldsToMergeOn must name 1 to 3 fields');
+    return this.db.transaction(() => {
+      const created: string[] = [];
+      const updated: string[] = [];
+      const records = list.map((u) => {
+        const id = u.id ?? this.matchOn(table, mergeFields, u.fields, opts);
+        if (id) {
+          updated.push(id);
+          return this.updateOne(table, id, u.fields, opts);
+        }
+        const [rec] = this.insertAll(table, [u.fields], opts);
+        created.push(rec!.id);
+        return rec!;
+      });
+      return { records, created, updated };
+    })();
+  }
+
+  delete(table: Table, ids: string[]): void {
+    this.db.transaction(() => {
+      const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
+      for (const id of ids) {
+        if (del.run(id, table.id).changes === 0)
+          throw new ServiceError(404, 'MODEL_ID_NOT_FOUND', 'Record not found');
+      }
+      this.unlink(table, new Set(ids));
+    })();
+  }
+
+  /** Computes every record's formula results again (after a formula field was added). */
+  recomputeFormulas(table: Table): void {
+    const rows = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ?`)
+      .all(table.id) as RecordRow[];
+    const save = this.db.prepare('UPDATE records SET data = ? WHERE seq = ?');
+    this.db.transaction(() => {
+      for (const row of rows) {
+        const rec = fromRow(row);
+        this.computeFormulas(table, rec);
+        save.run(JSON.stringify(rec.data), rec.seq);
+      }
+    })();
+  }
+
+  private matchOn(
+    table: Table,
+    fields: Field[],
+    values: Record<string, unknown>,
+    opts: WriteOptions,
+  ): string | undefined {
+    const writer = this.writer(table, opts);
+    const keys = this.byFieldId(table, values);
+    const where: string[] = ['table_id = ?'];
+    const params: unknown[] = [table.id];
+    for (const f of fields) {
+      const v = writeCell(f, keys.get(f.id), writer);
+      if (v === undefined) where.push(`data -> '$."${f.id}"' IS NULL`);
+      else {
+        where.push(`data -> '$."${f.id}"' = ?`);
+        params.push(JSON.stringify(v));
+      }
+    }
+    const rows = this.db
+      .prepare(`SELECT id FROM records WHERE ${where.join(' AND ')} LIMIT 2`)
+      .all(...params) as { id: string }[];
+    if (rows.length > 1)
+      throw new ServiceError(
+        422,
+        'INVALID_VALUE_FOR_COLUMN',
+        'More than one record matches the fields to merge on; an upsert needs them to identify one record',
+      );
+    return rows[0]?.id;
+  }
+
+  private insertAll(table: Table, list: Record<string, unknown>[], opts: WriteOptions): StoredRecord[] {
+    const insert = this.db.prepare(
+      'INSERT INTO records (id, table_id, created_time, modified_time, data) VALUES (?, ?, ?, ?, ?) RETURNING seq',
+    );
+    const autoNumbers = table.fields.filter((f) => f.type === 'autoNumber');
+    let next = autoNumbers.length > 0 ? this.catalog.takeAutoNumbers(table, list.length) : 0;
+    const writer = this.writer(table, opts);
+    const now = new Date().toISOString();
+    return list.map((fields) => {
+      const data: Record<string, unknown> = {};
+      for (const [fieldId, value] of this.byFieldId(table, fields)) {
+        const v = writeCell(this.catalog.field(table, fieldId)!, value, writer);
+        if (v !== undefined) data[fieldId] = v;
+      }
+      for (const f of autoNumbers) data[f.id] = next;
+      next++;
+      const rec: StoredRecord = { seq: 0, id: newId('rec'), createdTime: now, modifiedTime: now, data };
+      this.computeFormulas(table, rec);
+      rec.seq = (insert.get(rec.id, table.id, now, now, JSON.stringify(data)) as { seq: number }).seq;
+      return rec;
+    });
+  }
+
+  private updateOne(
+    table: Table,
+    id: string,
+    fields: Record<string, unknown>,
+    opts: WriteOptions & { replace?: boolean },
+  ): StoredRecord {
+    const rec = this.get(table, id);
+    if (!rec)
+      throw new ServiceError(422, 'ROW_DOES_NOT_EXIST', `Record ID ${id} does not exist in this table`);
+    const writer = this.writer(table, opts);
+    const values = this.byFieldId(table, fields);
+    const data: Record<string, unknown> = {};
+    for (const f of table.fields) {
+      const keep = opts.replace ? f.type === 'autoNumber' : !values.has(f.id);
+      if (keep && rec.data[f.id] !== undefined) data[f.id] = rec.data[f.id];
+    }
+    for (const [fieldId, value] of values) {
+      const v = writeCell(this.catalog.field(table, fieldId)!, value, writer, rec.data[fieldId]);
+      if (v !== undefined) data[fieldId] = v;
+    }
+    rec.data = data;
+    rec.modifiedTime = new Date().toISOString();
+    this.computeFormulas(table, rec);
+    this.db
+      .prepare('UPDATE records SET data = ?, modified_time = ? WHERE seq = ?')
+      .run(JSON.stringify(rec.data), rec.modifiedTime, rec.seq);
+    return rec;
+  }
+
+  /** The written fields keyed by field id; a name or id that is not a field of the table is refused. */
+  private byFieldId(table: Table, fields: Record<string, unknown>): Map<string, unknown> {
+    const out = new Map<string, unknown>();
+    for (const [key, value] of Object.entries(fields)) {
+      const f = this.catalog.field(table, key);
+      if (!f) throw unknownField(key);
+      out.set(f.id, value);
+    }
+    return out;
+  }
+
+  private writer(table: Table, opts: WriteOptions): CellWriter {
+    return {
+      typecast: opts.typecast === true,
+      addChoice: (field, name) => {
+        const choices = (field.options?.choices ?? []) as { id: string; name: string }[];
+        field.options = { ...field.options, choices: [...choices, { id: newId('sel'), name }] };
+        this.catalog.saveField(field);
+      },
+      existingLinks: (field, ids) => {
+        if (ids.length === 0) return new Set();
+        const linked = String(field.options?.linkedTableId);
+        const rows = this.db
+          .prepare(`SELECT id FROM records WHERE table_id = ? AND id IN (${ids.map(() => '?').join(',')})`)
+          .all(linked, ...ids) as { id: string }[];
+        return new Set(rows.map((r) => r.id));
+      },
+      linkByPrimary: (field, text) => {
+        const linked = this.catalog.tableById(String(field.options?.linkedTableId));
+        if (!linked)
+          throw new ServiceError(
+            422,
+            'INVALID_VALUE_FOR_COLUMN',
+            `Field ${JSON.stringify(field.name)} links to no table`,
+          );
+        const row = this.db
+          .prepare(
+            `SELECT id FROM records WHERE table_id = ? AND data ->> '$."${linked.primaryFieldId}"' = ? ORDER BY seq LIMIT 1`,
+          )
+          .get(linked.id, text) as { id: string } | undefined;
+        if (row) return row.id;
+        // Airtable's typecast: "we grab the first thing we match, if it exists, creating a new one otherwise".
+        const [created] = this.insertAll(linked, [{ [linked.primaryFieldId]: text }], { typecast: true });
+        return created!.id;
+      },
+    };
+  }
+
+  /** Removes deleted records from the link fields that point at their table. */
+  private unlink(table: Table, ids: Set<string>): void {
+    const base = this.catalog.base(table.baseId);
+    for (const t of base?.tables ?? []) {
+      const links = t.fields.filter(
+        (f) => f.type === 'multipleRecordLinks' && f.options?.linkedTableId === table.id,
+      );
+      if (links.length === 0) continue;
+      const candidates = new Map<number, StoredRecord>();
+      for (const id of ids) {
+        const rows = this.db
+          .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ? AND instr(data, ?) > 0`)
+          .all(t.id, id) as RecordRow[];
+        for (const r of rows) if (!candidates.has(r.seq)) candidates.set(r.seq, fromRow(r));
+      }
+      const save = this.db.prepare('UPDATE records SET data = ? WHERE seq = ?');
+      for (const rec of candidates.values()) {
+        for (const f of links) {
+          const v = rec.data[f.id];
+          if (!Array.isArray(v)) continue;
+          const kept = v.filter((x) => !ids.has(x as string));
+          if (isBlank(kept)) delete rec.data[f.id];
+          else rec.data[f.id] = kept;
+        }
+        this.computeFormulas(t, rec);
+        save.run(JSON.stringify(rec.data), rec.seq);
+      }
+    }
+  }
+}
