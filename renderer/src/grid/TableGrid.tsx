@@ -1,0 +1,57 @@
+/**
+ * The records grid: ag-grid's infinite row model, one block per service page, rows keyed by record id.
+ * Columns are resizable and reorderable; header clicks sort (shift-click adds a column to the sort).
+ */
+import { useMemo } from 'react';
+import { AgGridReact } from 'ag-grid-react';
+import type { GridApi, GridReadyEvent, IDatasource, GetRowIdParams } from 'ag-grid-community';
+import type { Column } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { gridTheme } from '../theme';
+import { columnDefs } from './columns';
+
+interface Props {
+  columns: readonly Column[];
+  datasource: IDatasource;
+  blockSize: number;
+  onReady: (api: GridApi<RecordData>) => void;
+}
+
+const getRowId = (p: GetRowIdParams<RecordData>) => p.data.id;
+
+const defaultColDef = { resizable: true, sortable: true, minWidth: 60, width: 180 };
+
+export function TableGrid({ columns, datasource, blockSize, onReady }: Props) {
+  const defs = useMemo(() => columnDefs(columns), [columns]);
+  return (
+    <div className="td-grid">
+      <AgGridReact<RecordData>
+        theme={gridTheme}
+        rowModelType="infinite"
+        datasource={datasource}
+        cacheBlockSize={blockSize}
+        // The services keep every fetched page, so the grid may drop blocks far from view and ask again cheaply.
+        maxBlocksInCache={60}
+        blockLoadDebounceMillis={40}
+        infiniteInitialRowCount={blockSize}
+        getRowId={getRowId}
+        columnDefs={defs}
+        defaultColDef={defaultColDef}
+        maintainColumnOrder
+        rowHeight={32}
+        headerHeight={34}
+        onGridReady={(e: GridReadyEvent<RecordData>) => onReady(e.api)}
+      />
+    </div>
+  );
+}
+
+/** Jumps to a row, extending a still-unknown row count so the grid asks for that block. */
+export function goToRow(api: GridApi<RecordData>, index: number): void {
+  const count = api.getDisplayedRowCount();
+  if (index >= count) {
+    if (api.isLastRowIndexKnown()) index = Math.max(0, count - 1);
+    else api.setRowCount(index + 1, false);
+  }
+  api.ensureIndexVisible(index, 'top');
+}

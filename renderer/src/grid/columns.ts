@@ -1,0 +1,46 @@
+/** Grid columns from a table's fields, in schema order, rendered by field type. */
+import type { ColDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
+import type { Column } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { AttachmentCell, CheckboxCell, LinkCell, SelectCell } from './cells';
+import { effectiveType, formatCell, isNumericType } from './format';
+
+function rendererFor(type: string): ColDef['cellRenderer'] {
+  switch (type) {
+    case 'checkbox':
+      return CheckboxCell;
+    case 'singleSelect':
+    case 'multipleSelects':
+      return SelectCell;
+    case 'multipleRecordLinks':
+      return LinkCell;
+    case 'multipleAttachments':
+      return AttachmentCell;
+    default:
+      return undefined;
+  }
+}
+
+/** Column ids are field names: the service sorts and restricts fields by name. */
+export function columnDefs(columns: readonly Column[]): ColDef<RecordData>[] {
+  return columns.map((field) => {
+    const type = effectiveType(field);
+    const renderer = rendererFor(type);
+    const def: ColDef<RecordData> = {
+      colId: field.name,
+      headerName: field.name,
+      headerTooltip: `${field.name} (${field.type})`,
+      valueGetter: (p: ValueGetterParams<RecordData>) => p.data?.fields[field.name],
+      cellClass: `td-cell-${type}`,
+      ...(field.primary ? { pinned: 'left' as const, lockPinned: true } : {}),
+      ...(isNumericType(type) ? { type: 'rightAligned' } : {}),
+    };
+    if (renderer) {
+      def.cellRenderer = renderer;
+      def.cellRendererParams = { field };
+    } else {
+      def.valueFormatter = (p: ValueFormatterParams<RecordData>) => formatCell(p.value, field);
+    }
+    return def;
+  });
+}

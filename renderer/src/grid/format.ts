@@ -1,0 +1,108 @@
+/**
+ * Turns a cell value into display text by field type. Values arrive in the service's JSON cell format and are
+ * `unknown`: a type the app does not know, or a value of an unexpected shape, falls back to a generic text.
+ */
+import type { Column } from '../../../core/contract';
+
+const NUMERIC_TYPES = new Set(['number', 'currency', 'percent', 'duration', 'rating', 'autoNumber', 'count']);
+const DATE_TIME_TYPES = new Set(['dateTime', 'createdTime', 'lastModifiedTime']);
+
+/** Formula, rollup and lookup fields carry the type of their result in `options.result`. */
+export function effectiveType(field: Pick<Column, 'type' | 'options'>): string {
+  const result = field.options?.['result'];
+  if (result && typeof result === 'object' && 'type' in result && typeof result.type === 'string') {
+    return result.type;
+  }
+  return field.type;
+}
+
+export function isNumericType(type: string): boolean {
+  return NUMERIC_TYPES.has(type);
+}
+
+function precisionOf(field: Pick<Column, 'options'>): number | undefined {
+  const p = field.options?.['precision'];
+  return typeof p === 'number' && p >= 0 && p <= 10 ? p : undefined;
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = JSON.stringify(options);
+  let fmt = numberFormats.get(key);
+  if (!fmt) {
+    fmt = new Intl.NumberFormat(undefined, options);
+    numberFormats.set(key, fmt);
+  }
+  return fmt;
+}
+
+function formatDuration(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '';
+  const total = Math.abs(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = Math.floor(total % 60);
+  return `${sign}${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+}
+
+function formatNumber(value: number, type: string, field: Pick<Column, 'options'>): string {
+  const precision = precisionOf(field);
+  const digits =
+    precision === undefined ? {} : { minimumFractionDigits: precision, maximumFractionDigits: precision };
+  switch (type) {
+    case 'currency': {
+      const symbol = typeof field.options?.['symbol'] === 'string' ? field.options['symbol'] : '';
+      return symbol + numberFormat({ ...digits, useGrouping: true }).format(value);
+    }
+    case 'percent':
+      // The wire carries the raw fraction: 0.123 is 12.3 %.
+      return numberFormat({ ...digits, style: 'percent' }).format(value);
+    case 'duration':
+      return formatDuration(value);
+    case 'rating':
+      return '★'.repeat(Math.max(0, Math.min(10, Math.round(value))));
+    case 'autoNumber':
+      return String(value);
+    default:
+      return numberFormat(digits).format(value);
+  }
+}
+
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function formatDate(value: string, withTime: boolean): string {
+  // A date field holds a calendar day ("2022-09-05"): read and shown in UTC so no time zone shifts the day.
+  const d = new Date(withTime ? value : `${value.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return value;
+  return (withTime ? dateTime : dateOnly).format(d);
+}
+
+/** Generic text for values of any shape: special formula values, arrays, objects with a name or filename. */
+export function genericText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map(genericText).join(', ');
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o['error'] === 'string') return o['error'];
+    if (o['specialValue'] === 'NaN') return 'NaN';
+    for (const key of ['name', 'filename', 'text', 'label', 'email', 'value', 'id']) {
+      if (typeof o[key] === 'string') return o[key];
+    }
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+export function formatCell(value: unknown, field: Pick<Column, 'type' | 'options'>): string {
+  if (value === null || value === undefined) return '';
+  const type = effectiveType(field);
+  if (typeof value === 'number' && isNumericType(type)) return formatNumber(value, type, field);
+  if (typeof value === 'string' && (type === 'date' || DATE_TIME_TYPES.has(type))) {
+    return formatDate(value, type !== 'date' && value.length > 10);
+  }
+  if (type === 'checkbox') return value === true ? '✓' : '';
+  return genericText(value);
+}
