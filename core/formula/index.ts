@@ -14,6 +14,7 @@ import { truthy, type FormulaValue } from './values';
 export type { BinaryOp, Diagnostic, Node } from './ast';
 export { COMPARISON_OPS } from './ast';
 export { checkFormula, type FormulaField } from './checker';
+export { complete, type CompletionItem, type CompletionResult, type SignatureHelp } from './complete';
 export { parse, type ParseResult } from './parser';
 export { print, printFieldRef, printString } from './print';
 export { and, fieldRef, literal, match, not, or, quoteString, type LiteralValue } from './build';
