@@ -1,0 +1,113 @@
+/**
+ * The edit services against the real local server on loopback, optionally through the fault proxy, with a
+ * fresh user-data folder; it records every request the server saw and every event the services sent.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RecordTableClient } from '../../../core/api';
+import type { ClientOptions, TableClient } from '../../../core/api';
+import type { EditEventName, EditEventPayload } from '../../../core/contract/edits';
+import type { RecordData } from '../../../core/records/types';
+import { startServer } from '../../../server/index';
+import type { RunningServer, ServerOptions } from '../../../server/index';
+import { createEditServices } from '../../../services/edits';
+import type { EditServices, EditServicesOptions, Parts } from '../../../services/edits';
+import type { EditTarget } from '../../../services/edits/types';
+import { startFaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy } from '../../support/fault-proxy';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  status: number;
+}
+
+export interface Harness {
+  server: RunningServer;
+  proxy?: FaultProxy;
+  baseId: string;
+  /** What the server answered, in order. */
+  seen: SeenRequest[];
+  events: { event: string; payload: unknown }[];
+  services: EditServices;
+  parts: Parts;
+  userDataDir: string;
+  target(table: string): EditTarget;
+  /** A separate, unthrottled client for reading back what the server holds. */
+  reader(table: string): TableClient;
+  /** Records of a table, by id. */
+  snapshot(table: string): Promise<Map<string, RecordData>>;
+  eventsOf<E extends EditEventName>(name: E): EditEventPayload<E>[];
+  patches(): SeenRequest[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  server?: ServerOptions;
+  proxy?: boolean;
+  client?: Partial<ClientOptions>;
+  queue?: EditServicesOptions['queue'];
+  /** Reuse a user-data folder (restart scenarios). */
+  userDataDir?: string;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const seen: SeenRequest[] = [];
+  const server = await startServer({
+    memory: true,
+    demo: { largeTableRecords: 300 },
+    rateLimit: 'off',
+    ...opts.server,
+    onRequest: (e) => seen.push({ method: e.method, url: e.url, status: e.status }),
+  });
+  const proxy = opts.proxy ? await startFaultProxy(server.url) : undefined;
+  const baseId = server.bases[0]!.id;
+  const client = new RecordTableClient({
+    baseUrl: proxy?.url ?? server.url,
+    apiKey: server.apiKey,
+    requestsPerSecond: 20,
+    backoffBaseMs: 20,
+    backoffMaxMs: 200,
+    ...opts.client,
+  });
+  const readClient = new RecordTableClient({
+    baseUrl: server.url,
+    apiKey: server.apiKey,
+    requestsPerSecond: 1000,
+  });
+  const userDataDir = opts.userDataDir ?? (await mkdtemp(join(tmpdir(), 'tabledesk-edits-')));
+  const events: { event: string; payload: unknown }[] = [];
+  const services = createEditServices({
+    userDataDir,
+    tableFor: (t) => client.table(t.baseId, t.table),
+    emit: (event, payload) => events.push({ event, payload }),
+    queue: { settleMs: 100, retryBaseMs: 50, retryMaxMs: 400, ...opts.queue },
+  });
+  const parts = await services.ready;
+  const reader = (table: string) => readClient.table(baseId, table);
+  return {
+    server,
+    proxy,
+    baseId,
+    seen,
+    events,
+    services,
+    parts,
+    userDataDir,
+    target: (table) => ({ connectionId: 'test', baseId, table }),
+    reader,
+    async snapshot(table) {
+      return new Map((await reader(table).all()).map((r) => [r.id, r]));
+    },
+    eventsOf: <E extends EditEventName>(name: E) =>
+      events.filter((e) => e.event === name).map((e) => e.payload as EditEventPayload<E>),
+    patches: () => seen.filter((r) => r.method === 'PATCH'),
+    async close() {
+      await services.close();
+      await proxy?.close();
+      await server.close();
+      if (opts.userDataDir === undefined) await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

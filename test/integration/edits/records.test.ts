@@ -1,0 +1,217 @@
+import Papa from 'papaparse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cellText } from '../../../services/edits/csv-export';
+import { startHarness } from './harness';
+import type { Harness } from './harness';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const COMPUTED = ['Task #', 'Created', 'Last modified'];
+
+describe('creates, deletes and undo against the local server', () => {
+  it('deletes 25 rows in 3 requests, announcing each batch', async () => {
+    h = await startHarness();
+    const { handlers } = h.services;
+    const rows = (await h.reader('Tasks').listPage({ pageSize: 25 })).records;
+    const result = await handlers['records.delete']({
+      target: h.target('Tasks'),
+      records: rows.map((r) => ({ id: r.id, fields: r.fields })),
+      readOnlyFields: COMPUTED,
+      undoable: true,
+    });
+    expect(result.remaining).toEqual([]);
+    expect(result.deleted.sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(h.seen.filter((r) => r.method === 'DELETE')).toHaveLength(3);
+    expect(
+      h
+        .eventsOf('records.deleted')
+        .map((e) => e.ids.length)
+        .sort(),
+    ).toEqual([10, 10, 5]);
+    const left = await h.snapshot('Tasks');
+    for (const r of rows) expect(left.has(r.id)).toBe(false);
+  });
+
+  it('uses the single-record form for a lone id, and says which rows remain after a partial failure', async () => {
+    h = await startHarness();
+    const { handlers } = h.services;
+    const rows = (await h.reader('Tasks').listPage({ pageSize: 11 })).records;
+    await h.reader('Tasks').delete(rows[10]!.id);
+    const result = await handlers['records.delete']({
+      target: h.target('Tasks'),
+      records: [...rows.slice(0, 10), rows[10]!].map((r) => ({ id: r.id, fields: {} })),
+      readOnlyFields: [],
+      undoable: false,
+    });
+    const deletes = h.seen.filter((r) => r.method === 'DELETE');
+    expect(deletes.filter((r) => r.url.includes('records'))).toHaveLength(1);
+    expect(deletes.some((r) => r.url.endsWith(rows[10]!.id))).toBe(true);
+    // The lone id was already gone: it counts as deleted, not as a failure.
+    expect(result.deleted).toHaveLength(11);
+    expect(result.remaining).toEqual([]);
+
+    const again = await handlers['records.delete']({
+      target: h.target('Tasks'),
+      records: [
+        { id: 'recDoesNotExist01', fields: {} },
+        ...rows.slice(0, 1).map((r) => ({ id: r.id, fields: {} })),
+      ],
+      readOnlyFields: [],
+      undoable: false,
+    });
+    expect(again.deleted.sort()).toEqual(['recDoesNotExist01', rows[0]!.id].sort());
+  });
+
+  it('undoes a delete by re-creating the records with their values and new ids, and redoes it', async () => {
+    h = await startHarness();
+    const { handlers } = h.services;
+    const target = h.target('Tasks');
+    const rows = (await h.reader('Tasks').listPage({ pageSize: 12 })).records;
+    await handlers['records.delete']({
+      target,
+      records: rows.map((r) => ({ id: r.id, fields: r.fields })),
+      readOnlyFields: COMPUTED,
+      undoable: true,
+    });
+    expect((await handlers['history.state']({ target })).undoLabel).toBe('Undo deleting 12 records');
+
+    const undone = await handlers['history.undo']({ target });
+    expect(undone.done).toBe(true);
+    expect(undone.idChanges.map((c) => c.from).sort()).toEqual(rows.map((r) => r.id).sort());
+    const now = await h.snapshot('Tasks');
+    for (const { from, to } of undone.idChanges) {
+      const original = rows.find((r) => r.id === from)!;
+      const writable = Object.fromEntries(
+        Object.entries(original.fields).filter(([f]) => !COMPUTED.includes(f)),
+      );
+      expect(now.get(to)?.fields).toMatchObject(writable);
+      expect(now.has(from)).toBe(false);
+    }
+    expect(undone.canRedo).toBe(true);
+
+    const redone = await handlers['history.redo']({ target });
+    expect(redone.done).toBe(true);
+    const after = await h.snapshot('Tasks');
+    for (const { to } of undone.idChanges) expect(after.has(to)).toBe(false);
+  });
+
+  it('undoes an edit through the queue, after an undone delete moved the record to a new id', async () => {
+    h = await startHarness();
+    const { handlers } = h.services;
+    const target = h.target('Tasks');
+    const [rec] = (await h.reader('Tasks').listPage({ pageSize: 1 })).records;
+    await handlers['edits.edit']({
+      target,
+      changes: [
+        {
+          recordId: rec!.id,
+          fields: { Name: 'renamed' },
+          previous: { Name: rec!.fields.Name },
+          typecast: false,
+        },
+      ],
+      undoable: true,
+    });
+    await h.parts.queue.whenIdle();
+    const renamed = { ...rec!, fields: { ...rec!.fields, Name: 'renamed' } };
+    await handlers['records.delete']({
+      target,
+      records: [renamed],
+      readOnlyFields: COMPUTED,
+      undoable: true,
+    });
+    const { idChanges } = await handlers['history.undo']({ target });
+    const newId = idChanges[0]!.to;
+    const undoEdit = await handlers['history.undo']({ target });
+    expect(undoEdit.done).toBe(true);
+    await h.parts.queue.whenIdle();
+    expect((await h.snapshot('Tasks')).get(newId)?.fields.Name).toBe(rec!.fields.Name);
+    expect(undoEdit.canUndo).toBe(false);
+  });
+
+  it('creates records in POST batches of 10 and undoes the creation', async () => {
+    h = await startHarness();
+    const { handlers } = h.services;
+    const target = h.target('Tasks');
+    const result = await handlers['records.create']({
+      target,
+      records: Array.from({ length: 23 }, (_, i) => ({ fields: { Name: `new ${i}`, Points: String(i) } })),
+      typecast: true,
+      undoable: true,
+    });
+    expect(result.failed).toEqual([]);
+    expect(result.created.map((r) => r.fields.Name)).toEqual(
+      Array.from({ length: 23 }, (_, i) => `new ${i}`),
+    );
+    expect(result.created[5]!.fields.Points).toBe(5);
+    expect(h.seen.filter((r) => r.method === 'POST')).toHaveLength(3);
+    await handlers['history.undo']({ target });
+    const left = await h.snapshot('Tasks');
+    for (const r of result.created) expect(left.has(r.id)).toBe(false);
+  });
+
+  it('keeps a refused create out of the undo stack and reports it as refused', async () => {
+    h = await startHarness();
+    const { handlers } = h.services;
+    const target = h.target('Tasks');
+    const result = await handlers['records.create']({
+      target,
+      records: [{ fields: { Name: 'fine' } }, { fields: { 'Task #': 5 } }],
+      typecast: false,
+      undoable: true,
+    });
+    expect(result.created).toEqual([]);
+    expect(result.failed.map((f) => f.outcome)).toEqual(['rejected', 'rejected']);
+    expect(result.failed[0]!.error.status).toBe(422);
+    expect((await handlers['history.state']({ target })).canUndo).toBe(false);
+  });
+
+  it('exports a view (view, sort, fields) to CSV equal to the server records', async () => {
+    h = await startHarness({ server: { demo: { largeTableRecords: 450 } } });
+    const { handlers } = h.services;
+    const query = {
+      view: 'By due date',
+      sort: [{ field: 'Points', direction: 'desc' as const }],
+      fields: ['Name', 'Status', 'Tags', 'Points', 'Done', 'Due'],
+    };
+    const { exportId } = await handlers['export.start']({
+      target: h.target('Tasks'),
+      query,
+      includeRecordId: true,
+    });
+    await h.parts.exports.settled(exportId);
+    const progress = h.eventsOf('export.progress').filter((p) => p.exportId === exportId);
+    expect(progress.at(-1)?.error).toBeUndefined();
+    expect(progress.at(-1)?.state).toBe('done');
+    expect(progress.filter((p) => p.state === 'running').length).toBeGreaterThan(1);
+    const { csv, rows } = await handlers['export.take']({ exportId });
+    const expected = await h.reader('Tasks').all({ ...query, sort: query.sort });
+    expect(rows).toBe(expected.length);
+    const parsed = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
+    expect(parsed[0]).toEqual(['Record ID', ...query.fields]);
+    expect(parsed.slice(1)).toEqual(
+      expected.map((r) => [r.id, ...query.fields.map((f) => cellText(r.fields[f]))]),
+    );
+  });
+
+  it('cancels an export without leaving a file behind', async () => {
+    h = await startHarness({ client: { requestsPerSecond: 5 } });
+    const { handlers } = h.services;
+    const filePath = `${h.userDataDir}/tasks.csv`;
+    const { exportId } = await handlers['export.start']({
+      target: h.target('Tasks'),
+      query: { pageSize: undefined } as never,
+      filePath,
+      includeRecordId: false,
+    });
+    expect((await handlers['export.cancel']({ exportId })).cancelled).toBe(true);
+    await h.parts.exports.settled(exportId);
+    expect(h.eventsOf('export.progress').at(-1)?.state).toBe('cancelled');
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(h.userDataDir)).filter((f) => f.startsWith('tasks.csv'))).toEqual([]);
+  });
+});
