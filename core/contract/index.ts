@@ -10,15 +10,16 @@
  *   The page URL carries `?token=…`; socketUrlFor repeats it on the socket.
  * - A failed call rejects with a `ChannelError` `{ kind, status?, type?, message }`.
  *
- * Part 2 (edits engineer): `core/contract/edits.ts` exports `editChannels` and `editEvents` built with
- * `channel()` from `./define`; spread them into `channels` and `events` below. Services bind handlers
- * through `services/dispatch` (a map channel → handler, merged the same way).
+ * Part 2 (edits engineer): `core/contract/edits.ts` exports `editChannels` and `editEvents`, spread into
+ * `channels` and `events` below. Services bind handlers through `services/dispatch` (a map channel →
+ * handler; `services/app.ts` merges the edit services' handlers the same way).
  */
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
 import { appChannels, appEvents } from './channels';
+import { editChannels, editEvents } from './edits';
 
-export const channels = { ...appChannels } satisfies ChannelSet;
-export const events = { ...appEvents } satisfies EventSet;
+export const channels = { ...appChannels, ...editChannels } satisfies ChannelSet;
+export const events = { ...appEvents, ...editEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;

@@ -5,7 +5,8 @@
  */
 import type { TableDeskApi } from './api';
 import type { ChannelError } from './schemas';
-import { SOCKET_PATH, serverFrameSchema } from './wire';
+import { SOCKET_PATH } from './names';
+import { serverFrameSchema } from './wire';
 
 export interface SocketLike {
   readonly readyState: number;

@@ -25,9 +25,4 @@ export const serverFrameSchema = z.discriminatedUnion('t', [
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 
-/** Electron IPC channel names (preload ↔ main). */
-export const IPC_CALL = 'tabledesk:call';
-export const IPC_EVENT = 'tabledesk:event';
-
-/** The browser door's WebSocket path; the page's `token` query parameter must be repeated on it. */
-export const SOCKET_PATH = '/tabledesk-socket';
+export { IPC_CALL, IPC_EVENT, SOCKET_PATH } from './names';

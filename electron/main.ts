@@ -1,0 +1,93 @@
+/**
+ * The Electron main process: the services (with the embedded demo server), one hardened window serving the
+ * renderer from app://, the contract over IPC, the native menu, and light/dark following the OS.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, nativeTheme, session, shell } from 'electron';
+import { createAppServices } from '../services/app';
+import type { AppServices } from '../services/app';
+import { APP_ORIGIN, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
+import { bindIpc } from './ipc';
+import { installMenu } from './menu';
+import { createSafeStorageVault } from './safe-storage-vault';
+import { loadWindowState, rememberWindowState } from './window-state';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererDir = join(here, '../renderer');
+const preload = join(here, '../preload/index.cjs');
+const icon = join(app.getAppPath(), 'build/icon.png');
+
+const background = (): string => (nativeTheme.shouldUseDarkColors ? '#1f2125' : '#ffffff');
+
+async function openWindow(services: AppServices): Promise<void> {
+  const userData = app.getPath('userData');
+  const state = await loadWindowState(userData);
+  const window = new BrowserWindow({
+    ...state.bounds,
+    minWidth: 640,
+    minHeight: 400,
+    show: false,
+    title: 'TableDesk',
+    icon,
+    backgroundColor: background(),
+    webPreferences: {
+      preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  if (state.maximized) window.maximize();
+  rememberWindowState(window, userData);
+  const unbind = bindIpc(services, window);
+  window.on('closed', unbind);
+
+  // Navigation and new windows are denied; https links the user clicks open in the OS browser.
+  window.webContents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (new URL(url).protocol === 'https:') void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  nativeTheme.on('updated', () => {
+    if (!window.isDestroyed()) window.setBackgroundColor(background());
+  });
+  window.once('ready-to-show', () => window.show());
+  await window.loadURL(`${APP_ORIGIN}/index.html`);
+}
+
+registerAppScheme();
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void app.whenReady().then(async () => {
+    nativeTheme.themeSource = 'system';
+    // Every permission (camera, notifications, ...) is refused: the app needs none.
+    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+    serveRenderer(rendererDir);
+    installMenu();
+    const userData = app.getPath('userData');
+    const services = createAppServices({
+      userDataDir: userData,
+      vault: createSafeStorageVault(userData),
+      door: 'electron',
+      version: app.getVersion(),
+    });
+    app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) void openWindow(services);
+    });
+    app.on('window-all-closed', () => {
+      if (process.platform !== 'darwin') app.quit();
+    });
+    app.on('will-quit', (event) => {
+      event.preventDefault();
+      void services.close().finally(() => app.exit(0));
+    });
+    await openWindow(services);
+  });
+}

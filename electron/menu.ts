@@ -1,0 +1,56 @@
+/**
+ * The native menu with the usual shortcuts. Ctrl/Cmd+W, Ctrl+Tab and Ctrl/Cmd+Z are left to the renderer
+ * (tabs and the app's own undo): a menu accelerator would take those keys before the page sees them.
+ */
+import { app, Menu, shell } from 'electron';
+import type { MenuItemConstructorOptions } from 'electron';
+
+const HELP_URL = 'https://airtable.com/developers/web/api/introduction';
+
+export function installMenu(): void {
+  const mac = process.platform === 'darwin';
+  const template: MenuItemConstructorOptions[] = [
+    ...(mac ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: '&File',
+      submenu: [
+        mac ? { role: 'close', accelerator: 'Cmd+Shift+W' } : { role: 'quit', accelerator: 'Ctrl+Q' },
+      ],
+    },
+    {
+      label: '&Edit',
+      submenu: [
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { type: 'separator' },
+        { role: 'selectAll' },
+      ],
+    },
+    {
+      label: '&View',
+      submenu: [
+        { role: 'reload' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { role: 'windowMenu' },
+    {
+      role: 'help',
+      submenu: [
+        {
+          label: 'Record Table Service API (Airtable Web API)',
+          click: () => void shell.openExternal(HELP_URL),
+        },
+        ...(mac ? [] : [{ role: 'about' as const }]),
+      ],
+    },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}

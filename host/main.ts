@@ -1,0 +1,47 @@
+/**
+ * `npm run web`: the app in a browser tab. Prints the 127.0.0.1 address with this launch's token.
+ * Options: --port N, --data DIR (user-data folder), --rate-limit N|off (the embedded server's limit).
+ */
+import { parseArgs } from 'node:util';
+import envPaths from 'env-paths';
+import { launchBrowserApp } from './launch';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    data: { type: 'string' },
+    'rate-limit': { type: 'string', default: '5' },
+  },
+});
+
+function rateLimit(text: string): number | 'off' {
+  if (text === 'off') return 'off';
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`--rate-limit takes a positive number or "off", not "${text}".`);
+  return n;
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port takes a port number, not "${values.port}".`);
+  process.exit(2);
+}
+
+try {
+  const app = await launchBrowserApp({
+    // The same folder Electron uses for userData on Linux (~/.config/TableDesk).
+    userDataDir: values.data ?? envPaths('TableDesk', { suffix: '' }).config,
+    port,
+    embedded: { rateLimit: rateLimit(values['rate-limit']) },
+  });
+  console.log(`TableDesk is open at ${app.url}`);
+  const stop = (): void => {
+    void app.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (error) {
+  console.error(`TableDesk could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

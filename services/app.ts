@@ -1,0 +1,94 @@
+/**
+ * The services of one app instance, wired together and bound to the contract's channels. Both doors
+ * (Electron's IPC, the browser door's WebSocket) call `dispatch` and forward `events` to their renderers.
+ */
+import type { RunningServer } from '../server/index';
+import { Connections } from './connections/connections';
+import { createDispatcher } from './dispatch';
+import type { Dispatch, Handlers } from './dispatch';
+import { startEmbeddedServer } from './embedded-server';
+import type { EmbeddedServerOptions } from './embedded-server';
+import { createEditServices } from './edits/index';
+import { EventHub } from './events';
+import type { KeyVault } from './keys/key-vault';
+import { Metadata } from './metadata/metadata';
+import { TableViews } from './table-view/table-views';
+
+export interface AppServicesOptions {
+  userDataDir: string;
+  vault: KeyVault;
+  door: 'electron' | 'browser';
+  version: string;
+  /** The embedded local server (default: on, rate limit as the hosted service); false: none. */
+  embedded?: Omit<EmbeddedServerOptions, 'userDataDir' | 'vault'> | false;
+  requestsPerSecond?: number;
+  fetch?: typeof fetch;
+}
+
+export interface AppServices {
+  dispatch: Dispatch;
+  events: EventHub;
+  handlers: Handlers;
+  /** The embedded server, once started (tests and benches reach the same data). */
+  embedded?: Promise<RunningServer>;
+  close(): Promise<void>;
+}
+
+export function createAppServices(options: AppServicesOptions): AppServices {
+  const events = new EventHub();
+  const embedded =
+    options.embedded === false
+      ? undefined
+      : startEmbeddedServer({ ...options.embedded, userDataDir: options.userDataDir, vault: options.vault });
+  // An unhandled rejection would end the process; the failure reaches the user when the demo is used.
+  embedded?.catch((error: unknown) => console.error('TableDesk: the local demo server did not start', error));
+  const connections = new Connections({
+    userDataDir: options.userDataDir,
+    vault: options.vault,
+    embedded,
+    requestsPerSecond: options.requestsPerSecond,
+    fetch: options.fetch,
+    emitStatus: (status) => events.emit('client.status', status),
+  });
+  const metadata = new Metadata((id) => connections.client(id));
+  const views = new TableViews(connections, metadata, (state) => events.emit('view.state', state));
+  const edits = createEditServices({
+    userDataDir: options.userDataDir,
+    tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
+    emit: events.emit,
+  });
+
+  const handlers: Handlers = {
+    'app.info': async () => ({
+      name: 'TableDesk',
+      version: options.version,
+      door: options.door,
+      platform: process.platform,
+      keyStorage: options.vault.info(),
+    }),
+    'connections.list': () => connections.list(),
+    'connections.save': (r) => connections.save(r),
+    'connections.remove': (r) => connections.remove(r.id),
+    'connections.test': (r) => connections.test(r),
+    'meta.bases': (r) => metadata.bases(r.connectionId),
+    'meta.tables': (r) => metadata.tables(r.connectionId, r.baseId),
+    'view.open': (r) => views.open(r),
+    'view.rows': (r) => views.rows(r),
+    'view.close': async (r) => views.close(r.viewId),
+    ...edits.handlers,
+  };
+
+  return {
+    dispatch: createDispatcher(handlers),
+    events,
+    handlers,
+    embedded,
+    async close() {
+      views.closeAll();
+      await edits.close();
+      connections.close();
+      const server = await embedded?.catch(() => undefined);
+      await server?.close();
+    },
+  };
+}

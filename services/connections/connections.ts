@@ -1,0 +1,212 @@
+/**
+ * Connections: saved profiles plus the built-in "Demo base" on the embedded server; one RecordTableClient per
+ * connection. Keys go only to the KeyVault (or, for "don't remember", to memory for this session) and to the
+ * client's Authorization header; no answer to the renderer ever carries one.
+ */
+import { randomBytes } from 'node:crypto';
+import { RecordTableClient } from '../../core/api/index';
+import type { ClientOptions } from '../../core/api/index';
+import type { ConnectionSummary, EventPayload, ParsedRequest, Response } from '../../core/contract';
+import type { RunningServer } from '../../server/index';
+import { ServiceError } from '../errors';
+import type { KeyVault } from '../keys/key-vault';
+import { ClientStatus } from './client-status';
+import { ProfileStore } from './profiles';
+import type { Profile } from './profiles';
+import { describeTestFailure } from './test-messages';
+
+export const DEMO_CONNECTION_ID = 'demo';
+const DEMO_NAME = 'Demo base';
+const TEST_TIMEOUT_MS = 15_000;
+
+export interface ConnectionsOptions {
+  userDataDir: string;
+  vault: KeyVault;
+  /** The embedded local server, when the app runs one. */
+  embedded?: Promise<RunningServer>;
+  /** Client throttle; the hosted service allows 5 requests per second per base. */
+  requestsPerSecond?: number;
+  fetch?: typeof fetch;
+  emitStatus: (status: EventPayload<'client.status'>) => void;
+}
+
+interface Live {
+  client: RecordTableClient;
+  status: ClientStatus;
+}
+
+const vaultName = (id: string): string => `connection:${id}`;
+
+export class Connections {
+  private readonly profiles: ProfileStore;
+  private readonly sessionKeys = new Map<string, string>();
+  private readonly live = new Map<string, Promise<Live>>();
+
+  constructor(private readonly options: ConnectionsOptions) {
+    this.profiles = new ProfileStore(options.userDataDir);
+  }
+
+  async list(): Promise<Response<'connections.list'>> {
+    const profiles = await this.profiles.list();
+    const connections = await Promise.all(profiles.map((p) => this.summary(p)));
+    if (this.options.embedded !== undefined) connections.push(await this.demoSummary());
+    const defaultId = connections[0]?.id ?? DEMO_CONNECTION_ID;
+    return { connections, defaultId };
+  }
+
+  async save(request: ParsedRequest<'connections.save'>): Promise<Response<'connections.save'>> {
+    if (request.id === DEMO_CONNECTION_ID)
+      throw new ServiceError('invalid-request', 'The demo connection cannot be changed.');
+    if (request.id === undefined && request.apiKey === undefined) {
+      throw new ServiceError('invalid-request', 'Give the API key of the new connection.');
+    }
+    const id = request.id ?? `con${randomBytes(8).toString('hex')}`;
+    const profile: Profile = { id, name: request.name, baseUrl: request.baseUrl, remember: request.remember };
+    const found = await this.profiles.update((list) => {
+      const at = list.findIndex((p) => p.id === id);
+      if (at === -1 && request.id !== undefined) return false;
+      if (at === -1) list.push(profile);
+      else list[at] = profile;
+      return true;
+    });
+    if (!found) throw new ServiceError('not-found', `No connection ${id}.`);
+    await this.placeKey(id, request.apiKey, request.remember);
+    this.forget(id);
+    const info = this.options.vault.info();
+    const connection = await this.summary(profile);
+    return request.remember && info.warning !== undefined
+      ? { connection, warning: info.warning }
+      : { connection };
+  }
+
+  async remove(id: string): Promise<{ removed: boolean }> {
+    if (id === DEMO_CONNECTION_ID)
+      throw new ServiceError('invalid-request', 'The demo connection cannot be removed.');
+    const removed = await this.profiles.update((list) => {
+      const at = list.findIndex((p) => p.id === id);
+      if (at !== -1) list.splice(at, 1);
+      return at !== -1;
+    });
+    await this.options.vault.delete(vaultName(id));
+    this.sessionKeys.delete(id);
+    this.forget(id);
+    return { removed };
+  }
+
+  async test(request: ParsedRequest<'connections.test'>): Promise<Response<'connections.test'>> {
+    const saved = request.id === undefined ? undefined : await this.target(request.id);
+    const baseUrl = request.baseUrl ?? saved?.baseUrl;
+    const apiKey = request.apiKey ?? saved?.apiKey;
+    if (baseUrl === undefined) throw new ServiceError('invalid-request', 'Give the base URL to test.');
+    if (apiKey === undefined) return { ok: false, message: 'Type the API key to test the connection.' };
+    const client = new RecordTableClient({
+      baseUrl,
+      apiKey,
+      maxRetries: 0,
+      timeoutMs: TEST_TIMEOUT_MS,
+      ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
+    });
+    try {
+      const me = await client.meta.whoami();
+      return { ok: true, message: `Connected to ${baseUrl} as ${me.id}.`, userId: me.id };
+    } catch (error) {
+      return describeTestFailure(error, baseUrl, TEST_TIMEOUT_MS);
+    }
+  }
+
+  /** The connection's client, created on first use. */
+  async client(id: string): Promise<RecordTableClient> {
+    return (await this.liveFor(id)).client;
+  }
+
+  /** Records a failed call in the connection's status bar. */
+  noteError(id: string, message: string): void {
+    void this.live.get(id)?.then((l) => l.status.noteError(message));
+  }
+
+  close(): void {
+    for (const live of this.live.values()) void live.then((l) => l.status.stop());
+    this.live.clear();
+  }
+
+  private liveFor(id: string): Promise<Live> {
+    let live = this.live.get(id);
+    if (live === undefined) {
+      live = this.connect(id);
+      live.catch(() => this.live.delete(id));
+      this.live.set(id, live);
+    }
+    return live;
+  }
+
+  private async connect(id: string): Promise<Live> {
+    const { baseUrl, apiKey } = await this.target(id);
+    if (apiKey === undefined)
+      throw new ServiceError('invalid-request', 'This connection has no API key: edit it and type one.');
+    const status = new ClientStatus(id, this.options.emitStatus);
+    const opts: ClientOptions = { baseUrl, apiKey, onEvent: () => status.changed() };
+    if (this.options.requestsPerSecond !== undefined) opts.requestsPerSecond = this.options.requestsPerSecond;
+    if (this.options.fetch !== undefined) opts.fetch = this.options.fetch;
+    const client = new RecordTableClient(opts);
+    status.source = { stats: () => client.stats() };
+    return { client, status };
+  }
+
+  /** Where a connection points and its key (undefined when none is stored). */
+  private async target(id: string): Promise<{ baseUrl: string; apiKey?: string }> {
+    if (id === DEMO_CONNECTION_ID) {
+      const server = await this.demoServer();
+      return { baseUrl: server.url, apiKey: server.apiKey };
+    }
+    const profile = (await this.profiles.list()).find((p) => p.id === id);
+    if (profile === undefined) throw new ServiceError('not-found', `No connection ${id}.`);
+    const apiKey = this.sessionKeys.get(id) ?? (await this.options.vault.get(vaultName(id)));
+    return apiKey === undefined ? { baseUrl: profile.baseUrl } : { baseUrl: profile.baseUrl, apiKey };
+  }
+
+  /** Stores a new key, or moves the current one between the vault and memory when `remember` changed. */
+  private async placeKey(id: string, newKey: string | undefined, remember: boolean): Promise<void> {
+    const key = newKey ?? this.sessionKeys.get(id) ?? (await this.options.vault.get(vaultName(id)));
+    if (key === undefined) return;
+    if (remember) {
+      await this.options.vault.set(vaultName(id), key);
+      this.sessionKeys.delete(id);
+    } else {
+      this.sessionKeys.set(id, key);
+      await this.options.vault.delete(vaultName(id));
+    }
+  }
+
+  private forget(id: string): void {
+    void this.live.get(id)?.then(
+      (l) => l.status.stop(),
+      () => undefined,
+    );
+    this.live.delete(id);
+  }
+
+  private async summary(p: Profile): Promise<ConnectionSummary> {
+    const hasKey =
+      this.sessionKeys.has(p.id) || (await this.options.vault.get(vaultName(p.id))) !== undefined;
+    return { id: p.id, name: p.name, baseUrl: p.baseUrl, hasKey, remember: p.remember, builtin: false };
+  }
+
+  private async demoSummary(): Promise<ConnectionSummary> {
+    const server = await this.demoServer();
+    return {
+      id: DEMO_CONNECTION_ID,
+      name: DEMO_NAME,
+      baseUrl: server.url,
+      hasKey: true,
+      remember: true,
+      builtin: true,
+    };
+  }
+
+  private demoServer(): Promise<RunningServer> {
+    if (this.options.embedded === undefined) {
+      throw new ServiceError('not-found', 'This app runs without the local demo server.');
+    }
+    return this.options.embedded;
+  }
+}

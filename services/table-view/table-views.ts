@@ -1,0 +1,76 @@
+/** The open table views, by id: open (schema columns or inference), rows, close (cancels its requests). */
+import { randomBytes } from 'node:crypto';
+import type { EventPayload, ParsedRequest, Response } from '../../core/contract';
+import type { Connections } from '../connections/connections';
+import { ServiceError, toChannelError } from '../errors';
+import type { Metadata } from '../metadata/metadata';
+import { schemaColumns } from './columns';
+import { TableView } from './table-view';
+
+/** The service's maximum page size, and the grid's block size, so one block is one request. */
+export const PAGE_SIZE = 100;
+
+export class TableViews {
+  private readonly views = new Map<string, { view: TableView; connectionId: string }>();
+
+  constructor(
+    private readonly connections: Connections,
+    private readonly metadata: Metadata,
+    private readonly emitState: (state: EventPayload<'view.state'>) => void,
+  ) {}
+
+  async open(request: ParsedRequest<'view.open'>): Promise<Response<'view.open'>> {
+    const { connectionId, baseId, table, query } = request;
+    const client = await this.connections.client(connectionId);
+    const schema = await this.metadata.table(connectionId, baseId, table);
+    if (schema === null)
+      throw new ServiceError('not-found', `The base ${baseId} has no table named ${table}.`);
+    const tableClient = client.table(baseId, table);
+    const viewId = `view${randomBytes(8).toString('hex')}`;
+    const view = new TableView({
+      viewId,
+      columns: schema === undefined ? undefined : schemaColumns(schema, query),
+      onState: this.emitState,
+      fetchPage: (offset, signal) =>
+        tableClient.listPage({
+          ...query,
+          pageSize: PAGE_SIZE,
+          signal,
+          priority: 'interactive',
+          ...(offset === undefined ? {} : { offset }),
+        }),
+    });
+    this.views.set(viewId, { view, connectionId });
+    const primary = schema?.fields.find((f) => f.id === schema.primaryFieldId)?.name;
+    return {
+      viewId,
+      columns: view.columns,
+      pageSize: PAGE_SIZE,
+      ...(primary === undefined ? {} : { primaryField: primary }),
+    };
+  }
+
+  async rows(request: ParsedRequest<'view.rows'>): Promise<Response<'view.rows'>> {
+    const entry = this.views.get(request.viewId);
+    if (entry === undefined)
+      throw new ServiceError('not-found', 'This view was closed; open the table again.');
+    try {
+      return await entry.view.rows(request.start, request.end);
+    } catch (error) {
+      const e = toChannelError(error);
+      if (e.kind !== 'aborted') this.connections.noteError(entry.connectionId, e.message);
+      throw error;
+    }
+  }
+
+  close(viewId: string): { closed: boolean } {
+    const entry = this.views.get(viewId);
+    entry?.view.close();
+    this.views.delete(viewId);
+    return { closed: entry !== undefined };
+  }
+
+  closeAll(): void {
+    for (const id of [...this.views.keys()]) this.close(id);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The app's services over a real embedded local server (in memory, on 127.0.0.1, port 0), driven through
+ * the same dispatcher the doors use. Records the server's requests and the services' events.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChannelName, EventName, EventPayload, Request, Response } from '../../../core/contract';
+import { createAppServices } from '../../../services/app';
+import type { AppServices, AppServicesOptions } from '../../../services/app';
+import type { EmbeddedServerOptions } from '../../../services/embedded-server';
+import { createFileVault } from '../../../services/keys/file-vault';
+
+export interface ServerRequest {
+  method: string;
+  url: string;
+  status: number;
+  at: number;
+}
+
+export interface Harness {
+  services: AppServices;
+  userDataDir: string;
+  call<C extends ChannelName>(channel: C, request: Request<C>): Promise<Response<C>>;
+  events: { event: EventName; payload: unknown }[];
+  eventsOf<E extends EventName>(event: E): EventPayload<E>[];
+  requests: ServerRequest[];
+  /** List requests of one table, in the order the server answered them. */
+  listRequests(table: string): ServerRequest[];
+  demoBaseId(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  embedded?: Omit<EmbeddedServerOptions, 'userDataDir' | 'vault' | 'onRequest'>;
+  requestsPerSecond?: number;
+  fetch?: AppServicesOptions['fetch'];
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-app-'));
+  const requests: ServerRequest[] = [];
+  const services = createAppServices({
+    userDataDir,
+    vault: createFileVault(join(userDataDir, 'keys.json')),
+    door: 'browser',
+    version: 'test',
+    embedded: {
+      memory: true,
+      largeTableRecords: 1050,
+      rateLimit: 'off',
+      ...options.embedded,
+      onRequest: (e) => requests.push({ method: e.method, url: e.url, status: e.status, at: e.at }),
+    },
+    requestsPerSecond: options.requestsPerSecond ?? 50,
+    fetch: options.fetch,
+  });
+  const events: Harness['events'] = [];
+  services.events.subscribe((event, payload) => events.push({ event, payload }));
+  return {
+    services,
+    userDataDir,
+    events,
+    requests,
+    async call(channel, request) {
+      const result = await services.dispatch(channel, request);
+      if (!result.ok) throw result.error;
+      return result.response as never;
+    },
+    eventsOf: (event) => events.filter((e) => e.event === event).map((e) => e.payload as never),
+    listRequests: (table) =>
+      requests.filter((r) => r.method === 'GET' && new URL(r.url, 'http://x').pathname.endsWith(`/${table}`)),
+    async demoBaseId() {
+      const server = await services.embedded!;
+      return server.bases.find((b) => b.name === 'TableDesk Demo')!.id;
+    },
+    async close() {
+      await services.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

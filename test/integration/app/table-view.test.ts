@@ -1,0 +1,189 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChannelError } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { startHarness } from './harness';
+import type { Harness } from './harness';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const TASKS = 'Tasks';
+const TOTAL = 1050;
+
+async function openTasks(query = {}): Promise<string> {
+  const baseId = await h.demoBaseId();
+  const { viewId } = await h.call('view.open', { connectionId: 'demo', baseId, table: TASKS, query });
+  return viewId;
+}
+
+/** The whole table in the service's order, read straight from the server with the same client. */
+async function everyRecord(): Promise<RecordData[]> {
+  const client = await (await h.services.embedded)!;
+  const res = await fetch(`${client.url}/v0/${await h.demoBaseId()}/${TASKS}?pageSize=100`, {
+    headers: { Authorization: `Bearer ${client.apiKey}` },
+  });
+  let page = (await res.json()) as { records: RecordData[]; offset?: string };
+  const all = [...page.records];
+  while (page.offset !== undefined) {
+    const next = await fetch(
+      `${client.url}/v0/${await h.demoBaseId()}/${TASKS}?pageSize=100&offset=${encodeURIComponent(page.offset)}`,
+      { headers: { Authorization: `Bearer ${client.apiKey}` } },
+    );
+    page = (await next.json()) as { records: RecordData[]; offset?: string };
+    all.push(...page.records);
+  }
+  return all;
+}
+
+describe('table view page chain (real local server)', () => {
+  it('walks the chain page by page, serving rows as pages arrive and fixing the count at the last page', async () => {
+    h = await startHarness();
+    const viewId = await openTasks();
+    const first = await h.call('view.rows', { viewId, start: 0, end: 100 });
+    expect(first.records).toHaveLength(100);
+    expect(first.rowCount).toBeUndefined();
+    expect(first.loaded).toBe(100);
+
+    const ids = new Set(first.records.map((r) => r.id));
+    for (let start = 100; start < TOTAL; start += 100) {
+      const page = await h.call('view.rows', { viewId, start, end: start + 100 });
+      for (const r of page.records) ids.add(r.id);
+    }
+    const last = await h.call('view.rows', { viewId, start: 1000, end: 1100 });
+    expect(last.records).toHaveLength(50);
+    expect(last.rowCount).toBe(TOTAL);
+    expect(ids.size).toBe(TOTAL);
+    // 11 pages, each asked for once: pages already fetched came from memory.
+    expect(h.listRequests(TASKS)).toHaveLength(11);
+    const states = h.eventsOf('view.state').filter((s) => s.viewId === viewId);
+    expect(states.at(-1)).toMatchObject({ loaded: TOTAL, total: TOTAL });
+  });
+
+  it('a far jump walks forward one request at a time, reporting the page it is loading', async () => {
+    h = await startHarness();
+    const expected = await everyRecord();
+    const before = h.listRequests(TASKS).length;
+    const viewId = await openTasks();
+    const rows = await h.call('view.rows', { viewId, start: 550, end: 650 });
+    expect(rows.records.map((r) => r.id)).toEqual(expected.slice(550, 650).map((r) => r.id));
+    expect(rows.loaded).toBe(700);
+    const walked = h.listRequests(TASKS).slice(before);
+    expect(walked).toHaveLength(7);
+    // Each offset comes from the previous page: the first request has none, each later one has one.
+    expect(walked.map((r) => new URL(r.url, 'http://x').searchParams.has('offset'))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    const loading = h
+      .eventsOf('view.state')
+      .filter((s) => s.viewId === viewId && s.loadingPage !== undefined)
+      .map((s) => s.loadingPage);
+    expect(loading).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('concurrent requests for rows share one walk instead of fetching a page twice', async () => {
+    h = await startHarness();
+    const viewId = await openTasks();
+    const [a, b, c] = await Promise.all([
+      h.call('view.rows', { viewId, start: 300, end: 400 }),
+      h.call('view.rows', { viewId, start: 0, end: 100 }),
+      h.call('view.rows', { viewId, start: 350, end: 450 }),
+    ]);
+    expect(a.records).toHaveLength(100);
+    expect(b.records).toHaveLength(100);
+    expect(c.records.map((r) => r.id).slice(0, 50)).toEqual(a.records.map((r) => r.id).slice(50));
+    expect(h.listRequests(TASKS)).toHaveLength(5);
+  });
+
+  it('restarts the walk after an expired offset, without losing or repeating a record', async () => {
+    h = await startHarness({ embedded: { offsetTtlMs: 300 } });
+    const expected = await everyRecord();
+    const viewId = await openTasks();
+    await h.call('view.rows', { viewId, start: 0, end: 200 });
+    await new Promise((r) => setTimeout(r, 500));
+    const before = h.listRequests(TASKS).length;
+    const rows = await h.call('view.rows', { viewId, start: 200, end: 300 });
+    expect(rows.records.map((r) => r.id)).toEqual(expected.slice(200, 300).map((r) => r.id));
+    const after = h.listRequests(TASKS).slice(before);
+    // The expired offset was refused, then the walk began again from the first page.
+    expect(after[0]).toMatchObject({ status: 422 });
+    expect(new URL(after[1]!.url, 'http://x').searchParams.has('offset')).toBe(false);
+    const all = await h.call('view.rows', { viewId, start: 0, end: 300 });
+    expect(new Set(all.records.map((r) => r.id)).size).toBe(300);
+  });
+
+  it('closing a view cancels its queued requests', async () => {
+    h = await startHarness({ requestsPerSecond: 4 });
+    const viewId = await openTasks();
+    const far = h.call('view.rows', { viewId, start: 900, end: 1000 });
+    const farResult = far.then(
+      () => undefined,
+      (e: ChannelError) => e,
+    );
+    await new Promise((r) => setTimeout(r, 600));
+    await h.call('view.close', { viewId });
+    const error = await farResult;
+    expect(error).toMatchObject({ kind: 'aborted' });
+    const atClose = h.listRequests(TASKS).length;
+    expect(atClose).toBeLessThan(10);
+    await new Promise((r) => setTimeout(r, 800));
+    // At most the request already in flight at close reaches the server afterwards.
+    expect(h.listRequests(TASKS).length).toBeLessThanOrEqual(atClose + 1);
+    await expect(h.call('view.rows', { viewId, start: 0, end: 10 })).rejects.toMatchObject({
+      kind: 'not-found',
+    });
+  });
+
+  it('sends the query: sort and fields shape the rows and the columns', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const opened = await h.call('view.open', {
+      connectionId: 'demo',
+      baseId,
+      table: TASKS,
+      query: { sort: [{ field: 'Points', direction: 'desc' }], fields: ['Name', 'Points'] },
+    });
+    expect(opened.columns.map((c) => c.name)).toEqual(['Name', 'Points']);
+    expect(opened.columns[0]).toMatchObject({ primary: true, type: 'singleLineText', inferred: false });
+    expect(opened.primaryField).toBe('Name');
+    const rows = await h.call('view.rows', { viewId: opened.viewId, start: 0, end: 100 });
+    const points = rows.records.map((r) => (r.fields.Points as number | undefined) ?? -Infinity);
+    expect(points).toEqual([...points].sort((a, b) => b - a));
+    expect(
+      rows.records.every((r) => Object.keys(r.fields).every((f) => f === 'Name' || f === 'Points')),
+    ).toBe(true);
+  });
+
+  it('a formula the service refuses rejects with its 422 and message, and the status bar shows it', async () => {
+    h = await startHarness();
+    const viewId = await openTasks({ formula: '{No such field} = 1' });
+    const error = (await h
+      .call('view.rows', { viewId, start: 0, end: 100 })
+      .catch((e: unknown) => e)) as ChannelError;
+    expect(error).toMatchObject({ kind: 'http', status: 422 });
+    expect(error.message.length).toBeGreaterThan(0);
+    expect(h.eventsOf('view.state').some((s) => s.viewId === viewId && s.error?.status === 422)).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(h.eventsOf('client.status').some((s) => s.lastError === error.message)).toBe(true);
+  });
+
+  it('refuses malformed requests with a clear message', async () => {
+    h = await startHarness();
+    await expect(h.call('view.rows', { viewId: 'x', start: 10, end: 5 })).rejects.toMatchObject({
+      kind: 'invalid-request',
+      message: expect.stringContaining('end ≥ start'),
+    });
+    const result = await h.services.dispatch('no.such.channel', {});
+    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-request' } });
+    await expect(
+      h.call('view.open', { connectionId: 'demo', baseId: await h.demoBaseId(), table: 'Nope' }),
+    ).rejects.toMatchObject({ kind: 'not-found', message: expect.stringContaining('Nope') });
+  });
+});
