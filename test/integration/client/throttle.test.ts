@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordTableClient, TableClient } from '../../../core/api/index';
+import { freshTable, minGapMs, startHarness } from './setup';
+import type { Harness } from './setup';
+
+let h: Harness;
+let client: RecordTableClient;
+let a: TableClient;
+let b: TableClient;
+
+beforeAll(async () => {
+  h = await startHarness();
+  client = h.client();
+  a = await freshTable(h, client, 'A');
+  b = await freshTable(h, client, 'B');
+  await Promise.all([a.createMany([{ Name: 'a1' }, { Name: 'a2' }]), b.createMany([{ Name: 'b1' }])]);
+});
+afterAll(() => h.close());
+
+describe('the throttle of a base', () => {
+  it('starts requests at least 200 ms apart at the server, shared by two tables, with zero 429s, overlapping in flight', async () => {
+    h.proxy.latencyMs = 450;
+    const mark = h.hits.length;
+    const proxyMark = h.proxy.log.length;
+    let maxInFlight = 0;
+    const sample = setInterval(
+      () => (maxInFlight = Math.max(maxInFlight, client.stats(h.baseId).inFlight)),
+      20,
+    );
+    try {
+      const jobs = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? a : b).listPage({ pageSize: 1 }));
+      await Promise.all(jobs);
+    } finally {
+      clearInterval(sample);
+      h.proxy.latencyMs = 0;
+    }
+    // Requests sent from now on arrive 450 ms sooner after their start: let the last slow ones land first,
+    // or the service would count both within one second.
+    await new Promise((r) => setTimeout(r, 1000));
+    const hits = h.hits.slice(mark);
+    const arrivals = h.proxy.log.slice(proxyMark);
+    expect(arrivals).toHaveLength(16);
+    expect(hits).toHaveLength(16);
+    expect(hits.filter((x) => x.status === 429)).toHaveLength(0);
+    // At the server (its onRequest reports when each answer left) and on arrival in front of it.
+    expect(minGapMs(hits, h.baseId)).toBeGreaterThanOrEqual(200);
+    expect(
+      minGapMs(
+        arrivals.map((e) => ({ url: e.path, at: e.at })),
+        h.baseId,
+      ),
+    ).toBeGreaterThanOrEqual(200);
+    expect(maxInFlight).toBeGreaterThanOrEqual(2);
+  });
+
+  it('starts interactive work before queued background work', async () => {
+    const order: string[] = [];
+    const background = Array.from({ length: 5 }, (_, i) =>
+      a.listPage({ pageSize: 1, priority: 'background' }).then(() => order.push(`bg${i}`)),
+    );
+    const interactive = b.listPage({ pageSize: 1, priority: 'interactive' }).then(() => order.push('fg'));
+    await Promise.all([...background, interactive]);
+    // The first background request may already have started; the interactive one goes next.
+    expect(order.indexOf('fg')).toBeLessThanOrEqual(1);
+  });
+
+  it('never sends a queued request whose signal was aborted', async () => {
+    const mark = h.hits.length;
+    const controller = new AbortController();
+    const kept = Array.from({ length: 3 }, () => a.listPage({ pageSize: 1 }));
+    const cancelled = a
+      .listPage({ pageSize: 1, formula: "{Name}='cancelled'", signal: controller.signal })
+      .catch((e: unknown) => e);
+    controller.abort();
+    await Promise.all(kept);
+    expect(await cancelled).toMatchObject({ kind: 'aborted' });
+    const hits = h.hits.slice(mark);
+    expect(hits).toHaveLength(3);
+    expect(hits.some((x) => decodeURIComponent(x.url).includes('cancelled'))).toBe(false);
+  });
+
+  it('reports queue state and events with the wait in the queue', async () => {
+    const mark = h.events.length;
+    await Promise.all(Array.from({ length: 4 }, () => b.listPage({ pageSize: 1 })));
+    const started = h.events.slice(mark).filter((e) => e.type === 'started');
+    const finished = h.events.slice(mark).filter((e) => e.type === 'finished');
+    expect(started).toHaveLength(4);
+    expect(finished.every((e) => e.status === 200 && (e.durationMs ?? -1) >= 0)).toBe(true);
+    expect(Math.max(...started.map((e) => e.waitMs ?? 0))).toBeGreaterThanOrEqual(400);
+    expect(client.stats(h.baseId)).toMatchObject({ queued: 0, inFlight: 0 });
+  });
+});
