@@ -3,6 +3,7 @@ import { openDatabase } from './store/db';
 import { buildApp } from './http/app';
 import { Service } from './service';
 import { seedDemoBase } from './seed/demo';
+import { installFormulas } from './filter/formulas';
 import { randomBytes } from 'node:crypto';
 
 export interface ServerOptions {
@@ -39,6 +40,7 @@ export interface RunningServer {
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const db: Db = openDatabase({ dataDir: opts.dataDir, memory: opts.memory });
   const service = new Service(db, { offsetTtlMs: opts.offsetTtlMs ?? 600_000 });
+  installFormulas(service);
   if (opts.demo && service.catalog.listBases().length === 0) {
     seedDemoBase(service, typeof opts.demo === 'object' ? opts.demo : {});
   }

@@ -2,6 +2,7 @@ import type { RecordData } from '../../core/records/types';
 import { invalidRequest } from '../errors';
 import type { Field, Table } from '../store/catalog';
 import type { Attachment } from '../store/cells';
+import { jsonCell } from '../store/records';
 import type { StoredRecord } from '../store/records';
 
 export interface RenderOptions {
@@ -11,13 +12,6 @@ export interface RenderOptions {
   commentCount?: boolean;
   /** cellFormat=string: values as the user would read them, in this zone and locale. */
   text?: { timeZone: string; locale: string; primaryOf: (tableId: string, ids: string[]) => string[] };
-}
-
-/** A stored cell as JSON: computed times come from the record row; the rest is stored as sent. */
-export function jsonCell(field: Field, rec: StoredRecord): unknown {
-  if (field.type === 'createdTime') return rec.createdTime;
-  if (field.type === 'lastModifiedTime') return rec.modifiedTime;
-  return rec.data[field.id];
 }
 
 function formatNumber(n: number, locale: string, digits: number): string {

@@ -13,8 +13,10 @@
  *   Urgent, Backend, Frontend), Assignee (multipleRecordLinks → People), Estimate (duration, seconds),
  *   Budget (currency, $, 2 decimals), Progress (percent), Priority (rating, max 5), Done (checkbox),
  *   Due (date), Started at (dateTime), Points (number), Task # (autoNumber), Created (createdTime),
- *   Last modified (lastModifiedTime).
- *   Views: "Grid view" (all), "By due date" (sort Due ascending, Notes hidden).
+ *   Last modified (lastModifiedTime), Label (formula `{Status} & ": " & {Name}`),
+ *   Value (formula `ROUND({Budget} * {Progress}, 2)`).
+ *   Views: "Grid view" (all), "Open tasks" (filter `NOT({Done})`, sort Priority descending),
+ *   "By due date" (sort Due ascending, Notes hidden).
  */
 import { faker } from '@faker-js/faker';
 import { newId } from '../ids';
@@ -77,9 +79,16 @@ function tables(): TableSpec[] {
         { name: 'Task #', type: 'autoNumber' },
         { name: 'Created', type: 'createdTime' },
         { name: 'Last modified', type: 'lastModifiedTime' },
+        { name: 'Label', type: 'formula', options: { formula: '{Status} & ": " & {Name}' } },
+        { name: 'Value', type: 'formula', options: { formula: 'ROUND({Budget} * {Progress}, 2)' } },
       ],
       views: [
         { name: 'Grid view' },
+        {
+          name: 'Open tasks',
+          filterByFormula: 'NOT({Done})',
+          sort: [{ field: 'Priority', direction: 'desc' }],
+        },
         { name: 'By due date', sort: [{ field: 'Due' }], hiddenFields: ['Notes'] },
       ],
     },
@@ -112,10 +121,11 @@ function insertGenerated(
       if (!empty) data[byName.get(name)!] = value;
     }
     if (autoNumber) data[autoNumber.id] = first + i;
-    const id = newId('rec');
     const time = new Date(start + i * 60_000).toISOString();
-    insert.run(id, table.id, time, time, JSON.stringify(data));
-    ids.push(id);
+    const rec = { seq: 0, id: newId('rec'), createdTime: time, modifiedTime: time, data };
+    service.records.computeFormulas(table, rec);
+    insert.run(rec.id, table.id, time, time, JSON.stringify(data));
+    ids.push(rec.id);
   }
   return ids;
 }
@@ -137,6 +147,10 @@ export function seedDemoBase(service: Service, opts: { largeTableRecords?: numbe
         const target = base.tables.find((t) => t.name === f.options!.linkedTableId)!;
         service.catalog.createField(table, { ...f, options: { linkedTableId: target.id } });
       }
+      service.catalog.orderFields(
+        table,
+        spec.fields.map((f) => f.name),
+      );
     }
 
     const pick = <T>(list: readonly T[]) => list[faker.number.int(list.length - 1)]!;

@@ -260,12 +260,18 @@ export class Catalog {
   private addDeferredFields(table: Table, spec: TableSpec): void {
     for (const f of spec.fields)
       if (f.type === 'multipleRecordLinks' || f.type === 'formula') this.addField(table, f);
-    // Field order follows the request, whichever pass created each field.
-    const order = spec.fields.map((f) => f.name);
-    table.fields.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+    this.orderFields(
+      table,
+      spec.fields.map((f) => f.name),
+    );
+    for (const v of spec.views?.length ? spec.views : [{ name: 'Grid view' }]) this.addView(table, v);
+  }
+
+  /** Puts the fields in the order of `names` (fields created in a later pass, such as links, move back in place). */
+  orderFields(table: Table, names: string[]): void {
+    table.fields.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
     const setPos = this.db.prepare('UPDATE fields SET position = ? WHERE id = ?');
     table.fields.forEach((f, i) => setPos.run(i, f.id));
-    for (const v of spec.views?.length ? spec.views : [{ name: 'Grid view' }]) this.addView(table, v);
   }
 
   createField(table: Table, spec: FieldSpec): Field {

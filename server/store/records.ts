@@ -30,6 +30,13 @@ export const fromRow = (r: RecordRow): StoredRecord => ({
   data: JSON.parse(r.data) as Record<string, unknown>,
 });
 
+/** A stored cell as JSON: computed times come from the record row; the rest is stored as written. */
+export function jsonCell(field: Field, rec: StoredRecord): unknown {
+  if (field.type === 'createdTime') return rec.createdTime;
+  if (field.type === 'lastModifiedTime') return rec.modifiedTime;
+  return rec.data[field.id];
+}
+
 /** Fills in a record's formula results; provided by the formula layer (server/filter). */
 export type FormulaComputer = (table: Table, record: StoredRecord) => void;
 
