@@ -162,15 +162,27 @@ export function unitOf(name: string): ManipulateType | FormulaError {
   );
 }
 
+const CLOCK_UNITS: ReadonlySet<string> = new Set(['millisecond', 'second', 'minute', 'hour']);
+const WALL_CLOCK = 'YYYY-MM-DDTHH:mm:ss.SSS';
+
+/**
+ * Hours and smaller move the instant; days and larger move the calendar in the zone, so "1 day" across a
+ * daylight-saving change keeps the time of day (dayjs's own add on a zoned date keeps the old offset instead).
+ */
 export function addToDate(
   d: FormulaDate,
   count: number,
   unit: ManipulateType,
   timeZone?: string,
 ): FormulaDate {
-  const ms = zoned(d.ms, d.timeZone ?? timeZone)
-    .add(count, unit)
-    .valueOf();
+  const zone = d.timeZone ?? timeZone;
+  let ms: number;
+  if (CLOCK_UNITS.has(unit) || !zone || zone === 'UTC' || zone === 'GMT') {
+    ms = dayjs.utc(d.ms).add(count, unit).valueOf();
+  } else {
+    const wall = dayjs.utc(zoned(d.ms, zone).format(WALL_CLOCK)).add(count, unit);
+    ms = dayjs.tz(wall.format(WALL_CLOCK), zone).valueOf();
+  }
   return new FormulaDate(ms, d.timeZone, d.locale);
 }
 

@@ -38,10 +38,11 @@ function substitute(args: FormulaValue[]): FormulaValue {
   if (args[3] === undefined) return s.split(from).join(to);
   const index = count(args[3], 1);
   if (index instanceof FormulaError) return index;
+  if (index < 1) return s;
   let at = -1;
   for (let i = 0; i < index; i++) {
     at = s.indexOf(from, at + 1);
-    if (at < 0 || index < 1) return s;
+    if (at < 0) return s;
   }
   return s.slice(0, at) + to + s.slice(at + from.length);
 }
