@@ -97,9 +97,13 @@ export class Journal {
     });
   }
 
-  /** Waits for the lines already appended to reach the disk, then closes the file. */
+  /** Waits for the lines already appended to reach the disk, then closes the file (emptied if nothing is owed). */
   async close(): Promise<void> {
     if (this.writing) await new Promise<void>((resolve) => this.idle.push(resolve));
+    if (this.live.size === 0) {
+      await this.handle.truncate(0);
+      await this.handle.datasync();
+    }
     await this.handle.close();
   }
 

@@ -150,8 +150,10 @@ export class EditQueue {
       ...(c.previous === undefined ? {} : { previous: c.previous }),
       typecast: c.typecast ?? false,
     }));
-    await Promise.all(lines.map((line) => this.opts.journal.append(line)));
     const group = this.group(target);
+    // Typing counts from the moment an edit arrives: a slow disk sync must not look like a pause to flush on.
+    group.lastEditAt = Date.now();
+    await Promise.all(lines.map((line) => this.opts.journal.append(line)));
     group.lastEditAt = Date.now();
     for (const line of lines) {
       const slot = this.slot(target, line.recordId);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { RecordTableClient } from '../../../core/api';
 import type { ClientOptions, TableClient } from '../../../core/api';
 import type { EditEventName, EditEventPayload } from '../../../core/contract/edits';
+import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
 import type { RecordData } from '../../../core/records/types';
 import { startServer } from '../../../server/index';
 import type { RunningServer, ServerOptions } from '../../../server/index';
@@ -36,6 +37,8 @@ export interface Harness {
   target(table: string): EditTarget;
   /** A separate, unthrottled client for reading back what the server holds. */
   reader(table: string): TableClient;
+  /** The computed fields of a table, from its schema (what the grid passes along with a delete). */
+  readOnlyFields(table: string): Promise<string[]>;
   /** Records of a table, by id. */
   snapshot(table: string): Promise<Map<string, RecordData>>;
   eventsOf<E extends EditEventName>(name: E): EditEventPayload<E>[];
@@ -82,7 +85,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     userDataDir,
     tableFor: (t) => client.table(t.baseId, t.table),
     emit: (event, payload) => events.push({ event, payload }),
-    queue: { settleMs: 100, retryBaseMs: 50, retryMaxMs: 400, ...opts.queue },
+    queue: { retryBaseMs: 50, retryMaxMs: 400, ...opts.queue },
   });
   const parts = await services.ready;
   const reader = (table: string) => readClient.table(baseId, table);
@@ -97,6 +100,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     userDataDir,
     target: (table) => ({ connectionId: 'test', baseId, table }),
     reader,
+    async readOnlyFields(table) {
+      const tables = await readClient.meta.baseSchema(baseId);
+      const schema = tables.find((t) => t.name === table);
+      return (schema?.fields ?? []).filter((f) => READ_ONLY_FIELD_TYPES.has(f.type)).map((f) => f.name);
+    },
     async snapshot(table) {
       return new Map((await reader(table).all()).map((r) => [r.id, r]));
     },

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RecordTableClient } from '../../../core/api';
+import { startServer } from '../../../server/index';
+import type { RunningServer } from '../../../server/index';
+import { journalDir } from '../../../services/edits';
+
+const child = join(import.meta.dirname, 'fixtures', 'edit-services-child.ts');
+
+/** Runs the child until it prints a line starting with `until`; returns that line and the process. */
+function runChild(args: object, until: string) {
+  // tsx as a loader in this node process (not the tsx CLI, which would run a grandchild SIGKILL cannot reach).
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, JSON.stringify(args)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const line = new Promise<string>((resolve, reject) => {
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const found = out.split('\n').find((l) => l.startsWith(until));
+      if (found !== undefined) resolve(found);
+    });
+    proc.on('exit', (code) => reject(new Error(`child exited (${code}) before "${until}": ${err}`)));
+  });
+  return { proc, line };
+}
+
+/** Accepts connections and never answers: requests sent there never reach the service. */
+async function blackhole(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.reverse()) await c();
+  cleanup = [];
+});
+
+describe('journal durability across a killed services process', () => {
+  it('applies each journaled edit exactly once after SIGKILL and restart', { timeout: 60_000 }, async () => {
+    const patches: string[] = [];
+    const server: RunningServer = await startServer({
+      memory: true,
+      demo: { largeTableRecords: 100 },
+      rateLimit: 'off',
+      onRequest: (e) => {
+        if (e.method === 'PATCH') patches.push(e.url);
+      },
+    });
+    cleanup.push(() => server.close());
+    const hole = await blackhole();
+    cleanup.push(hole.close);
+    const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-durable-'));
+    cleanup.push(() => rm(userDataDir, { recursive: true, force: true }));
+    const baseId = server.bases[0]!.id;
+    const reader = new RecordTableClient({
+      baseUrl: server.url,
+      apiKey: server.apiKey,
+      requestsPerSecond: 1000,
+    });
+    const tasks = (await reader.table(baseId, 'Tasks').listPage({ pageSize: 35 })).records;
+    const edits = tasks.map((t, i) => ({ recordId: t.id, fields: { Name: `durable ${i}`, Points: i } }));
+    const common = { userDataDir, apiKey: server.apiKey, baseId };
+
+    const first = runChild({ ...common, mode: 'journal', baseUrl: hole.url, edits }, 'JOURNALED');
+    await first.line;
+    first.proc.kill('SIGKILL');
+    await new Promise((resolve) => first.proc.once('exit', resolve));
+    expect(patches).toEqual([]);
+    // A process killed in the middle of an append leaves a torn line; it must not cost the others.
+    await appendFile(join(journalDir(userDataDir), 'journal.jsonl'), '{"t":"edit","id":"torn","fie');
+
+    const second = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');
+    const status = JSON.parse((await second.line).slice('IDLE '.length)) as {
+      pending: number;
+      rejected: number;
+    };
+    expect(status).toMatchObject({ pending: 0, rejected: 0 });
+    expect(patches).toHaveLength(4);
+    const stored = new Map((await reader.table(baseId, 'Tasks').all()).map((r) => [r.id, r]));
+    for (const e of edits) expect(stored.get(e.recordId)?.fields).toMatchObject(e.fields);
+    expect(await readFile(join(journalDir(userDataDir), 'journal.jsonl'), 'utf8')).toBe('');
+
+    // A third start owes nothing: no edit is sent twice.
+    const third = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');
+    await third.line;
+    expect(patches).toHaveLength(4);
+  });
+});
