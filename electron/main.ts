@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, nativeTheme, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, nativeTheme, session, shell } from 'electron';
 import { createAppServices } from '../services/app';
 import type { AppServices } from '../services/app';
 import { APP_ORIGIN, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
@@ -57,7 +57,30 @@ async function openWindow(services: AppServices): Promise<void> {
     if (!window.isDestroyed()) window.setBackgroundColor(background());
   });
   window.once('ready-to-show', () => window.show());
+  let closeConfirmed = false;
+  window.on('close', (event) => {
+    if (closeConfirmed) return;
+    event.preventDefault();
+    void confirmClose(window, services).then((close) => {
+      closeConfirmed = close;
+      if (close) window.close();
+    });
+  });
   await window.loadURL(`${APP_ORIGIN}/index.html`);
+}
+
+/** Unsent edits are safe in the journal; the user is told they will go out on the next start. */
+async function confirmClose(window: BrowserWindow, services: AppServices): Promise<boolean> {
+  if (!(await services.hasPendingEdits().catch(() => false))) return true;
+  const { response } = await dialog.showMessageBox(window, {
+    type: 'question',
+    buttons: ['Quit', 'Stay'],
+    defaultId: 1,
+    cancelId: 1,
+    message: 'Some edits have not reached the service yet.',
+    detail: 'They are saved on this computer and will be sent the next time TableDesk starts.',
+  });
+  return response === 0;
 }
 
 registerAppScheme();

@@ -70,6 +70,8 @@ export async function startDoor(options: DoorOptions): Promise<RunningDoor> {
     }
   });
   await app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html' });
+  // Browsers ask for it unprompted; an empty answer keeps a 404 out of the page's console.
+  app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   app.server.on('upgrade', (request, socket, head) => {

@@ -2,6 +2,7 @@
  * The services of one app instance, wired together and bound to the contract's channels. Both doors
  * (Electron's IPC, the browser door's WebSocket) call `dispatch` and forward `events` to their renderers.
  */
+import type { EventPayload } from '../core/contract';
 import type { RunningServer } from '../server/index';
 import { Connections } from './connections/connections';
 import { createDispatcher } from './dispatch';
@@ -31,6 +32,8 @@ export interface AppServices {
   handlers: Handlers;
   /** The embedded server, once started (tests and benches reach the same data). */
   embedded?: Promise<RunningServer>;
+  /** Edits journaled but not yet acknowledged by the service (they are sent again on the next start). */
+  hasPendingEdits(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,16 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const metadata = new Metadata((id) => connections.client(id));
   const views = new TableViews(connections, metadata, (state) => events.emit('view.state', state));
+  // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
+  events.subscribe((event, payload) => {
+    if (event === 'edits.saved') {
+      const saved = payload as EventPayload<'edits.saved'>;
+      views.applySaved(saved.target, saved.record);
+    } else if (event === 'records.deleted') {
+      const deleted = payload as EventPayload<'records.deleted'>;
+      views.applyDeleted(deleted.target, deleted.ids);
+    }
+  });
   const edits = createEditServices({
     userDataDir: options.userDataDir,
     tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
@@ -83,6 +96,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     events,
     handlers,
     embedded,
+    hasPendingEdits: () => edits.hasPending(),
     async close() {
       views.closeAll();
       await edits.close();

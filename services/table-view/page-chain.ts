@@ -64,6 +64,22 @@ export class PageChain {
     return this.records.slice(start, end);
   }
 
+  /** Puts the service's newer copy of a record in place of the held one (an acknowledged edit). */
+  replace(record: RecordData): boolean {
+    const at = this.records.findIndex((r) => r.id === record.id);
+    if (at !== -1) this.records[at] = record;
+    return at !== -1;
+  }
+
+  /** Drops deleted records; their ids stay seen, so a restarted walk cannot bring them back. */
+  remove(ids: ReadonlySet<string>): number {
+    let kept = 0;
+    for (const r of this.records) if (!ids.has(r.id)) this.records[kept++] = r;
+    const removed = this.records.length - kept;
+    this.records.length = kept;
+    return removed;
+  }
+
   /** Cancels the request in flight and every later one; waiting callers reject with an AbortError. */
   close(): void {
     this.controller.abort();

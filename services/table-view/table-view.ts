@@ -54,6 +54,24 @@ export class TableView {
     this.chain.close();
   }
 
+  /** An acknowledged edit: later `rows` answers carry the saved record (only the fields the view asked for). */
+  applySaved(record: RecordData, fields: readonly string[] | undefined): void {
+    const shown =
+      fields === undefined
+        ? record
+        : {
+            ...record,
+            fields: Object.fromEntries(Object.entries(record.fields).filter(([f]) => fields.includes(f))),
+          };
+    this.chain.replace(shown);
+  }
+
+  applyDeleted(ids: ReadonlySet<string>): void {
+    if (this.chain.remove(ids) > 0) {
+      this.onState({ viewId: this.viewId, loaded: this.chain.loaded, total: this.chain.total });
+    }
+  }
+
   private progress(p: { loaded: number; total?: number; loadingPage?: number }, fresh: RecordData[]): void {
     const state: EventPayload<'view.state'> = { viewId: this.viewId, ...p };
     if (this.schemaColumns === undefined && inferColumns(this.inferred, fresh)) state.columns = this.columns;

@@ -1,17 +1,28 @@
 /** The open table views, by id: open (schema columns or inference), rows, close (cancels its requests). */
 import { randomBytes } from 'node:crypto';
 import type { EventPayload, ParsedRequest, Response } from '../../core/contract';
+import type { RecordData } from '../../core/records/types';
 import type { Connections } from '../connections/connections';
 import { ServiceError, toChannelError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
 import { schemaColumns } from './columns';
 import { TableView } from './table-view';
 
+/** Which table a view shows, as the edit services name it in their events. */
+export interface ViewTarget {
+  connectionId: string;
+  baseId: string;
+  table: string;
+}
+
+const sameTable = (a: ViewTarget, b: ViewTarget): boolean =>
+  a.connectionId === b.connectionId && a.baseId === b.baseId && a.table === b.table;
+
 /** The service's maximum page size, and the grid's block size, so one block is one request. */
 export const PAGE_SIZE = 100;
 
 export class TableViews {
-  private readonly views = new Map<string, { view: TableView; connectionId: string }>();
+  private readonly views = new Map<string, { view: TableView; target: ViewTarget; fields?: string[] }>();
 
   constructor(
     private readonly connections: Connections,
@@ -40,7 +51,7 @@ export class TableViews {
           ...(offset === undefined ? {} : { offset }),
         }),
     });
-    this.views.set(viewId, { view, connectionId });
+    this.views.set(viewId, { view, target: { connectionId, baseId, table }, fields: query.fields });
     const primary = schema?.fields.find((f) => f.id === schema.primaryFieldId)?.name;
     return {
       viewId,
@@ -58,7 +69,7 @@ export class TableViews {
       return await entry.view.rows(request.start, request.end);
     } catch (error) {
       const e = toChannelError(error);
-      if (e.kind !== 'aborted') this.connections.noteError(entry.connectionId, e.message);
+      if (e.kind !== 'aborted') this.connections.noteError(entry.target.connectionId, e.message);
       throw error;
     }
   }
@@ -68,6 +79,19 @@ export class TableViews {
     entry?.view.close();
     this.views.delete(viewId);
     return { closed: entry !== undefined };
+  }
+
+  /** Keeps every view of the table in step with acknowledged edits, so rows asked for again are current. */
+  applySaved(target: ViewTarget, record: RecordData): void {
+    for (const entry of this.views.values()) {
+      if (sameTable(entry.target, target)) entry.view.applySaved(record, entry.fields);
+    }
+  }
+
+  applyDeleted(target: ViewTarget, ids: readonly string[]): void {
+    const set = new Set(ids);
+    for (const entry of this.views.values())
+      if (sameTable(entry.target, target)) entry.view.applyDeleted(set);
   }
 
   closeAll(): void {

@@ -187,3 +187,33 @@ describe('table view page chain (real local server)', () => {
     ).rejects.toMatchObject({ kind: 'not-found', message: expect.stringContaining('Nope') });
   });
 });
+
+describe('table view and the edit services', () => {
+  it('serves acknowledged edits and deletions from its cache, so rows asked for again are current', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const target = { connectionId: 'demo', baseId, table: TASKS };
+    const viewId = await openTasks({ fields: ['Name', 'Points'] });
+    const before = await h.call('view.rows', { viewId, start: 0, end: 200 });
+    const edited = before.records[5]!;
+    await h.call('edits.edit', { target, changes: [{ recordId: edited.id, fields: { Points: 4242 } }] });
+    await expect
+      .poll(async () => (await h.call('view.rows', { viewId, start: 5, end: 6 })).records[0]!.fields.Points, {
+        timeout: 10_000,
+      })
+      .toBe(4242);
+    const again = (await h.call('view.rows', { viewId, start: 5, end: 6 })).records[0]!;
+    expect(Object.keys(again.fields).sort()).toEqual(['Name', 'Points']);
+
+    const gone = before.records.slice(10, 12).map((r) => r.id);
+    await h.call('records.delete', { target, records: gone.map((id) => ({ id })) });
+    await expect
+      .poll(
+        async () => (await h.call('view.rows', { viewId, start: 0, end: 198 })).records.map((r) => r.id),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual(before.records.map((r) => r.id).filter((id) => !gone.includes(id)));
+  });
+});
