@@ -63,5 +63,6 @@ export function toCellValue(v: FormulaValue): unknown {
   }
   if (v instanceof FormulaError) return { error: v.code };
   if (v instanceof FormulaDate) return Number.isNaN(v.ms) ? undefined : new Date(v.ms).toISOString();
-  return v.map((x) => toCellValue(x) ?? null);
+  // Inside a list, every item keeps its place: false and "" stay, blank is null.
+  return v.map((x) => (x === false || x === '' ? x : (toCellValue(x) ?? null)));
 }

@@ -10,8 +10,13 @@ import { tokenize, type Token } from './lexer';
 export type ParseResult =
   { ok: true; ast: Node; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
 
-/** Deep nesting would overflow the stack; no real formula comes near this. */
-const MAX_DEPTH = 200;
+/**
+ * The deepest tree the parser builds: nesting plus chains of operators (`a & b & c` is a tree as deep as its
+ * chain). Deeper trees would overflow the stack of the checker, compiler and printer; no real formula comes near.
+ */
+const MAX_DEPTH = 1000;
+/** Each level of parentheses, calls or unary minus costs the parser itself several stack frames. */
+const MAX_NESTING = 200;
 
 class SyntaxFailure extends Error {
   constructor(readonly diagnostic: Diagnostic) {
@@ -44,6 +49,7 @@ function describe(t: Token): string {
 class Parser {
   private pos = 0;
   private depth = 0;
+  private nesting = 0;
 
   constructor(
     private readonly tokens: Token[],
@@ -89,9 +95,14 @@ class Parser {
     if (level === LEVELS.length) return this.unary();
     const ops = LEVELS[level] as readonly BinaryOp[];
     let left = this.expr(level + 1);
+    const outer = this.depth;
     for (;;) {
       const t = this.peek();
-      if (t.kind !== 'op' || !ops.includes(t.text as BinaryOp)) return left;
+      if (t.kind !== 'op' || !ops.includes(t.text as BinaryOp)) {
+        this.depth = outer;
+        return left;
+      }
+      this.deeper(t);
       this.next();
       const right = this.expr(level + 1);
       left = {
@@ -117,15 +128,26 @@ class Parser {
     return this.primary();
   }
 
-  private nested<T>(f: () => T): T {
+  private deeper(t: Token): void {
     if (++this.depth > MAX_DEPTH) {
-      const t = this.peek();
-      this.fail(`The formula nests more than ${MAX_DEPTH} levels deep`, t.start, t.end);
+      this.fail(
+        `The formula nests more than ${MAX_DEPTH} levels deep: split long chains with functions such as CONCATENATE() or SUM()`,
+        t.start,
+        t.end,
+      );
     }
+  }
+
+  private nested<T>(f: () => T): T {
+    const t = this.peek();
+    if (++this.nesting > MAX_NESTING)
+      this.fail(`The formula nests more than ${MAX_NESTING} levels deep`, t.start, t.end);
+    this.deeper(t);
     try {
       return f();
     } finally {
       this.depth--;
+      this.nesting--;
     }
   }
 
