@@ -56,9 +56,16 @@ export interface GroupNode extends Span {
 
 export const COMPARISON_OPS: ReadonlySet<BinaryOp> = new Set(['=', '!=', '<', '>', '<=', '>=']);
 
+/** What a diagnostic is about, for callers that word their own messages (the server's "Unknown field names: a, b"). */
+export type DiagnosticCode =
+  'syntax' | 'unknown-field' | 'unknown-function' | 'arguments' | 'type' | 'precedence' | 'blank-number';
+
 export interface Diagnostic {
   message: string;
   start: number;
   end: number;
   severity: 'error' | 'warning';
+  code?: DiagnosticCode;
+  /** The unknown field's or function's name, for `unknown-field` and `unknown-function`. */
+  subject?: string;
 }

@@ -2,7 +2,7 @@
  * The checker behind the formula bar and the server's filter: syntax errors, unknown functions and fields (with
  * the closest name offered), argument counts, and the mistakes the research lists (§8). Never throws.
  */
-import { COMPARISON_OPS, type Diagnostic, type Node } from './ast';
+import { COMPARISON_OPS, type Diagnostic, type DiagnosticCode, type Node } from './ast';
 import { isTimeZone, unitOf } from './datetime';
 import { FOREIGN_FUNCTIONS, FUNCTIONS, FUNCTION_NAMES } from './functions';
 import { compileRegex } from './functions/regex';
@@ -17,6 +17,25 @@ export interface FormulaField {
 }
 
 const FIELD_ID = /^fld[A-Za-z0-9]{14}$/;
+const NUMERIC_LITERAL = /^\s*-?\d+(\.\d+)?\s*$/;
+const NUMBER_TYPES = new Set(['number', 'currency', 'percent', 'duration', 'rating', 'autoNumber', 'count']);
+/** Functions whose every argument is a number; text there is a mistake the formula bar can show at once. */
+const NUMBER_ARGUMENTS = new Set([
+  'ABS',
+  'CEILING',
+  'FLOOR',
+  'EVEN',
+  'ODD',
+  'EXP',
+  'INT',
+  'LOG',
+  'MOD',
+  'POWER',
+  'ROUND',
+  'ROUNDUP',
+  'ROUNDDOWN',
+  'SQRT',
+]);
 
 function arity(min: number, max: number): string {
   if (min === max) return `${min} argument${min === 1 ? '' : 's'}`;
@@ -39,9 +58,13 @@ class Checker {
   private report(
     message: string,
     node: { start: number; end: number },
+    code: DiagnosticCode,
     severity: Diagnostic['severity'] = 'error',
+    subject?: string,
   ): void {
-    this.diagnostics.push({ message, start: node.start, end: node.end, severity });
+    const d: Diagnostic = { message, start: node.start, end: node.end, severity, code };
+    if (subject !== undefined) d.subject = subject;
+    this.diagnostics.push(d);
   }
 
   visit(node: Node): void {
@@ -68,7 +91,13 @@ class Checker {
     if (this.fields.has(node.name)) return;
     if (node.bare && /^(TRUE|FALSE)$/i.test(node.name)) return;
     if (FIELD_ID.test(node.name)) {
-      this.report(`Field ids such as ${node.name} are not allowed in formulas: use the field's name`, node);
+      this.report(
+        `Field ids such as ${node.name} are not allowed in formulas: use the field's name`,
+        node,
+        'unknown-field',
+        'error',
+        node.name,
+      );
       return;
     }
     const near = didYouMean(node.name, this.names);
@@ -76,30 +105,50 @@ class Checker {
     const bare = node.bare
       ? ` (a word without braces is a field name; write functions with parentheses, like ${node.name.toUpperCase()}())`
       : '';
-    this.report(`Unknown field ${printFieldRef(node.name)}${hint}${bare}`, node);
+    this.report(
+      `Unknown field ${printFieldRef(node.name)}${hint}${bare}`,
+      node,
+      'unknown-field',
+      'error',
+      node.name,
+    );
   }
 
   private binary(node: Extract<Node, { kind: 'binary' }>): void {
     if (COMPARISON_OPS.has(node.op)) {
-      for (const side of [node.left, node.right]) {
-        if (side.kind === 'binary' && side.op === '&') {
-          this.report(
-            `Add parentheses: ${node.op} compares the joined text, as in (a & b) ${node.op} c; write a & (b ${node.op} c) to join the comparison`,
-            { start: node.start, end: node.end },
-            'warning',
-          );
-          return;
-        }
+      const joined = [node.left, node.right].some((side) => side.kind === 'binary' && side.op === '&');
+      if (joined) {
+        this.report(
+          `Add parentheses: ${node.op} compares the joined text, as in (a & b) ${node.op} c; write a & (b ${node.op} c) to join the comparison`,
+          node,
+          'precedence',
+          'warning',
+        );
       }
+      if (node.op === '=' || node.op === '!=') this.blankNumber(node);
     }
     if (node.op === '+' || node.op === '-' || node.op === '*' || node.op === '/') {
       for (const side of [node.left, node.right]) {
-        if (side.kind === 'string' && !/^\s*-?\d+(\.\d+)?\s*$/.test(side.value)) {
+        if (side.kind === 'string' && !NUMERIC_LITERAL.test(side.value)) {
           const fix = node.op === '+' ? 'use & to join text' : 'use VALUE() to read a number from text';
-          this.report(`Text cannot be used with ${node.op}: ${fix}`, side);
+          this.report(`Text cannot be used with ${node.op}: ${fix}`, side, 'type');
         }
       }
     }
+  }
+
+  /** `{Qty} = BLANK()` is also true for 0 (research §5): say so, and how to find only empty cells. */
+  private blankNumber(node: Extract<Node, { kind: 'binary' }>): void {
+    const isBlank = (n: Node) => n.kind === 'call' && n.name === 'BLANK' && n.args.length === 0;
+    const other = isBlank(node.right) ? node.left : isBlank(node.left) ? node.right : undefined;
+    if (other?.kind !== 'field' || !NUMBER_TYPES.has(this.fields.get(other.name)?.type ?? '')) return;
+    const ref = printFieldRef(other.name);
+    this.report(
+      `A 0 in ${ref} also equals BLANK(): to find empty cells only, use LEN(${ref} & "") ${node.op === '=' ? '=' : '>'} 0`,
+      node,
+      'blank-number',
+      'warning',
+    );
   }
 
   private call(node: Extract<Node, { kind: 'call' }>): void {
@@ -107,40 +156,42 @@ class Checker {
     const def = FUNCTIONS.get(node.name);
     if (!def) {
       const foreign = FOREIGN_FUNCTIONS[node.name];
-      if (foreign) return this.report(`${node.name}() does not exist in formulas: ${foreign}`, nameSpan);
       const near = didYouMean(node.name, FUNCTION_NAMES);
-      return this.report(
-        `Unknown function ${node.name}()${near ? `. Did you mean ${near}()?` : ''}`,
-        nameSpan,
-      );
+      const message = foreign
+        ? `${node.name}() does not exist in formulas: ${foreign}`
+        : `Unknown function ${node.name}()${near ? `. Did you mean ${near}()?` : ''}`;
+      return this.report(message, nameSpan, 'unknown-function', 'error', node.name);
     }
     const n = node.args.length;
     if (n < def.minArgs || n > def.maxArgs) {
-      return this.report(
-        `${def.name}() takes ${arity(def.minArgs, def.maxArgs)} but got ${n}: ${def.signature}`,
-        node,
-      );
+      const message = `${def.name}() takes ${arity(def.minArgs, def.maxArgs)} but got ${n}: ${def.signature}`;
+      return this.report(message, node, 'arguments');
     }
     this.literalArguments(node);
   }
 
-  /** Literal arguments that can be checked now: units, time zones, regexes, field lists. */
+  /** Literal arguments that can be checked now: numbers, units, time zones, regexes, field lists. */
   private literalArguments(node: Extract<Node, { kind: 'call' }>): void {
+    const bad = (message: string, at: Node) => this.report(message, at, 'type');
+    if (NUMBER_ARGUMENTS.has(node.name)) {
+      for (const a of node.args) {
+        if (a.kind === 'string' && !NUMERIC_LITERAL.test(a.value))
+          bad(`${node.name}() needs a number here, not text: use VALUE() to read a number from text`, a);
+      }
+    }
     const unitArg = ['DATEADD', 'DATETIME_DIFF', 'IS_SAME'].includes(node.name) ? 2 : -1;
     const unit = literalText(node.args[unitArg]);
-    if (unit !== undefined && unitOf(unit) instanceof FormulaError) {
-      this.report((unitOf(unit) as FormulaError).message, node.args[unitArg] as Node);
-    }
+    const unitError = unit === undefined ? undefined : unitOf(unit);
+    if (unitError instanceof FormulaError) bad(unitError.message, node.args[unitArg] as Node);
     const tz = node.name === 'SET_TIMEZONE' ? literalText(node.args[1]) : undefined;
     if (tz !== undefined && !isTimeZone(tz))
-      this.report(`Unknown time zone "${tz}": use an IANA name such as "Europe/Paris"`, node.args[1] as Node);
+      bad(`Unknown time zone "${tz}": use an IANA name such as "Europe/Paris"`, node.args[1] as Node);
     const regex = node.name.startsWith('REGEX_') ? literalText(node.args[1]) : undefined;
     const re = regex === undefined ? undefined : compileRegex(regex);
-    if (re instanceof FormulaError) this.report(re.message, node.args[1] as Node);
+    if (re instanceof FormulaError) bad(re.message, node.args[1] as Node);
     if (node.name === 'LAST_MODIFIED_TIME') {
       for (const a of node.args)
-        if (a.kind !== 'field')
-          this.report('LAST_MODIFIED_TIME() takes only field references like {Name}', a);
+        if (a.kind !== 'field') bad('LAST_MODIFIED_TIME() takes only field references like {Name}', a);
     }
   }
 }

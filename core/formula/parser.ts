@@ -67,7 +67,7 @@ class Parser {
   }
 
   private fail(message: string, start: number, end: number): never {
-    throw new SyntaxFailure({ message, start, end, severity: 'error' });
+    throw new SyntaxFailure({ message, start, end, severity: 'error', code: 'syntax' });
   }
 
   private unexpected(t: Token, expected: string): never {
@@ -217,5 +217,5 @@ export function parse(text: string): ParseResult {
 }
 
 function toDiagnostic(t: Token): Diagnostic {
-  return { message: t.text, start: t.start, end: t.end, severity: 'error' };
+  return { message: t.text, start: t.start, end: t.end, severity: 'error', code: 'syntax' };
 }

@@ -91,6 +91,37 @@ describe('checker', () => {
     expect(c.ok && c.formula.evaluate({ id: 'r', createdTime: '', fields: { TRUE: 41 } })).toBe(42);
   });
 
+  it.each([
+    ['{Nmae} & {Qyt}', ['unknown-field', 'unknown-field'], ['Nmae', 'Qyt']],
+    ['LOWR(1)', ['unknown-function'], ['LOWR']],
+    ['IF(1)', ['arguments'], [undefined]],
+    ['"a" * 1', ['type'], [undefined]],
+    ['1 +', ['syntax'], [undefined]],
+    ['{Name} & "" = "x"', ['precedence'], [undefined]],
+    ['{Qty} = BLANK()', ['blank-number'], [undefined]],
+  ])('gives %s the codes %j and subjects %j', (text, codes, subjects) => {
+    const ds = checkFormula(text, FIELDS);
+    expect([ds.map((d) => d.code), ds.map((d) => d.subject)]).toEqual([codes, subjects]);
+  });
+
+  it('warns that 0 equals BLANK() in a number field, with the way to find empty cells', () => {
+    expect(first('BLANK() != {Price}')?.message).toBe(
+      'A 0 in {Price} also equals BLANK(): to find empty cells only, use LEN({Price} & "") > 0',
+    );
+    expect(checkFormula('{Name} = BLANK()', FIELDS)).toEqual([]);
+  });
+
+  it.each(['ROUND("abc", 2)', 'MOD(7, "two")', 'SQRT("x")'])(
+    'flags text given to a numeric function: %s',
+    (text) => {
+      expect(first(text)?.message).toContain('needs a number here, not text');
+    },
+  );
+
+  it('accepts numeric text given to a numeric function', () => {
+    expect(checkFormula('ROUND("2.5", 0)', FIELDS)).toEqual([]);
+  });
+
   it('checks against no fields at all', () => {
     expect(messages('{A}')).toEqual(['Unknown field {A}']);
   });
