@@ -152,15 +152,19 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     ...result,
   });
 
+  let closing: Promise<void> | undefined;
   return {
     handlers,
     ready,
     hasPending: async () => (await ready).queue.hasPending(),
-    async close() {
-      const parts = await ready.catch(() => undefined);
-      if (parts === undefined) return;
-      await parts.exports.close();
-      await parts.queue.close();
+    close() {
+      closing ??= (async () => {
+        const parts = await ready.catch(() => undefined);
+        if (parts === undefined) return;
+        await parts.exports.close();
+        await parts.queue.close();
+      })();
+      return closing;
     },
   };
 }

@@ -51,19 +51,21 @@ export interface HarnessOptions {
   proxy?: boolean;
   client?: Partial<ClientOptions>;
   queue?: EditServicesOptions['queue'];
-  /** Reuse a user-data folder (restart scenarios). */
-  userDataDir?: string;
+  /** A restart: new edit services on the same server and user-data folder as this harness. */
+  restartOf?: Harness;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const seen: SeenRequest[] = [];
-  const server = await startServer({
-    memory: true,
-    demo: { largeTableRecords: 300 },
-    rateLimit: 'off',
-    ...opts.server,
-    onRequest: (e) => seen.push({ method: e.method, url: e.url, status: e.status }),
-  });
+  const seen: SeenRequest[] = opts.restartOf?.seen ?? [];
+  const server =
+    opts.restartOf?.server ??
+    (await startServer({
+      memory: true,
+      demo: { largeTableRecords: 300 },
+      rateLimit: 'off',
+      ...opts.server,
+      onRequest: (e) => seen.push({ method: e.method, url: e.url, status: e.status }),
+    }));
   const proxy = opts.proxy ? await startFaultProxy(server.url) : undefined;
   const baseId = server.bases[0]!.id;
   const client = new RecordTableClient({
@@ -79,7 +81,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     apiKey: server.apiKey,
     requestsPerSecond: 1000,
   });
-  const userDataDir = opts.userDataDir ?? (await mkdtemp(join(tmpdir(), 'tabledesk-edits-')));
+  const userDataDir = opts.restartOf?.userDataDir ?? (await mkdtemp(join(tmpdir(), 'tabledesk-edits-')));
   const events: { event: string; payload: unknown }[] = [];
   const services = createEditServices({
     userDataDir,
@@ -114,8 +116,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       await services.close();
       await proxy?.close();
+      if (opts.restartOf !== undefined) return;
       await server.close();
-      if (opts.userDataDir === undefined) await rm(userDataDir, { recursive: true, force: true });
+      await rm(userDataDir, { recursive: true, force: true });
     },
   };
 }

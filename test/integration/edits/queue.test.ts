@@ -131,3 +131,38 @@ describe('edit queue against the local server', () => {
     expect((await h.snapshot('Tasks')).get(rec!.id)?.fields.Notes).toBeUndefined();
   });
 });
+
+describe('edit queue across a restart', () => {
+  it('keeps a rejected edit rejected, with its message, and sends what was still owed', async () => {
+    h = await startHarness({ proxy: true });
+    const [bad, owed] = await firstTasks(h, 2);
+    const target = h.target('Tasks');
+    await h.parts.queue.edit(target, [
+      { recordId: bad!.id, fields: { Status: 'Nope' }, previous: { Status: bad!.fields.Status } },
+    ]);
+    await h.parts.queue.whenIdle();
+    // From now on no request gets through: the next edit is journaled but never delivered.
+    h.proxy!.inject({ type: 'drop-before' }, { times: Infinity });
+    await h.parts.queue.edit(target, [{ recordId: owed!.id, fields: { Name: 'owed' } }]);
+    await h.services.close();
+    const patchesBefore = h.patches().length;
+
+    const restarted = await startHarness({ restartOf: h });
+    try {
+      const status = restarted.parts.queue.status();
+      expect(status.rejected).toBe(1);
+      const rejected = status.records.find((r) => r.recordId === bad!.id)?.rejected;
+      expect(rejected).toMatchObject({
+        fields: { Status: 'Nope' },
+        previous: { Status: bad!.fields.Status },
+      });
+      expect(rejected?.error.status).toBe(422);
+      await restarted.parts.queue.whenIdle();
+      expect(h.patches().length).toBe(patchesBefore + 1);
+      expect((await h.snapshot('Tasks')).get(owed!.id)?.fields.Name).toBe('owed');
+      expect(restarted.parts.queue.status()).toMatchObject({ pending: 0, rejected: 1 });
+    } finally {
+      await restarted.close();
+    }
+  });
+});

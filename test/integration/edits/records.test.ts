@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cellText } from '../../../services/edits/csv-export';
@@ -170,11 +172,12 @@ describe('creates, deletes and undo against the local server', () => {
     expect((await handlers['history.state']({ target })).canUndo).toBe(false);
   });
 
-  it('exports a view (view, sort, fields) to CSV equal to the server records', async () => {
+  it('exports a view (view, formula, sort, fields) to CSV equal to the server records', async () => {
     h = await startHarness({ server: { demo: { largeTableRecords: 450 } } });
     const { handlers } = h.services;
     const query = {
       view: 'By due date',
+      formula: "OR({Status} = 'Todo', {Status} = 'Done')",
       sort: [{ field: 'Points', direction: 'desc' as const }],
       fields: ['Name', 'Status', 'Tags', 'Points', 'Done', 'Due'],
     };
@@ -189,13 +192,37 @@ describe('creates, deletes and undo against the local server', () => {
     expect(progress.at(-1)?.state).toBe('done');
     expect(progress.filter((p) => p.state === 'running').length).toBeGreaterThan(1);
     const { csv, rows } = await handlers['export.take']({ exportId });
-    const expected = await h.reader('Tasks').all({ ...query, sort: query.sort });
+    const expected = await h.reader('Tasks').all(query);
     expect(rows).toBe(expected.length);
+    expect(rows).toBeGreaterThan(100);
+    expect(rows).toBeLessThan(450);
     const parsed = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
     expect(parsed[0]).toEqual(['Record ID', ...query.fields]);
     expect(parsed.slice(1)).toEqual(
       expected.map((r) => [r.id, ...query.fields.map((f) => cellText(r.fields[f]))]),
     );
+  });
+
+  it('writes an export to the file asked for, every field in the order it first appears', async () => {
+    h = await startHarness();
+    const { handlers } = h.services;
+    const filePath = join(h.userDataDir, 'people.csv');
+    const { exportId } = await handlers['export.start']({
+      target: h.target('People'),
+      query: {},
+      filePath,
+      includeRecordId: false,
+    });
+    await h.parts.exports.settled(exportId);
+    expect(h.eventsOf('export.progress').at(-1)).toMatchObject({ state: 'done', filePath, rows: 200 });
+    const parsed = Papa.parse<Record<string, string>>(await readFile(filePath, 'utf8'), { header: true });
+    const expected = await h.reader('People').all();
+    expect(parsed.data).toHaveLength(200);
+    expect(parsed.meta.fields).toEqual(expect.arrayContaining(['Name', 'Email', 'Team', 'Photo', 'Active']));
+    parsed.data.forEach((row, i) => {
+      for (const f of parsed.meta.fields ?? []) expect(row[f]).toBe(cellText(expected[i]!.fields[f]));
+    });
+    expect(() => handlers['export.take']({ exportId })).rejects.toThrow(/not finished or was taken/);
   });
 
   it('cancels an export without leaving a file behind', async () => {
@@ -204,14 +231,13 @@ describe('creates, deletes and undo against the local server', () => {
     const filePath = `${h.userDataDir}/tasks.csv`;
     const { exportId } = await handlers['export.start']({
       target: h.target('Tasks'),
-      query: { pageSize: undefined } as never,
+      query: {},
       filePath,
       includeRecordId: false,
     });
     expect((await handlers['export.cancel']({ exportId })).cancelled).toBe(true);
     await h.parts.exports.settled(exportId);
     expect(h.eventsOf('export.progress').at(-1)?.state).toBe('cancelled');
-    const { readdir } = await import('node:fs/promises');
     expect((await readdir(h.userDataDir)).filter((f) => f.startsWith('tasks.csv'))).toEqual([]);
   });
 });
