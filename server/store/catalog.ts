@@ -171,6 +171,20 @@ export class Catalog {
     }
   }
 
+  /**
+   * Runs `fn` in one SQLite transaction. The in-memory catalog is changed as the work goes, so when it
+   * fails (and SQLite rolls back) the catalog is read again from the database.
+   */
+  transaction<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      this.bases.clear();
+      this.load();
+      throw err;
+    }
+  }
+
   listBases(): Base[] {
     return [...this.bases.values()];
   }
@@ -204,7 +218,7 @@ export class Catalog {
   createBase(name: string, tables: TableSpec[]): Base {
     if (!name.trim()) throw invalidRequest('A base needs a name');
     if (tables.length === 0) throw invalidRequest('A base needs at least one table');
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const base: Base = { id: newId('app'), name, tables: [] };
       this.db
         .prepare('INSERT INTO bases (id, name, position) VALUES (?, ?, ?)')
@@ -214,15 +228,15 @@ export class Catalog {
       const created = tables.map((spec) => this.insertTable(base, spec));
       created.forEach((table, i) => this.addDeferredFields(table, tables[i]!));
       return base;
-    })();
+    });
   }
 
   createTable(base: Base, spec: TableSpec): Table {
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const table = this.insertTable(base, spec);
       this.addDeferredFields(table, spec);
       return table;
-    })();
+    });
   }
 
   private insertTable(base: Base, spec: TableSpec): Table {
@@ -275,7 +289,7 @@ export class Catalog {
   }
 
   createField(table: Table, spec: FieldSpec): Field {
-    return this.db.transaction(() => this.addField(table, spec))();
+    return this.transaction(() => this.addField(table, spec));
   }
 
   private addField(table: Table, spec: FieldSpec): Field {

@@ -73,7 +73,7 @@ export class RecordStore {
   }
 
   create(table: Table, list: Record<string, unknown>[], opts: WriteOptions = {}): StoredRecord[] {
-    return this.db.transaction(() => this.insertAll(table, list, opts))();
+    return this.catalog.transaction(() => this.insertAll(table, list, opts));
   }
 
   /** PATCH (replace=false) or PUT (replace=true) of existing records; every id must exist. */
@@ -82,7 +82,7 @@ export class RecordStore {
     list: { id: string; fields: Record<string, unknown> }[],
     opts: WriteOptions & { replace?: boolean } = {},
   ): StoredRecord[] {
-    return this.db.transaction(() => list.map((u) => this.updateOne(table, u.id, u.fields, opts)))();
+    return this.catalog.transaction(() => list.map((u) => this.updateOne(table, u.id, u.fields, opts)));
   }
 
   /** `performUpsert`: records with an id update it; others match on the merge fields (0 → create, 1 → update). */
@@ -110,7 +110,8 @@ export class RecordStore {
     });
     if (mergeFields.length < 1 || mergeFields.length > 3)
       throw new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', 'fieldsToMergeOn must name 1 to 3 fields');
-    return this.db.transaction(() => {
+    // Typecast may add select options to the catalog: its transaction undoes them with the records.
+    return this.catalog.transaction(() => {
       const created: string[] = [];
       const updated: string[] = [];
       const records = list.map((u) => {
@@ -124,7 +125,7 @@ export class RecordStore {
         return rec!;
       });
       return { records, created, updated };
-    })();
+    });
   }
 
   delete(table: Table, ids: string[]): void {
