@@ -160,7 +160,10 @@ export const editChannels = {
 } as const;
 
 export const editEvents = {
-  /** The service acknowledged a record's edits: apply `record`, except the fields in `editedSince`. */
+  /**
+   * The service acknowledged a record's edits. `record` is the service's record, except that the fields in
+   * `editedSince` (edited again while the request was out) hold their newer local values.
+   */
   'edits.saved': z.object({
     target: editTargetSchema,
     recordId: idSchema,

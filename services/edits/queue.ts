@@ -358,7 +358,13 @@ export class EditQueue {
     void this.opts.journal.append({ t: 'ack', refs }).catch((e: unknown) => this.reportJournalError(slot, e));
     if (record !== undefined) {
       const editedSince = [...slot.pending.keys()];
-      const fields = Object.fromEntries(Object.entries(record.fields).filter(([f]) => !slot.pending.has(f)));
+      // Fields edited since the batch left keep their newer local values, so a consumer that simply
+      // replaces its copy of the record still shows them; an empty (null) local value is left out.
+      const newer = Object.entries(valuesOf(slot.pending, 'value')).filter(([, v]) => v !== null);
+      const fields = {
+        ...Object.fromEntries(Object.entries(record.fields).filter(([f]) => !slot.pending.has(f))),
+        ...Object.fromEntries(newer),
+      };
       this.opts.emit('edits.saved', {
         target: slot.target,
         recordId: slot.recordId,
