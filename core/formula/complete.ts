@@ -98,19 +98,27 @@ export function complete(text: string, cursor: number, fields: readonly FormulaF
   const last = tokens[tokens.length - 1];
   const touching = last !== undefined && last.end === at;
   const closeParen: CompletionItem[] = stack.length > 0 ? [{ label: ')', insert: ')', kind: 'close' }] : [];
-  const result = (from: number, items: CompletionItem[]): CompletionResult =>
-    signature ? { from, to: at, items, signature } : { from, to: at, items };
+  const result = (from: number, items: CompletionItem[], to = at): CompletionResult =>
+    signature ? { from, to, items, signature } : { from, to, items };
+  // The word or reference the cursor is in may go on after the cursor: a choice replaces all of it.
+  const whole = (start: number) => tokenize(text).find((t) => t.start === start);
 
   if (touching && last.kind === 'string' && !last.closed) return result(at, []);
   if (touching && last.kind === 'field' && !last.closed) {
+    const ref = whole(last.start);
+    if (ref?.kind === 'field' && ref.closed)
+      return result(last.start, fieldItems(fields, last.text), ref.end);
     const typed = text.slice(last.start, at);
     const close: CompletionItem[] =
       last.text === '' ? [] : [{ label: '}', insert: `${typed}}`, kind: 'close' }];
     return result(last.start, [...fieldItems(fields, last.text), ...close]);
   }
   if (touching && last.kind === 'ident') {
+    const word = whole(last.start) ?? last;
+    const called = /^\s*\(/.test(text.slice(word.end));
+    const functions = functionItems(last.text).map((i) => (called ? { ...i, insert: i.label } : i));
     const bare = fields.filter((f) => f.name.toLowerCase().startsWith(last.text.toLowerCase()));
-    return result(last.start, [...functionItems(last.text), ...fieldItems(bare, last.text)]);
+    return result(last.start, [...functions, ...fieldItems(bare, last.text)], word.end);
   }
   if (last === undefined || OPERAND_BEFORE.has(last.kind)) {
     return result(at, [

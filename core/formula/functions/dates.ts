@@ -136,6 +136,8 @@ function daysFromNow(args: FormulaValue[], _r: FormulaRecord, ctx: EvalContext):
 }
 
 const def = definer('date', false);
+/** Functions that read neither the clock, the record nor the context's zone: constant calls fold at compile time. */
+const pureDef = definer('date', true);
 
 export const dateFunctions: FunctionDef[] = [
   def('NOW', 0, 0, 'NOW()', 'The current date and time.', (_a, _r, ctx) => now(ctx)),
@@ -178,7 +180,7 @@ export const dateFunctions: FunctionDef[] = [
       formatDate(d as FormulaDate, args[1] == null ? undefined : toText(args[1]), ctx.timeZone, ctx.locale),
     ),
   ),
-  def(
+  pureDef(
     'DATETIME_PARSE',
     1,
     3,
@@ -256,7 +258,7 @@ export const dateFunctions: FunctionDef[] = [
     'Working days from startDate to endDate, both included.',
     workdayDiff,
   ),
-  def(
+  pureDef(
     'IS_BEFORE',
     2,
     2,
@@ -264,7 +266,7 @@ export const dateFunctions: FunctionDef[] = [
     'True if date1 is before date2.',
     onDates(2, ([a, b]) => (a as FormulaDate).ms < (b as FormulaDate).ms),
   ),
-  def(
+  pureDef(
     'IS_AFTER',
     2,
     2,
@@ -286,7 +288,7 @@ export const dateFunctions: FunctionDef[] = [
         : sameDate(a as FormulaDate, b as FormulaDate, unit, ctx.timeZone);
     }),
   ),
-  def(
+  pureDef(
     'SET_LOCALE',
     2,
     2,
@@ -298,7 +300,7 @@ export const dateFunctions: FunctionDef[] = [
       return new FormulaDate((d as FormulaDate).ms, (d as FormulaDate).timeZone, loc.toLowerCase());
     }),
   ),
-  def(
+  pureDef(
     'SET_TIMEZONE',
     2,
     2,

@@ -102,6 +102,18 @@ describe('completion', () => {
     expect(complete('SUM((1 + ', 9, FIELDS).signature?.name).toBe('SUM');
   });
 
+  it('replaces the whole reference when the cursor is inside one', () => {
+    const r = complete('{Na} > 1', 3, FIELDS);
+    expect([r.from, r.to, r.items[0]?.insert]).toEqual([0, 4, '{Name}']);
+    expect(r.items.some((i) => i.kind === 'close')).toBe(false);
+  });
+
+  it('replaces the whole word, and adds no second ( before an existing one', () => {
+    const r = complete('LOWR({Name})', 2, FIELDS);
+    expect([r.from, r.to]).toEqual([0, 4]);
+    expect(r.items.find((i) => i.label === 'LOWER')?.insert).toBe('LOWER');
+  });
+
   it('clamps a cursor outside the text', () => {
     const r = complete('{Na', 99, FIELDS);
     expect([r.from, r.to]).toEqual([0, 3]);
