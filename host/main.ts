@@ -6,13 +6,24 @@ import { parseArgs } from 'node:util';
 import envPaths from 'env-paths';
 import { launchBrowserApp } from './launch';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '0' },
-    data: { type: 'string' },
-    'rate-limit': { type: 'string', default: '5' },
-  },
-});
+function options(): { port: string; data?: string; 'rate-limit': string } {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: '0' },
+        data: { type: 'string' },
+        'rate-limit': { type: 'string', default: '5' },
+      },
+    }).values;
+  } catch (error) {
+    console.error(
+      `${error instanceof Error ? error.message : String(error)} (options: --port N, --data DIR, --rate-limit N|off)`,
+    );
+    process.exit(2);
+  }
+}
+
+const values = options();
 
 function rateLimit(text: string): number | 'off' {
   if (text === 'off') return 'off';
