@@ -10,8 +10,11 @@ import type { CallResult } from '../core/contract';
 import type { AppServices } from '../services/app';
 import { isAppUrl } from './app-protocol';
 
+/** The window's own top frame (not an iframe, not another window), showing our app:// page. */
 function senderAllowed(frame: WebFrameMain | null, window: BrowserWindow): boolean {
-  return frame !== null && frame === window.webContents.mainFrame && isAppUrl(frame.url);
+  if (frame === null || window.isDestroyed()) return false;
+  const main = window.webContents.mainFrame;
+  return frame.processId === main.processId && frame.routingId === main.routingId && isAppUrl(frame.url);
 }
 
 const refused: CallResult = {
