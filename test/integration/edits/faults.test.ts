@@ -58,7 +58,7 @@ describe('edits, creates and deletes through the fault-injecting proxy', () => {
     h = await startHarness({ proxy: true, client: { maxRetries: 1, rateLimitPauseMs: 200 } });
     injectTrouble(h, 'POST', 1);
     const names = Array.from({ length: 100 }, (_, i) => `created ${i}`);
-    const result = await h.services.handlers['records.create']({
+    const result = await h.call('records.create', {
       target: h.target('Tasks'),
       records: names.map((Name) => ({ fields: { Name } })),
       typecast: false,
@@ -89,7 +89,7 @@ describe('edits, creates and deletes through the fault-injecting proxy', () => {
       { type: 'status', status: 500, body: '{"error":{"type":"SERVER_ERROR","message":"Boom"}}' },
       { match: (r) => r.method === 'DELETE' && r.path.includes(stuck[0]!), times: Infinity },
     );
-    const result = await h.services.handlers['records.delete']({
+    const result = await h.call('records.delete', {
       target: h.target('Tasks'),
       records: rows.map((r) => ({ id: r.id, fields: r.fields })),
       readOnlyFields: [],
@@ -101,7 +101,7 @@ describe('edits, creates and deletes through the fault-injecting proxy', () => {
     const left = await h.snapshot('Tasks');
     for (const id of stuck) expect(left.has(id)).toBe(true);
     // Only what was deleted can be undone.
-    expect((await h.services.handlers['history.state']({ target: h.target('Tasks') })).undoLabel).toBe(
+    expect((await h.call('history.state', { target: h.target('Tasks') })).undoLabel).toBe(
       'Undo deleting 15 records',
     );
   });

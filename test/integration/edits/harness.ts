@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordTableClient } from '../../../core/api';
 import type { ClientOptions, TableClient } from '../../../core/api';
+import type { z } from 'zod';
+import { editChannels, editEvents } from '../../../core/contract/edits';
 import type { EditEventName, EditEventPayload } from '../../../core/contract/edits';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
 import type { RecordData } from '../../../core/records/types';
@@ -17,6 +19,8 @@ import type { EditServices, EditServicesOptions, Parts } from '../../../services
 import type { EditTarget } from '../../../services/edits/types';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
+
+type EditChannels = typeof editChannels;
 
 export interface SeenRequest {
   method: string;
@@ -32,6 +36,11 @@ export interface Harness {
   seen: SeenRequest[];
   events: { event: string; payload: unknown }[];
   services: EditServices;
+  /** A channel call as the dispatcher makes it: the request parsed by its schema, the response checked by its own. */
+  call<C extends keyof EditChannels>(
+    channel: C,
+    request: z.input<EditChannels[C]['request']>,
+  ): Promise<z.output<EditChannels[C]['response']>>;
   parts: Parts;
   userDataDir: string;
   target(table: string): EditTarget;
@@ -83,10 +92,15 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   });
   const userDataDir = opts.restartOf?.userDataDir ?? (await mkdtemp(join(tmpdir(), 'tabledesk-edits-')));
   const events: { event: string; payload: unknown }[] = [];
+  const invalid: string[] = [];
   const services = createEditServices({
     userDataDir,
     tableFor: (t) => client.table(t.baseId, t.table),
-    emit: (event, payload) => events.push({ event, payload }),
+    emit: (event, payload) => {
+      const checked = editEvents[event].safeParse(payload);
+      if (!checked.success) invalid.push(`${event}: ${checked.error.message}`);
+      events.push({ event, payload });
+    },
     queue: { retryBaseMs: 50, retryMaxMs: 400, ...opts.queue },
   });
   const parts = await services.ready;
@@ -100,6 +114,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     services,
     parts,
     userDataDir,
+    async call(channel, request) {
+      const parsed = editChannels[channel].request.parse(request);
+      const handler = services.handlers[channel] as (r: unknown) => Promise<unknown>;
+      return editChannels[channel].response.parse(await handler(parsed)) as never;
+    },
     target: (table) => ({ connectionId: 'test', baseId, table }),
     reader,
     async readOnlyFields(table) {
@@ -116,6 +135,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       await services.close();
       await proxy?.close();
+      // Every event the services sent must match its schema in the contract.
+      if (invalid.length > 0) throw new Error(`Events outside the contract: ${invalid.join('; ')}`);
       if (opts.restartOf !== undefined) return;
       await server.close();
       await rm(userDataDir, { recursive: true, force: true });

@@ -15,9 +15,8 @@ afterEach(async () => {
 describe('creates, deletes and undo against the local server', () => {
   it('deletes 25 rows in 3 requests, announcing each batch', async () => {
     h = await startHarness();
-    const { handlers } = h.services;
     const rows = (await h.reader('Tasks').listPage({ pageSize: 25 })).records;
-    const result = await handlers['records.delete']({
+    const result = await h.call('records.delete', {
       target: h.target('Tasks'),
       records: rows.map((r) => ({ id: r.id, fields: r.fields })),
       readOnlyFields: await h.readOnlyFields('Tasks'),
@@ -38,10 +37,9 @@ describe('creates, deletes and undo against the local server', () => {
 
   it('uses the single-record form for a lone id, and says which rows remain after a partial failure', async () => {
     h = await startHarness();
-    const { handlers } = h.services;
     const rows = (await h.reader('Tasks').listPage({ pageSize: 11 })).records;
     await h.reader('Tasks').delete(rows[10]!.id);
-    const result = await handlers['records.delete']({
+    const result = await h.call('records.delete', {
       target: h.target('Tasks'),
       records: [...rows.slice(0, 10), rows[10]!].map((r) => ({ id: r.id, fields: {} })),
       readOnlyFields: [],
@@ -54,7 +52,7 @@ describe('creates, deletes and undo against the local server', () => {
     expect(result.deleted).toHaveLength(11);
     expect(result.remaining).toEqual([]);
 
-    const again = await handlers['records.delete']({
+    const again = await h.call('records.delete', {
       target: h.target('Tasks'),
       records: [
         { id: 'recDoesNotExist01', fields: {} },
@@ -68,18 +66,17 @@ describe('creates, deletes and undo against the local server', () => {
 
   it('undoes a delete by re-creating the records with their values and new ids, and redoes it', async () => {
     h = await startHarness();
-    const { handlers } = h.services;
     const target = h.target('Tasks');
     const rows = (await h.reader('Tasks').listPage({ pageSize: 12 })).records;
-    await handlers['records.delete']({
+    await h.call('records.delete', {
       target,
       records: rows.map((r) => ({ id: r.id, fields: r.fields })),
       readOnlyFields: await h.readOnlyFields('Tasks'),
       undoable: true,
     });
-    expect((await handlers['history.state']({ target })).undoLabel).toBe('Undo deleting 12 records');
+    expect((await h.call('history.state', { target })).undoLabel).toBe('Undo deleting 12 records');
 
-    const undone = await handlers['history.undo']({ target });
+    const undone = await h.call('history.undo', { target });
     expect(undone.done).toBe(true);
     expect(undone.idChanges.map((c) => c.from).sort()).toEqual(rows.map((r) => r.id).sort());
     const now = await h.snapshot('Tasks');
@@ -95,7 +92,7 @@ describe('creates, deletes and undo against the local server', () => {
     }
     expect(undone.canRedo).toBe(true);
 
-    const redone = await handlers['history.redo']({ target });
+    const redone = await h.call('history.redo', { target });
     expect(redone.done).toBe(true);
     const after = await h.snapshot('Tasks');
     for (const { to } of undone.idChanges) expect(after.has(to)).toBe(false);
@@ -103,10 +100,9 @@ describe('creates, deletes and undo against the local server', () => {
 
   it('undoes an edit through the queue, after an undone delete moved the record to a new id', async () => {
     h = await startHarness();
-    const { handlers } = h.services;
     const target = h.target('Tasks');
     const [rec] = (await h.reader('Tasks').listPage({ pageSize: 1 })).records;
-    await handlers['edits.edit']({
+    await h.call('edits.edit', {
       target,
       changes: [
         {
@@ -120,26 +116,47 @@ describe('creates, deletes and undo against the local server', () => {
     });
     await h.parts.queue.whenIdle();
     const renamed = { ...rec!, fields: { ...rec!.fields, Name: 'renamed' } };
-    await handlers['records.delete']({
+    await h.call('records.delete', {
       target,
       records: [renamed],
       readOnlyFields: await h.readOnlyFields('Tasks'),
       undoable: true,
     });
-    const { idChanges } = await handlers['history.undo']({ target });
+    const { idChanges } = await h.call('history.undo', { target });
     const newId = idChanges[0]!.to;
-    const undoEdit = await handlers['history.undo']({ target });
+    const undoEdit = await h.call('history.undo', { target });
     expect(undoEdit.done).toBe(true);
     await h.parts.queue.whenIdle();
     expect((await h.snapshot('Tasks')).get(newId)?.fields.Name).toBe(rec!.fields.Name);
     expect(undoEdit.canUndo).toBe(false);
   });
 
+  it('takes an edit the service rejects back out of the undo stack', async () => {
+    h = await startHarness();
+    const target = h.target('Tasks');
+    const [a, b] = (await h.reader('Tasks').listPage({ pageSize: 2 })).records;
+    await h.call('edits.edit', {
+      target,
+      changes: [{ recordId: a!.id, fields: { Name: 'kept' }, previous: { Name: a!.fields.Name } }],
+    });
+    await h.call('edits.edit', {
+      target,
+      changes: [{ recordId: b!.id, fields: { Status: 'Nope' }, previous: { Status: b!.fields.Status } }],
+    });
+    expect((await h.call('history.state', { target })).undoLabel).toBe('Undo edit of 1 record');
+    await h.parts.queue.whenIdle();
+    expect(h.parts.queue.status().rejected).toBe(1);
+    // Only the accepted edit is left to undo, and undoing it restores the value the server had.
+    const undone = await h.call('history.undo', { target });
+    expect(undone).toMatchObject({ done: true, canUndo: false, canRedo: true });
+    await h.parts.queue.whenIdle();
+    expect((await h.snapshot('Tasks')).get(a!.id)?.fields.Name).toBe(a!.fields.Name);
+  });
+
   it('creates records in POST batches of 10 and undoes the creation', async () => {
     h = await startHarness();
-    const { handlers } = h.services;
     const target = h.target('Tasks');
-    const result = await handlers['records.create']({
+    const result = await h.call('records.create', {
       target,
       records: Array.from({ length: 23 }, (_, i) => ({ fields: { Name: `new ${i}`, Points: String(i) } })),
       typecast: true,
@@ -151,16 +168,15 @@ describe('creates, deletes and undo against the local server', () => {
     );
     expect(result.created[5]!.fields.Points).toBe(5);
     expect(h.seen.filter((r) => r.method === 'POST')).toHaveLength(3);
-    await handlers['history.undo']({ target });
+    await h.call('history.undo', { target });
     const left = await h.snapshot('Tasks');
     for (const r of result.created) expect(left.has(r.id)).toBe(false);
   });
 
   it('keeps a refused create out of the undo stack and reports it as refused', async () => {
     h = await startHarness();
-    const { handlers } = h.services;
     const target = h.target('Tasks');
-    const result = await handlers['records.create']({
+    const result = await h.call('records.create', {
       target,
       records: [{ fields: { Name: 'fine' } }, { fields: { 'Task #': 5 } }],
       typecast: false,
@@ -169,19 +185,18 @@ describe('creates, deletes and undo against the local server', () => {
     expect(result.created).toEqual([]);
     expect(result.failed.map((f) => f.outcome)).toEqual(['rejected', 'rejected']);
     expect(result.failed[0]!.error.status).toBe(422);
-    expect((await handlers['history.state']({ target })).canUndo).toBe(false);
+    expect((await h.call('history.state', { target })).canUndo).toBe(false);
   });
 
   it('exports a view (view, formula, sort, fields) to CSV equal to the server records', async () => {
     h = await startHarness({ server: { demo: { largeTableRecords: 450 } } });
-    const { handlers } = h.services;
     const query = {
       view: 'By due date',
       formula: "OR({Status} = 'Todo', {Status} = 'Done')",
       sort: [{ field: 'Points', direction: 'desc' as const }],
       fields: ['Name', 'Status', 'Tags', 'Points', 'Done', 'Due'],
     };
-    const { exportId } = await handlers['export.start']({
+    const { exportId } = await h.call('export.start', {
       target: h.target('Tasks'),
       query,
       includeRecordId: true,
@@ -191,7 +206,7 @@ describe('creates, deletes and undo against the local server', () => {
     expect(progress.at(-1)?.error).toBeUndefined();
     expect(progress.at(-1)?.state).toBe('done');
     expect(progress.filter((p) => p.state === 'running').length).toBeGreaterThan(1);
-    const { csv, rows } = await handlers['export.take']({ exportId });
+    const { csv, rows } = await h.call('export.take', { exportId });
     const expected = await h.reader('Tasks').all(query);
     expect(rows).toBe(expected.length);
     expect(rows).toBeGreaterThan(100);
@@ -205,9 +220,8 @@ describe('creates, deletes and undo against the local server', () => {
 
   it('writes an export to the file asked for, every field in the order it first appears', async () => {
     h = await startHarness();
-    const { handlers } = h.services;
     const filePath = join(h.userDataDir, 'people.csv');
-    const { exportId } = await handlers['export.start']({
+    const { exportId } = await h.call('export.start', {
       target: h.target('People'),
       query: {},
       filePath,
@@ -222,20 +236,19 @@ describe('creates, deletes and undo against the local server', () => {
     parsed.data.forEach((row, i) => {
       for (const f of parsed.meta.fields ?? []) expect(row[f]).toBe(cellText(expected[i]!.fields[f]));
     });
-    expect(() => handlers['export.take']({ exportId })).rejects.toThrow(/not finished or was taken/);
+    await expect(h.call('export.take', { exportId })).rejects.toThrow(/not finished or was taken/);
   });
 
   it('cancels an export without leaving a file behind', async () => {
     h = await startHarness({ client: { requestsPerSecond: 5 } });
-    const { handlers } = h.services;
     const filePath = `${h.userDataDir}/tasks.csv`;
-    const { exportId } = await handlers['export.start']({
+    const { exportId } = await h.call('export.start', {
       target: h.target('Tasks'),
       query: {},
       filePath,
       includeRecordId: false,
     });
-    expect((await handlers['export.cancel']({ exportId })).cancelled).toBe(true);
+    expect((await h.call('export.cancel', { exportId })).cancelled).toBe(true);
     await h.parts.exports.settled(exportId);
     expect(h.eventsOf('export.progress').at(-1)?.state).toBe('cancelled');
     expect((await readdir(h.userDataDir)).filter((f) => f.startsWith('tasks.csv'))).toEqual([]);
