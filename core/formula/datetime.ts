@@ -149,8 +149,6 @@ const UNITS: Record<string, ManipulateType> = {
   y: 'year',
 };
 
-export const UNIT_NAMES: readonly string[] = Object.keys(UNITS);
-
 /** An unknown unit is an error rather than a silent default: Airtable's own article contradicts itself on it. */
 export function unitOf(name: string): ManipulateType | FormulaError {
   const u = UNITS[name] ?? UNITS[name.toLowerCase()];

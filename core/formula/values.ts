@@ -21,14 +21,6 @@ export class FormulaDate {
 export type FormulaValue =
   null | string | number | boolean | FormulaDate | FormulaError | readonly FormulaValue[];
 
-export function isError(v: FormulaValue): v is FormulaError {
-  return v instanceof FormulaError;
-}
-
-export function isBlank(v: FormulaValue): v is null {
-  return v === null;
-}
-
 /** Filter truthiness: 0, false, "", blank, NaN, [] and errors are false; everything else is true (research §7). */
 export function truthy(v: FormulaValue): boolean {
   if (typeof v === 'boolean') return v;
@@ -40,7 +32,7 @@ export function truthy(v: FormulaValue): boolean {
 }
 
 /** Numbers become text the way JavaScript prints them: no separators, field formatting dropped (research §4). */
-export function numberToText(n: number): string {
+function numberToText(n: number): string {
   return String(n);
 }
 

@@ -204,6 +204,7 @@ export const textFunctions: FunctionDef[] = [
       return s.repeat(n);
     },
   },
+  // A list is not text, so T() of a lookup is blank (the peers differ; Airtable does not say).
   {
     name: 'T',
     family: 'text',
@@ -234,6 +235,7 @@ export const textFunctions: FunctionDef[] = [
     doc: 'Joins the values as one text, like &.',
     call: (args) => args.map(toText).join(''),
   },
+  // encodeURIComponent, which also keeps ! ' ( ) * unescaped; Airtable documents only - _ . ~ (research §9.1).
   {
     name: 'ENCODE_URL_COMPONENT',
     family: 'text',
