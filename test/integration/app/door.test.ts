@@ -123,4 +123,19 @@ describe('the browser door', () => {
     });
     expect(code).toBe(1008);
   });
+
+  it('the bridge holds calls made while the socket connects, and fails them clearly once it closes', async () => {
+    const ws = new WebSocket(socketUrlFor(app.url), { origin: app.origin });
+    const api = connectSocketBridge(ws as unknown as Parameters<typeof connectSocketBridge>[0]);
+    const info = await api.call('app.info', {});
+    expect(info.door).toBe('browser');
+    const pending = api.call('view.rows', { viewId: 'nope', start: 0, end: 1 });
+    ws.terminate();
+    await expect(pending).rejects.toMatchObject({ kind: expect.stringMatching(/network|not-found/) });
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(api.call('app.info', {})).rejects.toMatchObject({
+      kind: 'network',
+      message: expect.stringContaining('Reload'),
+    });
+  });
 });
