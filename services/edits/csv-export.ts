@@ -153,7 +153,7 @@ export class CsvExports {
       progress('done', pages);
     } catch (e) {
       if (partial !== undefined) await rm(partial, { force: true });
-      if (job.csv === undefined) this.jobs.delete(exportId);
+      this.jobs.delete(exportId);
       if (signal.aborted) progress('cancelled', pages);
       else progress('failed', pages, { error: toChannelError(e) });
     }

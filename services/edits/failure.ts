@@ -1,8 +1,13 @@
 /** How the edit services tell apart the failures of a call: refused by the service, or cancelled. */
 import { RecordTableError } from '../../core/api/errors';
+import { ServiceError } from '../errors';
 
-/** The service looked at the request and said no (a 4xx other than 429): sending it again will not help. */
+/**
+ * The service looked at the request and said no (a 4xx other than 429), or the app cannot send it at all
+ * (the connection is gone): sending it again as it is will not help, so the user decides.
+ */
 export function isRejection(e: unknown): boolean {
+  if (e instanceof ServiceError) return true;
   return (
     e instanceof RecordTableError &&
     e.kind === 'http' &&

@@ -15,6 +15,7 @@ import type { RecordData } from '../../../core/records/types';
 import { startServer } from '../../../server/index';
 import type { RunningServer, ServerOptions } from '../../../server/index';
 import { createEditServices } from '../../../services/edits';
+import { ServiceError } from '../../../services/errors';
 import type { EditServices, EditServicesOptions, Parts } from '../../../services/edits';
 import type { EditTarget } from '../../../services/edits/types';
 import { startFaultProxy } from '../../support/fault-proxy';
@@ -95,7 +96,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const invalid: string[] = [];
   const services = createEditServices({
     userDataDir,
-    tableFor: (t) => client.table(t.baseId, t.table),
+    tableFor: (t) => {
+      // As the app's connections do for an id they no longer have.
+      if (t.connectionId !== 'test') throw new ServiceError('not-found', `No connection ${t.connectionId}.`);
+      return client.table(t.baseId, t.table);
+    },
     emit: (event, payload) => {
       const checked = editEvents[event].safeParse(payload);
       if (!checked.success) invalid.push(`${event}: ${checked.error.message}`);

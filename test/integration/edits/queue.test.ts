@@ -123,6 +123,20 @@ describe('edit queue against the local server', () => {
     expect((await h.snapshot('Tasks')).get(rec!.id)?.fields.Name).toBe('newer');
   });
 
+  it('holds an edit for a connection that is gone as rejected, instead of retrying it forever', async () => {
+    h = await startHarness();
+    const [rec] = await firstTasks(h, 1);
+    const target = { ...h.target('Tasks'), connectionId: 'removed' };
+    await h.parts.queue.edit(target, [
+      { recordId: rec!.id, fields: { Name: 'lost?' }, previous: { Name: 'before' } },
+    ]);
+    await h.parts.queue.whenIdle();
+    const rejected = h.parts.queue.status().records[0]?.rejected;
+    expect(rejected?.error).toMatchObject({ kind: 'not-found', message: 'No connection removed.' });
+    expect(await h.parts.queue.discard(target, rec!.id)).toEqual({ Name: 'before' });
+    expect(h.patches()).toEqual([]);
+  });
+
   it('clears a cell written as null', async () => {
     h = await startHarness();
     const [rec] = await firstTasks(h, 1);
