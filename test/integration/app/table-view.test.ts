@@ -161,6 +161,22 @@ describe('table view page chain (real local server)', () => {
     ).toBe(true);
   });
 
+  it('a filter formula starts a chain of only the matching records', async () => {
+    h = await startHarness();
+    const viewId = await openTasks({
+      formula: 'AND({Done}, {Points} > 5)',
+      fields: ['Name', 'Done', 'Points'],
+    });
+    const all = await h.call('view.rows', { viewId, start: 0, end: 1000 });
+    expect(all.rowCount).toBe(all.records.length);
+    expect(all.records.length).toBeGreaterThan(0);
+    expect(all.records.length).toBeLessThan(TOTAL);
+    for (const r of all.records) {
+      expect(r.fields.Done).toBe(true);
+      expect(r.fields.Points).toBeGreaterThan(5);
+    }
+  });
+
   it('a formula the service refuses rejects with its 422 and message, and the status bar shows it', async () => {
     h = await startHarness();
     const viewId = await openTasks({ formula: '{No such field} = 1' });
