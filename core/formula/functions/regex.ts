@@ -1,42 +1,34 @@
 /**
- * Regex functions (research §9.7). Airtable uses RE2; JavaScript's RegExp accepts RE2's syntax apart from a few
- * rarities, and RE2's leading inline flags such as `(?i)` are turned into RegExp flags.
+ * Regex functions (research §9.7) through re2js, a JavaScript port of RE2, the engine Airtable uses: the same
+ * syntax (inline flags such as `(?i)`, no lookaround or backreferences) and matching in linear time, so no
+ * pattern in a filter can stall the server the way a backtracking RegExp can.
  */
+import { RE2JS } from 're2js';
 import type { FunctionDef } from '../runtime';
 import { FormulaError, toText, type FormulaValue } from '../values';
 
-const cache = new Map<string, RegExp | FormulaError>();
+const cache = new Map<string, RE2JS | FormulaError>();
 const CACHE_LIMIT = 256;
 
-export function compileRegex(pattern: string): RegExp | FormulaError {
+export function compileRegex(pattern: string): RE2JS | FormulaError {
   const hit = cache.get(pattern);
   if (hit) return hit;
-  let source = pattern;
-  let flags = 'g';
-  const inline = /^\(\?([imsU]+)\)/.exec(source);
-  if (inline) {
-    source = source.slice(inline[0].length);
-    for (const f of inline[1] as string) if (f !== 'U' && !flags.includes(f)) flags += f;
-  }
-  let re: RegExp | FormulaError;
+  let re: RE2JS | FormulaError;
   try {
-    re = new RegExp(source, flags);
+    re = RE2JS.compile(pattern);
   } catch (e) {
-    re = new FormulaError(
-      `Invalid regular expression "${pattern}": ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`,
-    );
+    const detail = (e as Error).message.replace(/^error parsing regexp: /, '');
+    re = new FormulaError(`Invalid regular expression "${pattern}": ${detail}`);
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(pattern, re);
   return re;
 }
 
-function withRegex(f: (text: string, re: RegExp, args: FormulaValue[]) => FormulaValue) {
+function withRegex(f: (text: string, re: RE2JS, args: FormulaValue[]) => FormulaValue) {
   return (args: FormulaValue[]): FormulaValue => {
     const re = compileRegex(toText(args[1] as FormulaValue));
-    if (re instanceof FormulaError) return re;
-    re.lastIndex = 0;
-    return f(toText(args[0] as FormulaValue), re, args);
+    return re instanceof FormulaError ? re : f(toText(args[0] as FormulaValue), re, args);
   };
 }
 
@@ -60,8 +52,10 @@ export const regexFunctions: FunctionDef[] = [
     signature: 'REGEX_EXTRACT(string, regex)',
     doc: 'The first part of string that regex matches (an error when none does).',
     call: withRegex((s, re) => {
-      const m = re.exec(s);
-      return m ? m[0] : new FormulaError(`REGEX_EXTRACT() found no match for ${re.source}`);
+      const m = re.matcher(s);
+      return m.find()
+        ? (m.group() ?? '')
+        : new FormulaError(`REGEX_EXTRACT() found no match for ${re.pattern()}`);
     }),
   },
   {
@@ -72,6 +66,6 @@ export const regexFunctions: FunctionDef[] = [
     pure: true,
     signature: 'REGEX_REPLACE(string, regex, replacement)',
     doc: 'string with every match of regex replaced ($1 refers to a group).',
-    call: withRegex((s, re, args) => s.replace(re, toText(args[2] as FormulaValue))),
+    call: withRegex((s, re, args) => re.matcher(s).replaceAll(toText(args[2] as FormulaValue))),
   },
 ];

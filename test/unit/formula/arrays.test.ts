@@ -30,6 +30,11 @@ describe('array, record and regex functions', () => {
     ['VALUE(REGEX_REPLACE("$1,234.00", "\\D", ""))', 123400],
     ['REGEX_MATCH("x", {Name} & "(")', { error: '#ERROR!' }],
     ['REGEX_MATCH(123, "^\\d+$")', true],
+    ['REGEX_MATCH(REPT("a", 5000) & "!", "^(a+)+$")', undefined],
+    ['REGEX_MATCH(REPT("a", 5000), "^(a+)+$")', true],
+    ['REGEX_EXTRACT("café au lait", "\\p{L}+")', 'café'],
+    ['REGEX_REPLACE("a.b.c", "\\.", "-")', 'a-b-c'],
+    ['REGEX_MATCH("line1\nline2", "(?m)^line2$")', true],
   ])('%s → %j', (formula, value) => {
     expect(cell(formula)).toEqual(value);
   });

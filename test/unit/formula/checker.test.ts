@@ -44,7 +44,9 @@ describe('checker', () => {
     ['"abc" * 2', 'Text cannot be used with *: use VALUE()'],
     ['"a" + "b"', 'Text cannot be used with +: use & to join text'],
     ['DATEADD({Due}, 1, "fortnight")', 'Unknown unit "fortnight"'],
-    ['REGEX_MATCH({Name}, "(")', 'Invalid regular expression "("'],
+    ['REGEX_MATCH({Name}, "(")', 'Invalid regular expression "(": missing closing )'],
+    ['REGEX_MATCH({Name}, "(?<=a)b")', 'Invalid regular expression "(?<=a)b"'],
+    ['REGEX_REPLACE({Name}, "(a)\\1", "")', 'Invalid regular expression'],
     ['LAST_MODIFIED_TIME("Name")', 'takes only field references'],
     ['SET_TIMEZONE({Due}, "Nowhere/City")', 'Unknown time zone "Nowhere/City"'],
   ])('%s → %s', (text, message) => {
