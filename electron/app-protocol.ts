@@ -2,12 +2,11 @@
  * The renderer is served from `app://tabledesk/`, not file:// (which carries extra privileges), with the
  * CSP on every response. Only files inside the renderer's build folder are served.
  */
-import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
+import { APP_SCHEME, rendererFile } from './app-path';
 
-export const APP_SCHEME = 'app';
-export const APP_ORIGIN = `${APP_SCHEME}://tabledesk`;
+export { APP_ORIGIN, isAppUrl } from './app-path';
 
 const CSP = [
   "default-src 'self'",
@@ -23,14 +22,6 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function isAppUrl(url: string): boolean {
-  try {
-    return new URL(url).origin === APP_ORIGIN;
-  } catch {
-    return false;
-  }
-}
-
 /** Before the app is ready: the scheme behaves like https (origin, fetch, secure context). */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
@@ -39,14 +30,9 @@ export function registerAppScheme(): void {
 }
 
 export function serveRenderer(rendererDir: string): void {
-  const root = resolve(rendererDir);
   protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    const path = resolve(join(root, decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)));
-    const inside = relative(root, path);
-    if (url.host !== 'tabledesk' || inside.startsWith('..') || inside.includes(`..${sep}`)) {
-      return new Response('Not found', { status: 404 });
-    }
+    const path = rendererFile(rendererDir, request.url);
+    if (path === undefined) return new Response('Not found', { status: 404 });
     const file = await net.fetch(pathToFileURL(path).toString());
     const headers = new Headers(file.headers);
     headers.set('Content-Security-Policy', CSP);
