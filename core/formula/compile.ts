@@ -168,11 +168,25 @@ function compileCall(name: string, argNodes: Node[], fields: FieldTypes): Compil
 /** A node whose inputs are all constant is evaluated now, once. */
 function fold(c: Compiled, inputs: Compiled[]): Compiled {
   if (!inputs.every((i) => i.constant)) return c;
-  return constant(c.run(NO_RECORD, NO_CONTEXT));
+  return constant(guard(c.run)(NO_RECORD, NO_CONTEXT));
+}
+
+/** A value too large to build (JavaScript's string limit) is the formula's error, not a crash of the caller. */
+function guard(run: Evaluator): Evaluator {
+  return (r, c) => {
+    try {
+      return run(r, c);
+    } catch (e) {
+      const tooLarge = e instanceof RangeError;
+      return new FormulaError(
+        tooLarge ? 'The result is too large to compute' : `The formula failed: ${(e as Error).message}`,
+      );
+    }
+  };
 }
 
 export function compileAst(ast: Node, fields: FieldTypes): Evaluator {
-  return compileNode(ast, fields).run;
+  return guard(compileNode(ast, fields).run);
 }
 
 export function referencedFields(ast: Node, fields: FieldTypes): string[] {

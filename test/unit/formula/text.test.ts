@@ -59,6 +59,8 @@ describe('text functions', () => {
     ['REPT("x", -1)', 'count of 0 or more'],
     ['REPT("abc", 10000000)', 'more than 1000000 characters'],
     ['LEFT("abc", "two")', 'is not a number'],
+    ['SUBSTITUTE(REPT("a", 1000000), "a", REPT("b", 1000000))', 'too large to compute'],
+    ['LEN(SUBSTITUTE(REPT({Name}, 80000), "a", REPT("b", 900000)))', 'too large to compute'],
   ])('%s is an error: %s', (formula, message) => {
     const v = evaluate(formula);
     expect(v).toBeInstanceOf(FormulaError);
