@@ -452,6 +452,7 @@ export class EditQueue {
       target: slot.target,
       recordId: slot.recordId,
       pending: [...new Set([...(slot.inFlight?.keys() ?? []), ...slot.pending.keys()])],
+      values: { ...valuesOf(slot.inFlight ?? new Map(), 'value'), ...valuesOf(slot.pending, 'value') },
       ...(slot.retrying === undefined ? {} : { retrying: slot.retrying }),
       ...(slot.rejection === undefined || slot.rejected.size === 0
         ? {}

@@ -46,6 +46,13 @@ describe('edit queue against the local server', () => {
     const target = h.target('Tasks');
     await h.parts.queue.edit(target, [{ recordId: rec!.id, fields: { Name: 'first' } }]);
     await h.parts.queue.edit(target, [{ recordId: rec!.id, fields: { Points: 7 } }]);
+    expect(h.parts.queue.status().records).toEqual([
+      expect.objectContaining({
+        recordId: rec!.id,
+        pending: ['Name', 'Points'],
+        values: { Name: 'first', Points: 7 },
+      }),
+    ]);
     await h.parts.queue.edit(target, [{ recordId: rec!.id, fields: { Name: 'second', Done: true } }]);
     await h.parts.queue.whenIdle();
     expect(h.patches()).toHaveLength(1);
