@@ -191,22 +191,29 @@ export class Connections {
     return { id: p.id, name: p.name, baseUrl: p.baseUrl, hasKey, remember: p.remember, builtin: false };
   }
 
+  /** A demo server that failed to start is still listed, so opening it shows why instead of hiding it. */
   private async demoSummary(): Promise<ConnectionSummary> {
-    const server = await this.demoServer();
+    const server = await this.demoServer().catch(() => undefined);
     return {
       id: DEMO_CONNECTION_ID,
-      name: DEMO_NAME,
-      baseUrl: server.url,
-      hasKey: true,
+      name: server === undefined ? `${DEMO_NAME} (the local server did not start)` : DEMO_NAME,
+      baseUrl: server?.url ?? '',
+      hasKey: server !== undefined,
       remember: true,
       builtin: true,
     };
   }
 
-  private demoServer(): Promise<RunningServer> {
+  private async demoServer(): Promise<RunningServer> {
     if (this.options.embedded === undefined) {
       throw new ServiceError('not-found', 'This app runs without the local demo server.');
     }
-    return this.options.embedded;
+    try {
+      return await this.options.embedded;
+    } catch (error) {
+      throw new Error(
+        `The local demo server did not start: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 }

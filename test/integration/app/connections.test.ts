@@ -1,6 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAppServices } from '../../../services/app';
+import { createFileVault } from '../../../services/keys/file-vault';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { startHarness } from './harness';
@@ -164,5 +167,46 @@ describe('connections and the key vault', () => {
       Level: 'number',
       Skills: 'multipleSelects',
     });
+  });
+});
+
+describe('a demo server that cannot start', () => {
+  it('still lists the saved connections, and says why the demo cannot open', async () => {
+    const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-broken-'));
+    // The server's data folder is a file, so the server cannot open its database.
+    await writeFile(join(userDataDir, 'local-server'), 'not a folder');
+    const services = createAppServices({
+      userDataDir,
+      vault: createFileVault(join(userDataDir, 'keys.json')),
+      door: 'browser',
+      version: 'test',
+      embedded: { rateLimit: 'off' },
+    });
+    try {
+      const saved = await services.dispatch('connections.save', {
+        name: 'Hosted',
+        baseUrl: 'https://api.airtable.com',
+        apiKey: KEY,
+      });
+      expect(saved.ok).toBe(true);
+      const list = await services.dispatch('connections.list', {});
+      expect(list).toMatchObject({
+        ok: true,
+        response: {
+          connections: [
+            { name: 'Hosted', builtin: false },
+            { id: 'demo', name: expect.stringContaining('did not start'), hasKey: false },
+          ],
+        },
+      });
+      const bases = await services.dispatch('meta.bases', { connectionId: 'demo' });
+      expect(bases).toMatchObject({
+        ok: false,
+        error: { message: expect.stringContaining('The local demo server did not start') },
+      });
+    } finally {
+      await services.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    }
   });
 });
