@@ -113,7 +113,7 @@ function compileNode(node: Node, fields: FieldTypes): Compiled {
           const a = l(r, c);
           if (a instanceof FormulaError) return a;
           const b = rt(r, c);
-          return b instanceof FormulaError ? b : toText(a) + toText(b);
+          return b instanceof FormulaError ? b : join(a, b);
         };
       } else if (op === '+' || op === '-' || op === '*' || op === '/') {
         run = (r, c) => arithmetic(op, l(r, c), rt(r, c));
@@ -141,7 +141,14 @@ function compileCall(name: string, argNodes: Node[], fields: FieldTypes): Compil
   const args = argNodes.map((a) => compileNode(a, fields));
   const runs = args.map((a) => a.run);
   if ('lazy' in def) return { run: (r, c) => def.lazy(runs, r, c), constant: false };
-  const call = def.call;
+  const unsafe = def.call;
+  const call: typeof unsafe = (vals, r, c) => {
+    try {
+      return unsafe(vals, r, c);
+    } catch (e) {
+      return asError(e);
+    }
+  };
   const catches = def.catchesErrors === true;
   const n = runs.length;
   let run: Evaluator;
@@ -171,16 +178,32 @@ function fold(c: Compiled, inputs: Compiled[]): Compiled {
   return constant(guard(c.run)(NO_RECORD, NO_CONTEXT));
 }
 
-/** A value too large to build (JavaScript's string limit) is the formula's error, not a crash of the caller. */
+/**
+ * A value too large to build (JavaScript's string limit) is an error value where it arises, so ISERROR() sees
+ * it, and never an exception out of the evaluator.
+ */
+function asError(e: unknown): FormulaError {
+  return new FormulaError(
+    e instanceof RangeError
+      ? 'The result is too large to compute'
+      : `The formula failed: ${(e as Error).message}`,
+  );
+}
+
+function join(a: FormulaValue, b: FormulaValue): FormulaValue {
+  try {
+    return toText(a) + toText(b);
+  } catch (e) {
+    return asError(e);
+  }
+}
+
 function guard(run: Evaluator): Evaluator {
   return (r, c) => {
     try {
       return run(r, c);
     } catch (e) {
-      const tooLarge = e instanceof RangeError;
-      return new FormulaError(
-        tooLarge ? 'The result is too large to compute' : `The formula failed: ${(e as Error).message}`,
-      );
+      return asError(e);
     }
   };
 }
