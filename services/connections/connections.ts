@@ -211,9 +211,8 @@ export class Connections {
     try {
       return await this.options.embedded;
     } catch (error) {
-      throw new Error(
-        `The local demo server did not start: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`The local demo server did not start: ${reason}`, { cause: error });
     }
   }
 }
