@@ -1,6 +1,6 @@
 /** Logical functions (research §9.2). IF and SWITCH evaluate only the branch they choose. */
 import { valuesEqual } from '../compare';
-import type { FunctionDef } from '../runtime';
+import type { Evaluator, FunctionDef } from '../runtime';
 import { FormulaError, truthy, type FormulaValue } from '../values';
 
 /** An array argument counts as one value, true when not empty (the filter rule), not item by item. */
@@ -21,11 +21,11 @@ export const logicalFunctions: FunctionDef[] = [
     maxArgs: 3,
     signature: 'IF(expression, value1, [value2])',
     doc: 'value1 if expression is true, otherwise value2 (blank when left out).',
-    lazy: ([cond, yes, no], r, c) => {
-      const v = (cond as NonNullable<typeof cond>)(r, c);
+    lazy: (args, r, c) => {
+      const v = (args[0] as Evaluator)(r, c);
       if (v instanceof FormulaError) return v;
-      if (truthy(v)) return (yes as NonNullable<typeof yes>)(r, c);
-      return no ? no(r, c) : null;
+      if (truthy(v)) return (args[1] as Evaluator)(r, c);
+      return args[2] ? args[2](r, c) : null;
     },
   },
   {
@@ -36,17 +36,19 @@ export const logicalFunctions: FunctionDef[] = [
     signature: 'SWITCH(expression, [pattern, result]..., [default])',
     doc: 'The result of the first pattern equal to expression, else default (blank when left out).',
     lazy: (args, r, c) => {
-      const v = (args[0] as NonNullable<(typeof args)[0]>)(r, c);
+      const arg = (i: number) => (args[i] as Evaluator)(r, c);
+      const v = arg(0);
       if (v instanceof FormulaError) return v;
       let i = 1;
       for (; i + 1 < args.length; i += 2) {
-        const p = (args[i] as NonNullable<(typeof args)[0]>)(r, c);
+        const p = arg(i);
         if (p instanceof FormulaError) return p;
         const eq = valuesEqual(v, p);
         if (eq instanceof FormulaError) return eq;
-        if (eq) return (args[i + 1] as NonNullable<(typeof args)[0]>)(r, c);
+        if (eq) return arg(i + 1);
       }
-      return i < args.length ? (args[i] as NonNullable<(typeof args)[0]>)(r, c) : null;
+      // An odd argument left over is the default.
+      return i < args.length ? arg(i) : null;
     },
   },
   {
