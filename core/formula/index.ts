@@ -9,6 +9,7 @@ import { compileAst, referencedFields } from './compile';
 import { parse } from './parser';
 import { print } from './print';
 import type { EvalContext, FormulaRecord } from './runtime';
+import { staticType, type StaticType } from './types';
 import { truthy, type FormulaValue } from './values';
 
 export type { BinaryOp, Diagnostic, Node } from './ast';
@@ -21,6 +22,7 @@ export { and, fieldRef, literal, match, not, or, quoteString, type LiteralValue 
 export { toCellValue, fromCell } from './cells';
 export { FUNCTIONS, FUNCTION_NAMES } from './functions';
 export type { EvalContext, FormulaRecord, FunctionDef } from './runtime';
+export type { StaticType } from './types';
 export { FormulaDate, FormulaError, toText, truthy, type FormulaValue } from './values';
 
 export interface CompiledFormula {
@@ -51,6 +53,15 @@ export function compileFormula(text: string, fields: readonly FormulaField[]): C
     referencedFields: referencedFields(parsed.ast, types),
   };
   return { ok: true, formula, diagnostics };
+}
+
+/** The static type of a formula's result (see ./types), or undefined when the formula has errors. */
+export function resultType(text: string, fields: readonly FormulaField[]): StaticType | undefined {
+  const parsed = parse(text);
+  if (!parsed.ok) return undefined;
+  const byName = fieldMap(fields);
+  if (checkAst(parsed.ast, byName).some((d) => d.severity === 'error')) return undefined;
+  return staticType(parsed.ast, byName);
 }
 
 /** Canonical text of a formula (or of an AST); text that does not parse is returned as it is. */
