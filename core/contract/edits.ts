@@ -60,6 +60,15 @@ const createOutcome = z.object({
   error: channelErrorSchema,
 });
 
+/** A create batch whose outcome is unknown: kept, with its values, until the user has checked and dismisses it. */
+export const uncertainCreateSchema = z.object({
+  id: idSchema,
+  target: editTargetSchema,
+  at: z.number(),
+  records: z.array(z.record(z.string(), z.unknown())),
+  error: channelErrorSchema,
+});
+
 const historyState = z.object({
   target: editTargetSchema,
   canUndo: z.boolean(),
@@ -94,6 +103,7 @@ export const editChannels = {
       pending: z.number().int(),
       rejected: z.number().int(),
       records: z.array(pendingRecordSchema),
+      uncertainCreates: z.array(uncertainCreateSchema),
     }),
   ),
   'edits.retry': channel(
@@ -119,6 +129,8 @@ export const editChannels = {
     }),
     z.object({ created: z.array(recordSchema), failed: z.array(createOutcome) }),
   ),
+  /** Forgets a create of unknown outcome once the user has checked the table. */
+  'records.dismissUncertain': channel(z.object({ id: idSchema }), z.object({ dismissed: z.boolean() })),
   /** DELETE in batches of 10 (a lone id in the single-record form); `records` carry the values for undo. */
   'records.delete': channel(
     z.object({
@@ -183,6 +195,8 @@ export const editEvents = {
   'edits.summary': z.object({ pending: z.number().int(), rejected: z.number().int() }),
   /** One batch created: the rows to add. */
   'records.created': z.object({ target: editTargetSchema, records: z.array(recordSchema) }),
+  /** The list of creates whose outcome is unknown changed. */
+  'records.uncertain': z.object({ creates: z.array(uncertainCreateSchema) }),
   /** One batch deleted: the rows to remove. */
   'records.deleted': z.object({ target: editTargetSchema, ids: z.array(z.string()) }),
   'history.changed': historyState,

@@ -55,7 +55,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
   const { tableFor, emit } = options;
   const ready = (async (): Promise<Parts> => {
     const journal = await Journal.open(journalDir(options.userDataDir));
-    const records = new RecordWriter(tableFor, emit);
+    const records = new RecordWriter(tableFor, emit, journal);
     const queue = new EditQueue({
       ...options.queue,
       journal,
@@ -88,7 +88,13 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       }
       return { editIds };
     },
-    'edits.status': async () => (await ready).queue.status(),
+    'edits.status': async () => {
+      const { queue, records } = await ready;
+      return { ...queue.status(), uncertainCreates: records.uncertain() };
+    },
+    'records.dismissUncertain': async ({ id }) => ({
+      dismissed: await (await ready).records.dismissUncertain(id),
+    }),
     'edits.retry': async ({ target, recordId }) => ({
       fields: await (await ready).queue.retry(target, recordId),
     }),

@@ -3,6 +3,10 @@
  * caller hears "saved locally"; later lines record what became of each (edit, field): acknowledged by the
  * service, rejected, sent back to pending, or discarded. Replaying the file gives the edits still owed.
  *
+ * Creates are journaled too, but never replayed: a create batch is written down before it is sent, and its
+ * outcome after. One whose outcome is unknown (its reply was lost, or the app stopped while it was out)
+ * stays listed, with its values, until the user has checked the table and dismisses it.
+ *
  * Appends are group-committed: lines that arrive while a write is in progress go out together with one fsync,
  * so a burst of edits costs a few syncs, not one each.
  */
@@ -32,7 +36,28 @@ type OutcomeLine =
   | { t: 'retry'; refs: FieldRef[] }
   | { t: 'fail'; refs: FieldRef[]; error: FailureInfo };
 
-export type JournalLine = EditLine | OutcomeLine;
+export interface CreateLine {
+  t: 'create';
+  id: string;
+  at: number;
+  target: EditTarget;
+  records: Record<string, unknown>[];
+}
+
+type CreateOutcomeLine =
+  /** Created, or refused: either way nothing is left in doubt. */
+  | { t: 'create-settled'; id: string }
+  | { t: 'create-unknown'; id: string; error: FailureInfo }
+  | { t: 'create-dismissed'; id: string };
+
+export type JournalLine = EditLine | OutcomeLine | CreateLine | CreateOutcomeLine;
+
+/** A create batch whose outcome is not known. */
+export interface UncertainCreate {
+  line: CreateLine;
+  /** Absent while the request is out (or was out when the app stopped). */
+  error?: FailureInfo;
+}
 
 /** An edit that is still owed, with each of its fields' state. */
 export interface LiveEdit {
@@ -55,6 +80,7 @@ interface Waiter {
 
 export class Journal {
   private readonly live = new Map<string, LiveEdit>();
+  private readonly creates = new Map<string, UncertainCreate>();
   private waiting: Waiter[] = [];
   private writing = false;
   private idle: (() => void)[] = [];
@@ -75,6 +101,13 @@ export class Journal {
     });
     const journal = new Journal(path, await open(path, 'a'));
     for (const line of parseLines(text)) journal.track(line);
+    for (const create of journal.creates.values()) {
+      create.error ??= {
+        kind: 'outcome-unknown',
+        message:
+          'TableDesk stopped while these records were being sent: they may or may not have been created.',
+      };
+    }
     await journal.compact();
     return journal;
   }
@@ -84,8 +117,9 @@ export class Journal {
     return [...this.live.values()];
   }
 
-  hasLive(): boolean {
-    return this.live.size > 0;
+  /** Create batches sent (or being sent) without a known outcome, oldest first. */
+  uncertainCreates(): UncertainCreate[] {
+    return [...this.creates.values()];
   }
 
   /** Resolves once the line is on disk (fsynced). */
@@ -97,20 +131,30 @@ export class Journal {
     });
   }
 
-  /** Waits for the lines already appended to reach the disk, then closes the file (emptied if nothing is owed). */
+  /** Waits for the lines already appended to reach the disk, then closes the file, compacted to what is live. */
   async close(): Promise<void> {
     if (this.writing) await new Promise<void>((resolve) => this.idle.push(resolve));
-    if (this.live.size === 0) {
-      await this.handle.truncate(0);
-      await this.handle.datasync();
-    }
+    await this.compact();
     await this.handle.close();
   }
 
   private track(line: JournalLine): void {
-    if (line.t === 'edit') {
-      this.live.set(line.id, { line, pending: new Set(Object.keys(line.fields)), failed: new Map() });
-      return;
+    switch (line.t) {
+      case 'edit':
+        this.live.set(line.id, { line, pending: new Set(Object.keys(line.fields)), failed: new Map() });
+        return;
+      case 'create':
+        this.creates.set(line.id, { line });
+        return;
+      case 'create-unknown': {
+        const create = this.creates.get(line.id);
+        if (create !== undefined) create.error = line.error;
+        return;
+      }
+      case 'create-settled':
+      case 'create-dismissed':
+        this.creates.delete(line.id);
+        return;
     }
     for (const [id, field] of line.refs) {
       const edit = this.live.get(id);
@@ -139,7 +183,7 @@ export class Journal {
           await this.handle.write(text);
           await this.handle.datasync();
           this.size += Buffer.byteLength(text);
-          if (this.live.size === 0 && this.size > TRUNCATE_AT_BYTES) {
+          if (this.idleJournal() && this.size > TRUNCATE_AT_BYTES) {
             await this.handle.truncate(0);
             await this.handle.datasync();
             this.size = 0;
@@ -155,7 +199,11 @@ export class Journal {
     }
   }
 
-  /** Rewrites the file as the live edits alone (write a copy, fsync, rename over), so it does not grow forever. */
+  private idleJournal(): boolean {
+    return this.live.size === 0 && this.creates.size === 0;
+  }
+
+  /** Rewrites the file as what is still live (write a copy, fsync, rename over), so it does not grow forever. */
   private async compact(): Promise<void> {
     const lines: string[] = [];
     for (const { line, pending, failed } of this.live.values()) {
@@ -170,6 +218,10 @@ export class Journal {
         byError.set(key, group);
       }
       for (const { error, refs } of byError.values()) lines.push(JSON.stringify({ t: 'fail', refs, error }));
+    }
+    for (const { line, error } of this.creates.values()) {
+      lines.push(JSON.stringify(line));
+      if (error !== undefined) lines.push(JSON.stringify({ t: 'create-unknown', id: line.id, error }));
     }
     const text = lines.map((l) => l + '\n').join('');
     const tmp = `${this.path}.tmp`;

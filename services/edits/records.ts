@@ -2,9 +2,12 @@
  * Creating and deleting records in batches of 10, with a result per batch, so the grid can add or drop rows
  * as each batch lands and say exactly which records did not make it.
  */
+import { randomUUID } from 'node:crypto';
 import { RecordTableError } from '../../core/api';
+import type { EditEventPayload } from '../../core/contract/edits';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
+import type { Journal } from './journal';
 import type { Emit } from './queue';
 import { BATCH_SIZE } from './queue';
 import type { TableFor } from './ports';
@@ -57,7 +60,26 @@ export class RecordWriter {
   constructor(
     private readonly tableFor: TableFor,
     private readonly emit: Emit,
+    private readonly journal: Journal,
   ) {}
+
+  /** Creates whose outcome is unknown, from this run or an earlier one (not those still out). */
+  uncertain(): EditEventPayload<'records.uncertain'>['creates'] {
+    return this.journal
+      .uncertainCreates()
+      .flatMap(({ line, error }) =>
+        error === undefined
+          ? []
+          : [{ id: line.id, target: line.target, at: line.at, records: line.records, error }],
+      );
+  }
+
+  async dismissUncertain(id: string): Promise<boolean> {
+    if (!this.uncertain().some((c) => c.id === id)) return false;
+    await this.journal.append({ t: 'create-dismissed', id });
+    this.emit('records.uncertain', { creates: this.uncertain() });
+    return true;
+  }
 
   /** POSTs the records 10 at a time (batches overlap, the throttle spaces them); each batch is sent once. */
   async create(
@@ -69,12 +91,24 @@ export class RecordWriter {
     const batches = chunk(fieldsList.map((fields, index) => ({ fields, index })));
     const settled = await Promise.allSettled(
       batches.map(async (batch) => {
-        const records = await table.createMany(
-          batch.map((b) => b.fields),
-          { typecast, priority: 'interactive' },
-        );
-        this.emit('records.created', { target, records });
-        return records;
+        const fields = batch.map((b) => b.fields);
+        // Written down before it is sent: a create cut short by a crash is shown as unknown on the next start.
+        const id = randomUUID();
+        await this.journal.append({ t: 'create', id, at: Date.now(), target, records: fields });
+        try {
+          const records = await table.createMany(fields, { typecast, priority: 'interactive' });
+          await this.journal.append({ t: 'create-settled', id });
+          this.emit('records.created', { target, records });
+          return records;
+        } catch (e) {
+          if (outcomeOf(e) === 'unknown') {
+            await this.journal.append({ t: 'create-unknown', id, error: toChannelError(e) });
+            this.emit('records.uncertain', { creates: this.uncertain() });
+          } else {
+            await this.journal.append({ t: 'create-settled', id });
+          }
+          throw e;
+        }
       }),
     );
     const result: CreateResult = { created: [], createdIndexes: [], failed: [] };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api';
+import type { Response } from '../../../core/contract';
 import { startServer } from '../../../server/index';
 import type { RunningServer } from '../../../server/index';
 import { journalDir } from '../../../services/edits';
@@ -50,6 +51,8 @@ async function blackhole(): Promise<{ url: string; close: () => Promise<void> }>
   };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanup.reverse()) await c();
@@ -57,53 +60,75 @@ afterEach(async () => {
 });
 
 describe('journal durability across a killed services process', () => {
-  it('applies each journaled edit exactly once after SIGKILL and restart', { timeout: 60_000 }, async () => {
-    const patches: string[] = [];
-    const server: RunningServer = await startServer({
-      memory: true,
-      demo: { largeTableRecords: 100 },
-      rateLimit: 'off',
-      onRequest: (e) => {
-        if (e.method === 'PATCH') patches.push(e.url);
-      },
-    });
-    cleanup.push(() => server.close());
-    const hole = await blackhole();
-    cleanup.push(hole.close);
-    const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-durable-'));
-    cleanup.push(() => rm(userDataDir, { recursive: true, force: true }));
-    const baseId = server.bases[0]!.id;
-    const reader = new RecordTableClient({
-      baseUrl: server.url,
-      apiKey: server.apiKey,
-      requestsPerSecond: 1000,
-    });
-    const tasks = (await reader.table(baseId, 'Tasks').listPage({ pageSize: 35 })).records;
-    const edits = tasks.map((t, i) => ({ recordId: t.id, fields: { Name: `durable ${i}`, Points: i } }));
-    const common = { userDataDir, apiKey: server.apiKey, baseId };
+  it(
+    'applies each journaled edit exactly once after SIGKILL and restart, and lists an interrupted create as unknown',
+    { timeout: 60_000 },
+    async () => {
+      const patches: string[] = [];
+      let seenPosts = 0;
+      const server: RunningServer = await startServer({
+        memory: true,
+        demo: { largeTableRecords: 100 },
+        rateLimit: 'off',
+        onRequest: (e) => {
+          if (e.method === 'PATCH') patches.push(e.url);
+          if (e.method === 'POST') seenPosts++;
+        },
+      });
+      cleanup.push(() => server.close());
+      const hole = await blackhole();
+      cleanup.push(hole.close);
+      const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-durable-'));
+      cleanup.push(() => rm(userDataDir, { recursive: true, force: true }));
+      const baseId = server.bases[0]!.id;
+      const reader = new RecordTableClient({
+        baseUrl: server.url,
+        apiKey: server.apiKey,
+        requestsPerSecond: 1000,
+      });
+      const tasks = (await reader.table(baseId, 'Tasks').listPage({ pageSize: 35 })).records;
+      const edits = tasks.map((t, i) => ({ recordId: t.id, fields: { Name: `durable ${i}`, Points: i } }));
+      const common = { userDataDir, apiKey: server.apiKey, baseId };
 
-    const first = runChild({ ...common, mode: 'journal', baseUrl: hole.url, edits }, 'JOURNALED');
-    await first.line;
-    first.proc.kill('SIGKILL');
-    await new Promise((resolve) => first.proc.once('exit', resolve));
-    expect(patches).toEqual([]);
-    // A process killed in the middle of an append leaves a torn line; it must not cost the others.
-    await appendFile(join(journalDir(userDataDir), 'journal.jsonl'), '{"t":"edit","id":"torn","fie');
+      const creates = [{ Name: 'typed before the crash' }, { Name: 'and this one' }];
+      const first = runChild({ ...common, mode: 'journal', baseUrl: hole.url, edits, creates }, 'JOURNALED');
+      await first.line;
+      const journalFile = join(journalDir(userDataDir), 'journal.jsonl');
+      // The create is written down before it is sent; wait for that line, then kill while it is out.
+      while (!(await readFile(journalFile, 'utf8')).includes('"t":"create"')) await sleep(20);
+      first.proc.kill('SIGKILL');
+      await new Promise((resolve) => first.proc.once('exit', resolve));
+      expect(patches).toEqual([]);
+      // A process killed in the middle of an append leaves a torn line; it must not cost the others.
+      await appendFile(journalFile, '{"t":"edit","id":"torn","fie');
 
-    const second = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');
-    const status = JSON.parse((await second.line).slice('IDLE '.length)) as {
-      pending: number;
-      rejected: number;
-    };
-    expect(status).toMatchObject({ pending: 0, rejected: 0 });
-    expect(patches).toHaveLength(4);
-    const stored = new Map((await reader.table(baseId, 'Tasks').all()).map((r) => [r.id, r]));
-    for (const e of edits) expect(stored.get(e.recordId)?.fields).toMatchObject(e.fields);
-    expect(await readFile(join(journalDir(userDataDir), 'journal.jsonl'), 'utf8')).toBe('');
+      const second = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');
+      const status = JSON.parse((await second.line).slice('IDLE '.length)) as Response<'edits.status'>;
+      expect(status).toMatchObject({ pending: 0, rejected: 0 });
+      expect(patches).toHaveLength(4);
+      const stored = new Map((await reader.table(baseId, 'Tasks').all()).map((r) => [r.id, r]));
+      for (const e of edits) expect(stored.get(e.recordId)?.fields).toMatchObject(e.fields);
+      // The interrupted create is not sent again: it is listed, with its values, as of unknown outcome.
+      expect(status.uncertainCreates).toEqual([
+        expect.objectContaining({
+          records: creates,
+          error: expect.objectContaining({ kind: 'outcome-unknown' }),
+        }),
+      ]);
+      expect(seenPosts).toBe(0);
+      // Only the uncertain create is left in the journal.
+      const kinds = (await readFile(journalFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { t: string }).t);
+      expect(kinds).toEqual(['create', 'create-unknown']);
 
-    // A third start owes nothing: no edit is sent twice.
-    const third = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');
-    await third.line;
-    expect(patches).toHaveLength(4);
-  });
+      // A third start owes nothing: no edit is sent twice, and the create is still listed.
+      const third = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');
+      const again = JSON.parse((await third.line).slice('IDLE '.length)) as Response<'edits.status'>;
+      expect(again.uncertainCreates).toHaveLength(1);
+      expect(patches).toHaveLength(4);
+      expect(seenPosts).toBe(0);
+    },
+  );
 });

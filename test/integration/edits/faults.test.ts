@@ -79,6 +79,16 @@ describe('edits, creates and deletes through the fault-injecting proxy', () => {
     const unknownOnServer = unknown.filter((f) => count(f.fields.Name as string) === 1);
     expect(unknownOnServer.length).toBe(30);
     expect(h.seen.filter((r) => r.method === 'POST')).toHaveLength(8);
+    // They stay listed, with their values, until the user has checked the table and dismisses them.
+    const { uncertainCreates } = await h.call('edits.status', {});
+    expect(uncertainCreates.flatMap((c) => c.records.map((r) => r.Name)).sort()).toEqual(
+      unknown.map((f) => f.fields.Name).sort(),
+    );
+    expect(h.eventsOf('records.uncertain').at(-1)?.creates).toHaveLength(5);
+    expect(await h.call('records.dismissUncertain', { id: uncertainCreates[0]!.id })).toEqual({
+      dismissed: true,
+    });
+    expect((await h.call('edits.status', {})).uncertainCreates).toHaveLength(4);
   });
 
   it('says which rows remain when some delete batches keep failing', async () => {
