@@ -24,12 +24,19 @@ interface Compiled {
 
 const constant = (v: FormulaValue): Compiled => ({ run: () => v, constant: true });
 
-/** Adds or subtracts days to a date (Excel's serial-day arithmetic); date − date is a number of days. */
+/**
+ * Numbers add or subtract days to a date and date − date is a number of days, as in Excel, which Airtable's
+ * syntax mirrors (open question 7: the reference shows `{End} - {Start}` without a unit).
+ */
 function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue {
   if (a instanceof FormulaError) return a;
   if (b instanceof FormulaError) return b;
   if (op === '+' || op === '-') {
-    if (a instanceof FormulaDate && b instanceof FormulaDate && op === '-') return (a.ms - b.ms) / DAY_MS;
+    if (a instanceof FormulaDate && b instanceof FormulaDate) {
+      return op === '-'
+        ? (a.ms - b.ms) / DAY_MS
+        : new FormulaError('Two dates cannot be added: use DATEADD()');
+    }
     if (a instanceof FormulaDate || b instanceof FormulaDate) {
       const date = (a instanceof FormulaDate ? a : b) as FormulaDate;
       const days = toNumber(a instanceof FormulaDate ? b : a);
