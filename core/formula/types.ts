@@ -154,7 +154,7 @@ export function staticType(node: Node, fields: ReadonlyMap<string, FormulaField>
         const l = of(node.left);
         const r = of(node.right);
         // A date moved by days is a date; the difference of two dates is a number of days.
-        if (l === 'date' && r === 'date') return 'number';
+        if (l === 'date' && r === 'date') return node.op === '-' ? 'number' : 'any';
         return l === 'date' || (r === 'date' && node.op === '+') ? 'date' : 'number';
       }
       return 'logical';

@@ -21,6 +21,7 @@ describe('static result type', () => {
     ['1 + {Due}', 'date'],
     ['{Due} - 1', 'date'],
     ['{Due} - {When}', 'number'],
+    ['{Due} + {When}', 'any'],
     ['DATEADD({Due}, 1, "days")', 'date'],
     ['DATETIME_FORMAT({Due}, "YYYY")', 'text'],
     ['DATETIME_DIFF({Due}, {When}, "days")', 'number'],
