@@ -69,6 +69,8 @@ export interface LiveEdit {
 }
 
 const FILE = 'journal.jsonl';
+/** The journal holds cell values: readable by the user alone, like the key file. */
+const PRIVATE = 0o600;
 /** An idle journal larger than this is truncated (everything in it has been settled). */
 const TRUNCATE_AT_BYTES = 1 << 20;
 
@@ -99,7 +101,7 @@ export class Journal {
       if (e.code === 'ENOENT') return '';
       throw e;
     });
-    const journal = new Journal(path, await open(path, 'a'));
+    const journal = new Journal(path, await open(path, 'a', PRIVATE));
     for (const line of parseLines(text)) journal.track(line);
     for (const create of journal.creates.values()) {
       create.error ??= {
@@ -225,7 +227,7 @@ export class Journal {
     }
     const text = lines.map((l) => l + '\n').join('');
     const tmp = `${this.path}.tmp`;
-    const copy = await open(tmp, 'w');
+    const copy = await open(tmp, 'w', PRIVATE);
     try {
       await copy.write(text);
       await copy.sync();
@@ -235,7 +237,7 @@ export class Journal {
     await this.handle.close();
     await rename(tmp, this.path);
     await syncDir(join(this.path, '..'));
-    this.handle = await open(this.path, 'a');
+    this.handle = await open(this.path, 'a', PRIVATE);
     this.size = (await stat(this.path)).size;
   }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,7 @@ describe('journal durability across a killed services process', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { t: string }).t);
       expect(kinds).toEqual(['create', 'create-unknown']);
+    expect((await stat(journalFile)).mode & 0o777).toBe(0o600);
 
       // A third start owes nothing: no edit is sent twice, and the create is still listed.
       const third = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');

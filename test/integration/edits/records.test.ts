@@ -188,6 +188,21 @@ describe('creates, deletes and undo against the local server', () => {
     expect((await h.call('history.state', { target })).canUndo).toBe(false);
   });
 
+  it('writes cells as a spreadsheet shows them', () => {
+    expect(cellText(undefined)).toBe('');
+    expect(cellText(0)).toBe('0');
+    expect(cellText(true)).toBe('checked');
+    expect(cellText(false)).toBe('');
+    expect(cellText(['Bug', 'Docs'])).toBe('Bug, Docs');
+    expect(cellText([{ id: 'att1', url: 'https://x/a.png', filename: 'a.png' }])).toBe(
+      'a.png (https://x/a.png)',
+    );
+    expect(cellText({ id: 'usr1', email: 'a@b.c', name: 'Ann' })).toBe('Ann');
+    expect(cellText({ specialValue: 'NaN' })).toBe('NaN');
+    expect(cellText({ error: '#ERROR!' })).toBe('#ERROR!');
+    expect(cellText({ other: 1 })).toBe('{"other":1}');
+  });
+
   it('exports a view (view, formula, sort, fields) to CSV equal to the server records', async () => {
     h = await startHarness({ server: { demo: { largeTableRecords: 450 } } });
     const query = {
