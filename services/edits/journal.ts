@@ -10,7 +10,7 @@
  * Appends are group-committed: lines that arrive while a write is in progress go out together with one fsync,
  * so a burst of edits costs a few syncs, not one each.
  */
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EditTarget, FailureInfo } from './types';
@@ -91,17 +91,19 @@ export class Journal {
   private constructor(
     private readonly path: string,
     private handle: FileHandle,
+    private readonly unlock: () => Promise<void>,
   ) {}
 
   /** Opens (creating) the journal in `dir`, compacting it to the edits still owed. */
   static async open(dir: string): Promise<Journal> {
     await mkdir(dir, { recursive: true });
+    const unlock = await lockDir(dir);
     const path = join(dir, FILE);
     const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return '';
       throw e;
     });
-    const journal = new Journal(path, await open(path, 'a', PRIVATE));
+    const journal = new Journal(path, await open(path, 'a', PRIVATE), unlock);
     for (const line of parseLines(text)) journal.track(line);
     for (const create of journal.creates.values()) {
       create.error ??= {
@@ -138,6 +140,7 @@ export class Journal {
     if (this.writing) await new Promise<void>((resolve) => this.idle.push(resolve));
     await this.compact();
     await this.handle.close();
+    await this.unlock();
   }
 
   private track(line: JournalLine): void {
@@ -239,6 +242,40 @@ export class Journal {
     await syncDir(join(this.path, '..'));
     this.handle = await open(this.path, 'a', PRIVATE);
     this.size = (await stat(this.path)).size;
+  }
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * One process at a time per journal: two would replay the same edits and compact each other's lines away.
+ * The lock file holds the owner's pid; a lock left by a process that died (killed, crashed) is taken over.
+ */
+async function lockDir(dir: string): Promise<() => Promise<void>> {
+  const path = join(dir, 'journal.lock');
+  for (;;) {
+    try {
+      const handle = await open(path, 'wx', PRIVATE);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(path, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const owner = Number(await readFile(path, 'utf8').catch(() => ''));
+    if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
+      throw new Error(
+        `Another TableDesk process (pid ${owner}) is using the edit journal in ${dir}. Close it, then start again.`,
+      );
+    }
+    await rm(path, { force: true });
   }
 }
 

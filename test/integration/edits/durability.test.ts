@@ -122,7 +122,7 @@ describe('journal durability across a killed services process', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { t: string }).t);
       expect(kinds).toEqual(['create', 'create-unknown']);
-    expect((await stat(journalFile)).mode & 0o777).toBe(0o600);
+      expect((await stat(journalFile)).mode & 0o777).toBe(0o600);
 
       // A third start owes nothing: no edit is sent twice, and the create is still listed.
       const third = runChild({ ...common, mode: 'replay', baseUrl: server.url }, 'IDLE');

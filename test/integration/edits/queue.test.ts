@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordData } from '../../../core/records/types';
+import { createEditServices } from '../../../services/edits';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
 
@@ -185,5 +186,23 @@ describe('edit queue across a restart', () => {
     } finally {
       await restarted.close();
     }
+  });
+
+  it('refuses a second process on the same journal with a clear message', async () => {
+    h = await startHarness();
+    const second = createEditServices({
+      userDataDir: h.userDataDir,
+      tableFor: () => {
+        throw new Error('not used');
+      },
+      emit: () => undefined,
+    });
+    await expect(second.ready).rejects.toThrow(
+      /Another TableDesk process \(pid \d+\) is using the edit journal/,
+    );
+    await expect(
+      second.handlers['edits.edit']({ target: h.target('Tasks'), changes: [], undoable: false }),
+    ).rejects.toThrow(/Another TableDesk process/);
+    await second.close();
   });
 });
