@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import Fastify from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import { ServiceError, invalidRequest } from '../errors';
@@ -108,11 +109,15 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   app.setNotFoundHandler((_req, reply) => reply.status(404).send(new ServiceError(404, null).body()));
 
   const limiter = opts.rateLimit === 'off' ? undefined : new RateLimiter(opts.rateLimit, opts.penaltyMs);
-  const expected = `Bearer ${opts.apiKey}`;
+  const expected = Buffer.from(`Bearer ${opts.apiKey}`);
+  const authorized = (header: string | undefined) => {
+    const given = Buffer.from(header ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
 
   app.addHook('onRequest', async (req) => {
     if (req.method === 'OPTIONS') return;
-    if (req.headers.authorization !== expected)
+    if (!authorized(req.headers.authorization))
       throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
   });
 
