@@ -2,7 +2,7 @@
  * The records grid: ag-grid's infinite row model, one block per service page, rows keyed by record id.
  * Columns are resizable and reorderable; header clicks sort (shift-click adds a column to the sort).
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { GridApi, GridReadyEvent, IDatasource, GetRowIdParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
@@ -23,6 +23,9 @@ const defaultColDef = { resizable: true, sortable: true, minWidth: 60, width: 18
 
 export function TableGrid({ columns, datasource, blockSize, onReady }: Props) {
   const defs = useMemo(() => columnDefs(columns), [columns]);
+  const api = useRef<GridApi<RecordData> | null>(null);
+  // A new datasource is a new query: its rows start at the top.
+  useEffect(() => api.current?.ensureIndexVisible(0, 'top'), [datasource]);
   return (
     <div className="td-grid">
       <AgGridReact<RecordData>
@@ -40,7 +43,10 @@ export function TableGrid({ columns, datasource, blockSize, onReady }: Props) {
         maintainColumnOrder
         rowHeight={32}
         headerHeight={34}
-        onGridReady={(e: GridReadyEvent<RecordData>) => onReady(e.api)}
+        onGridReady={(e: GridReadyEvent<RecordData>) => {
+          api.current = e.api;
+          onReady(e.api);
+        }}
       />
     </div>
   );

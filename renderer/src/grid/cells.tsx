@@ -17,13 +17,15 @@ function colorFamily(color: unknown): string {
   return COLOR_FAMILIES.find((f) => color.startsWith(f)) ?? 'gray';
 }
 
+/** Choices without a colour take one by position, so neighbouring choices still look different. */
 function choiceColors(field: Column): Map<string, string> {
   const map = new Map<string, string>();
   const choices = field.options?.['choices'];
   if (Array.isArray(choices)) {
-    for (const c of choices as { name?: unknown; color?: unknown }[]) {
-      if (typeof c.name === 'string') map.set(c.name, colorFamily(c.color));
-    }
+    (choices as { name?: unknown; color?: unknown }[]).forEach((c, i) => {
+      const color = c.color === undefined ? COLOR_FAMILIES[i % COLOR_FAMILIES.length] : colorFamily(c.color);
+      if (typeof c.name === 'string') map.set(c.name, color ?? 'gray');
+    });
   }
   return map;
 }

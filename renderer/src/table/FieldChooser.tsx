@@ -43,6 +43,7 @@ export function FieldChooser({ columns, selected, onChange }: Props) {
                 <label>
                   <input
                     type="checkbox"
+                    aria-label={c.name}
                     checked={c.primary || shown.has(c.name)}
                     disabled={c.primary}
                     onChange={() => toggle(c.name)}

@@ -4,8 +4,14 @@
  * requests. `restart()` forgets the current view so the next request opens a fresh one (retry after an error).
  */
 import type { Request, Response, TableDeskApi } from '../../../core/contract';
+import type { TableSchema } from '../../../core/records/types';
 
 export type ViewTarget = Omit<Request<'view.open'>, 'query'>;
+
+/** A table to open in a tab; `schema` comes from the metadata API and is absent when it was refused. */
+export interface TableTarget extends ViewTarget {
+  schema?: TableSchema | undefined;
+}
 export type OpenedView = Response<'view.open'>;
 /** What the renderer sends (sort directions may be left out). */
 export type ViewQuery = NonNullable<Request<'view.open'>['query']>;

@@ -1,0 +1,136 @@
+/**
+ * The app shell: the home page (connections and the base/table picker) and one tab per open table.
+ * Ctrl+W closes the active tab, Ctrl+Tab and Ctrl+Shift+Tab move between tabs, Ctrl+T returns home.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import type { ConnectionSummary, Response } from '../../core/contract';
+import { errorMessage, tabledesk } from './bridge';
+import { ConnectionForm } from './connections/ConnectionForm';
+import { ConnectionList } from './connections/ConnectionList';
+import { TablePicker } from './picker/TablePicker';
+import { TableTab } from './table/TableTab';
+import type { TableTarget } from './table/view-session';
+import { TabBar } from './tabs/TabBar';
+import { afterClose, cycle, tabKey } from './tabs/tabs';
+import type { Tab } from './tabs/tabs';
+import { useColorScheme } from './theme';
+
+export function App() {
+  useColorScheme();
+  const [info, setInfo] = useState<Response<'app.info'>>();
+  const [connections, setConnections] = useState<ConnectionSummary[]>([]);
+  const [selectedId, setSelectedId] = useState<string>();
+  const [editing, setEditing] = useState<ConnectionSummary | 'new'>();
+  const [notice, setNotice] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const [tabs, setTabs] = useState<Tab[]>([]);
+  const [activeKey, setActiveKey] = useState<string>();
+
+  const reload = useCallback((select?: string) => {
+    tabledesk()
+      .call('connections.list', {})
+      .then(
+        (r) => {
+          setConnections(r.connections);
+          setSelectedId(
+            (current) => select ?? (r.connections.some((c) => c.id === current) ? current : r.defaultId),
+          );
+          setFailure(undefined);
+        },
+        (e: unknown) => setFailure(errorMessage(e)),
+      );
+  }, []);
+
+  useEffect(() => {
+    tabledesk()
+      .call('app.info', {})
+      .then(setInfo, (e: unknown) => setFailure(errorMessage(e)));
+    reload();
+  }, [reload]);
+
+  const closeTab = useCallback(
+    (key: string) => {
+      setTabs((ts) => ts.filter((t) => t.key !== key));
+      if (key === activeKey) setActiveKey(afterClose(tabs, key));
+    },
+    [tabs, activeKey],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey)) return;
+      const key = e.key.toLowerCase();
+      if (key === 'w' && activeKey !== undefined) {
+        e.preventDefault();
+        closeTab(activeKey);
+      } else if (key === 'tab') {
+        e.preventDefault();
+        setActiveKey(cycle(tabs, activeKey, e.shiftKey ? -1 : 1));
+      } else if (key === 't') {
+        e.preventDefault();
+        setActiveKey(undefined);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [tabs, activeKey, closeTab]);
+
+  const openTable = (target: TableTarget) => {
+    const key = tabKey(target);
+    setTabs((ts) => (ts.some((t) => t.key === key) ? ts : [...ts, { key, target, label: target.table }]));
+    setActiveKey(key);
+  };
+
+  const selected = connections.find((c) => c.id === selectedId);
+
+  return (
+    <div className="td-app">
+      <TabBar tabs={tabs} activeKey={activeKey} onActivate={setActiveKey} onClose={closeTab} />
+      {failure && (
+        <p className="td-error td-banner" role="alert">
+          {failure}
+        </p>
+      )}
+      <main className="td-home" hidden={activeKey !== undefined}>
+        <ConnectionList
+          connections={connections}
+          selectedId={selectedId}
+          onSelect={(id) => {
+            setSelectedId(id);
+            setEditing(undefined);
+          }}
+          onEdit={(c) => setEditing(c)}
+          onAdd={() => setEditing('new')}
+          onRemoved={() => reload()}
+        />
+        <div className="td-home-main">
+          {notice && (
+            <p className="td-warning" role="status">
+              {notice}
+            </p>
+          )}
+          {editing !== undefined ? (
+            <ConnectionForm
+              key={editing === 'new' ? 'new' : editing.id}
+              initial={editing === 'new' ? undefined : editing}
+              keyStorage={info?.keyStorage}
+              onSaved={(c, warning) => {
+                setEditing(undefined);
+                setNotice(warning);
+                reload(c.id);
+              }}
+              onCancel={() => setEditing(undefined)}
+            />
+          ) : selected ? (
+            <TablePicker key={selected.id} connection={selected} onOpen={openTable} />
+          ) : (
+            <p className="td-muted">Add a connection to start.</p>
+          )}
+        </div>
+      </main>
+      {tabs.map((t) => (
+        <TableTab key={t.key} target={t.target} active={t.key === activeKey} />
+      ))}
+    </div>
+  );
+}

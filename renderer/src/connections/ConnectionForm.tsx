@@ -1,0 +1,123 @@
+/**
+ * Add or edit a connection. The typed key goes to the services in the request and is never read back; on an
+ * edit, leaving the key empty keeps the stored one. Where the OS offers no real secret store the user is
+ * warned and may choose not to have the key remembered.
+ */
+import { useState } from 'react';
+import type { ConnectionSummary, Response } from '../../../core/contract';
+import { errorMessage, tabledesk } from '../bridge';
+
+type KeyStorage = Response<'app.info'>['keyStorage'];
+
+interface Props {
+  initial?: ConnectionSummary | undefined;
+  keyStorage?: KeyStorage | undefined;
+  onSaved: (connection: ConnectionSummary, warning?: string) => void;
+  onCancel: () => void;
+}
+
+interface Outcome {
+  ok: boolean;
+  message: string;
+}
+
+export function ConnectionForm({ initial, keyStorage, onSaved, onCancel }: Props) {
+  const [name, setName] = useState(initial?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(initial?.baseUrl ?? 'https://api.airtable.com');
+  const [apiKey, setApiKey] = useState('');
+  const [remember, setRemember] = useState(initial?.remember ?? keyStorage?.persistent ?? true);
+  const [outcome, setOutcome] = useState<Outcome>();
+  const [busy, setBusy] = useState(false);
+
+  const key = apiKey.trim() === '' ? {} : { apiKey: apiKey.trim() };
+
+  const run = async (action: () => Promise<Outcome | undefined>) => {
+    setBusy(true);
+    setOutcome(undefined);
+    try {
+      const result = await action();
+      if (result) setOutcome(result);
+    } catch (e) {
+      setOutcome({ ok: false, message: errorMessage(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const test = () =>
+    run(async () => {
+      const r = await tabledesk().call('connections.test', {
+        ...(initial ? { id: initial.id } : {}),
+        baseUrl: baseUrl.trim(),
+        ...key,
+      });
+      return { ok: r.ok, message: r.message };
+    });
+
+  const save = () =>
+    run(async () => {
+      const r = await tabledesk().call('connections.save', {
+        ...(initial ? { id: initial.id } : {}),
+        name,
+        baseUrl: baseUrl.trim(),
+        remember,
+        ...key,
+      });
+      setApiKey('');
+      onSaved(r.connection, r.warning);
+      return undefined;
+    });
+
+  return (
+    <form
+      className="td-connection-form"
+      aria-label={initial ? `Edit ${initial.name}` : 'New connection'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2>{initial ? `Edit “${initial.name}”` : 'New connection'}</h2>
+      <label>
+        Name
+        <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+      </label>
+      <label>
+        Base URL
+        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} type="url" required />
+      </label>
+      <label>
+        API key
+        <input
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          placeholder={initial?.hasKey ? 'Stored: leave empty to keep it' : 'Personal access token'}
+          required={!initial?.hasKey}
+        />
+      </label>
+      <label className="td-inline">
+        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+        Remember the key on this computer
+      </label>
+      {keyStorage?.warning && <p className="td-warning">{keyStorage.warning}</p>}
+      {outcome && (
+        <p className={outcome.ok ? 'td-ok' : 'td-error'} role={outcome.ok ? 'status' : 'alert'}>
+          {outcome.message}
+        </p>
+      )}
+      <div className="td-form-actions">
+        <button type="button" onClick={() => void test()} disabled={busy}>
+          Test connection
+        </button>
+        <button type="submit" disabled={busy}>
+          Save
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

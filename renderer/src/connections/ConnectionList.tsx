@@ -1,0 +1,80 @@
+/** The saved connections: pick one to browse, test it, edit it or remove it. */
+import { useState } from 'react';
+import type { ConnectionSummary } from '../../../core/contract';
+import { errorMessage, tabledesk } from '../bridge';
+
+interface Props {
+  connections: readonly ConnectionSummary[];
+  selectedId?: string | undefined;
+  onSelect: (id: string) => void;
+  onEdit: (connection: ConnectionSummary) => void;
+  onAdd: () => void;
+  onRemoved: () => void;
+}
+
+export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAdd, onRemoved }: Props) {
+  const [results, setResults] = useState<Record<string, { ok: boolean; message: string }>>({});
+
+  const test = async (id: string) => {
+    try {
+      const r = await tabledesk().call('connections.test', { id });
+      setResults((m) => ({ ...m, [id]: { ok: r.ok, message: r.message } }));
+    } catch (e) {
+      setResults((m) => ({ ...m, [id]: { ok: false, message: errorMessage(e) } }));
+    }
+  };
+
+  const remove = async (c: ConnectionSummary) => {
+    if (!window.confirm(`Remove the connection “${c.name}”? Its stored key is deleted too.`)) return;
+    try {
+      await tabledesk().call('connections.remove', { id: c.id });
+      onRemoved();
+    } catch (e) {
+      setResults((m) => ({ ...m, [c.id]: { ok: false, message: errorMessage(e) } }));
+    }
+  };
+
+  return (
+    <nav className="td-connections" aria-label="Connections">
+      <h2>Connections</h2>
+      <ul>
+        {connections.map((c) => {
+          const result = results[c.id];
+          return (
+            <li key={c.id} className={c.id === selectedId ? 'is-selected' : ''}>
+              <button type="button" className="td-connection-name" onClick={() => onSelect(c.id)}>
+                <strong>{c.name}</strong>
+                <span className="td-muted">{c.builtin ? 'local demo server' : c.baseUrl}</span>
+                {!c.remember && <span className="td-badge">key not remembered</span>}
+                {!c.hasKey && <span className="td-badge">no key</span>}
+              </button>
+              <div className="td-connection-actions">
+                <button type="button" onClick={() => void test(c.id)}>
+                  Test
+                </button>
+                {!c.builtin && (
+                  <>
+                    <button type="button" onClick={() => onEdit(c)}>
+                      Edit
+                    </button>
+                    <button type="button" onClick={() => void remove(c)}>
+                      Remove
+                    </button>
+                  </>
+                )}
+              </div>
+              {result && (
+                <p className={result.ok ? 'td-ok' : 'td-error'} role={result.ok ? 'status' : 'alert'}>
+                  {result.message}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <button type="button" onClick={onAdd}>
+        Add connection…
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,241 @@
+/**
+ * The formula bar: a highlighted input that checks the formula against the table's fields as you type
+ * (core/formula's checker, errors underlined at their spans), offers fields and functions with their
+ * signatures, and applies on Enter only a formula that checks. Nothing is sent while it does not.
+ */
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import { checkFormula, complete } from '../../../core/formula';
+import type { FormulaField } from '../../../core/formula';
+import { highlight } from './highlight';
+
+interface Props {
+  fields: readonly FormulaField[];
+  /** The formula the view is filtered by ('' for none). */
+  applied: string;
+  /** The service's message when it refused the applied formula (a 422 the local check let through). */
+  serviceError?: string | undefined;
+  recent: readonly string[];
+  onApply: (formula: string) => void;
+}
+
+/** The signature's parameter list split at top-level commas, to bold the argument being typed. */
+function signatureParts(label: string, activeArg: number) {
+  const open = label.indexOf('(');
+  const close = label.lastIndexOf(')');
+  if (open < 0 || close < open) return [{ text: label, active: false }];
+  const params = label.slice(open + 1, close).split(/,\s*/);
+  const parts = [{ text: label.slice(0, open + 1), active: false }];
+  params.forEach((p, i) => {
+    const last = i === params.length - 1;
+    const active = i === Math.min(activeArg, params.length - 1);
+    parts.push({ text: p, active }, { text: last ? '' : ', ', active: false });
+  });
+  parts.push({ text: label.slice(close), active: false });
+  return parts;
+}
+
+export function FormulaBar({ fields, applied, serviceError, recent, onApply }: Props) {
+  const [text, setText] = useState(applied);
+  const [cursor, setCursor] = useState(applied.length);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const [recentOpen, setRecentOpen] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const pendingCursor = useRef<number | null>(null);
+
+  // An empty bar is no filter at all, not a formula with something missing.
+  const diagnostics = useMemo(() => (text.trim() === '' ? [] : checkFormula(text, fields)), [text, fields]);
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const completion = useMemo(() => complete(text, cursor, fields), [text, cursor, fields]);
+  const items = menuOpen ? completion.items.slice(0, 50) : [];
+  const segments = useMemo(() => highlight(text, diagnostics), [text, diagnostics]);
+
+  useLayoutEffect(() => {
+    const at = pendingCursor.current;
+    if (at !== null && input.current) {
+      input.current.setSelectionRange(at, at);
+      pendingCursor.current = null;
+    }
+  });
+
+  const edit = (next: string, at: number) => {
+    setText(next);
+    setCursor(at);
+    setActive(0);
+    pendingCursor.current = at;
+  };
+
+  const accept = (index: number) => {
+    const item = completion.items[index];
+    if (!item) return;
+    const next = text.slice(0, completion.from) + item.insert + text.slice(completion.to);
+    edit(next, completion.from + item.insert.length);
+    setMenuOpen(false);
+  };
+
+  const apply = (formula: string) => {
+    const trimmed = formula.trim();
+    if (trimmed !== '' && checkFormula(trimmed, fields).some((d) => d.severity === 'error')) return;
+    setMenuOpen(false);
+    onApply(trimmed);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (items.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const step = e.key === 'ArrowDown' ? 1 : -1;
+        setActive((a) => (a + step + items.length) % items.length);
+        return;
+      }
+      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+        e.preventDefault();
+        accept(active);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        setMenuOpen(false);
+        return;
+      }
+    }
+    if (e.key === ' ' && e.ctrlKey) {
+      e.preventDefault();
+      setMenuOpen(true);
+    } else if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      apply(text);
+    } else if (e.key === 'Escape') {
+      edit(applied, applied.length);
+    }
+  };
+
+  const firstError = errors[0];
+  const refused = !firstError && text.trim() === applied && serviceError !== undefined;
+  const message = firstError ? firstError.message : refused ? serviceError : diagnostics[0]?.message;
+  const signature = completion.signature;
+
+  return (
+    <div className="td-formula">
+      <div className="td-formula-row">
+        <span className="td-formula-label" aria-hidden>
+          ƒ
+        </span>
+        <div className="td-formula-stack">
+          <pre className="td-formula-backdrop" aria-hidden>
+            {segments.map((s, i) => (
+              <span
+                key={i}
+                className={[s.token ? `tok-${s.token}` : '', s.severity ? `td-diag-${s.severity}` : '']
+                  .join(' ')
+                  .trim()}
+              >
+                {s.text}
+              </span>
+            ))}
+            {'\n'}
+          </pre>
+          <textarea
+            ref={input}
+            className="td-formula-input"
+            aria-label="Filter formula"
+            aria-invalid={errors.length > 0}
+            placeholder="Filter by formula, e.g. AND({Status} = 'Done', {Amount} > 100)"
+            spellCheck={false}
+            rows={1}
+            value={text}
+            onChange={(e) => {
+              edit(e.target.value, e.target.selectionStart);
+              setMenuOpen(true);
+            }}
+            onSelect={(e) => setCursor(e.currentTarget.selectionStart)}
+            onKeyDown={onKeyDown}
+            onBlur={() => setMenuOpen(false)}
+          />
+          {signature && (
+            <div className="td-signature" role="tooltip">
+              <code>
+                {signatureParts(signature.label, signature.activeArg).map((p, i) =>
+                  p.active ? <b key={i}>{p.text}</b> : <span key={i}>{p.text}</span>,
+                )}
+              </code>
+              {signature.doc && <span className="td-signature-doc">{signature.doc}</span>}
+            </div>
+          )}
+          {items.length > 0 && (
+            <ul className="td-completions" role="listbox" aria-label="Completions">
+              {items.map((item, i) => (
+                <li
+                  key={`${item.kind}:${item.label}`}
+                  role="option"
+                  aria-selected={i === active}
+                  className={`td-completion td-completion-${item.kind}`}
+                  onMouseDown={(e) => {
+                    e.preventDefault();
+                    accept(i);
+                  }}
+                >
+                  <span className="td-completion-label">{item.label}</span>
+                  {item.detail && <span className="td-completion-detail">{item.detail}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <button type="button" onClick={() => apply(text)} disabled={errors.length > 0} title="Apply (Enter)">
+          Apply
+        </button>
+        {applied !== '' && (
+          <button
+            type="button"
+            onClick={() => {
+              edit('', 0);
+              onApply('');
+            }}
+            title="Remove the filter"
+          >
+            Clear
+          </button>
+        )}
+        <div className="td-recent">
+          <button
+            type="button"
+            disabled={recent.length === 0}
+            aria-expanded={recentOpen}
+            onClick={() => setRecentOpen((o) => !o)}
+            title="Recent formulas for this table"
+          >
+            Recent ▾
+          </button>
+          {recentOpen && (
+            <ul className="td-recent-list" role="menu">
+              {recent.map((f) => (
+                <li key={f} role="menuitem">
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setRecentOpen(false);
+                      edit(f, f.length);
+                      apply(f);
+                    }}
+                  >
+                    {f}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      {message && text.trim() !== '' && (
+        <div
+          className={`td-formula-message ${firstError || refused ? 'is-error' : ''}`}
+          role={firstError || refused ? 'alert' : 'status'}
+        >
+          {message}
+        </div>
+      )}
+    </div>
+  );
+}

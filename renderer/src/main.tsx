@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { AllCommunityModule, ModuleRegistry } from 'ag-grid-community';
+import { App } from './App';
+import './styles.css';
+
+// All of Community: the infinite row model plus tooltips, cell classes, column moving and resizing.
+ModuleRegistry.registerModules([AllCommunityModule]);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,157 @@
+/**
+ * Bases and tables of a connection, from the metadata API. Where the service refuses it (403), the user types
+ * a base id and a table name instead, and the columns are inferred from the records as they load.
+ */
+import { useEffect, useState } from 'react';
+import type { ConnectionSummary } from '../../../core/contract';
+import type { BaseInfo, TableSchema } from '../../../core/records/types';
+import { errorMessage, tabledesk } from '../bridge';
+import type { TableTarget } from '../table/view-session';
+
+interface Props {
+  connection: ConnectionSummary;
+  onOpen: (target: TableTarget) => void;
+}
+
+type Listing<T> =
+  | { state: 'loading' }
+  | { state: 'ready'; items: T[] }
+  | { state: 'refused'; message: string }
+  | { state: 'failed'; message: string };
+
+export function TablePicker({ connection, onOpen }: Props) {
+  const [bases, setBases] = useState<Listing<BaseInfo>>({ state: 'loading' });
+  const [baseId, setBaseId] = useState<string>();
+  const [tablesOf, setTablesOf] = useState<{ baseId: string; listing: Listing<TableSchema> }>();
+  const tables: Listing<TableSchema> =
+    tablesOf && tablesOf.baseId === baseId ? tablesOf.listing : { state: 'loading' };
+  // The picker is keyed by connection (see App), so the connection never changes under it.
+  const connectionId = connection.id;
+
+  useEffect(() => {
+    let live = true;
+    tabledesk()
+      .call('meta.bases', { connectionId })
+      .then(
+        (r) => {
+          if (!live) return;
+          if (r.refused) return setBases({ state: 'refused', message: r.message });
+          setBases({ state: 'ready', items: r.bases });
+          // A connection with one base (the demo) opens straight onto its tables.
+          if (r.bases.length === 1) setBaseId(r.bases[0]?.id);
+        },
+        (e: unknown) => live && setBases({ state: 'failed', message: errorMessage(e) }),
+      );
+    return () => {
+      live = false;
+    };
+  }, [connectionId]);
+
+  useEffect(() => {
+    if (baseId === undefined) return;
+    let live = true;
+    const settle = (listing: Listing<TableSchema>) => live && setTablesOf({ baseId, listing });
+    tabledesk()
+      .call('meta.tables', { connectionId, baseId })
+      .then(
+        (r) =>
+          settle(r.refused ? { state: 'refused', message: r.message } : { state: 'ready', items: r.tables }),
+        (e: unknown) => settle({ state: 'failed', message: errorMessage(e) }),
+      );
+    return () => {
+      live = false;
+    };
+  }, [connectionId, baseId]);
+
+  const open = (base: string, table: string, schema?: TableSchema) =>
+    onOpen({ connectionId, baseId: base, table, schema });
+
+  return (
+    <div className="td-picker">
+      <section aria-label="Bases">
+        <h2>Bases of {connection.name}</h2>
+        <ListingNote listing={bases} what="bases" />
+        {bases.state === 'ready' && (
+          <ul className="td-list">
+            {bases.items.map((b) => (
+              <li key={b.id}>
+                <button
+                  type="button"
+                  className={b.id === baseId ? 'is-selected' : ''}
+                  onClick={() => setBaseId(b.id)}
+                >
+                  {b.name} <span className="td-muted">{b.id}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {baseId !== undefined && (
+        <section aria-label="Tables">
+          <h2>Tables</h2>
+          <ListingNote listing={tables} what="tables" />
+          {tables.state === 'ready' && (
+            <ul className="td-list">
+              {tables.items.map((t) => (
+                <li key={t.id}>
+                  <button type="button" onClick={() => open(baseId, t.name, t)}>
+                    {t.name} <span className="td-muted">{t.fields.length} fields</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      {(bases.state === 'refused' || tables.state === 'refused') && (
+        <ManualTable initialBaseId={baseId} onOpen={(b, t) => open(b, t)} />
+      )}
+    </div>
+  );
+}
+
+function ListingNote({ listing, what }: { listing: Listing<unknown>; what: string }) {
+  switch (listing.state) {
+    case 'loading':
+      return <p className="td-muted">Loading {what}…</p>;
+    case 'failed':
+      return <p className="td-error">{listing.message}</p>;
+    case 'refused':
+      return <p className="td-warning">{listing.message}</p>;
+    default:
+      return null;
+  }
+}
+
+function ManualTable({
+  initialBaseId,
+  onOpen,
+}: {
+  initialBaseId?: string | undefined;
+  onOpen: (baseId: string, table: string) => void;
+}) {
+  const [baseId, setBaseId] = useState(initialBaseId ?? '');
+  const [table, setTable] = useState('');
+  return (
+    <form
+      className="td-manual-table"
+      aria-label="Open a table by name"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (baseId.trim() && table.trim()) onOpen(baseId.trim(), table.trim());
+      }}
+    >
+      <h2>Open a table by name</h2>
+      <label>
+        Base id
+        <input value={baseId} onChange={(e) => setBaseId(e.target.value)} placeholder="app…" required />
+      </label>
+      <label>
+        Table name or id
+        <input value={table} onChange={(e) => setTable(e.target.value)} required />
+      </label>
+      <button type="submit">Open</button>
+    </form>
+  );
+}

@@ -1,0 +1,212 @@
+/**
+ * One open table: toolbar (view picker, field chooser, go to row, formula bar), the grid, and the status bar.
+ * Every change of view, fields, sort or formula asks for a new view on the services side (a new page chain).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { GridApi } from 'ag-grid-community';
+import type { Column, EventPayload } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { errorMessage, isChannelError, tabledesk } from '../bridge';
+import { TableGrid, goToRow } from '../grid/TableGrid';
+import { FormulaBar } from '../formula/FormulaBar';
+import { recentFormulas, rememberFormula } from '../formula/recent';
+import { StatusBar } from '../status/StatusBar';
+import { mergeColumns } from './columns-merge';
+import { FieldChooser } from './FieldChooser';
+import { viewDatasource } from './view-datasource';
+import { ViewSession } from './view-session';
+import type { OpenedView, TableTarget, ViewQuery } from './view-session';
+
+/** Block size = the service's page size, so one grid block is one request. */
+const PAGE_SIZE = 100;
+
+type BaseQuery = Omit<ViewQuery, 'sort'>;
+
+interface Progress {
+  loaded: number;
+  total?: number | undefined;
+  loadingPage?: number | undefined;
+}
+
+export function TableTab({ target, active }: { target: TableTarget; active: boolean }) {
+  const { connectionId, baseId, table } = target;
+  const tableKey = `${connectionId}/${baseId}/${table}`;
+  const [query, setQuery] = useState<BaseQuery>({});
+  const [columns, setColumns] = useState<readonly Column[]>([]);
+  const [viewId, setViewId] = useState<string>();
+  const [progress, setProgress] = useState<Progress>({ loaded: 0 });
+  const [error, setError] = useState<string>();
+  const [formulaError, setFormulaError] = useState<string>();
+  const [client, setClient] = useState<EventPayload<'client.status'>>();
+  const [recent, setRecent] = useState(() => recentFormulas(tableKey));
+  const [gotoRow, setGotoRow] = useState('');
+  const gridApi = useRef<GridApi<RecordData> | null>(null);
+  const gotoInput = useRef<HTMLInputElement>(null);
+
+  const onOpened = useCallback((view: OpenedView) => {
+    setViewId(view.viewId);
+    setColumns((known) => mergeColumns(known, view.columns));
+    setProgress({ loaded: 0 });
+  }, []);
+
+  const session = useMemo(
+    () => new ViewSession(tabledesk(), { connectionId, baseId, table }, onOpened),
+    [connectionId, baseId, table, onOpened],
+  );
+  useEffect(() => () => session.restart(), [session]);
+
+  useEffect(() => {
+    const api = tabledesk();
+    const offState = api.on('view.state', (s) => {
+      if (s.viewId !== viewId) return;
+      setProgress({ loaded: s.loaded, total: s.total, loadingPage: s.loadingPage });
+      if (s.columns) setColumns((known) => mergeColumns(known, s.columns ?? []));
+      if (s.error) setError(s.error.message);
+    });
+    const offClient = api.on('client.status', (s) => {
+      if (s.connectionId === connectionId) setClient(s);
+    });
+    return () => {
+      offState();
+      offClient();
+    };
+  }, [viewId, connectionId]);
+
+  const datasource = useMemo(
+    () =>
+      viewDatasource(session, query, {
+        rows: (rows) => {
+          setProgress((p) => ({ ...p, loaded: rows.loaded, total: rows.rowCount ?? p.total }));
+          setError(undefined);
+        },
+        error: (e) => {
+          setError(errorMessage(e));
+          if (query.formula && isChannelError(e) && e.status === 422) setFormulaError(e.message);
+        },
+      }),
+    [session, query],
+  );
+
+  const change = (next: BaseQuery) => {
+    setError(undefined);
+    setFormulaError(undefined);
+    setQuery(next);
+  };
+
+  const retry = () => {
+    session.restart();
+    setError(undefined);
+    // A new query object builds a new datasource, which opens a fresh view.
+    setQuery((q) => ({ ...q }));
+  };
+
+  const applyFormula = (formula: string) => {
+    const { formula: _old, ...rest } = query;
+    change(formula === '' ? rest : { ...rest, formula });
+    if (formula !== '') setRecent(rememberFormula(tableKey, formula));
+  };
+
+  const shownColumns = useMemo(
+    () => (query.fields ? columns.filter((c) => query.fields?.includes(c.name)) : columns),
+    [columns, query.fields],
+  );
+  const formulaFields = useMemo(() => columns.map((c) => ({ name: c.name, type: c.type })), [columns]);
+  const views = target.schema?.views ?? [];
+
+  const jump = () => {
+    const row = Number(gotoRow);
+    if (gridApi.current && Number.isInteger(row) && row >= 1) goToRow(gridApi.current, row - 1);
+  };
+
+  return (
+    <section
+      className="td-table"
+      hidden={!active}
+      aria-label={table}
+      onKeyDown={(e) => {
+        if (e.ctrlKey && e.key.toLowerCase() === 'g') {
+          e.preventDefault();
+          gotoInput.current?.focus();
+        }
+      }}
+    >
+      <div className="td-toolbar">
+        {views.length > 0 && (
+          <label className="td-view-picker">
+            View
+            <select
+              value={query.view ?? ''}
+              onChange={(e) => {
+                const { view: _old, ...rest } = query;
+                change(e.target.value === '' ? rest : { ...rest, view: e.target.value });
+              }}
+            >
+              <option value="">All records</option>
+              {views.map((v) => (
+                <option key={v.id} value={v.name}>
+                  {v.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <FieldChooser
+          columns={columns}
+          selected={query.fields}
+          onChange={(fields) => {
+            const { fields: _old, ...rest } = query;
+            change(fields ? { ...rest, fields } : rest);
+          }}
+        />
+        <form
+          className="td-goto"
+          onSubmit={(e) => {
+            e.preventDefault();
+            jump();
+          }}
+        >
+          <input
+            ref={gotoInput}
+            type="number"
+            min={1}
+            placeholder="Row"
+            aria-label="Go to row"
+            value={gotoRow}
+            onChange={(e) => setGotoRow(e.target.value)}
+          />
+          <button type="submit" title="Go to row (Ctrl+G)">
+            Go
+          </button>
+        </form>
+      </div>
+      <FormulaBar
+        fields={formulaFields}
+        applied={query.formula ?? ''}
+        serviceError={formulaError}
+        recent={recent}
+        onApply={applyFormula}
+      />
+      {progress.loadingPage !== undefined && (
+        <div className="td-grid-loading" aria-hidden>
+          Loading page {progress.loadingPage}…
+        </div>
+      )}
+      <TableGrid
+        columns={shownColumns}
+        datasource={datasource}
+        blockSize={PAGE_SIZE}
+        onReady={(api) => {
+          gridApi.current = api;
+        }}
+      />
+      <StatusBar
+        loaded={progress.loaded}
+        total={progress.total}
+        loadingPage={progress.loadingPage}
+        client={client}
+        error={error}
+        onRetry={retry}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Tab } from './tabs';
+
+interface Props {
+  tabs: readonly Tab[];
+  activeKey: string | undefined;
+  onActivate: (key: string | undefined) => void;
+  onClose: (key: string) => void;
+}
+
+export function TabBar({ tabs, activeKey, onActivate, onClose }: Props) {
+  return (
+    <div className="td-tabs" role="tablist" aria-label="Open tables">
+      <button
+        type="button"
+        role="tab"
+        aria-selected={activeKey === undefined}
+        className="td-tab td-tab-home"
+        onClick={() => onActivate(undefined)}
+        title="Connections and tables"
+      >
+        ☰ Tables
+      </button>
+      {tabs.map((t) => (
+        <div key={t.key} className={`td-tab ${t.key === activeKey ? 'is-active' : ''}`}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={t.key === activeKey}
+            title={`${t.label} (${t.target.baseId})`}
+            onClick={() => onActivate(t.key)}
+            onAuxClick={(e) => e.button === 1 && onClose(t.key)}
+          >
+            {t.label}
+          </button>
+          <button
+            type="button"
+            className="td-tab-close"
+            aria-label={`Close ${t.label}`}
+            onClick={() => onClose(t.key)}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The app as a user sees it, for the end-to-end tests: navigation by visible labels, the grid's rows by index
+ * (`row-index`) and record id (`row-id`, the grid's getRowId), and a log of every WebSocket frame the page
+ * exchanges with the door.
+ */
+import { expect } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
+
+export interface Frame {
+  direction: 'sent' | 'received';
+  payload: string;
+}
+
+interface CallFrame {
+  t: 'call';
+  channel: string;
+  request: Record<string, unknown>;
+}
+
+export class AppPage {
+  readonly frames: Frame[] = [];
+
+  constructor(readonly page: Page) {
+    page.on('websocket', (ws) => {
+      ws.on('framesent', (f) => this.frames.push({ direction: 'sent', payload: String(f.payload) }));
+      ws.on('framereceived', (f) => this.frames.push({ direction: 'received', payload: String(f.payload) }));
+    });
+  }
+
+  async goto(url: string): Promise<void> {
+    await this.page.goto(url);
+    await expect(this.page.getByRole('navigation', { name: 'Connections' })).toBeVisible();
+  }
+
+  /** Opens a table of the demo base (the demo connection and its single base are selected on start). */
+  async openTable(name: string): Promise<void> {
+    await this.page.getByRole('region', { name: 'Tables' }).getByRole('button', { name }).click();
+    await expect(this.page.getByRole('tab', { name, selected: true })).toBeVisible();
+    await expect(this.row(0)).toBeVisible();
+  }
+
+  /** The active table tab. */
+  get table(): Locator {
+    return this.page.locator('section.td-table:not([hidden])');
+  }
+
+  /** A loaded grid row (one element holds its pinned and scrolling cells); its `row-id` is the record id. */
+  row(index: number): Locator {
+    return this.table.locator(`.ag-row[row-index="${index}"][row-id]`);
+  }
+
+  cell(index: number, column: string): Locator {
+    return this.table.locator(`.ag-row[row-index="${index}"] .ag-cell[col-id="${column}"]`);
+  }
+
+  async rowId(index: number): Promise<string | null> {
+    await expect(this.row(index)).toBeVisible();
+    return this.row(index).getAttribute('row-id');
+  }
+
+  async rowIds(count: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push((await this.rowId(i)) ?? '');
+    return ids;
+  }
+
+  async headers(): Promise<string[]> {
+    return this.table
+      .locator('.ag-header-cell[col-id]')
+      .evaluateAll((cells) => cells.map((c) => c.getAttribute('col-id') ?? ''));
+  }
+
+  header(column: string): Locator {
+    return this.table.locator(`.ag-header-cell[col-id="${column}"] .ag-header-cell-label`);
+  }
+
+  get formula(): Locator {
+    return this.table.getByRole('textbox', { name: 'Filter formula' });
+  }
+
+  get status(): Locator {
+    return this.table.locator('footer.td-status');
+  }
+
+  /** The calls the page sent over the door, oldest first. */
+  calls(channel?: string): CallFrame[] {
+    return this.frames
+      .filter((f) => f.direction === 'sent')
+      .map((f) => JSON.parse(f.payload) as CallFrame)
+      .filter((c) => c.t === 'call' && (channel === undefined || c.channel === channel));
+  }
+
+  async screenshot(info: TestInfo, name: string): Promise<void> {
+    await this.page.screenshot({ path: info.outputPath(`${name}.png`) });
+  }
+}
