@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, nativeTheme, session, shell } from 'electron';
 import { createAppServices } from '../services/app';
 import type { AppServices } from '../services/app';
+import type { EmbeddedRunner } from '../services/embedded-server';
 import { APP_ORIGIN, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
 import { bindIpc } from './ipc';
 import { installMenu } from './menu';
@@ -83,6 +84,16 @@ async function confirmClose(window: BrowserWindow, services: AppServices): Promi
   return response === 0;
 }
 
+/**
+ * A packaged app's better-sqlite3 is rebuilt for Electron (electron-builder's npmRebuild), so the demo server
+ * runs in this process. Unpacked (npm start), the module is Node's build: the server runs on the Node that
+ * npm used, which host/start.ts passes in TABLEDESK_NODE.
+ */
+function embeddedRunner(): EmbeddedRunner {
+  if (app.isPackaged) return 'in-process';
+  return { nodePath: process.env.TABLEDESK_NODE ?? 'node', appDir: app.getAppPath() };
+}
+
 registerAppScheme();
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -99,6 +110,7 @@ if (!app.requestSingleInstanceLock()) {
       vault: createSafeStorageVault(userData),
       door: 'electron',
       version: app.getVersion(),
+      embedded: { runner: embeddedRunner() },
     });
     app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
     app.on('activate', () => {
