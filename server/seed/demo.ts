@@ -7,7 +7,9 @@
  *   Region (singleSelect: Europe, Americas, Asia, Africa, Oceania).
  * - "People" (200 records): Name (primary), Email (email), Phone (phoneNumber), Website (url),
  *   Team (multipleRecordLinks → Teams), Photo (multipleAttachments), Start date (date), Active (checkbox),
- *   Level (rating, max 5), Skills (multipleSelects: TypeScript, SQL, Design, Writing, Sales, Support).
+ *   Level (rating, max 5), Skills (multipleSelects: TypeScript, SQL, Design, Writing, Sales, Support),
+ *   Tasks (multipleRecordLinks → Tasks, the inverse of Tasks.Assignee). Teams also get People (the inverse
+ *   of People.Team): every link has its inverse field, as on Airtable.
  * - "Tasks" (50,000 records, `largeTableRecords`): Name (primary), Notes (multilineText),
  *   Status (singleSelect: Todo, In progress, Blocked, Done), Tags (multipleSelects: Bug, Feature, Docs,
  *   Urgent, Backend, Frontend), Assignee (multipleRecordLinks → People), Estimate (duration, seconds),
@@ -214,5 +216,8 @@ export function seedDemoBase(service: Service, opts: { largeTableRecords?: numbe
         Points: Math.round(faker.number.float({ min: 0, max: 13 }) * 10) / 10,
       };
     });
+    for (const table of [people, tasks])
+      for (const f of table.fields)
+        if (f.type === 'multipleRecordLinks') service.records.rebuildInverseLinks(table, f);
   })();
 }

@@ -281,9 +281,17 @@ export class Catalog {
     for (const v of spec.views?.length ? spec.views : [{ name: 'Grid view' }]) this.addView(table, v);
   }
 
-  /** Puts the fields in the order of `names` (fields created in a later pass, such as links, move back in place). */
+  /**
+   * Puts the fields in the order of `names` (fields created in a later pass, such as links, move back in
+   * place); fields not named (inverse links added from other tables) stay at the end.
+   */
   orderFields(table: Table, names: string[]): void {
-    table.fields.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
+    const rank = (f: Field) => {
+      const i = names.indexOf(f.name);
+      return i === -1 ? names.length + table.fields.indexOf(f) : i;
+    };
+    const ranks = new Map(table.fields.map((f) => [f, rank(f)]));
+    table.fields.sort((a, b) => ranks.get(a)! - ranks.get(b)!);
     const setPos = this.db.prepare('UPDATE fields SET position = ? WHERE id = ?');
     table.fields.forEach((f, i) => setPos.run(i, f.id));
   }
@@ -292,7 +300,34 @@ export class Catalog {
     return this.transaction(() => this.addField(table, spec));
   }
 
-  private addField(table: Table, spec: FieldSpec): Field {
+  /**
+   * A link to another table gets its inverse field there, as on Airtable: named after this table, linking
+   * back, each naming the other in `inverseLinkFieldId`. The store keeps both sides in step.
+   */
+  private addInverseLink(table: Table, field: Field): void {
+    const linked = this.tableById(String(field.options?.linkedTableId));
+    if (!linked || linked === table) return;
+    let name = table.name;
+    for (let n = 2; linked.fields.some((f) => f.name.toLowerCase() === name.toLowerCase()); n++)
+      name = `${table.name} ${n}`;
+    const inverse = this.addField(
+      linked,
+      { name, type: 'multipleRecordLinks', options: { linkedTableId: table.id } },
+      field.id,
+    );
+    field.options = { ...field.options, inverseLinkFieldId: inverse.id };
+    this.saveField(field);
+  }
+
+  /** The field on the other side of a link, if it has one. */
+  inverseOf(field: Field): { table: Table; field: Field } | undefined {
+    const table = this.tableById(String(field.options?.linkedTableId));
+    const inverse = table?.fields.find((f) => f.id === field.options?.inverseLinkFieldId);
+    return table && inverse ? { table, field: inverse } : undefined;
+  }
+
+  /** `inverseOf`: the link field this new link field is the inverse of. */
+  private addField(table: Table, spec: FieldSpec, inverseOf?: string): Field {
     const name = checkName('field', spec.name, table.fields);
     if (!KNOWN_TYPES.has(spec.type))
       throw invalidRequest(`Unsupported field type: ${JSON.stringify(spec.type)}`);
@@ -305,7 +340,7 @@ export class Catalog {
             const linked = this.tableById(id);
             return linked !== undefined && linked.baseId === table.baseId;
           });
-    if (options) field.options = options;
+    if (options) field.options = inverseOf ? { ...options, inverseLinkFieldId: inverseOf } : options;
     this.db
       .prepare(
         'INSERT INTO fields (id, table_id, name, type, description, options, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -316,10 +351,11 @@ export class Catalog {
         name,
         spec.type,
         spec.description ?? null,
-        options ? JSON.stringify(options) : null,
+        field.options ? JSON.stringify(field.options) : null,
         table.fields.length,
       );
     table.fields.push(field);
+    if (field.type === 'multipleRecordLinks' && !inverseOf) this.addInverseLink(table, field);
     return field;
   }
 

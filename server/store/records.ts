@@ -203,6 +203,7 @@ export class RecordStore {
       const rec: StoredRecord = { seq: 0, id: newId('rec'), createdTime: now, modifiedTime: now, data };
       this.computeFormulas(table, rec);
       rec.seq = (insert.get(rec.id, table.id, now, now, JSON.stringify(data)) as { seq: number }).seq;
+      this.syncInverseLinks(table, rec.id, {}, data);
       return rec;
     });
   }
@@ -218,6 +219,7 @@ export class RecordStore {
       throw new ServiceError(422, 'ROW_DOES_NOT_EXIST', `Record ID ${id} does not exist in this table`);
     const writer = this.writer(table, opts);
     const values = this.byFieldId(table, fields);
+    const before = rec.data;
     const data: Record<string, unknown> = {};
     for (const f of table.fields) {
       const keep = opts.replace ? f.type === 'autoNumber' : !values.has(f.id);
@@ -228,12 +230,70 @@ export class RecordStore {
       if (v !== undefined) data[fieldId] = v;
     }
     rec.data = data;
+    this.save(table, rec);
+    this.syncInverseLinks(table, rec.id, before, rec.data);
+    return rec;
+  }
+
+  /** Writes a changed record back, with its formula results and modification time brought up to date. */
+  private save(table: Table, rec: StoredRecord): void {
     rec.modifiedTime = new Date().toISOString();
     this.computeFormulas(table, rec);
     this.db
       .prepare('UPDATE records SET data = ?, modified_time = ? WHERE seq = ?')
       .run(JSON.stringify(rec.data), rec.modifiedTime, rec.seq);
-    return rec;
+  }
+
+  /** Fills the inverse of a link field from its values, for records written straight into the table (seeding). */
+  rebuildInverseLinks(table: Table, field: Field): void {
+    const inverse = this.catalog.inverseOf(field);
+    if (!inverse) return;
+    const rows = this.db
+      .prepare(
+        `SELECT j.value AS target, json_group_array(r.id) AS ids
+         FROM (SELECT id, data FROM records WHERE table_id = ? ORDER BY seq) r, json_each(r.data, '$."${field.id}"') j
+         GROUP BY j.value`,
+      )
+      .all(table.id) as { target: string; ids: string }[];
+    const set = this.db.prepare(
+      `UPDATE records SET data = json_set(data, '$."${inverse.field.id}"', json(?)) WHERE id = ?`,
+    );
+    for (const row of rows) set.run(row.ids, row.target);
+  }
+
+  /** Keeps the other side of every changed link in step: the linked records gain or lose this record. */
+  private syncInverseLinks(
+    table: Table,
+    id: string,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+  ): void {
+    for (const field of table.fields) {
+      if (field.type !== 'multipleRecordLinks') continue;
+      const inverse = this.catalog.inverseOf(field);
+      if (!inverse) continue;
+      const old = new Set((before[field.id] ?? []) as string[]);
+      const now = new Set((after[field.id] ?? []) as string[]);
+      for (const other of now)
+        if (!old.has(other)) this.editLinks(inverse.table, other, inverse.field.id, (ids) => [...ids, id]);
+      for (const other of old)
+        if (!now.has(other))
+          this.editLinks(inverse.table, other, inverse.field.id, (ids) => ids.filter((x) => x !== id));
+    }
+  }
+
+  private editLinks(
+    table: Table,
+    recordId: string,
+    fieldId: string,
+    change: (ids: string[]) => string[],
+  ): void {
+    const rec = this.get(table, recordId);
+    if (!rec) return;
+    const ids = [...new Set(change((rec.data[fieldId] ?? []) as string[]))];
+    if (ids.length === 0) delete rec.data[fieldId];
+    else rec.data[fieldId] = ids;
+    this.save(table, rec);
   }
 
   /** The written fields keyed by field id; a name or id that is not a field of the table is refused. */
@@ -299,7 +359,6 @@ export class RecordStore {
           .all(t.id, id) as RecordRow[];
         for (const r of rows) if (!candidates.has(r.seq)) candidates.set(r.seq, fromRow(r));
       }
-      const save = this.db.prepare('UPDATE records SET data = ? WHERE seq = ?');
       for (const rec of candidates.values()) {
         for (const f of links) {
           const v = rec.data[f.id];
@@ -308,8 +367,7 @@ export class RecordStore {
           if (isBlank(kept)) delete rec.data[f.id];
           else rec.data[f.id] = kept;
         }
-        this.computeFormulas(t, rec);
-        save.run(JSON.stringify(rec.data), rec.seq);
+        this.save(t, rec);
       }
     }
   }

@@ -194,4 +194,29 @@ describe('values per field type', () => {
     await s.request('DELETE', `/v0/${s.baseId}/Folk/${person.body.id}`);
     expect((await s.request('GET', `${path}/${r.body.id}`)).body.fields.People).toBeUndefined();
   });
+
+  it('a link has an inverse field in the linked table, kept in step both ways', async () => {
+    const schema = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
+    const folk = schema.body.tables.find((t: { name: string }) => t.name === 'Folk');
+    const every = schema.body.tables.find((t: { name: string }) => t.name === 'Every type');
+    const people = every.fields.find((f: { name: string }) => f.name === 'People');
+    const inverse = folk.fields.find((f: { id: string }) => f.id === people.options.inverseLinkFieldId);
+    expect(inverse).toMatchObject({ name: 'Every type', type: 'multipleRecordLinks' });
+    expect(inverse.options).toMatchObject({ linkedTableId: every.id, inverseLinkFieldId: people.id });
+
+    const folkPath = `/v0/${s.baseId}/Folk`;
+    const [p1, p2] = (
+      await s.request('POST', folkPath, { records: [{ fields: { Name: 'P1' } }, { fields: { Name: 'P2' } }] })
+    ).body.records;
+    const r = await create({ Text: 'both', People: [p1.id, p2.id] });
+    expect((await s.request('GET', `${folkPath}/${p1.id}`)).body.fields['Every type']).toEqual([r.body.id]);
+    await s.request('PATCH', `${path}/${r.body.id}`, { fields: { People: [p2.id] } });
+    expect((await s.request('GET', `${folkPath}/${p1.id}`)).body.fields['Every type']).toBeUndefined();
+    // Writing the inverse side changes the forward side.
+    await s.request('PATCH', `${folkPath}/${p1.id}`, { fields: { 'Every type': [r.body.id] } });
+    const forward = await s.request('GET', `${path}/${r.body.id}`);
+    expect([...forward.body.fields.People].sort()).toEqual([p1.id, p2.id].sort());
+    await s.request('DELETE', `${path}/${r.body.id}`);
+    expect((await s.request('GET', `${folkPath}/${p2.id}`)).body.fields['Every type']).toBeUndefined();
+  });
 });
