@@ -52,7 +52,11 @@ function and(a: ((r: StoredRecord) => boolean) | undefined, b: ((r: StoredRecord
   return a ?? b;
 }
 
-/** One page of a list request: view, filter, sort, paging by keyset cursor, maxRecords. */
+/**
+ * One page of a list request: view, filter, sort, paging by keyset cursor, maxRecords. A view applies its
+ * filter and its sort; its hidden fields are still returned, as Airtable documents for `view` (they show
+ * as `visibleFieldIds` in the schema for clients that hide them).
+ */
 export function listRecords(
   service: Service,
   table: Table,

@@ -31,7 +31,8 @@ const ISO_TEXT: ReadonlySet<string> = new Set(['date', 'dateTime']);
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
  * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
- * so they sort like text or numbers depending on what they hold.
+ * so they sort like text or numbers depending on what they hold. Selects sort by option name, not by the
+ * order of the options as on Airtable, and links by linked record id: both keep an index possible.
  */
 function sortExpression(field: Field): string {
   if (field.type === 'createdTime') return 'created_time';
