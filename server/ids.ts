@@ -12,7 +12,3 @@ export function newId(prefix: IdPrefix): string {
   for (const b of bytes) s += ALPHABET[b % ALPHABET.length];
   return s;
 }
-
-export function isId(value: string, prefix: IdPrefix): boolean {
-  return value.length === 17 && value.startsWith(prefix) && /^[A-Za-z0-9]+$/.test(value.slice(3));
-}

@@ -1,6 +1,7 @@
 import { ServiceError, unknownField } from '../errors';
 import { newId } from '../ids';
 import type { Catalog, Field, Table } from './catalog';
+import { isComputed } from './catalog';
 import type { CellWriter } from './cells';
 import { isBlank, writeCell } from './cells';
 import type { Db } from './db';
@@ -66,12 +67,6 @@ export class RecordStore {
     return row && fromRow(row);
   }
 
-  count(table: Table): number {
-    return (
-      this.db.prepare('SELECT count(*) AS n FROM records WHERE table_id = ?').get(table.id) as { n: number }
-    ).n;
-  }
-
   create(table: Table, list: Record<string, unknown>[], opts: WriteOptions = {}): StoredRecord[] {
     return this.catalog.transaction(() => this.insertAll(table, list, opts));
   }
@@ -95,12 +90,7 @@ export class RecordStore {
     const mergeFields = mergeOn.map((n) => {
       const f = this.catalog.field(table, n);
       if (!f) throw unknownField(n);
-      if (
-        f.type === 'formula' ||
-        f.type === 'autoNumber' ||
-        f.type === 'createdTime' ||
-        f.type === 'lastModifiedTime'
-      )
+      if (isComputed(f))
         throw new ServiceError(
           422,
           'INVALID_REQUEST_UNKNOWN',
