@@ -1,31 +1,41 @@
 /**
- * `npm start`, after the build: opens the Electron app. Where the Electron binary is missing (a machine that
- * could not download it), says so in one line and opens the browser door instead.
+ * `npm start`, after the build: opens the Electron app, downloading Electron's binary on the first start.
+ * Where there is no binary to be had, says why in one line and opens the browser door instead (its options,
+ * such as --port and --data, go after `--`).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findElectron } from './electron-binary';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The binary electron's own launcher would run, found without letting it try a download. */
-function electronBinary(): string | undefined {
-  const pkgDir = dirname(join(root, 'node_modules/electron/package.json'));
-  const pathFile = join(pkgDir, 'path.txt');
-  if (!existsSync(pathFile)) return undefined;
-  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  const binary = join(override ?? join(pkgDir, 'dist'), readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : undefined;
+async function openBrowserDoor(line: string): Promise<void> {
+  console.log(line);
+  await import('./main');
 }
 
-const binary = electronBinary();
-if (binary === undefined) {
-  console.log(
-    'Electron is not installed on this machine (its binary could not be downloaded): opening the browser door instead.',
-  );
-  await import('./main');
+const launch = await findElectron(
+  // TABLEDESK_ELECTRON_DIR points tests at a copy of the electron package, so they never open a real window.
+  process.env.TABLEDESK_ELECTRON_DIR ?? join(root, 'node_modules/electron'),
+  { onSlowDownload: () => console.log("Downloading Electron's binary (about 100 MB, first start only)…") },
+);
+if ('fallback' in launch) {
+  await openBrowserDoor(launch.fallback);
 } else {
-  const child = spawn(binary, [root], { stdio: 'inherit' });
-  child.on('exit', (code) => process.exit(code ?? 0));
+  // The unpacked app runs its demo server on this Node: better-sqlite3 is built for it, not for Electron.
+  const child = spawn(launch.binary, [root], {
+    stdio: 'inherit',
+    env: { ...process.env, TABLEDESK_NODE: process.execPath },
+  });
+  let failed = false;
+  child.once('error', (error) => {
+    failed = true;
+    void openBrowserDoor(
+      `Electron could not be started (${error.message}): opening the browser door instead.`,
+    );
+  });
+  child.once('exit', (code) => {
+    if (!failed) process.exit(code ?? 0);
+  });
 }

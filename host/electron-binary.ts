@@ -1,0 +1,101 @@
+/**
+ * Finds Electron's binary for `npm start`, running Electron's own installer when it is missing: electron@45
+ * downloads its binary on first run, not at `npm install`. The installer (@electron/get, checked against the
+ * package's checksums) honours the usual environment: ELECTRON_MIRROR, electron_config_cache, proxies.
+ * When there is no binary to be had, the result is the one line to print before opening the browser door.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type ElectronLaunch = { binary: string } | { fallback: string };
+
+export interface FindElectronOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Called once if the download is still running after `slowAfterMs` (a real one takes a while). */
+  onSlowDownload?: () => void;
+  slowAfterMs?: number;
+}
+
+const DOOR = 'opening the browser door instead.';
+// A file URL: `--import` takes no Windows path.
+const FETCH_CAUSE = new URL('fetch-cause.mjs', import.meta.url).href;
+
+/** The binary electron's own launcher would run, found without letting it try a download. */
+function installedBinary(packageDir: string, env: NodeJS.ProcessEnv): string | undefined {
+  const pathFile = join(packageDir, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const dist = env.ELECTRON_OVERRIDE_DIST_PATH || join(packageDir, 'dist');
+  const binary = join(dist, readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : undefined;
+}
+
+/** Set the way npm settings are: any value but empty, 0 and false. */
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false'].includes(value.trim().toLowerCase());
+}
+
+/** The installer prints the failure's stack: its `Name: message` line says why, else its last line does. */
+export function installerReason(stderr: string, exitCode: number | null): string {
+  const lines = stderr.split(/\r?\n/).map((line) => line.trim());
+  const errorLine = lines.map((line) => /^[A-Za-z]*Error: (.+)$/.exec(line)).find((match) => match !== null);
+  if (errorLine) return errorLine[1] as string;
+  return lines.filter((line) => line.length > 0).at(-1) ?? `the installer exited with code ${exitCode}`;
+}
+
+function runInstaller(
+  packageDir: string,
+  options: FindElectronOptions,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', FETCH_CAUSE, join(packageDir, 'install.js')], {
+      env: options.env,
+      // stdout stays quiet on success; a progress bar would need a terminal, and stderr is read for the reason.
+      stdio: ['ignore', 'ignore', 'pipe'],
+      windowsHide: true,
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const slow = setTimeout(() => options.onSlowDownload?.(), options.slowAfterMs ?? 2000);
+    child.once('error', (error) => {
+      clearTimeout(slow);
+      resolve({ ok: false, reason: error.message });
+    });
+    child.once('close', (code) => {
+      clearTimeout(slow);
+      resolve(code === 0 ? { ok: true } : { ok: false, reason: installerReason(stderr, code) });
+    });
+  });
+}
+
+export async function findElectron(
+  packageDir: string,
+  options: FindElectronOptions = {},
+): Promise<ElectronLaunch> {
+  const env = options.env ?? process.env;
+  const installed = installedBinary(packageDir, env);
+  if (installed !== undefined) return { binary: installed };
+  if (!existsSync(join(packageDir, 'install.js')))
+    return {
+      fallback: `Electron is not installed (no ${packageDir}; were dev dependencies left out?): ${DOOR}`,
+    };
+  // Electron's launcher does not download either when pointed at a binary elsewhere.
+  if (env.ELECTRON_OVERRIDE_DIST_PATH)
+    return {
+      fallback: `ELECTRON_OVERRIDE_DIST_PATH (${env.ELECTRON_OVERRIDE_DIST_PATH}) holds no Electron binary: ${DOOR}`,
+    };
+  if (isSet(env.ELECTRON_SKIP_BINARY_DOWNLOAD))
+    return {
+      fallback: `Electron's binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it was not downloaded: ${DOOR}`,
+    };
+
+  const result = await runInstaller(packageDir, { ...options, env });
+  if (!result.ok)
+    return { fallback: `Electron's binary could not be downloaded (${result.reason}): ${DOOR}` };
+  const binary = installedBinary(packageDir, env);
+  return binary !== undefined
+    ? { binary }
+    : {
+        fallback: `Electron's installer finished but left no binary in ${join(packageDir, 'dist')}: ${DOOR}`,
+      };
+}
