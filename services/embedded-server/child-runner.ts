@@ -96,9 +96,10 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
           : `The local demo server could not be started with ${options.nodePath}: ${error.message}`,
       );
     });
-    child.once('exit', (code, signal) => {
+    // 'close' comes after the last of stderr, which says why.
+    const closedEarly = (code: number | null, signal: NodeJS.Signals | null): void =>
       fail(`The local demo server stopped before it was ready (${signal ?? `exit code ${code}`})`);
-    });
+    child.once('close', closedEarly);
     // The child stops when stdin ends; an error writing to a child that is gone changes nothing.
     child.stdin.on('error', () => undefined);
 
@@ -116,10 +117,12 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
       }
       clearTimeout(timer);
       let closing = false;
-      child.removeAllListeners('exit');
-      child.once('exit', (code, signal) => {
+      child.off('close', closedEarly);
+      child.once('close', (code, signal) => {
         if (!closing)
-          console.error(`TableDesk: the local demo server stopped (${signal ?? `exit code ${code}`})`);
+          console.error(
+            `TableDesk: the local demo server stopped (${signal ?? `exit code ${code}`})\n${stderr.join('\n')}`,
+          );
       });
       resolve({
         url: ready.url,

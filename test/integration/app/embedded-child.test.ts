@@ -4,7 +4,7 @@
  * on close and on its parent's death.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,14 @@ describe('embedded server in a child process', () => {
 
     parent.kill('SIGKILL');
     expect(await gone(pid, 10_000)).toBe(true);
+  });
+
+  it("gives the server's own message when it cannot start", async () => {
+    writeFileSync(join(userDataDir, 'local-server'), 'a file where the data folder goes');
+    const vault = createFileVault(join(userDataDir, 'keys.json'));
+    await expect(startEmbeddedServer({ userDataDir, vault, runner })).rejects.toThrow(
+      /^The local demo server stopped before it was ready \(exit code 2\):\ntabledesk server: cannot start: /,
+    );
   });
 
   it('says clearly when the Node binary is missing', async () => {
