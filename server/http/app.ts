@@ -115,13 +115,11 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
+  // Checked as soon as the request is routed (before its body is read), so the rate limit counts arrivals.
   app.addHook('onRequest', async (req) => {
     if (req.method === 'OPTIONS') return;
     if (!authorized(req.headers.authorization))
       throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
-  });
-
-  app.addHook('preValidation', async (req) => {
     const baseId = baseIdOf(req.params);
     if (!baseId) return;
     if (!service.catalog.base(baseId))
