@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,22 @@ describe("npm start's Electron binary", () => {
       symlinkSync(join(root, 'node_modules', scope), join(dir, 'node_modules', scope), 'dir');
     requested.length = 0;
   });
+  /** A local ELECTRON_MIRROR that records what was asked of it; returns its address. */
+  function serveMirror(answer: (response: ServerResponse) => void): Promise<string> {
+    mirror = createServer((request, response) => {
+      requested.push(request.url ?? '');
+      answer(response);
+    });
+    return listen(mirror);
+  }
+
+  /** An installed binary, as the installer leaves it. */
+  function placeBinary(mode: number): void {
+    writeFileSync(join(packageDir, 'path.txt'), binaryPath);
+    mkdirSync(join(packageDir, 'dist', binaryPath, '..'), { recursive: true });
+    writeFileSync(join(packageDir, 'dist', binaryPath), '', { mode });
+  }
+
   afterEach(async () => {
     if (mirror) await new Promise((resolve) => mirror?.close(resolve));
     mirror = undefined;
@@ -124,11 +140,7 @@ describe("npm start's Electron binary", () => {
       join(packageDir, 'checksums.json'),
       JSON.stringify({ [artifact]: createHash('sha256').update(zip).digest('hex') }),
     );
-    mirror = createServer((request, response) => {
-      requested.push(request.url ?? '');
-      response.end(zip);
-    });
-    const base = await listen(mirror);
+    const base = await serveMirror((response) => response.end(zip));
 
     const launch = await findElectron(packageDir, {
       env: cleanEnv({ ELECTRON_MIRROR: base, electron_config_cache: join(dir, 'cache') }),
@@ -139,12 +151,11 @@ describe("npm start's Electron binary", () => {
   });
 
   it('refuses a download whose checksum does not match, and says so', async () => {
-    mirror = createServer((request, response) => {
-      requested.push(request.url ?? '');
-      response.end(storedZip({ [binaryPath]: 'not the real thing' }));
-    });
+    const base = await serveMirror((response) =>
+      response.end(storedZip({ [binaryPath]: 'not the real thing' })),
+    );
     const launch = await findElectron(packageDir, {
-      env: cleanEnv({ ELECTRON_MIRROR: await listen(mirror), electron_config_cache: join(dir, 'cache') }),
+      env: cleanEnv({ ELECTRON_MIRROR: base, electron_config_cache: join(dir, 'cache') }),
     });
     expect(launch).toEqual({
       fallback: expect.stringMatching(
@@ -168,11 +179,7 @@ describe("npm start's Electron binary", () => {
   });
 
   it('gives an HTTP failure with its status and address', async () => {
-    mirror = createServer((request, response) => {
-      requested.push(request.url ?? '');
-      response.writeHead(404).end();
-    });
-    const base = await listen(mirror);
+    const base = await serveMirror((response) => response.writeHead(404).end());
     const launch = await findElectron(packageDir, {
       env: cleanEnv({ ELECTRON_MIRROR: base, electron_config_cache: join(dir, 'cache') }),
     });
@@ -182,12 +189,9 @@ describe("npm start's Electron binary", () => {
   });
 
   it('does not try with ELECTRON_SKIP_BINARY_DOWNLOAD=1, and says so', async () => {
-    mirror = createServer((request, response) => {
-      requested.push(request.url ?? '');
-      response.writeHead(404).end();
-    });
+    const base = await serveMirror((response) => response.writeHead(404).end());
     const launch = await findElectron(packageDir, {
-      env: cleanEnv({ ELECTRON_MIRROR: await listen(mirror), ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }),
+      env: cleanEnv({ ELECTRON_MIRROR: base, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }),
     });
     expect(launch).toEqual({
       fallback: `Electron's binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it was not downloaded: ${DOOR}`,
@@ -196,10 +200,7 @@ describe("npm start's Electron binary", () => {
   });
 
   it('uses an installed binary without running the installer', async () => {
-    mkdirSync(join(packageDir, 'dist'), { recursive: true });
-    writeFileSync(join(packageDir, 'path.txt'), binaryPath);
-    mkdirSync(join(packageDir, 'dist', binaryPath, '..'), { recursive: true });
-    writeFileSync(join(packageDir, 'dist', binaryPath), '');
+    placeBinary(0o755);
     const launch = await findElectron(packageDir, {
       env: cleanEnv({ ELECTRON_MIRROR: 'http://127.0.0.1:9/' }),
     });
@@ -215,11 +216,11 @@ describe("npm start's Electron binary", () => {
     expect(installerReason('', 3)).toBe('the installer exited with code 3');
   });
 
-  it('npm start says why in one line and opens the browser door', async () => {
+  /** Runs `npm start`'s entry on the package copy until the browser door reports its address. */
+  async function startUntilDoorOpens(env: Record<string, string>) {
     // The door serves the built renderer, which `npm start` builds first.
     if (!existsSync(join(root, 'out/renderer/index.html')))
       execFileSync('npm', ['run', 'build:renderer'], { cwd: root, stdio: 'ignore' });
-    const port = await closedPort();
     const start = spawn(
       process.execPath,
       ['--import', 'tsx', join(root, 'host/start.ts'), '--port', '0', '--data', join(dir, 'user-data')],
@@ -227,8 +228,8 @@ describe("npm start's Electron binary", () => {
         cwd: root,
         env: cleanEnv({
           TABLEDESK_ELECTRON_DIR: packageDir,
-          ELECTRON_MIRROR: `http://127.0.0.1:${port}/`,
           electron_config_cache: join(dir, 'cache'),
+          ...env,
         }),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -237,7 +238,7 @@ describe("npm start's Electron binary", () => {
     start.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => start.once('exit', resolve));
     const lines: string[] = [];
-    const opened = await new Promise<string>((resolve, reject) => {
+    const url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: start.stdout }).on('line', (line) => {
         lines.push(line);
         const match = /^TableDesk is open at (\S+)$/.exec(line);
@@ -247,17 +248,40 @@ describe("npm start's Electron binary", () => {
         reject(new Error(`npm start exited (${code}): ${lines.join('\n')}\n${stderr}`)),
       );
     });
+    const page = await fetch(url);
+    return {
+      lines,
+      url,
+      page: { status: page.status, text: await page.text() },
+      async stop() {
+        start.kill('SIGTERM');
+        return { code: await exited, stderr };
+      },
+    };
+  }
 
-    expect(lines).toEqual([
+  it('npm start says why in one line and opens the browser door', async () => {
+    const port = await closedPort();
+    const start = await startUntilDoorOpens({ ELECTRON_MIRROR: `http://127.0.0.1:${port}/` });
+    expect(start.lines).toEqual([
       `Electron's binary could not be downloaded (connect ECONNREFUSED 127.0.0.1:${port}): ${DOOR}`,
-      `TableDesk is open at ${opened}`,
+      `TableDesk is open at ${start.url}`,
     ]);
-    const page = await fetch(opened);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root">');
+    expect(start.page.status).toBe(200);
+    expect(start.page.text).toContain('<div id="root">');
+    expect(await start.stop()).toEqual({ code: 0, stderr: '' });
+  });
 
-    start.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(stderr).toBe('');
+  it('npm start opens the browser door when the binary it found cannot run', async () => {
+    placeBinary(0o644);
+    const start = await startUntilDoorOpens({});
+    expect(start.lines).toEqual([
+      expect.stringMatching(
+        /^Electron could not be started \(spawn .* EACCES\): opening the browser door instead\.$/,
+      ),
+      `TableDesk is open at ${start.url}`,
+    ]);
+    expect(start.page.status).toBe(200);
+    expect(await start.stop()).toEqual({ code: 0, stderr: '' });
   });
 });
