@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { findElectron } from './electron-binary';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** An Electron that fails within this time failed to start, rather than stopping after use. */
+const STARTUP_MS = 10_000;
 
 async function openBrowserDoor(line: string): Promise<void> {
   console.log(line);
@@ -35,7 +37,16 @@ if ('fallback' in launch) {
       `Electron could not be started (${error.message}): opening the browser door instead.`,
     );
   });
+  const spawnedAt = Date.now();
   child.once('exit', (code) => {
-    if (!failed) process.exit(code ?? 0);
+    if (failed) return;
+    // An Electron that cannot run here (e.g. Linux's sandbox helper not set up) stops at once with an error.
+    if (code !== null && code !== 0 && Date.now() - spawnedAt < STARTUP_MS) {
+      void openBrowserDoor(
+        `Electron stopped as it started (exit code ${code}, its message is above): opening the browser door instead.`,
+      );
+      return;
+    }
+    process.exit(code ?? 0);
   });
 }

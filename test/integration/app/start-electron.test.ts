@@ -122,10 +122,10 @@ describe("npm start's Electron binary", () => {
   }
 
   /** An installed binary, as the installer leaves it. */
-  function placeBinary(mode: number): void {
+  function placeBinary(mode: number, text = ''): void {
     writeFileSync(join(packageDir, 'path.txt'), binaryPath);
     mkdirSync(join(packageDir, 'dist', binaryPath, '..'), { recursive: true });
-    writeFileSync(join(packageDir, 'dist', binaryPath), '', { mode });
+    writeFileSync(join(packageDir, 'dist', binaryPath), text, { mode });
   }
 
   afterEach(async () => {
@@ -283,5 +283,21 @@ describe("npm start's Electron binary", () => {
     ]);
     expect(start.page.status).toBe(200);
     expect(await start.stop()).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('npm start runs Electron on the app with its Node, and opens the door when Electron stops as it starts', async () => {
+    // Says what it was given (the app folder, the Node for the demo server), then fails as Electron does
+    // where Linux's sandbox helper is not set up.
+    placeBinary(0o755, '#!/bin/sh\necho "$1 $TABLEDESK_NODE" >&2\necho "FATAL: sandbox" >&2\nexit 1\n');
+    const start = await startUntilDoorOpens({});
+    expect(start.lines).toEqual([
+      `Electron stopped as it started (exit code 1, its message is above): ${DOOR}`,
+      `TableDesk is open at ${start.url}`,
+    ]);
+    expect(start.page.status).toBe(200);
+    expect(await start.stop()).toEqual({
+      code: 0,
+      stderr: `${root} ${process.execPath}\nFATAL: sandbox\n`,
+    });
   });
 });
