@@ -34,14 +34,23 @@ export class BaseScheduler {
     this.#queue = new PQueue({ intervalCap: 1, interval: spacingMs, strict: true });
   }
 
-  /** Runs `task` when its turn comes; a signal aborted while queued removes it, and it never goes out. */
+  /**
+   * Runs `task` when its turn comes. A signal aborted while queued removes it and it never goes out; once
+   * started, the task itself answers the signal (p-queue would reject at once, before the task can tell
+   * whether a request that may have reached the service was cancelled).
+   */
   run<T>(task: () => Promise<T>, priority: number, signal?: AbortSignal): Promise<T> {
+    const whileQueued = new AbortController();
+    const abort = () => whileQueued.abort(signal?.reason);
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
     return this.#queue.add(
       () => {
+        signal?.removeEventListener('abort', abort);
         this.#noteStart();
         return task();
       },
-      { priority, signal },
+      { priority, signal: whileQueued.signal },
     );
   }
 

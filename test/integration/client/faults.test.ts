@@ -239,3 +239,23 @@ describe('creates are never duplicated', () => {
     expect(made).toBe(5);
   });
 });
+
+describe('cancellation in flight', () => {
+  it('reports a GET cancelled in flight as aborted, and a create cancelled in flight as outcome unknown', async () => {
+    h.proxy.inject({ type: 'delay', ms: 600, after: 'response' }, { match: isList });
+    const listing = new AbortController();
+    const list = caught(t.listPage({ signal: listing.signal }));
+    setTimeout(() => listing.abort(), 300);
+    expect(await list).toMatchObject({ kind: 'aborted' });
+
+    h.proxy.inject({ type: 'delay', ms: 600, after: 'response' }, { match: method('POST') });
+    const creating = new AbortController();
+    const create = caught(t.create({ Name: 'cancelled-in-flight' }, { signal: creating.signal }));
+    setTimeout(() => creating.abort(), 300);
+    const err = await create;
+    expect(err.kind).toBe('outcome-unknown');
+    expect(err.message).toMatch(/cancelled after it was sent/);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await countNamed('cancelled-in-flight')).toBe(1);
+  });
+});
