@@ -38,7 +38,7 @@ const { values } = readArgs();
 
 if (values.help) {
   console.log(
-    'Usage: npm run server -- [--port N] [--host H] [--api-key K] [--data DIR | --memory] [--demo] [--rate-limit N|off]',
+    'Usage: npm run server -- [--port N] [--host H] [--api-key K] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--ready-json]',
   );
   process.exit(0);
 }

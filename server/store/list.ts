@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Field, SortRule, Table } from './catalog';
 import type { Db } from './db';
 import type { RecordRow, StoredRecord } from './records';
@@ -31,8 +32,9 @@ const ISO_TEXT: ReadonlySet<string> = new Set(['date', 'dateTime']);
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
  * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
- * so they sort like text or numbers depending on what they hold. Selects sort by option name, not by the
- * order of the options as on Airtable, and links by linked record id: both keep an index possible.
+ * so they sort like text or numbers depending on what they hold. A single select sorts by the order of its
+ * options, as on Airtable; multiple selects by their text, and links by linked record id (sorting by the
+ * linked records' names would need a join, which an index cannot hold).
  */
 function sortExpression(field: Field): string {
   if (field.type === 'createdTime') return 'created_time';
@@ -40,6 +42,11 @@ function sortExpression(field: Field): string {
   const path = `'$."${field.id}"'`;
   if (NUMERIC.has(field.type)) return `ifnull(data ->> ${path}, -9e999)`;
   if (ISO_TEXT.has(field.type)) return `ifnull(data ->> ${path}, '')`;
+  if (field.type === 'singleSelect') {
+    const choices = (field.options?.choices ?? []) as { name: string }[];
+    const whens = choices.map((c, i) => ` WHEN '${c.name.replaceAll("'", "''")}' THEN ${i + 1}`).join('');
+    return `(CASE ifnull(data ->> ${path}, '') WHEN '' THEN 0${whens} ELSE ${choices.length + 1} END)`;
+  }
   if (field.type === 'formula') {
     const resultType = (field.options?.result as { type?: string } | undefined)?.type ?? '';
     if (NUMERIC.has(resultType)) return `ifnull(data ->> ${path}, -9e999)`;
@@ -66,7 +73,7 @@ export class PageReader {
     const exprs = fields.map(sortExpression);
     const dirs = spec.sort.map((s) => s.direction);
     const seqDir = dirs[dirs.length - 1] ?? 'asc';
-    if (exprs.length === 1) this.ensureIndex(table, fields[0]!, exprs[0]!);
+    if (exprs.length === 1) this.ensureIndex(fields[0]!, exprs[0]!);
 
     const where = ['table_id = ?'];
     const params: unknown[] = [table.id];
@@ -109,10 +116,15 @@ export class PageReader {
     return { records, last, more };
   }
 
-  private ensureIndex(table: Table, field: Field, expr: string): void {
+  /** One index per field, named after its expression (a select's changes with its options); stale ones go. */
+  private ensureIndex(field: Field, expr: string): void {
     if (expr === 'created_time' || expr === 'modified_time') return;
-    const name = `sort_${field.id}`;
+    const name = `sort_${field.id}_${createHash('sha1').update(expr).digest('hex').slice(0, 10)}`;
     if (this.indexed.has(name)) return;
+    const stale = this.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? AND name != ?")
+      .all(`sort_${field.id}_%`, name) as { name: string }[];
+    for (const s of stale) this.db.exec(`DROP INDEX ${s.name}`);
     this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON records(table_id, ${expr}, seq)`);
     this.indexed.add(name);
   }

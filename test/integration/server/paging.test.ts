@@ -134,6 +134,33 @@ describe('keyset offsets', () => {
     ]);
   });
 
+  it('sorts a single select by the order of its options, also after typecast added one', async () => {
+    const t = `/v0/${s.baseId}/Selects`;
+    await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Selects',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        {
+          name: 'Stage',
+          type: 'singleSelect',
+          options: { choices: [{ name: 'Todo' }, { name: "Doin' it" }, { name: 'Done' }] },
+        },
+      ],
+    });
+    await s.request('POST', t, {
+      records: ['Done', 'Todo', '', "Doin' it", 'Todo'].map((Stage, i) => ({
+        fields: { Name: `r${i}`, Stage },
+      })),
+    });
+    const stages = async () =>
+      (await s.request('GET', `${t}?sort[0][field]=Stage`)).body.records.map(
+        (r: { fields: { Stage?: string } }) => r.fields.Stage ?? '',
+      );
+    expect(await stages()).toEqual(['', 'Todo', 'Todo', "Doin' it", 'Done']);
+    await s.request('POST', t, { typecast: true, records: [{ fields: { Name: 'new', Stage: 'Archived' } }] });
+    expect(await stages()).toEqual(['', 'Todo', 'Todo', "Doin' it", 'Done', 'Archived']);
+  });
+
   it('refuses an offset reused with other options, and an offset past its lifetime', async () => {
     const first = await s.request('GET', `${path}?pageSize=5&sort[0][field]=Name`);
     const offset = first.body.offset as string;
