@@ -24,9 +24,11 @@ const FETCH_CAUSE = new URL('fetch-cause.mjs', import.meta.url).href;
 /** The binary electron's own launcher would run, found without letting it try a download. */
 function installedBinary(packageDir: string, env: NodeJS.ProcessEnv): string | undefined {
   const pathFile = join(packageDir, 'path.txt');
-  if (!existsSync(pathFile)) return undefined;
-  const dist = env.ELECTRON_OVERRIDE_DIST_PATH || join(packageDir, 'dist');
-  const binary = join(dist, readFileSync(pathFile, 'utf8').trim());
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : undefined;
+  const override = env.ELECTRON_OVERRIDE_DIST_PATH;
+  // As electron's launcher: an override folder needs no path.txt (the binary is then `electron`).
+  if (relative === undefined && !override) return undefined;
+  const binary = join(override || join(packageDir, 'dist'), relative ?? 'electron');
   return existsSync(binary) ? binary : undefined;
 }
 

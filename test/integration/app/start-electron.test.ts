@@ -207,6 +207,17 @@ describe("npm start's Electron binary", () => {
     expect(launch).toEqual({ binary: join(packageDir, 'dist', binaryPath) });
   });
 
+  it('uses ELECTRON_OVERRIDE_DIST_PATH as electron does, and never downloads into it', async () => {
+    const override = join(dir, 'elsewhere');
+    mkdirSync(override);
+    const env = cleanEnv({ ELECTRON_OVERRIDE_DIST_PATH: override, ELECTRON_MIRROR: 'http://127.0.0.1:9/' });
+    expect(await findElectron(packageDir, { env })).toEqual({
+      fallback: `ELECTRON_OVERRIDE_DIST_PATH (${override}) holds no Electron binary: ${DOOR}`,
+    });
+    writeFileSync(join(override, 'electron'), '');
+    expect(await findElectron(packageDir, { env })).toEqual({ binary: join(override, 'electron') });
+  });
+
   it('reads the reason from the stack the installer prints', () => {
     expect(installerReason('TypeError: fetch failed\n    at x (y.js:1:1)\n', 1)).toBe('fetch failed');
     expect(
