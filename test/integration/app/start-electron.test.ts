@@ -207,6 +207,25 @@ describe("npm start's Electron binary", () => {
     expect(launch).toEqual({ binary: join(packageDir, 'dist', binaryPath) });
   });
 
+  it('says a download is under way when it takes a while', async () => {
+    const base = await serveMirror((response) => setTimeout(() => response.writeHead(404).end(), 300));
+    let notices = 0;
+    const launch = await findElectron(packageDir, {
+      env: cleanEnv({ ELECTRON_MIRROR: base, electron_config_cache: join(dir, 'cache') }),
+      onSlowDownload: () => notices++,
+      slowAfterMs: 100,
+    });
+    expect(notices).toBe(1);
+    expect(launch).toEqual({ fallback: expect.stringContaining('Response code 404 (Not Found)') });
+  });
+
+  it('says when the electron package itself is missing', async () => {
+    const missing = join(dir, 'node_modules/no-electron');
+    expect(await findElectron(missing, { env: cleanEnv({}) })).toEqual({
+      fallback: `Electron is not installed (no ${missing}; were dev dependencies left out?): ${DOOR}`,
+    });
+  });
+
   it('uses ELECTRON_OVERRIDE_DIST_PATH as electron does, and never downloads into it', async () => {
     const override = join(dir, 'elsewhere');
     mkdirSync(override);
