@@ -104,6 +104,19 @@ describe('query parsing (airtable-wire.md §2.2)', () => {
     expect(names((await s.request('GET', `${path}?view=${viewId}`)).body)).toEqual(['Cy', "O'Brien", 'Bob']);
   });
 
+  it('takes field ids wherever a field name goes: fields[], sort and filterByFormula', async () => {
+    const schema = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
+    const [name, age] = schema.body.tables.find((t: { name: string }) => t.name === 'Q').fields as {
+      id: string;
+    }[];
+    const r = await s.request(
+      'GET',
+      `${path}?fields[]=${name!.id}&sort[0][field]=${age!.id}&filterByFormula=${encodeURIComponent(`{${age!.id}} > 15`)}`,
+    );
+    expect(r.status).toBe(200);
+    expect(names(r.body)).toEqual(['Bob', "O'Brien", 'Cy']);
+  });
+
   it('returns fields by id, and cellFormat=string in the given zone and locale', async () => {
     const byId = await s.request('GET', `${path}?returnFieldsByFieldId=true&maxRecords=1`);
     expect(Object.keys(byId.body.records[0].fields).every((k) => k.startsWith('fld'))).toBe(true);
