@@ -46,7 +46,10 @@ export interface ProxyLogEntry extends ProxiedRequest {
 
 export interface FaultProxy {
   url: string;
-  /** Latency added before forwarding every request (settable). */
+  /**
+   * Latency added to every answer (settable). It is added on the way back so that the proxy's own timers,
+   * late under load, cannot bunch requests together on their way to the server.
+   */
   latencyMs: number;
   inject(fault: Fault, opts?: Omit<FaultRule, 'fault'>): void;
   log: ProxyLogEntry[];
@@ -151,8 +154,7 @@ export async function startFaultProxy(
       req.socket.destroy();
       return;
     }
-    const latency = proxy.latencyMs + (fault?.type === 'delay' && fault.after !== 'response' ? fault.ms : 0);
-    if (latency > 0) await sleep(latency);
+    if (fault?.type === 'delay' && fault.after !== 'response') await sleep(fault.ms);
     entry.forwarded = true;
     let upstream: Upstream;
     try {
@@ -167,7 +169,8 @@ export async function startFaultProxy(
       req.socket.destroy();
       return;
     }
-    if (fault?.type === 'delay' && fault.after === 'response') await sleep(fault.ms);
+    const latency = proxy.latencyMs + (fault?.type === 'delay' && fault.after === 'response' ? fault.ms : 0);
+    if (latency > 0) await sleep(latency);
     if (fault?.type === 'replace-body') {
       const status = fault.status ?? upstream.status;
       res.writeHead(status, { 'content-type': 'text/html' });
