@@ -2,13 +2,11 @@
 import type { ColDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { AttachmentCell, CheckboxCell, LinkCell, SelectCell } from './cells';
+import { AttachmentCell, LinkCell, SelectCell } from './cells';
 import { effectiveType, formatCell, isNumericType } from './format';
 
 function rendererFor(type: string): ColDef['cellRenderer'] {
   switch (type) {
-    case 'checkbox':
-      return CheckboxCell;
     case 'singleSelect':
     case 'multipleSelects':
       return SelectCell;

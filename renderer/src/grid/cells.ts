@@ -1,0 +1,114 @@
+/**
+ * Cell renderers for select pills and link and attachment chips. They are plain DOM components rather than
+ * React ones: many cells render per frame while scrolling, and ag-grid mounts plain components far more
+ * cheaply. Text goes in through textContent only, never as HTML. Other types use a value formatter.
+ */
+import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
+import type { Column } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { genericText } from './format';
+
+type Params = ICellRendererParams<RecordData, unknown> & { field: Column };
+
+interface Chip {
+  text: string;
+  className: string;
+  title?: string;
+}
+
+const COLOR_FAMILIES = ['blue', 'cyan', 'teal', 'green', 'yellow', 'orange', 'red', 'pink', 'purple', 'gray'];
+
+/** Select colours are names like "redLight2" or "yellowBright": the family picks the pill's palette. */
+function colorFamily(color: unknown): string {
+  if (typeof color !== 'string') return 'gray';
+  return COLOR_FAMILIES.find((f) => color.startsWith(f)) ?? 'gray';
+}
+
+/** Choices without a colour take one by position, so neighbouring choices still look different. */
+function choiceColors(field: Column): Map<string, string> {
+  const map = new Map<string, string>();
+  const choices = field.options?.['choices'];
+  if (Array.isArray(choices)) {
+    (choices as { name?: unknown; color?: unknown }[]).forEach((c, i) => {
+      const color = c.color === undefined ? COLOR_FAMILIES[i % COLOR_FAMILIES.length] : colorFamily(c.color);
+      if (typeof c.name === 'string') map.set(c.name, color ?? 'gray');
+    });
+  }
+  return map;
+}
+
+const colorCache = new WeakMap<Column, Map<string, string>>();
+function colorOf(field: Column, name: string): string {
+  let colors = colorCache.get(field);
+  if (!colors) {
+    colors = choiceColors(field);
+    colorCache.set(field, colors);
+  }
+  return colors.get(name) ?? 'gray';
+}
+
+function asList(value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+abstract class ChipsCell implements ICellRendererComp<RecordData> {
+  private readonly gui = document.createElement('span');
+
+  init(params: Params): void {
+    this.gui.className = 'td-chips';
+    this.render(params);
+  }
+
+  getGui(): HTMLElement {
+    return this.gui;
+  }
+
+  refresh(params: Params): boolean {
+    this.render(params);
+    return true;
+  }
+
+  protected abstract chips(value: unknown, field: Column): Chip[];
+
+  private render(params: Params): void {
+    this.gui.replaceChildren(
+      ...this.chips(params.value, params.field).map((c) => {
+        const span = document.createElement('span');
+        span.className = c.className;
+        span.textContent = c.text;
+        if (c.title !== undefined) span.title = c.title;
+        return span;
+      }),
+    );
+  }
+}
+
+export class SelectCell extends ChipsCell {
+  protected chips(value: unknown, field: Column): Chip[] {
+    return asList(value).map((v) => {
+      const text = genericText(v);
+      return { text, className: `td-pill td-pill-${colorOf(field, text)}` };
+    });
+  }
+}
+
+export class LinkCell extends ChipsCell {
+  protected chips(value: unknown): Chip[] {
+    return asList(value).map((v) => ({ text: genericText(v), className: 'td-chip td-chip-link' }));
+  }
+}
+
+export class AttachmentCell extends ChipsCell {
+  protected chips(value: unknown): Chip[] {
+    return asList(value).map((v) => {
+      const a = (v ?? {}) as { filename?: unknown; type?: unknown };
+      const name = typeof a.filename === 'string' ? a.filename : genericText(v);
+      return {
+        text: `📎 ${name}`,
+        className: 'td-chip td-chip-file',
+        ...(typeof a.type === 'string' ? { title: a.type } : {}),
+      };
+    });
+  }
+}
