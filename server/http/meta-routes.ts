@@ -69,7 +69,7 @@ export function registerMetaRoutes(app: FastifyInstance, service: Service): void
     async (req) => {
       const table = metaTable(service, req.params.baseId, req.params.tableId);
       const field = catalog.createField(table, req.body);
-      if (field.type === 'formula') service.records.recomputeFormulas(table);
+      if (field.type === 'formula') service.records.recomputeDerived(table);
       return fieldSchema(field);
     },
   );

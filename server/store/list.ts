@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Field, SortRule, Table } from './catalog';
 import type { Db } from './db';
 import type { RecordRow, StoredRecord } from './records';
-import { fromRow } from './records';
+import { fromRow, linkSortKey } from './records';
 
 /** Where a walk stopped: the sort key values and seq of the last record returned. */
 export interface Keyset {
@@ -33,8 +33,8 @@ const ISO_TEXT: ReadonlySet<string> = new Set(['date', 'dateTime']);
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
  * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
  * so they sort like text or numbers depending on what they hold. A single select sorts by the order of its
- * options, as on Airtable; multiple selects by their text, and links by linked record id (sorting by the
- * linked records' names would need a join, which an index cannot hold).
+ * options, as on Airtable; multiple selects by their text; links by the primary values of the linked
+ * records, kept beside the cell by the store (linkSortKey).
  */
 function sortExpression(field: Field): string {
   if (field.type === 'createdTime') return 'created_time';
@@ -42,6 +42,7 @@ function sortExpression(field: Field): string {
   const path = `'$."${field.id}"'`;
   if (NUMERIC.has(field.type)) return `ifnull(data ->> ${path}, -9e999)`;
   if (ISO_TEXT.has(field.type)) return `ifnull(data ->> ${path}, '')`;
+  if (field.type === 'multipleRecordLinks') return `ifnull(data ->> '$."${linkSortKey(field.id)}"', '')`;
   if (field.type === 'singleSelect') {
     const choices = (field.options?.choices ?? []) as { name: string }[];
     const whens = choices.map((c, i) => ` WHEN '${c.name.replaceAll("'", "''")}' THEN ${i + 1}`).join('');

@@ -5,6 +5,7 @@ import { isComputed } from './catalog';
 import type { CellWriter } from './cells';
 import { isBlank, writeCell } from './cells';
 import type { Db } from './db';
+import { textSortKey } from './sort-keys';
 
 export interface StoredRecord {
   seq: number;
@@ -37,6 +38,13 @@ export function jsonCell(field: Field, rec: StoredRecord): unknown {
   if (field.type === 'lastModifiedTime') return rec.modifiedTime;
   return rec.data[field.id];
 }
+
+/**
+ * Where a link cell's sort key is kept: beside the cell in the record's data, under a name that is no
+ * field id, so it is never rendered. It holds the linked records' primary values, so a link field sorts by
+ * names (as on Airtable) through an index.
+ */
+export const linkSortKey = (fieldId: string) => `${fieldId}:sort`;
 
 /** Fills in a record's formula results; provided by the formula layer (server/filter). */
 export type FormulaComputer = (table: Table, record: StoredRecord) => void;
@@ -129,8 +137,8 @@ export class RecordStore {
     })();
   }
 
-  /** Computes every record's formula results again (after a formula field was added). */
-  recomputeFormulas(table: Table): void {
+  /** Computes every record's formula results and link sort keys again (a formula field added, seeding). */
+  recomputeDerived(table: Table): void {
     const rows = this.db
       .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ?`)
       .all(table.id) as RecordRow[];
@@ -139,6 +147,7 @@ export class RecordStore {
       for (const row of rows) {
         const rec = fromRow(row);
         this.computeFormulas(table, rec);
+        this.computeLinkKeys(table, rec);
         save.run(JSON.stringify(rec.data), rec.seq);
       }
     })();
@@ -192,6 +201,7 @@ export class RecordStore {
       next++;
       const rec: StoredRecord = { seq: 0, id: newId('rec'), createdTime: now, modifiedTime: now, data };
       this.computeFormulas(table, rec);
+      this.computeLinkKeys(table, rec);
       rec.seq = (insert.get(rec.id, table.id, now, now, JSON.stringify(data)) as { seq: number }).seq;
       this.syncInverseLinks(table, rec.id, {}, data);
       return rec;
@@ -222,13 +232,58 @@ export class RecordStore {
     rec.data = data;
     this.save(table, rec);
     this.syncInverseLinks(table, rec.id, before, rec.data);
+    if (before[table.primaryFieldId] !== rec.data[table.primaryFieldId]) this.refreshLinkers(table, rec);
     return rec;
+  }
+
+  /** The sort key of every link cell: the linked records' primary values, folded like text. */
+  private computeLinkKeys(table: Table, rec: StoredRecord): void {
+    for (const field of table.fields) {
+      if (field.type !== 'multipleRecordLinks') continue;
+      const ids = (rec.data[field.id] ?? []) as string[];
+      const linked = this.catalog.tableById(String(field.options?.linkedTableId));
+      const primary = linked?.fields.find((f) => f.id === linked.primaryFieldId);
+      if (ids.length === 0 || !linked || !primary) {
+        delete rec.data[linkSortKey(field.id)];
+        continue;
+      }
+      const names = ids.map((id) => {
+        const other = this.get(linked, id);
+        return other ? jsonCell(primary, other) : undefined;
+      });
+      // A prefix orders as well as the whole key and keeps the index small.
+      rec.data[linkSortKey(field.id)] = textSortKey(names).slice(0, 200);
+    }
+  }
+
+  /** After a record's primary value changed: the records linking to it sort by the new name. */
+  private refreshLinkers(table: Table, rec: StoredRecord): void {
+    const save = this.db.prepare('UPDATE records SET data = ? WHERE seq = ?');
+    for (const t of this.catalog.base(table.baseId)?.tables ?? []) {
+      for (const field of t.fields) {
+        if (field.type !== 'multipleRecordLinks' || field.options?.linkedTableId !== table.id) continue;
+        const inverse = this.catalog.inverseOf(field);
+        const linkers = inverse
+          ? ((rec.data[inverse.field.id] ?? []) as string[]).map((id) => this.get(t, id))
+          : (
+              this.db
+                .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ? AND instr(data, ?) > 0`)
+                .all(t.id, rec.id) as RecordRow[]
+            ).map(fromRow);
+        for (const linker of linkers) {
+          if (!linker) continue;
+          this.computeLinkKeys(t, linker);
+          save.run(JSON.stringify(linker.data), linker.seq);
+        }
+      }
+    }
   }
 
   /** Writes a changed record back, with its formula results and modification time brought up to date. */
   private save(table: Table, rec: StoredRecord): void {
     rec.modifiedTime = new Date().toISOString();
     this.computeFormulas(table, rec);
+    this.computeLinkKeys(table, rec);
     this.db
       .prepare('UPDATE records SET data = ?, modified_time = ? WHERE seq = ?')
       .run(JSON.stringify(rec.data), rec.modifiedTime, rec.seq);

@@ -161,7 +161,7 @@ describe('keyset offsets', () => {
     expect(await stages()).toEqual(['', 'Todo', 'Todo', "Doin' it", 'Done', 'Archived']);
   });
 
-  it('sorts links by linked record id (blanks first), and pages through them', async () => {
+  it('sorts links by the names of the linked records, follows a rename, and pages through them', async () => {
     const owners = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
       name: 'Owners',
       fields: [{ name: 'Name', type: 'singleLineText' }],
@@ -188,26 +188,23 @@ describe('keyset offsets', () => {
         { fields: { Pet: 'p5', Owner: [ids[1]] } },
       ],
     });
-    const pets: string[] = [];
-    let offset = '';
-    do {
-      const r = await s.request(
-        'GET',
-        `/v0/${s.baseId}/Pets?pageSize=2&sort[0][field]=Owner&offset=${enc(offset)}`,
-      );
-      pets.push(...r.body.records.map((x: { fields: { Pet: string } }) => x.fields.Pet));
-      offset = r.body.offset ?? '';
-    } while (offset);
-    // Record ids, not names: an order that an index can hold (see sortExpression).
-    const byId = [
-      { pet: 'p1', id: ids[0]! },
-      { pet: 'p2', id: ids[1]! },
-      { pet: 'p4', id: ids[2]! },
-      { pet: 'p5', id: ids[1]! },
-    ].sort((a, b) =>
-      a.id.toLowerCase() < b.id.toLowerCase() ? -1 : a.id.toLowerCase() > b.id.toLowerCase() ? 1 : 0,
-    );
-    expect(pets).toEqual(['p3', ...byId.map((x) => x.pet)]);
+    const walk = async () => {
+      const pets: string[] = [];
+      let offset = '';
+      do {
+        const r = await s.request(
+          'GET',
+          `/v0/${s.baseId}/Pets?pageSize=2&sort[0][field]=Owner&offset=${enc(offset)}`,
+        );
+        pets.push(...r.body.records.map((x: { fields: { Pet: string } }) => x.fields.Pet));
+        offset = r.body.offset ?? '';
+      } while (offset);
+      return pets;
+    };
+    // Blank first, then Adam, mia, zoe (case-insensitive); ties in creation order.
+    expect(await walk()).toEqual(['p3', 'p2', 'p5', 'p4', 'p1']);
+    await s.request('PATCH', `/v0/${s.baseId}/Owners/${ids[0]}`, { fields: { Name: 'Aaron' } });
+    expect(await walk()).toEqual(['p3', 'p1', 'p2', 'p5', 'p4']);
   });
 
   it('refuses an offset reused with other options, and an offset past its lifetime', async () => {
