@@ -44,6 +44,7 @@ export default async function serverBench(): Promise<BenchResult[]> {
       ['creation order', ''],
       ['sorted by Name (text)', '&sort[0][field]=Name'],
       ['sorted by Budget descending', '&sort[0][field]=Budget&sort[0][direction]=desc'],
+      ['sorted by Assignee (link, by name)', '&sort[0][field]=Assignee'],
     ] as const) {
       const query = `pageSize=100${sort}`;
       // Walk to record 45,000 to get the offset of the deep page (offsets can be used again).

@@ -125,7 +125,7 @@ function insertGenerated(
     if (autoNumber) data[autoNumber.id] = first + i;
     const time = new Date(start + i * 60_000).toISOString();
     const rec = { seq: 0, id: newId('rec'), createdTime: time, modifiedTime: time, data };
-    service.records.computeFormulas(table, rec);
+    service.records.computeDerived(table, rec);
     insert.run(rec.id, table.id, time, time, JSON.stringify(data));
     ids.push(rec.id);
   }
@@ -219,5 +219,7 @@ export function seedDemoBase(service: Service, opts: { largeTableRecords?: numbe
     for (const table of [people, tasks])
       for (const f of table.fields)
         if (f.type === 'multipleRecordLinks') service.records.rebuildInverseLinks(table, f);
+    // The inverse links written just now need their sort keys.
+    for (const table of [teams, people]) service.records.recomputeDerived(table);
   })();
 }

@@ -5,6 +5,7 @@ import { isComputed } from './catalog';
 import type { CellWriter } from './cells';
 import { isBlank, writeCell } from './cells';
 import type { Db } from './db';
+import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
 
 export interface StoredRecord {
@@ -62,16 +63,19 @@ const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
 
 export class RecordStore {
   computeFormulas: FormulaComputer = () => undefined;
+  // Prepared once: reading one record is the inner loop of link sort keys.
+  private readonly getStatement;
+  private readonly primaryStatements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Db,
     private readonly catalog: Catalog,
-  ) {}
+  ) {
+    this.getStatement = db.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE id = ? AND table_id = ?`);
+  }
 
   get(table: Table, id: string): StoredRecord | undefined {
-    const row = this.db
-      .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE id = ? AND table_id = ?`)
-      .get(id, table.id) as RecordRow | undefined;
+    const row = this.getStatement.get(id, table.id) as RecordRow | undefined;
     return row && fromRow(row);
   }
 
@@ -146,8 +150,7 @@ export class RecordStore {
     this.db.transaction(() => {
       for (const row of rows) {
         const rec = fromRow(row);
-        this.computeFormulas(table, rec);
-        this.computeLinkKeys(table, rec);
+        this.computeDerived(table, rec);
         save.run(JSON.stringify(rec.data), rec.seq);
       }
     })();
@@ -200,8 +203,7 @@ export class RecordStore {
       for (const f of autoNumbers) data[f.id] = next;
       next++;
       const rec: StoredRecord = { seq: 0, id: newId('rec'), createdTime: now, modifiedTime: now, data };
-      this.computeFormulas(table, rec);
-      this.computeLinkKeys(table, rec);
+      this.computeDerived(table, rec);
       rec.seq = (insert.get(rec.id, table.id, now, now, JSON.stringify(data)) as { seq: number }).seq;
       this.syncInverseLinks(table, rec.id, {}, data);
       return rec;
@@ -236,6 +238,12 @@ export class RecordStore {
     return rec;
   }
 
+  /** What a record's stored cells give: formula results and link sort keys. */
+  computeDerived(table: Table, rec: StoredRecord): void {
+    this.computeFormulas(table, rec);
+    this.computeLinkKeys(table, rec);
+  }
+
   /** The sort key of every link cell: the linked records' primary values, folded like text. */
   private computeLinkKeys(table: Table, rec: StoredRecord): void {
     for (const field of table.fields) {
@@ -247,13 +255,28 @@ export class RecordStore {
         delete rec.data[linkSortKey(field.id)];
         continue;
       }
-      const names = ids.map((id) => {
-        const other = this.get(linked, id);
-        return other ? jsonCell(primary, other) : undefined;
-      });
+      const read = this.primaryReader(linked, primary);
+      const names = ids.map((id) => (read.get(id, linked.id) as { v: unknown } | undefined)?.v);
       // A prefix orders as well as the whole key and keeps the index small.
       rec.data[linkSortKey(field.id)] = textSortKey(names).slice(0, 200);
     }
+  }
+
+  /** A statement reading one record's primary value (SQLite extracts it without parsing the record here). */
+  private primaryReader(table: Table, primary: Field): Statement {
+    const column =
+      primary.type === 'createdTime'
+        ? 'created_time'
+        : primary.type === 'lastModifiedTime'
+          ? 'modified_time'
+          : `data ->> '$."${primary.id}"'`;
+    const sql = `SELECT ${column} AS v FROM records WHERE id = ? AND table_id = ?`;
+    let statement = this.primaryStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.primaryStatements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** After a record's primary value changed: the records linking to it sort by the new name. */
@@ -282,8 +305,7 @@ export class RecordStore {
   /** Writes a changed record back, with its formula results and modification time brought up to date. */
   private save(table: Table, rec: StoredRecord): void {
     rec.modifiedTime = new Date().toISOString();
-    this.computeFormulas(table, rec);
-    this.computeLinkKeys(table, rec);
+    this.computeDerived(table, rec);
     this.db
       .prepare('UPDATE records SET data = ?, modified_time = ? WHERE seq = ?')
       .run(JSON.stringify(rec.data), rec.modifiedTime, rec.seq);

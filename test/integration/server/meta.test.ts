@@ -58,6 +58,37 @@ describe('metadata API', () => {
     expect(byDue.visibleFieldIds).toHaveLength(tasks.fields.length - 1);
   });
 
+  it('seeds links both ways, sortable by the linked names', async () => {
+    const people = new Map<string, string>();
+    let offset = '';
+    do {
+      const r = await s.request(
+        'GET',
+        `/v0/${s.baseId}/People?fields[]=Name&offset=${encodeURIComponent(offset)}`,
+      );
+      for (const p of r.body.records as { id: string; fields: { Name: string } }[])
+        people.set(p.id, p.fields.Name);
+      offset = r.body.offset ?? '';
+    } while (offset);
+    const tasks = await s.request(
+      'GET',
+      `/v0/${s.baseId}/Tasks?sort[0][field]=Assignee&fields[]=Assignee&pageSize=100`,
+    );
+    const names = (tasks.body.records as { fields: { Assignee?: string[] } }[]).map((t) =>
+      t.fields.Assignee ? people.get(t.fields.Assignee[0]!)!.toLowerCase() : '',
+    );
+    expect(names.slice(1).every((n, i) => n >= names[i]!)).toBe(true);
+    expect(names.filter(Boolean).length).toBeGreaterThan(0);
+    const person = await s.request(
+      'GET',
+      `/v0/${s.baseId}/People?maxRecords=1&filterByFormula=${encodeURIComponent('{Tasks}')}`,
+    );
+    const taskId = person.body.records[0].fields.Tasks[0] as string;
+    expect((await s.request('GET', `/v0/${s.baseId}/Tasks/${taskId}`)).body.fields.Assignee).toEqual([
+      person.body.records[0].id,
+    ]);
+  });
+
   it('creates a base whose tables link to each other', async () => {
     const r = await s.request('POST', '/v0/meta/bases', {
       name: 'Shop',
