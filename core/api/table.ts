@@ -223,15 +223,21 @@ export class Table implements TableClient {
 
   async delete(id: string, opts?: RequestOptions): Promise<DeletedRecord> {
     const path = recordPath(this.baseId, this.table, id);
-    return asDeleted(
-      await this.#requester.send({
+    try {
+      const body = await this.#requester.send({
         ...request(opts),
         baseId: this.baseId,
         method: 'DELETE',
         path,
         creates: false,
-      }),
-    );
+      });
+      return asDeleted(body);
+    } catch (e) {
+      // A retry that finds the record gone: an earlier attempt, whose answer was lost, deleted it.
+      if (e instanceof RecordTableError && e.status === 404 && (e.attempts ?? 1) > 1)
+        return { id, deleted: true };
+      throw e;
+    }
   }
 
   deleteMany(ids: readonly string[], opts?: RequestOptions): Promise<DeletedRecord[]> {

@@ -38,6 +38,12 @@ describe('metadata', () => {
 
     const schema = await client.meta.baseSchema(h.baseId);
     const found = schema.find((t) => t.id === table.id);
+    const created = await client.meta.createBase({
+      name: 'Second base',
+      tables: [{ name: 'Only', fields: [{ name: 'Name', type: 'singleLineText' }] }],
+    });
+    expect(created.id).toMatch(/^app/);
+    expect((await client.meta.bases()).map((b) => b.id)).toContain(created.id);
     expect(found?.fields.map((f) => f.name)).toEqual(['Title', 'Score']);
     expect(found?.views.length).toBeGreaterThan(0);
   });
