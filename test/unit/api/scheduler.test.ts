@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import PQueue from 'p-queue';
+import { BaseScheduler, queuePriority } from '../../../core/api/scheduler';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const gaps = (xs: number[]) => xs.slice(1).map((x, i) => x - (xs[i] ?? 0));
+
+describe('BaseScheduler', () => {
+  it('spaces starts by the interval however tasks arrive, while they overlap in flight', async () => {
+    const s = new BaseScheduler(50);
+    const starts: number[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const task = async () => {
+      starts.push(Date.now());
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      await sleep(120);
+      inFlight--;
+    };
+    const jobs = [s.run(task, 0), s.run(task, 0)];
+    await sleep(70);
+    jobs.push(s.run(task, 0));
+    await sleep(33);
+    jobs.push(s.run(task, 0), s.run(task, 0));
+    await Promise.all(jobs);
+    // p-queue reads the clock just before it calls the task; on a busy machine a few ms can pass before the
+    // task reads it again (the client keeps a 3 ms margin over the 200 ms for this reason).
+    expect(Math.min(...gaps(starts))).toBeGreaterThanOrEqual(45);
+    expect(maxInFlight).toBeGreaterThanOrEqual(2);
+  });
+
+  it('(why strict mode) p-queue fixed windows let two starts come closer than the interval', async () => {
+    const q = new PQueue({ intervalCap: 1, interval: 200 });
+    const starts: number[] = [];
+    const task = async () => {
+      starts.push(Date.now());
+      await sleep(250);
+    };
+    const first = q.add(task);
+    // Wait past the first window's end, then add two: one starts at once, the next at the next boundary.
+    await sleep(210);
+    await Promise.all([first, q.add(task), q.add(task)]);
+    expect(Math.min(...gaps(starts))).toBeLessThan(200);
+  });
+
+  it('starts interactive work before background work, and a retry before new work', async () => {
+    const s = new BaseScheduler(20);
+    const order: string[] = [];
+    const task = (name: string) => async () => void order.push(name);
+    await Promise.all([
+      s.run(task('first'), queuePriority('background', false)),
+      s.run(task('bg'), queuePriority('background', false)),
+      s.run(task('fg'), queuePriority('interactive', false)),
+      s.run(task('fg-retry'), queuePriority('interactive', true)),
+      s.run(task('bg-retry'), queuePriority('background', true)),
+    ]);
+    expect(order).toEqual(['first', 'fg-retry', 'fg', 'bg-retry', 'bg']);
+  });
+
+  it('pauses the base, then resumes on its own', async () => {
+    const s = new BaseScheduler(10);
+    const until = s.pauseFor(150);
+    expect(s.stats().pausedUntil).toBe(until);
+    let startedAt = 0;
+    await s.run(async () => void (startedAt = Date.now()), 0);
+    expect(startedAt).toBeGreaterThanOrEqual(until);
+    expect(s.stats().pausedUntil).toBeUndefined();
+  });
+
+  it('drops a queued task whose signal aborts; it never runs', async () => {
+    const s = new BaseScheduler(50);
+    const ran: string[] = [];
+    const c = new AbortController();
+    const a = s.run(async () => void ran.push('a'), 0);
+    const b = s.run(async () => void ran.push('b'), 0, c.signal).catch((e: unknown) => e);
+    c.abort();
+    await a;
+    expect(await b).toBeInstanceOf(Error);
+    await sleep(80);
+    expect(ran).toEqual(['a']);
+  });
+});
