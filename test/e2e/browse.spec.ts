@@ -146,6 +146,9 @@ test('applies a valid formula and shows only matching rows', async ({ app, door 
   for (let i = 0; i < 5; i++) await expect(app.cell(i, 'Status')).toHaveText('Done');
   expect(app.calls('view.open').at(-1)?.request['query']).toMatchObject({ formula });
   await app.screenshot(info, '10-formula-applied');
+
+  await app.table.getByRole('button', { name: 'Recent ▾' }).click();
+  await expect(app.table.getByRole('menuitem', { name: formula })).toBeVisible();
 });
 
 test('a connection with a wrong key shows its message', async ({ app, door }, info) => {

@@ -42,6 +42,7 @@ export function TableGrid({ columns, datasource, blockSize, onReady }: Props) {
         defaultColDef={defaultColDef}
         maintainColumnOrder
         rowHeight={32}
+        animateRows={false}
         headerHeight={34}
         onGridReady={(e: GridReadyEvent<RecordData>) => {
           api.current = e.api;

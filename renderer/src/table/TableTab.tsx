@@ -204,7 +204,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         total={progress.total}
         loadingPage={progress.loadingPage}
         client={client}
-        error={error}
+        error={error ?? client?.lastError}
         onRetry={retry}
       />
     </section>
