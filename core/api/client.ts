@@ -1,6 +1,7 @@
 import type { ClientEventListener } from './events';
 import { Meta } from './meta';
 import type { MetaClient } from './meta';
+import { requireId } from './query';
 import { Requester } from './requester';
 import type { SchedulerStats } from './scheduler';
 import { Table } from './table';
@@ -76,6 +77,8 @@ export class RecordTableClient {
 
   /** A table by name or id; names are percent-encoded in full. */
   table(baseId: string, tableNameOrId: string): TableClient {
+    requireId('base id', baseId);
+    requireId('table name or id', tableNameOrId);
     return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId);
   }
 

@@ -20,8 +20,15 @@ export function tablePath(baseId: string, table: string): string {
   return `/v0/${encodeSegment(baseId)}/${encodeSegment(table)}`;
 }
 
+/** An empty id would address the table instead of a record (a GET would list, a DELETE would fail oddly). */
+export function requireId(what: string, id: unknown): string {
+  if (typeof id !== 'string' || id.length === 0)
+    throw new RangeError(`${what} must be a non-empty string, got ${JSON.stringify(id)}`);
+  return id;
+}
+
 export function recordPath(baseId: string, table: string, recordId: string): string {
-  return `${tablePath(baseId, table)}/${encodeSegment(recordId)}`;
+  return `${tablePath(baseId, table)}/${encodeSegment(requireId('record id', recordId))}`;
 }
 
 export function toSortSpec(entry: SortSpec | string): SortSpec {

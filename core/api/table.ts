@@ -5,6 +5,7 @@ import { RecordTableError } from './errors';
 import type { GetOptions, ListOptions, ListPageOptions, RequestOptions, WriteOptions } from './options';
 import {
   getQuery,
+  requireId,
   listBody,
   listQuery,
   localeQuery,
@@ -240,7 +241,9 @@ export class Table implements TableClient {
     }
   }
 
-  deleteMany(ids: readonly string[], opts?: RequestOptions): Promise<DeletedRecord[]> {
+  async deleteMany(ids: readonly string[], opts?: RequestOptions): Promise<DeletedRecord[]> {
+    // Checked before anything is sent, so that bad input never leaves half of a call done.
+    for (const id of ids) requireId('record id', id);
     return runBatches(ids, async (batch) => {
       // A lone id uses the single-record form: `records[]` with one id is refused by some versions (pyairtable#94).
       if (batch.length === 1 && batch[0] !== undefined) return [await this.delete(batch[0], opts)];
@@ -268,15 +271,19 @@ export class Table implements TableClient {
     return asRecord(await this.#write(method, path, { fields, ...writeFlags(opts) }, opts));
   }
 
-  #writeMany(
+  async #writeMany(
     method: 'PATCH' | 'PUT',
     records: readonly RecordUpdate[],
     opts?: WriteOptions,
   ): Promise<RecordData[]> {
+    for (const r of records) requireId('record id', r.id);
     return runBatches(
       records,
       async (batch) => {
-        const body = { records: batch.map((r) => ({ id: r.id, fields: r.fields })), ...writeFlags(opts) };
+        const body = {
+          records: batch.map((r) => ({ id: r.id, fields: r.fields })),
+          ...writeFlags(opts),
+        };
         return asRecordList(await this.#write(method, this.#path, body, opts)).list;
       },
       hasRepeatedIds(records),

@@ -99,3 +99,36 @@ describe('retry helpers', () => {
     expect(readServiceError({ records: [] })).toBeUndefined();
   });
 });
+
+describe('bad input', () => {
+  it('refuses an empty record, table or base id with a clear message before sending anything', async () => {
+    const { RecordTableClient } = await import('../../../core/api/index');
+    let sent = 0;
+    const client = new RecordTableClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'k',
+      fetch: async () => {
+        sent++;
+        return new Response('{}');
+      },
+    });
+    expect(() => client.table('', 'T')).toThrow(/base id must be a non-empty string/);
+    expect(() => client.table('app1', '')).toThrow(/table name or id must be a non-empty string/);
+    const t = client.table('app1', 'T');
+    await expect(t.get('')).rejects.toThrow(/record id must be a non-empty string, got ""/);
+    await expect(t.deleteMany(['rec1', ''])).rejects.toThrow(/record id/);
+    await expect(
+      t.updateMany([
+        { id: 'rec1', fields: {} },
+        { id: undefined as unknown as string, fields: {} },
+      ]),
+    ).rejects.toThrow(/record id/);
+    expect(sent).toBe(0);
+    expect(() => new RecordTableClient({ baseUrl: 'not a url', apiKey: 'k' })).toThrow(
+      /baseUrl is not a URL/,
+    );
+    expect(() => new RecordTableClient({ baseUrl: 'http://x', apiKey: 'k', requestsPerSecond: 0 })).toThrow(
+      /requestsPerSecond/,
+    );
+  });
+});
