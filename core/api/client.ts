@@ -3,6 +3,7 @@ import { Meta } from './meta';
 import type { MetaClient } from './meta';
 import { requireId } from './query';
 import { Requester } from './requester';
+import { SchedulerRegistry } from './scheduler';
 import type { SchedulerStats } from './scheduler';
 import { Table } from './table';
 import type { TableClient } from './table';
@@ -30,6 +31,11 @@ export interface ClientOptions {
   /** Backoff before the n-th retry: between half and all of min(max, base * 2^(n-1)); defaults 500 ms and 15 s. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
+  /**
+   * Throttles shared with other clients, one per (base URL, base id): give every client of an app the same
+   * registry so that two connections to one base keep to its limit together. Default: this client's own.
+   */
+  schedulers?: SchedulerRegistry;
   fetch?: typeof fetch;
   onEvent?: ClientEventListener;
 }
@@ -65,6 +71,7 @@ export class RecordTableClient {
       // A bare `fetch` reference loses its `this` in browsers ("Illegal invocation").
       fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
       spacingMs: opts.minSpacingMs ?? Math.ceil(1000 / rps) + SPACING_MARGIN_MS,
+      schedulers: opts.schedulers ?? new SchedulerRegistry(),
       maxRetries: opts.maxRetries ?? 5,
       maxRateLimitRetries: opts.maxRateLimitRetries ?? 10,
       rateLimitPauseMs: opts.rateLimitPauseMs ?? 30_000,

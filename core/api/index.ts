@@ -15,6 +15,7 @@ export type {
 } from './options';
 export type { MetaClient, NewBase, NewField, NewTable, CreatedBase, WhoAmI } from './meta';
 export { encodeSegment, listQuery, listBody, MAX_URL_LENGTH, toSortSpec } from './query';
+export { SchedulerRegistry } from './scheduler';
 export type { SchedulerStats } from './scheduler';
 export type { DeletedRecord } from './responses';
 export { isExpiredOffset } from './table';

@@ -4,8 +4,8 @@ import type { AttemptConfig, AttemptFailure, AttemptSpec } from './attempt';
 import { isAbortError, RecordTableError } from './errors';
 import type { ClientEvent, ClientEventListener } from './events';
 import type { Priority, RequestOptions } from './options';
-import { BaseScheduler, queuePriority } from './scheduler';
-import type { SchedulerStats } from './scheduler';
+import { queuePriority } from './scheduler';
+import type { BaseScheduler, SchedulerRegistry, SchedulerStats } from './scheduler';
 
 export interface RetryPolicy {
   /** Retries of 5xx, timeouts and network errors (idempotent requests only). */
@@ -21,6 +21,7 @@ export interface RetryPolicy {
 
 export interface RequesterConfig extends AttemptConfig, RetryPolicy {
   spacingMs: number;
+  schedulers: SchedulerRegistry;
   onEvent?: ClientEventListener;
 }
 
@@ -56,6 +57,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export class Requester {
   readonly #config: RequesterConfig;
+  /** The bases this client has used, for its summed stats. */
   readonly #schedulers = new Map<string, BaseScheduler>();
   #nextId = 1;
 
@@ -66,7 +68,7 @@ export class Requester {
   scheduler(baseId: string): BaseScheduler {
     let s = this.#schedulers.get(baseId);
     if (!s) {
-      s = new BaseScheduler(this.#config.spacingMs);
+      s = this.#config.schedulers.get(this.#config.baseUrl, baseId, this.#config.spacingMs);
       this.#schedulers.set(baseId, s);
     }
     return s;

@@ -86,3 +86,22 @@ export class BaseScheduler {
     if (this.#starts.length > 64) this.#starts.splice(0, this.#starts.length - 64);
   }
 }
+
+/**
+ * The throttles of one app, one per (base URL, base id). The service limits a base whichever key calls it, so
+ * clients of two connections to the same base must share it: give them the same registry. The first client
+ * to use a base sets its spacing.
+ */
+export class SchedulerRegistry {
+  readonly #schedulers = new Map<string, BaseScheduler>();
+
+  get(baseUrl: string, baseId: string, spacingMs: number): BaseScheduler {
+    const key = `${baseUrl} ${baseId}`;
+    let s = this.#schedulers.get(key);
+    if (!s) {
+      s = new BaseScheduler(spacingMs);
+      this.#schedulers.set(key, s);
+    }
+    return s;
+  }
+}

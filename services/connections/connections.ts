@@ -4,7 +4,7 @@
  * client's Authorization header; no answer to the renderer ever carries one.
  */
 import { randomBytes } from 'node:crypto';
-import { RecordTableClient } from '../../core/api/index';
+import { RecordTableClient, SchedulerRegistry } from '../../core/api/index';
 import type { ClientOptions } from '../../core/api/index';
 import type { ConnectionSummary, EventPayload, ParsedRequest, Response } from '../../core/contract';
 import type { RunningServer } from '../../server/index';
@@ -41,6 +41,8 @@ export class Connections {
   private readonly profiles: ProfileStore;
   private readonly sessionKeys = new Map<string, string>();
   private readonly live = new Map<string, Promise<Live>>();
+  /** Two connections to one base (say, two keys) share its throttle: the service limits the base. */
+  private readonly schedulers = new SchedulerRegistry();
 
   constructor(private readonly options: ConnectionsOptions) {
     this.profiles = new ProfileStore(options.userDataDir);
@@ -144,7 +146,12 @@ export class Connections {
     if (apiKey === undefined)
       throw new ServiceError('invalid-request', 'This connection has no API key: edit it and type one.');
     const status = new ClientStatus(id, this.options.emitStatus);
-    const opts: ClientOptions = { baseUrl, apiKey, onEvent: () => status.changed() };
+    const opts: ClientOptions = {
+      baseUrl,
+      apiKey,
+      schedulers: this.schedulers,
+      onEvent: () => status.changed(),
+    };
     if (this.options.requestsPerSecond !== undefined) opts.requestsPerSecond = this.options.requestsPerSecond;
     if (this.options.fetch !== undefined) opts.fetch = this.options.fetch;
     const client = new RecordTableClient(opts);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SchedulerRegistry } from '../../../core/api/index';
 import type { RecordTableClient, TableClient } from '../../../core/api/index';
 import { freshTable, minGapMs, startHarness } from './setup';
 import type { Harness } from './setup';
@@ -110,5 +111,27 @@ describe('the throttle of a base', () => {
     expect(finished.every((e) => e.status === 200 && (e.durationMs ?? -1) >= 0)).toBe(true);
     expect(Math.max(...started.map((e) => e.waitMs ?? 0))).toBeGreaterThanOrEqual(400);
     expect(client.stats(h.baseId)).toMatchObject({ queued: 0, inFlight: 0 });
+  });
+
+  it('shares one throttle between two clients of one registry (two connections to one base)', async () => {
+    const schedulers = new SchedulerRegistry();
+    const one = h.client({ schedulers }).table(h.baseId, a.table);
+    const two = h.client({ schedulers }).table(h.baseId, b.table);
+    // These clients' throttle is new: let the previous test's requests leave the server's one-second window.
+    await new Promise((r) => setTimeout(r, 1100));
+    const proxyMark = h.proxy.log.length;
+    const mark = h.hits.length;
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? one : two).listPage({ pageSize: 1 })),
+    );
+    const arrivals = h.proxy.log.slice(proxyMark);
+    expect(arrivals).toHaveLength(10);
+    expect(
+      minGapMs(
+        arrivals.map((e) => ({ url: e.path, at: e.at })),
+        h.baseId,
+      ),
+    ).toBeGreaterThanOrEqual(200);
+    expect(h.hits.slice(mark).filter((x) => x.status === 429)).toHaveLength(0);
   });
 });
