@@ -5,12 +5,15 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { checkFormula, complete } from '../../../core/formula';
+import { complete } from '../../../core/formula';
 import type { FormulaField } from '../../../core/formula';
+import { formulaDiagnostics } from './diagnostics';
 import { highlight } from './highlight';
 
 interface Props {
   fields: readonly FormulaField[];
+  /** False while the fields are inferred from loaded records (schema refused): unknown fields then only warn. */
+  fieldsComplete?: boolean;
   /** The formula the view is filtered by ('' for none). */
   applied: string;
   /** The service's message when it refused the applied formula (a 422 the local check let through). */
@@ -35,7 +38,7 @@ function signatureParts(label: string, activeArg: number) {
   return parts;
 }
 
-export function FormulaBar({ fields, applied, serviceError, recent, onApply }: Props) {
+export function FormulaBar({ fields, fieldsComplete = true, applied, serviceError, recent, onApply }: Props) {
   const [text, setText] = useState(applied);
   const [cursor, setCursor] = useState(applied.length);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -44,8 +47,10 @@ export function FormulaBar({ fields, applied, serviceError, recent, onApply }: P
   const input = useRef<HTMLTextAreaElement>(null);
   const pendingCursor = useRef<number | null>(null);
 
-  // An empty bar is no filter at all, not a formula with something missing.
-  const diagnostics = useMemo(() => (text.trim() === '' ? [] : checkFormula(text, fields)), [text, fields]);
+  const diagnostics = useMemo(
+    () => formulaDiagnostics(text, fields, fieldsComplete),
+    [text, fields, fieldsComplete],
+  );
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const completion = useMemo(() => complete(text, cursor, fields), [text, cursor, fields]);
   const items = menuOpen ? completion.items.slice(0, 50) : [];
@@ -76,7 +81,7 @@ export function FormulaBar({ fields, applied, serviceError, recent, onApply }: P
 
   const apply = (formula: string) => {
     const trimmed = formula.trim();
-    if (trimmed !== '' && checkFormula(trimmed, fields).some((d) => d.severity === 'error')) return;
+    if (formulaDiagnostics(trimmed, fields, fieldsComplete).some((d) => d.severity === 'error')) return;
     setMenuOpen(false);
     onApply(trimmed);
   };

@@ -181,6 +181,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       </div>
       <FormulaBar
         fields={formulaFields}
+        fieldsComplete={!columns.some((c) => c.inferred)}
         applied={query.formula ?? ''}
         serviceError={formulaError}
         recent={recent}
