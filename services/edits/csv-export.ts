@@ -58,14 +58,26 @@ function columnsFor(req: ExportRequest, records: readonly RecordData[]): string[
   return [...seen];
 }
 
+/**
+ * A text cell starting with one of these is run as a formula by spreadsheet apps (CSV injection, OWASP): it is
+ * written with a leading `'` (and quoted), which they show as text. Papa's own `escapeFormulae: true` pattern
+ * ends in `.*$` without the `s` flag, so it misses a cell whose text goes on to a second line: this one does not.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A cell for the CSV: a number stays a number, which is never escaped (a negative number is data). */
+function csvCell(value: unknown): string | number {
+  return typeof value === 'number' ? value : cellText(value);
+}
+
 export function toCsv(req: ExportRequest, records: readonly RecordData[]): string {
   const columns = columnsFor(req, records);
   const header = req.includeRecordId ? ['Record ID', ...columns] : columns;
   const rows = records.map((r) => {
-    const cells = columns.map((c) => cellText(r.fields[c]));
+    const cells = columns.map((c) => csvCell(r.fields[c]));
     return req.includeRecordId ? [r.id, ...cells] : cells;
   });
-  return Papa.unparse({ fields: header, data: rows }, { newline: '\r\n' });
+  return Papa.unparse({ fields: header, data: rows }, { newline: '\r\n', escapeFormulae: FORMULA_START });
 }
 
 export class CsvExports {
