@@ -1,10 +1,13 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * End-to-end tests: Debian's Chromium (Playwright cannot download its own browser on these machines) through
+ * End-to-end tests: the system's (Debian's) Chromium (Playwright cannot download its own browser on these machines) through
  * the browser door, against the real local server with its rate limit on. Screenshots of each state land in
  * test-results/e2e/<test>/.
  */
+/** The system's Chromium: CHROMIUM_PATH where it lives elsewhere (test/e2e/ensure-chromium.sh checks it). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -26,7 +29,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1400, height: 900 },
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },
 });

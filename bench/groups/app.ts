@@ -10,7 +10,7 @@
 import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config';
 import { openTestDoor } from '../../test/e2e/door';
 import type { TestDoor } from '../../test/e2e/door';
 import type { BenchResult } from '../result';
@@ -92,7 +92,7 @@ async function scrollP95(page: Page): Promise<number> {
 async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
   const label = rateLimit === 'off' ? 'rate limit off' : `rate limit ${rateLimit}/s`;
   const door = await openTestDoor({ rateLimit });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const paints: number[] = [];
     for (let i = 0; i < PAINTS; i++) {
