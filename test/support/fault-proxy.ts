@@ -59,6 +59,14 @@ export interface FaultProxy {
 }
 
 const DEFAULT_BODIES: Record<number, string> = {
+  // Airtable's answer to a token without the scope or access a route needs (e.g. the metadata API).
+  403: JSON.stringify({
+    error: {
+      type: 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND',
+      message:
+        'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.',
+    },
+  }),
   429: JSON.stringify({
     error: { type: 'RATE_LIMIT_REACHED', message: 'Rate limit exceeded. Please try again later' },
   }),
