@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RecordTableClient } from '../../../core/api';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
 
@@ -68,5 +69,27 @@ describe('CSV export and formula injection', () => {
     expect(lineOf(created[3]!.id)?.endsWith(',,-0.25')).toBe(true);
     const plainId = created[RECORDS.length]!.id;
     expect(lineOf(plainId)).toBe(`${plainId},${PLAIN.Name},${PLAIN.Notes},-1,`);
+  });
+
+  it('treats a field name in the header like any other cell', async () => {
+    h = await startHarness();
+    const meta = new RecordTableClient({ baseUrl: h.server.url, apiKey: h.server.apiKey }).meta;
+    const teams = (await meta.baseSchema(h.baseId)).find((t) => t.name === 'Teams')!;
+    await meta.createField(h.baseId, teams.id, {
+      name: '-Margin',
+      type: 'number',
+      options: { precision: 0 },
+    });
+    const [team] = (await h.reader('Teams').listPage({ pageSize: 1 })).records;
+    await h.reader('Teams').update(team!.id, { Name: 'Core team', '-Margin': -3 });
+
+    const { exportId } = await h.call('export.start', {
+      target: h.target('Teams'),
+      query: { fields: ['Name', '-Margin'], formula: '{-Margin} = -3' },
+      includeRecordId: false,
+    });
+    await h.parts.exports.settled(exportId);
+    const { csv } = await h.call('export.take', { exportId });
+    expect(csv).toBe(`Name,"'-Margin"\r\nCore team,-3`);
   });
 });
