@@ -5,7 +5,13 @@
  * sorted and filtered like any value. NOW() and TODAY() are therefore as of the last write of the record.
  */
 import { compileFormula, parse, print, toCellValue } from '../../core/formula/index';
-import type { CompiledFormula, FormulaField, FormulaRecord, Node } from '../../core/formula/index';
+import type {
+  CompiledFormula,
+  Diagnostic,
+  FormulaField,
+  FormulaRecord,
+  Node,
+} from '../../core/formula/index';
 import { ServiceError, invalidRequest } from '../errors';
 import type { Service } from '../service';
 import type { Field, FieldSpec, Table } from '../store/catalog';
@@ -20,8 +26,18 @@ function formulaFields(table: Table): FormulaField[] {
   ]);
 }
 
-function firstError(diagnostics: { message: string; severity: string }[]): string {
+function firstError(diagnostics: readonly Diagnostic[]): string {
   return diagnostics.find((d) => d.severity === 'error')?.message ?? 'please check your formula text.';
+}
+
+/** Airtable's wording for fields it does not know ("Unknown field names: a, b"), else the checker's message. */
+function filterError(diagnostics: readonly Diagnostic[]): string {
+  const unknown = diagnostics
+    .filter((d) => d.severity === 'error' && d.code === 'unknown-field' && d.subject !== undefined)
+    .map((d) => d.subject);
+  return unknown.length > 0
+    ? `Unknown field names: ${[...new Set(unknown)].join(', ')}`
+    : firstError(diagnostics);
 }
 
 /** The AST with every field reference renamed by `rename`. */
@@ -70,7 +86,7 @@ export function installFormulas(service: Service): void {
       throw new ServiceError(
         422,
         'INVALID_FILTER_BY_FORMULA',
-        `The formula for filtering records is invalid: ${firstError(r.diagnostics)}`,
+        `The formula for filtering records is invalid: ${filterError(r.diagnostics)}`,
       );
     const formula = r.formula;
     const used = formula.referencedFields
