@@ -60,6 +60,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     if (event === 'edits.saved') {
       const saved = payload as EventPayload<'edits.saved'>;
       views.applySaved(saved.target, saved.record);
+    } else if (event === 'records.created') {
+      const created = payload as EventPayload<'records.created'>;
+      views.applyCreated(created.target, created.records);
     } else if (event === 'records.deleted') {
       const deleted = payload as EventPayload<'records.deleted'>;
       views.applyDeleted(deleted.target, deleted.ids);

@@ -71,6 +71,20 @@ export class PageChain {
     return at !== -1;
   }
 
+  /**
+   * Created records join the end once the walk is complete (the service lists new records last); before that
+   * the walk brings them with their page. A sorted or filtered view shows them at the end until reopened.
+   */
+  append(records: readonly RecordData[]): number {
+    if (!this.done) return 0;
+    const fresh = records.filter((r) => !this.seen.has(r.id));
+    for (const r of fresh) {
+      this.seen.add(r.id);
+      this.records.push(r);
+    }
+    return fresh.length;
+  }
+
   /** Drops deleted records; their ids stay seen, so a restarted walk cannot bring them back. */
   remove(ids: ReadonlySet<string>): number {
     let kept = 0;

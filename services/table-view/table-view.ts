@@ -66,6 +66,13 @@ export class TableView {
     this.chain.replace(shown);
   }
 
+  /** Created records (new rows, or rows re-created by undo) join the cached rows. */
+  applyCreated(records: readonly RecordData[]): void {
+    if (this.chain.append(records) > 0) {
+      this.onState({ viewId: this.viewId, loaded: this.chain.loaded, total: this.chain.total });
+    }
+  }
+
   applyDeleted(ids: ReadonlySet<string>): void {
     if (this.chain.remove(ids) > 0) {
       this.onState({ viewId: this.viewId, loaded: this.chain.loaded, total: this.chain.total });

@@ -88,6 +88,11 @@ export class TableViews {
     }
   }
 
+  applyCreated(target: ViewTarget, records: readonly RecordData[]): void {
+    for (const entry of this.views.values())
+      if (sameTable(entry.target, target)) entry.view.applyCreated(records);
+  }
+
   applyDeleted(target: ViewTarget, ids: readonly string[]): void {
     const set = new Set(ids);
     for (const entry of this.views.values())
