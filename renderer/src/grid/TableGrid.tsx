@@ -4,7 +4,8 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { AgGridReact } from 'ag-grid-react';
-import type { GridApi, GridReadyEvent, IDatasource, GetRowIdParams } from 'ag-grid-community';
+import type { AgGridReactProps } from 'ag-grid-react';
+import type { ColDef, GridApi, GridReadyEvent, IDatasource, GetRowIdParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { gridTheme } from '../theme';
@@ -15,14 +16,17 @@ interface Props {
   datasource: IDatasource;
   blockSize: number;
   onReady: (api: GridApi<RecordData>) => void;
+  /** Editing: editors and cell marks per column, and the grid options that go with them. */
+  decorate?: (def: ColDef<RecordData>, field: Column) => ColDef<RecordData>;
+  gridProps?: AgGridReactProps<RecordData>;
 }
 
 const getRowId = (p: GetRowIdParams<RecordData>) => p.data.id;
 
 const defaultColDef = { resizable: true, sortable: true, minWidth: 60, width: 180 };
 
-export function TableGrid({ columns, datasource, blockSize, onReady }: Props) {
-  const defs = useMemo(() => columnDefs(columns), [columns]);
+export function TableGrid({ columns, datasource, blockSize, onReady, decorate, gridProps }: Props) {
+  const defs = useMemo(() => columnDefs(columns, decorate), [columns, decorate]);
   const api = useRef<GridApi<RecordData> | null>(null);
   // A new datasource is a new query: its rows start at the top.
   useEffect(() => api.current?.ensureIndexVisible(0, 'top'), [datasource]);
@@ -44,6 +48,7 @@ export function TableGrid({ columns, datasource, blockSize, onReady }: Props) {
         rowHeight={32}
         animateRows={false}
         headerHeight={34}
+        {...gridProps}
         onGridReady={(e: GridReadyEvent<RecordData>) => {
           api.current = e.api;
           onReady(e.api);

@@ -19,8 +19,14 @@ function rendererFor(type: string): ColDef['cellRenderer'] {
   }
 }
 
-/** Column ids are field names: the service sorts and restricts fields by name. */
-export function columnDefs(columns: readonly Column[]): ColDef<RecordData>[] {
+/**
+ * Column ids are field names: the service sorts and restricts fields by name. `decorate` lets the editing
+ * layer add editors and cell marks to each column.
+ */
+export function columnDefs(
+  columns: readonly Column[],
+  decorate?: (def: ColDef<RecordData>, field: Column) => ColDef<RecordData>,
+): ColDef<RecordData>[] {
   return columns.map((field) => {
     const type = effectiveType(field);
     const renderer = rendererFor(type);
@@ -39,6 +45,6 @@ export function columnDefs(columns: readonly Column[]): ColDef<RecordData>[] {
     } else {
       def.valueFormatter = (p: ValueFormatterParams<RecordData>) => formatCell(p.value, field);
     }
-    return def;
+    return decorate ? decorate(def, field) : def;
   });
 }

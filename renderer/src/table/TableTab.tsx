@@ -10,6 +10,8 @@ import { errorMessage, isChannelError, tabledesk } from '../bridge';
 import { TableGrid, goToRow } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
 import { recentFormulas, rememberFormula } from '../formula/recent';
+import { EditingFrame } from '../rows/EditingFrame';
+import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
@@ -42,6 +44,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [gotoRow, setGotoRow] = useState('');
   const gridApi = useRef<GridApi<RecordData> | null>(null);
   const gotoInput = useRef<HTMLInputElement>(null);
+  const { editing, view: editingView, decorate, gridProps, selectedCount } = useTableEditing(target);
+  useEffect(() => editing.setColumns(columns), [editing, columns]);
 
   const onOpened = useCallback((view: OpenedView) => {
     setViewId(view.viewId);
@@ -192,14 +196,25 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           Loading page {progress.loadingPage}…
         </div>
       )}
-      <TableGrid
-        columns={shownColumns}
-        datasource={datasource}
-        blockSize={PAGE_SIZE}
-        onReady={(api) => {
-          gridApi.current = api;
-        }}
-      />
+      <EditingFrame
+        editing={editing}
+        view={editingView}
+        selectedCount={selectedCount}
+        query={query}
+        total={progress.total}
+      >
+        <TableGrid
+          columns={shownColumns}
+          datasource={datasource}
+          blockSize={PAGE_SIZE}
+          decorate={decorate}
+          gridProps={gridProps}
+          onReady={(api) => {
+            gridApi.current = api;
+            editing.attach(api, columns);
+          }}
+        />
+      </EditingFrame>
       <StatusBar
         loaded={progress.loaded}
         total={progress.total}

@@ -1,0 +1,96 @@
+/**
+ * The edit queue as one table tab sees it: which cells are pending, retrying or rejected, and their newest
+ * local values. The views on the services side do not overlay unsent values, so the grid asks this store
+ * what to show until the service acknowledges an edit; a rejected cell shows its previous value.
+ */
+import type { EventPayload, TableDeskApi } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+
+export type PendingRecord = EventPayload<'edits.state'>;
+export type EditTarget = PendingRecord['target'];
+export type CellMark = 'pending' | 'retrying' | 'rejected' | undefined;
+
+export const sameTarget = (a: EditTarget, b: EditTarget): boolean =>
+  a.connectionId === b.connectionId && a.baseId === b.baseId && a.table === b.table;
+
+const has = (o: Record<string, unknown>, key: string): boolean => Object.hasOwn(o, key);
+
+export class EditStore {
+  private readonly records = new Map<string, PendingRecord>();
+  private readonly listeners = new Set<(recordIds: string[]) => void>();
+
+  constructor(readonly target: EditTarget) {}
+
+  /** Reads the queue's current state once (edits replayed at start were announced before this tab existed). */
+  async load(api: TableDeskApi): Promise<void> {
+    const status = await api.call('edits.status', {});
+    const ids: string[] = [];
+    for (const r of status.records) {
+      if (sameTarget(r.target, this.target) && !this.records.has(r.recordId)) {
+        this.records.set(r.recordId, r);
+        ids.push(r.recordId);
+      }
+    }
+    this.notify(ids);
+  }
+
+  onChange(listener: (recordIds: string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The user's edit, shown at once, before the queue has journaled it. */
+  local(recordId: string, fields: Record<string, unknown>): void {
+    const known = this.records.get(recordId);
+    this.records.set(recordId, {
+      target: this.target,
+      recordId,
+      pending: [...new Set([...(known?.pending ?? []), ...Object.keys(fields)])],
+      values: { ...known?.values, ...fields },
+      ...(known?.rejected ? { rejected: known.rejected } : {}),
+    });
+    this.notify([recordId]);
+  }
+
+  apply(state: PendingRecord): void {
+    if (!sameTarget(state.target, this.target)) return;
+    if (state.pending.length === 0 && state.rejected === undefined) this.records.delete(state.recordId);
+    else this.records.set(state.recordId, state);
+    this.notify([state.recordId]);
+  }
+
+  /** What a cell shows: a rejected value's previous value, else the newest local value, else the row's. */
+  value(row: RecordData | undefined, field: string): unknown {
+    if (!row) return undefined;
+    const state = this.records.get(row.id);
+    if (state) {
+      if (state.rejected && has(state.rejected.fields, field)) return state.rejected.previous[field];
+      if (state.pending.includes(field) && has(state.values, field)) return state.values[field];
+    }
+    return row.fields[field];
+  }
+
+  mark(recordId: string | undefined, field: string): CellMark {
+    const state = recordId === undefined ? undefined : this.records.get(recordId);
+    if (!state) return undefined;
+    if (state.rejected && has(state.rejected.fields, field)) return 'rejected';
+    if (state.pending.includes(field)) return state.retrying ? 'retrying' : 'pending';
+    return undefined;
+  }
+
+  rejected(): PendingRecord[] {
+    return [...this.records.values()].filter((r) => r.rejected !== undefined);
+  }
+
+  retrying(): PendingRecord[] {
+    return [...this.records.values()].filter((r) => r.retrying !== undefined && r.pending.length > 0);
+  }
+
+  get pendingCount(): number {
+    return [...this.records.values()].filter((r) => r.pending.length > 0).length;
+  }
+
+  private notify(ids: string[]): void {
+    for (const l of this.listeners) l(ids);
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * One record as a form of all its fields, with previous and next (the grid's row order). Changes go
+ * through the same edit queue as cell edits; a value that does not parse stays in its box with the reason.
+ */
+import { useEffect, useState } from 'react';
+import type { Column } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { toLocalInput } from '../editing/DateTimeEditor';
+import { choiceNames, isEditable, parseInput } from '../editing/parse';
+import { effectiveType, formatCell } from '../grid/format';
+import type { TableEditing } from './table-editing';
+
+interface Props {
+  editing: TableEditing;
+  index: number;
+  /** Re-renders the form when the queue's state changes. */
+  revision: number;
+  onIndex: (index: number) => void;
+  onClose: () => void;
+}
+
+function FieldInput({ field, row, editing }: { field: Column; row: RecordData; editing: TableEditing }) {
+  const [problem, setProblem] = useState<string>();
+  const shown = editing.store.value(row, field.name);
+  const type = effectiveType(field);
+  const label = `${field.name}`;
+
+  const commit = (value: unknown, typecast = false) => {
+    setProblem(undefined);
+    if (JSON.stringify(value ?? null) === JSON.stringify(shown ?? null)) return;
+    void editing.edit([
+      {
+        recordId: row.id,
+        fields: { [field.name]: value },
+        previous: shown === undefined || shown === null ? {} : { [field.name]: shown },
+        typecast,
+      },
+    ]);
+  };
+  const commitText = (text: string) => {
+    const parsed = parseInput(field, text);
+    if (parsed.ok) commit(parsed.value, parsed.typecast);
+    else setProblem(parsed.error);
+  };
+
+  if (!isEditable(field)) return <output aria-label={label}>{formatCell(shown, field)}</output>;
+  const key = `${row.id}:${JSON.stringify(shown ?? null)}`;
+  let input;
+  switch (type) {
+    case 'checkbox':
+      input = (
+        <input
+          type="checkbox"
+          aria-label={label}
+          checked={shown === true}
+          onChange={(e) => commit(e.target.checked)}
+        />
+      );
+      break;
+    case 'singleSelect':
+      input = (
+        <select
+          aria-label={label}
+          value={typeof shown === 'string' ? shown : ''}
+          onChange={(e) => commit(e.target.value || null)}
+        >
+          <option value="" />
+          {choiceNames(field).map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      );
+      break;
+    case 'multipleSelects': {
+      const chosen = Array.isArray(shown) ? (shown as string[]) : [];
+      input = (
+        <span role="group" aria-label={label}>
+          {choiceNames(field).map((c) => (
+            <label key={c}>
+              <input
+                type="checkbox"
+                checked={chosen.includes(c)}
+                onChange={(e) => {
+                  const next = e.target.checked ? [...chosen, c] : chosen.filter((x) => x !== c);
+                  commit(next.length > 0 ? next : null);
+                }}
+              />
+              {c}
+            </label>
+          ))}
+        </span>
+      );
+      break;
+    }
+    case 'multilineText':
+      input = (
+        <textarea
+          key={key}
+          aria-label={label}
+          defaultValue={typeof shown === 'string' ? shown : ''}
+          onBlur={(e) => commitText(e.target.value)}
+        />
+      );
+      break;
+    case 'date':
+      input = (
+        <input
+          key={key}
+          type="date"
+          aria-label={label}
+          defaultValue={typeof shown === 'string' ? shown.slice(0, 10) : ''}
+          onBlur={(e) => commitText(e.target.value)}
+        />
+      );
+      break;
+    case 'dateTime':
+      input = (
+        <input
+          key={key}
+          type="datetime-local"
+          aria-label={label}
+          defaultValue={toLocalInput(shown)}
+          onBlur={(e) => commitText(e.target.value)}
+        />
+      );
+      break;
+    default:
+      input = (
+        <input
+          key={key}
+          type="text"
+          aria-label={label}
+          defaultValue={formatCell(shown, field)}
+          onBlur={(e) => commitText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commitText(e.currentTarget.value);
+          }}
+        />
+      );
+  }
+  return (
+    <>
+      {input}
+      {problem && (
+        <span className="td-error" role="alert">
+          {problem}
+        </span>
+      )}
+    </>
+  );
+}
+
+export function RecordDetail({ editing, index, revision, onIndex, onClose }: Props) {
+  const grid = editing.gridApi;
+  const row = grid?.getDisplayedRowAtIndex(index)?.data;
+  const count = grid?.getDisplayedRowCount() ?? 0;
+  useEffect(() => grid?.ensureIndexVisible(index), [grid, index]);
+  return (
+    <div className="td-modal-backdrop">
+      <div
+        className="td-modal td-record"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Record"
+        data-revision={revision}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onClose();
+        }}
+      >
+        <header>
+          <h2>
+            {row
+              ? String(
+                  formatCell(row.fields[editing.fields[0]?.name ?? ''], editing.fields[0] ?? { type: '' }) ||
+                    row.id,
+                )
+              : 'Loading…'}
+          </h2>
+          <button type="button" disabled={index <= 0} onClick={() => onIndex(index - 1)}>
+            Previous
+          </button>
+          <button type="button" disabled={index >= count - 1} onClick={() => onIndex(index + 1)}>
+            Next
+          </button>
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </header>
+        {row && (
+          <dl data-record-id={row.id}>
+            {editing.fields.map((f) => (
+              <div key={f.name}>
+                <dt>{f.name}</dt>
+                <dd>
+                  <FieldInput field={f} row={row} editing={editing} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,273 @@
+/**
+ * One table tab's editing: cell edits through the edit queue, creates, deletes, undo and redo, and the
+ * queue's events applied to the grid. The grid uses `readOnlyEdit`, so it never writes a value itself:
+ * what a cell shows comes from the edit store until the service's record replaces the row's data.
+ */
+import type { CellEditRequestEvent, GridApi, IRowNode } from 'ag-grid-community';
+import type { Column, EventPayload, TableDeskApi } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
+import { errorMessage } from '../bridge';
+import { EditStore, sameTarget } from '../editing/edit-store';
+import type { EditTarget } from '../editing/edit-store';
+import { parseInput } from '../editing/parse';
+
+export interface CellChange {
+  recordId: string;
+  fields: Record<string, unknown>;
+  previous: Record<string, unknown>;
+  typecast: boolean;
+}
+
+export type HistoryState = EventPayload<'history.changed'>;
+export type UncertainCreate = EventPayload<'records.uncertain'>['creates'][number];
+
+export interface EditingView {
+  /** The latest outcome worth telling the user (created, deleted, undone, failed). */
+  message?: { text: string; tone: 'info' | 'error' };
+  history?: HistoryState;
+  uncertain: UncertainCreate[];
+  /** Bumped when the store's rejected or retrying records change. */
+  revision: number;
+}
+
+export class TableEditing {
+  readonly store: EditStore;
+  private grid: GridApi<RecordData> | undefined;
+  private columns: readonly Column[] = [];
+  private view: EditingView = { uncertain: [], revision: 0 };
+  private readonly listeners = new Set<(view: EditingView) => void>();
+  private readonly offs: (() => void)[] = [];
+
+  constructor(
+    private readonly api: TableDeskApi,
+    readonly target: EditTarget,
+  ) {
+    this.store = new EditStore(target);
+    this.offs.push(
+      this.store.onChange((ids) => {
+        this.refreshRows(ids);
+        this.update({ revision: this.view.revision + 1 });
+      }),
+      api.on('edits.state', (s) => this.store.apply(s)),
+      api.on('edits.saved', (s) => {
+        if (sameTarget(s.target, target)) this.grid?.getRowNode(s.recordId)?.setData(s.record);
+      }),
+      api.on('edits.reverted', (s) => {
+        if (sameTarget(s.target, target)) this.refreshRows([s.recordId]);
+      }),
+      api.on('records.created', (s) => {
+        if (sameTarget(s.target, target)) this.grid?.refreshInfiniteCache();
+      }),
+      api.on('records.deleted', (s) => {
+        if (!sameTarget(s.target, target)) return;
+        for (const id of s.ids) this.grid?.getRowNode(id)?.setSelected(false);
+        this.grid?.refreshInfiniteCache();
+      }),
+      api.on('records.uncertain', (s) =>
+        this.update({ uncertain: s.creates.filter((c) => sameTarget(c.target, target)) }),
+      ),
+      api.on('history.changed', (h) => {
+        if (sameTarget(h.target, target)) this.update({ history: h });
+      }),
+    );
+    this.store.load(api).catch((e: unknown) => this.fail(e));
+    api.call('edits.status', {}).then(
+      (s) => this.update({ uncertain: s.uncertainCreates.filter((c) => sameTarget(c.target, target)) }),
+      (e: unknown) => this.fail(e),
+    );
+    api.call('history.state', { target }).then(
+      (history) => this.update({ history }),
+      (e: unknown) => this.fail(e),
+    );
+  }
+
+  attach(grid: GridApi<RecordData>, columns: readonly Column[]): void {
+    this.grid = grid;
+    this.columns = columns;
+  }
+
+  setColumns(columns: readonly Column[]): void {
+    this.columns = columns;
+  }
+
+  get gridApi(): GridApi<RecordData> | undefined {
+    return this.grid;
+  }
+
+  get fields(): readonly Column[] {
+    return this.columns;
+  }
+
+  subscribe(listener: (view: EditingView) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.view);
+    return () => this.listeners.delete(listener);
+  }
+
+  dispose(): void {
+    for (const off of this.offs) off();
+    this.listeners.clear();
+  }
+
+  /** A committed grid editor: the value is parsed by the field's rules, then queued. */
+  onCellEditRequest(e: CellEditRequestEvent<RecordData>): void {
+    const field = this.columns.find((c) => c.name === e.colDef.colId);
+    if (!field || !e.data) return;
+    let value: unknown = e.newValue ?? null;
+    let typecast = false;
+    if (typeof value === 'string') {
+      const parsed = parseInput(field, value);
+      if (!parsed.ok) {
+        this.say(parsed.error, 'error');
+        return;
+      }
+      ({ value, typecast } = parsed);
+    }
+    if (Array.isArray(value) && value.length === 0) value = null;
+    if (same(value, e.oldValue)) return;
+    void this.edit([
+      {
+        recordId: e.data.id,
+        fields: { [field.name]: value },
+        previous: previousOf(e.oldValue, field.name),
+        typecast,
+      },
+    ]);
+  }
+
+  /** Queues changes; the cells show the new values at once and are marked until the service answers. */
+  async edit(changes: CellChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    for (const c of changes) this.store.local(c.recordId, c.fields);
+    try {
+      await this.api.call('edits.edit', { target: this.target, changes });
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async create(records: Record<string, unknown>[], typecast: boolean): Promise<RecordData[]> {
+    try {
+      const result = await this.api.call('records.create', {
+        target: this.target,
+        records: records.map((fields) => ({ fields })),
+        typecast,
+      });
+      if (result.failed.length > 0) {
+        const unknown = result.failed.filter((f) => f.outcome === 'unknown').length;
+        const rejected = result.failed.length - unknown;
+        this.say(
+          `Created ${result.created.length} of ${records.length} records.` +
+            (rejected > 0 ? ` ${rejected} refused: ${result.failed[0]?.error.message ?? ''}.` : '') +
+            (unknown > 0
+              ? ` ${unknown} may or may not have been created (the answer was lost): check the table.`
+              : ''),
+          'error',
+        );
+      } else {
+        this.say(`Created ${plural(result.created.length, 'record')}.`, 'info');
+      }
+      return result.created;
+    } catch (e) {
+      this.fail(e);
+      return [];
+    }
+  }
+
+  /** Deletes rows (the caller has asked for confirmation); rows leave the grid batch by batch. */
+  async delete(rows: RecordData[]): Promise<void> {
+    const readOnlyFields = this.columns.filter((c) => READ_ONLY_FIELD_TYPES.has(c.type)).map((c) => c.name);
+    try {
+      const result = await this.api.call('records.delete', {
+        target: this.target,
+        records: rows.map((r) => ({ id: r.id, fields: r.fields })),
+        readOnlyFields,
+      });
+      if (result.remaining.length > 0) {
+        const ids = result.remaining.map((r) => r.id).join(', ');
+        this.say(
+          `Deleted ${result.deleted.length} of ${rows.length} records. ${plural(result.remaining.length, 'record')} remain: ${ids} (${result.remaining[0]?.error.message ?? ''}).`,
+          'error',
+        );
+      } else {
+        this.say(`Deleted ${plural(result.deleted.length, 'record')}.`, 'info');
+      }
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async undo(): Promise<void> {
+    await this.step('history.undo');
+  }
+
+  async redo(): Promise<void> {
+    await this.step('history.redo');
+  }
+
+  async retry(recordId: string): Promise<void> {
+    await this.api.call('edits.retry', { target: this.target, recordId }).catch((e: unknown) => this.fail(e));
+  }
+
+  async discard(recordId: string): Promise<void> {
+    await this.api
+      .call('edits.discard', { target: this.target, recordId })
+      .catch((e: unknown) => this.fail(e));
+  }
+
+  async dismissUncertain(id: string): Promise<void> {
+    await this.api.call('records.dismissUncertain', { id }).catch((e: unknown) => this.fail(e));
+  }
+
+  say(text: string, tone: 'info' | 'error'): void {
+    this.update({ message: { text, tone } });
+  }
+
+  private async step(channel: 'history.undo' | 'history.redo'): Promise<void> {
+    try {
+      const r = await this.api.call(channel, { target: this.target });
+      const { done: _done, idChanges, message, ...history } = r;
+      this.update({ history });
+      if (idChanges.length > 0) {
+        const list = idChanges.map((c) => `${c.from} → ${c.to}`).join(', ');
+        this.say(`${message || 'Re-created records get new ids.'} New ids: ${list}.`, 'info');
+      } else if (message) {
+        this.say(message, r.done ? 'info' : 'error');
+      }
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private fail(e: unknown): void {
+    this.say(errorMessage(e), 'error');
+  }
+
+  private update(patch: Partial<EditingView>): void {
+    this.view = { ...this.view, ...patch };
+    for (const l of this.listeners) l(this.view);
+  }
+
+  private refreshRows(ids: string[]): void {
+    const grid = this.grid;
+    if (!grid || grid.isDestroyed()) return;
+    const rowNodes = ids.flatMap((id) => {
+      const node = grid.getRowNode(id);
+      return node ? [node] : ([] as IRowNode<RecordData>[]);
+    });
+    if (rowNodes.length > 0) grid.refreshCells({ rowNodes, force: true });
+  }
+}
+
+function previousOf(old: unknown, field: string): Record<string, unknown> {
+  return old === undefined || old === null ? {} : { [field]: old };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+export function plural(n: number, noun: string): string {
+  return `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+}
