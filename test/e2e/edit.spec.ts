@@ -1,0 +1,96 @@
+/**
+ * Editing cells of every field type through the browser door, reading each stored value back from the
+ * server itself; a rejected value reverting with the service's message; 30 quick edits in few PATCHes.
+ */
+import { expect, test } from './edit-fixtures';
+import { showCell, startEditing, typeInto } from './edit-helpers';
+
+const TASKS = 'Tasks';
+
+test('edits each field type and the server stores the typed values', async ({ app, door }, info) => {
+  await app.openTable(TASKS);
+  const id = (await app.rowId(0)) ?? '';
+
+  await typeInto(app, 0, 'Name', 'Edited name');
+  await typeInto(app, 0, 'Notes', 'First line of the notes');
+  await typeInto(app, 0, 'Points', '12.5');
+  await typeInto(app, 0, 'Budget', '$1,234.50');
+  await typeInto(app, 0, 'Progress', '42%');
+  await typeInto(app, 0, 'Estimate', '1:30');
+  await typeInto(app, 0, 'Priority', '4');
+  await typeInto(app, 0, 'Due', '2030-05-06');
+  await typeInto(app, 0, 'Started at', '2030-05-06T07:08');
+
+  const status = await startEditing(app, 0, 'Status');
+  await status.getByRole('combobox').click();
+  await app.page.getByRole('option', { name: 'Blocked', exact: true }).click();
+  await expect(status).toBeHidden();
+
+  const tags = await startEditing(app, 0, 'Tags');
+  for (const box of await tags.getByRole('checkbox', { checked: true }).all()) await box.uncheck();
+  await tags.getByRole('checkbox', { name: 'Docs' }).check();
+  await tags.getByRole('checkbox', { name: 'Urgent' }).check();
+  await tags.getByRole('button', { name: 'Done' }).click();
+
+  const done = await startEditing(app, 0, 'Done');
+  const wasDone = await done.locator('input[type=checkbox]').isChecked();
+  await done.locator('input[type=checkbox]').click();
+  await done.locator('input[type=checkbox]').press('Enter');
+
+  await app.screenshot(info, '01-edited-cells-pending');
+  const startedAt = await app.page.evaluate(() => new Date('2030-05-06T07:08').toISOString());
+  await expect
+    .poll(async () => (await door.client.table(door.server.baseId, TASKS).get(id)).fields, {
+      timeout: 30_000,
+    })
+    .toMatchObject({
+      Name: 'Edited name',
+      Notes: 'First line of the notes',
+      Points: 12.5,
+      Budget: 1234.5,
+      Progress: 0.42,
+      Estimate: 5400,
+      Priority: 4,
+      Due: '2030-05-06',
+      'Started at': startedAt,
+      Status: 'Blocked',
+      Tags: ['Docs', 'Urgent'],
+    });
+  const stored = await door.client.table(door.server.baseId, TASKS).get(id);
+  expect(stored.fields['Done'] === true).toBe(!wasDone);
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  await expect(await showCell(app, 0, 'Budget')).toHaveText('$1,234.50');
+  await expect(app.cell(0, 'Progress')).toHaveText('42%');
+  await app.screenshot(info, '02-edited-cells-saved');
+
+  // Computed fields have no editor.
+  await (await showCell(app, 0, 'Task #')).dblclick();
+  await expect(app.table.locator('.ag-cell-inline-editing')).toHaveCount(0);
+});
+
+test('edits email, phone and url, and refuses an invalid email locally', async ({ app, door }, info) => {
+  await app.openTable('People');
+  const id = (await app.rowId(1)) ?? '';
+  await typeInto(app, 1, 'Email', 'someone@example.org');
+  await typeInto(app, 1, 'Phone', '+1 555 0100');
+  await typeInto(app, 1, 'Website', 'https://example.org/someone');
+
+  const editor = await startEditing(app, 1, 'Email');
+  await editor.locator('input').fill('not an email');
+  await editor.locator('input').press('Enter');
+  // The editor stays open with the reason; nothing is sent.
+  await expect(editor).toBeVisible();
+  await expect(app.page.getByText('"not an email" is not an email address')).toBeVisible();
+  await app.screenshot(info, '03-invalid-email-blocked');
+  await editor.locator('input').press('Escape');
+
+  await expect
+    .poll(async () => (await door.client.table(door.server.baseId, 'People').get(id)).fields, {
+      timeout: 30_000,
+    })
+    .toMatchObject({
+      Email: 'someone@example.org',
+      Phone: '+1 555 0100',
+      Website: 'https://example.org/someone',
+    });
+});
