@@ -79,6 +79,11 @@ function editorFor(field: Column): Partial<Def> {
   }
 }
 
+function classList(cellClass: Def['cellClass']): string[] {
+  if (Array.isArray(cellClass)) return cellClass;
+  return typeof cellClass === 'string' ? [cellClass] : [];
+}
+
 /** Adds editing to a column made by `columnDefs`. */
 export function withEditing(def: Def, field: Column, store: EditStore): Def {
   const valueGetter = (p: ValueGetterParams<RecordData>) => store.value(p.data, field.name);
@@ -89,6 +94,6 @@ export function withEditing(def: Def, field: Column, store: EditStore): Def {
   };
   const base: Def = { ...def, valueGetter, cellClassRules: marks };
   if (!isEditable(field))
-    return { ...base, editable: false, cellClass: [String(def.cellClass), 'td-cell-readonly'] };
+    return { ...base, editable: false, cellClass: [...classList(def.cellClass), 'td-cell-readonly'] };
   return { ...base, editable: true, ...editorFor(field) };
 }

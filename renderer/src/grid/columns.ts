@@ -35,7 +35,8 @@ export function columnDefs(
       headerName: field.name,
       headerTooltip: `${field.name} (${field.type})`,
       valueGetter: (p: ValueGetterParams<RecordData>) => p.data?.fields[field.name],
-      cellClass: `td-cell-${type}`,
+      // The rightAligned column type's own cellClass would be replaced by ours, so it is named here too.
+      cellClass: isNumericType(type) ? [`td-cell-${type}`, 'ag-right-aligned-cell'] : [`td-cell-${type}`],
       ...(field.primary ? { pinned: 'left' as const, lockPinned: true } : {}),
       ...(isNumericType(type) ? { type: 'rightAligned' } : {}),
     };

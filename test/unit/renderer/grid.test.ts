@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IGetRowsParams } from 'ag-grid-community';
+import type { Column } from '../../../core/contract';
+import { columnDefs } from '../../../renderer/src/grid/columns';
 import { createDatasource, sortSpecs } from '../../../renderer/src/grid/datasource';
 import { mergeColumns } from '../../../renderer/src/table/columns-merge';
 import { afterClose, cycle } from '../../../renderer/src/tabs/tabs';
@@ -94,5 +96,17 @@ describe('tabs', () => {
     expect(afterClose(tabs, 'b')).toBe('c');
     expect(afterClose(tabs, 'c')).toBe('b');
     expect(afterClose([tabs[0] as Tab], 'a')).toBeUndefined();
+  });
+});
+
+describe('grid columns', () => {
+  const column = (name: string, type: string): Column => ({ name, type, primary: false, inferred: false });
+
+  it('right-aligns numeric cells as well as their headers', () => {
+    const [budget, name] = columnDefs([column('Budget', 'currency'), column('Name', 'singleLineText')]);
+    expect(budget?.type).toBe('rightAligned');
+    expect(budget?.cellClass).toEqual(['td-cell-currency', 'ag-right-aligned-cell']);
+    expect(name?.type).toBeUndefined();
+    expect(name?.cellClass).toEqual(['td-cell-singleLineText']);
   });
 });
