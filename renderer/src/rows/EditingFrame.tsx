@@ -92,10 +92,13 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     const key = e.key.toLowerCase();
     const focused = grid.getFocusedCell();
     if (ctrl && key === 'z') {
+      // The grid's own undo would act on its cell edits only (and sorting wipes it): the app's history rules.
       e.preventDefault();
+      e.stopPropagation();
       void (e.shiftKey ? editing.redo() : editing.undo());
     } else if (ctrl && key === 'y') {
       e.preventDefault();
+      e.stopPropagation();
       void editing.redo();
     } else if (e.key === ' ' && focused) {
       e.preventDefault();
@@ -103,10 +106,10 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
       if (ctrl) node?.setSelected(!node.isSelected());
       else setDetail(focused.rowIndex);
     } else if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
-      // The grid has already moved focus: select the row left and the row reached.
-      const from = focused.rowIndex + (e.key === 'ArrowDown' ? -1 : 1);
-      grid.getDisplayedRowAtIndex(from)?.setSelected(true);
+      // Seen before the grid moves the focus: select the row left and the row about to be reached.
+      const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
       grid.getDisplayedRowAtIndex(focused.rowIndex)?.setSelected(true);
+      grid.getDisplayedRowAtIndex(to)?.setSelected(true);
     } else if ((e.key === 'Delete' || e.key === 'Backspace') && selectedCount > 0) {
       e.preventDefault();
       askDelete();
@@ -179,7 +182,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
 
   const history = view.history;
   return (
-    <div className="td-editing" onKeyDown={onKeyDown} onCopy={onCopy} onPaste={onPaste}>
+    <div className="td-editing" onKeyDownCapture={onKeyDown} onCopy={onCopy} onPaste={onPaste}>
       <div className="td-row-actions" role="toolbar" aria-label="Rows">
         <button type="button" onClick={() => void addRow()}>
           Add row

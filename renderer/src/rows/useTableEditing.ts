@@ -1,5 +1,5 @@
 /** A table tab's editing controller and the grid options that plug it in. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ColDef, SuppressKeyboardEventParams } from 'ag-grid-community';
 import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
@@ -10,8 +10,14 @@ import type { EditTarget } from '../editing/edit-store';
 import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
 
-/** Space opens the record (handled by the frame), so the grid must not take it for row selection. */
-const suppressSpace = (p: SuppressKeyboardEventParams<RecordData>) => !p.editing && p.event.key === ' ';
+/**
+ * Keys the frame handles: Space opens the record (the grid would toggle selection), and Delete or
+ * Backspace with rows selected deletes them (the grid would clear the focused cell).
+ */
+const frameKeys = (p: SuppressKeyboardEventParams<RecordData>) =>
+  !p.editing &&
+  (p.event.key === ' ' ||
+    ((p.event.key === 'Delete' || p.event.key === 'Backspace') && p.api.getSelectedNodes().length > 0));
 
 export function useTableEditing(target: EditTarget) {
   const { connectionId, baseId, table } = target;
@@ -21,6 +27,8 @@ export function useTableEditing(target: EditTarget) {
   );
   const [view, setView] = useState<EditingView>({ uncertain: [], revision: 0 });
   const [selectedCount, setSelectedCount] = useState(0);
+  // The row a ctrl-click or checkbox last chose: shift-click selects from it.
+  const anchor = useRef<number | undefined>(undefined);
   useEffect(() => {
     const off = editing.subscribe(setView);
     return () => {
@@ -32,7 +40,7 @@ export function useTableEditing(target: EditTarget) {
   const decorate = useCallback(
     (def: ColDef<RecordData>, field: Column) => ({
       ...withEditing(def, field, editing.store),
-      suppressKeyboardEvent: suppressSpace,
+      suppressKeyboardEvent: frameKeys,
     }),
     [editing],
   );
@@ -43,8 +51,31 @@ export function useTableEditing(target: EditTarget) {
       onCellEditRequest: (e) => editing.onCellEditRequest(e),
       invalidEditValueMode: 'block',
       stopEditingWhenCellsLoseFocus: true,
-      rowSelection: { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: true },
+      // A plain click focuses a cell without selecting its row (as in a spreadsheet); ctrl and shift select.
+      rowSelection: {
+        mode: 'multiRow',
+        checkboxes: true,
+        headerCheckbox: false,
+        enableClickSelection: false,
+      },
       onSelectionChanged: (e) => setSelectedCount(e.api.getSelectedNodes().length),
+      onRowSelected: (e) => {
+        if (e.node.isSelected() && e.source === 'checkboxSelected')
+          anchor.current = e.node.rowIndex ?? undefined;
+      },
+      onCellClicked: (e) => {
+        const mouse = e.event as MouseEvent | null | undefined;
+        const index = e.node.rowIndex;
+        // The checkbox column selects by itself.
+        if (!mouse || index === null || !e.data || e.column.getColId().startsWith('ag-Grid-')) return;
+        if (mouse.ctrlKey || mouse.metaKey) {
+          e.node.setSelected(!e.node.isSelected());
+          anchor.current = index;
+        } else if (mouse.shiftKey && anchor.current !== undefined) {
+          const [from, to] = [Math.min(anchor.current, index), Math.max(anchor.current, index)];
+          for (let i = from; i <= to; i++) e.api.getDisplayedRowAtIndex(i)?.setSelected(true);
+        }
+      },
     }),
     [editing],
   );
