@@ -7,6 +7,7 @@ import type { ConnectionSummary, Response } from '../../core/contract';
 import { errorMessage, tabledesk } from './bridge';
 import { ConnectionForm } from './connections/ConnectionForm';
 import { ConnectionList } from './connections/ConnectionList';
+import { useQuitGuard } from './editing/useQuitGuard';
 import { TablePicker } from './picker/TablePicker';
 import { TableTab } from './table/TableTab';
 import type { TableTarget } from './table/view-session';
@@ -25,6 +26,7 @@ export function App() {
   const [failure, setFailure] = useState<string>();
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [activeKey, setActiveKey] = useState<string>();
+  useQuitGuard(info?.door);
 
   const reload = useCallback((select?: string) => {
     tabledesk()

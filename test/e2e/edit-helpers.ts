@@ -34,3 +34,61 @@ export async function typeInto(app: AppPage, row: number, column: string, text: 
   await input.press('Enter');
   await expect(app.table.locator('.ag-cell-inline-editing, .ag-popup-editor')).toHaveCount(0);
 }
+
+/** Opens a table of the demo base through the "Through proxy" connection (the fault proxy in front). */
+export async function openThroughProxy(app: AppPage, table: string, connection: string): Promise<void> {
+  await app.page
+    .getByRole('navigation', { name: 'Connections' })
+    .getByRole('button', { name: connection })
+    .click();
+  await app.openTable(table);
+}
+
+/** Types into consecutive cells of a column with the keyboard alone, as fast as a person types. */
+export async function typeDown(
+  app: AppPage,
+  row: number,
+  column: string,
+  texts: readonly string[],
+): Promise<void> {
+  await (await showCell(app, row, column)).click();
+  for (const text of texts) {
+    // The first key opens the editor with it; the rest arrives at once, as from a fast typist or an IME.
+    await app.page.keyboard.type(text.slice(0, 1));
+    await app.page.keyboard.insertText(text.slice(1));
+    await app.page.keyboard.press('Enter');
+  }
+}
+
+/**
+ * Edits consecutive cells of a column inside the page, key events straight to the grid's cells and
+ * editors with no round trip to the test between them: edits as quick as a fast typist's, whatever the
+ * machine's load (Playwright's per-key round trips alone take longer than the queue's 200 ms settle time).
+ */
+export async function typeDownInPage(app: AppPage, row: number, column: string, texts: readonly string[]) {
+  await (await showCell(app, row, column)).click();
+  await app.page.evaluate(
+    async ({ row, column, texts }) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      const table = document.querySelector('section.td-table:not([hidden])');
+      const key = (el: Element, k: string) =>
+        el.dispatchEvent(new KeyboardEvent('keydown', { key: k, code: k, bubbles: true, cancelable: true }));
+      for (const [i, text] of texts.entries()) {
+        const cell = table?.querySelector(`.ag-row[row-index="${row + i}"] .ag-cell[col-id="${column}"]`);
+        if (!(cell instanceof HTMLElement)) throw new Error(`Row ${row + i} is not rendered`);
+        cell.focus();
+        key(cell, 'Enter');
+        let input = cell.querySelector('input');
+        for (let tries = 0; !input && tries < 50; tries++) {
+          await frame();
+          input = cell.querySelector('input');
+        }
+        if (!input) throw new Error(`No editor opened in row ${row + i}`);
+        input.value = text;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        key(input, 'Enter');
+      }
+    },
+    { row, column, texts },
+  );
+}

@@ -5,7 +5,8 @@
 import type { RecordData } from '../../core/records/types';
 import type { EditDoor } from './edit-door';
 import { expect, test } from './edit-fixtures';
-import { showCell, startEditing, typeInto } from './edit-helpers';
+import { PROXY_CONNECTION } from './edit-door';
+import { openThroughProxy, showCell, startEditing, typeDownInPage, typeInto } from './edit-helpers';
 
 const TASKS = 'Tasks';
 
@@ -95,4 +96,59 @@ test('edits email, phone and url, and refuses an invalid email locally', async (
     Phone: '+1 555 0100',
     Website: 'https://example.org/someone',
   });
+});
+
+test('30 quick cell edits reach the server in at most 3 PATCH requests', async ({ app, door }, info) => {
+  await app.openTable('People');
+  const before = await door.records('People');
+  const names = Array.from({ length: 30 }, (_, i) => `Quick ${i + 1}`);
+  const patches = () => door.requests.filter((r) => r.method === 'PATCH' && r.url.includes('/People')).length;
+  const sent = patches();
+  await typeDownInPage(app, 0, 'Name', names);
+  await app.screenshot(info, '04-30-quick-edits');
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  expect(patches() - sent).toBeLessThanOrEqual(3);
+  const after = await door.records('People');
+  expect(after.slice(0, 30).map((r) => r.fields['Name'])).toEqual(names);
+  expect(after.slice(0, 30).map((r) => r.id)).toEqual(before.slice(0, 30).map((r) => r.id));
+});
+
+test('a value the service rejects reverts and shows its message, with retry and discard', async ({
+  app,
+  door,
+}, info) => {
+  await openThroughProxy(app, 'People', PROXY_CONNECTION);
+  const id = (await app.rowId(2)) ?? '';
+  const original = await app.cell(2, 'Name').textContent();
+  const rejection = JSON.stringify({
+    error: { type: 'INVALID_VALUE_FOR_COLUMN', message: 'Field "Name" cannot accept the provided value' },
+  });
+  const isPatch = (r: { method: string }) => r.method === 'PATCH';
+  door.proxy.inject({ type: 'status', status: 422, body: rejection }, { match: isPatch, times: 2 });
+
+  await typeInto(app, 2, 'Name', 'Refused name');
+  const alert = app.table.getByRole('alert').filter({ hasText: 'cannot accept the provided value' });
+  await expect(alert).toBeVisible();
+  await expect(app.cell(2, 'Name')).toHaveText(original ?? '');
+  await expect(app.cell(2, 'Name')).toHaveClass(/td-cell-rejected/);
+  await app.screenshot(info, '05-rejected-reverted');
+
+  // Retry meets the second rejection; Discard then drops the edit for good.
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(alert).toBeVisible();
+  await alert.getByRole('button', { name: 'Discard' }).click();
+  await expect(alert).toBeHidden();
+  await expect(app.cell(2, 'Name')).not.toHaveClass(/td-cell-rejected/);
+  await expect(app.cell(2, 'Name')).toHaveText(original ?? '');
+
+  // Rejected once more, then retried with the proxy passing it: the value is stored.
+  door.proxy.inject({ type: 'status', status: 422, body: rejection }, { match: isPatch, times: 1 });
+  await typeInto(app, 2, 'Name', 'Accepted at last');
+  await expect(alert).toBeVisible();
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(alert).toBeHidden();
+  await expect(app.cell(2, 'Name')).toHaveText('Accepted at last');
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  expect((await record(door, 'People', id)).fields['Name']).toBe('Accepted at last');
+  await app.screenshot(info, '06-retried-and-saved');
 });

@@ -51,6 +51,8 @@ export function useTableEditing(target: EditTarget) {
       onCellEditRequest: (e) => editing.onCellEditRequest(e),
       invalidEditValueMode: 'block',
       stopEditingWhenCellsLoseFocus: true,
+      // As in a spreadsheet: Enter commits and moves down, so a column is filled by typing and Enter.
+      enterNavigatesVerticallyAfterEdit: true,
       // A plain click focuses a cell without selecting its row (as in a spreadsheet); ctrl and shift select.
       rowSelection: {
         mode: 'multiRow',
