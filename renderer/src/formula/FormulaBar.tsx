@@ -16,8 +16,11 @@ interface Props {
   fieldsComplete?: boolean;
   /** The formula the view is filtered by ('' for none). */
   applied: string;
-  /** The service's message when it refused the applied formula (a 422 the local check let through). */
-  serviceError?: string | undefined;
+  /**
+   * The service's refusal of a formula the local check let through (a 422), shown while that formula is in
+   * the bar; the view meanwhile shows the last query that loaded.
+   */
+  serviceError?: { formula: string; message: string } | undefined;
   recent: readonly string[];
   onApply: (formula: string) => void;
 }
@@ -117,8 +120,8 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
   };
 
   const firstError = errors[0];
-  const refused = !firstError && text.trim() === applied && serviceError !== undefined;
-  const message = firstError ? firstError.message : refused ? serviceError : diagnostics[0]?.message;
+  const refused = !firstError && serviceError !== undefined && text.trim() === serviceError.formula;
+  const message = firstError ? firstError.message : refused ? serviceError.message : diagnostics[0]?.message;
   const signature = completion.signature;
 
   return (

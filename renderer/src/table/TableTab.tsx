@@ -38,7 +38,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [viewId, setViewId] = useState<string>();
   const [progress, setProgress] = useState<Progress>({ loaded: 0 });
   const [error, setError] = useState<string>();
-  const [formulaError, setFormulaError] = useState<string>();
+  const [formulaError, setFormulaError] = useState<{ formula: string; message: string }>();
   const [client, setClient] = useState<EventPayload<'client.status'>>();
   const [recent, setRecent] = useState(() => recentFormulas(tableKey));
   const [gotoRow, setGotoRow] = useState('');
@@ -85,7 +85,12 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         },
         error: (e) => {
           setError(errorMessage(e));
-          if (query.formula && isChannelError(e) && e.status === 422) setFormulaError(e.message);
+          if (query.formula && isChannelError(e) && e.status === 422) {
+            // Back to the rows shown before (the grid keeps its header sort), with the refusal in the bar.
+            setFormulaError({ formula: query.formula, message: e.message });
+            const { sort: _sort, ...loaded } = session.lastLoaded;
+            setQuery(loaded);
+          }
         },
       }),
     [session, query],

@@ -24,6 +24,8 @@ export class SupersededError extends Error {
 
 export class ViewSession {
   private current: { key: string; opened: Promise<OpenedView> } | undefined;
+  /** The query whose rows arrived last: where a tab goes back when the service refuses a newer one. */
+  lastLoaded: ViewQuery = {};
 
   constructor(
     private readonly api: TableDeskApi,
@@ -47,7 +49,9 @@ export class ViewSession {
     const opened = this.open(query);
     try {
       const view = await opened;
-      return await this.api.call('view.rows', { viewId: view.viewId, start, end });
+      const rows = await this.api.call('view.rows', { viewId: view.viewId, start, end });
+      if (this.current?.opened === opened) this.lastLoaded = query;
+      return rows;
     } catch (e) {
       // A view closed under a request (the query changed meanwhile) is not an error the user should see.
       if (this.current?.opened !== opened) throw new SupersededError();
