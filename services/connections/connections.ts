@@ -150,7 +150,12 @@ export class Connections {
       baseUrl,
       apiKey,
       schedulers: this.schedulers,
-      onEvent: () => status.changed(),
+      // A failure the client retries by itself must still show: the status bar names it with the retry.
+      onEvent: (e) => {
+        if (e.type === 'retry') {
+          status.noteError(`${e.method} ${e.path} failed (${e.reason ?? e.errorKind ?? 'error'}); retrying.`);
+        } else status.changed();
+      },
     };
     if (this.options.requestsPerSecond !== undefined) opts.requestsPerSecond = this.options.requestsPerSecond;
     if (this.options.fetch !== undefined) opts.fetch = this.options.fetch;
