@@ -95,5 +95,6 @@ export function withEditing(def: Def, field: Column, store: EditStore): Def {
   const base: Def = { ...def, valueGetter, cellClassRules: marks };
   if (!isEditable(field))
     return { ...base, editable: false, cellClass: [...classList(def.cellClass), 'td-cell-readonly'] };
-  return { ...base, editable: true, ...editorFor(field) };
+  // A row still loading has nothing to edit yet: typing there would have no record to go to.
+  return { ...base, editable: (p) => p.data !== undefined, ...editorFor(field) };
 }

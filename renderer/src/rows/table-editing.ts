@@ -217,7 +217,12 @@ export class TableEditing {
   }
 
   async dismissUncertain(id: string): Promise<void> {
-    await this.api.call('records.dismissUncertain', { id }).catch((e: unknown) => this.fail(e));
+    try {
+      const { dismissed } = await this.api.call('records.dismissUncertain', { id });
+      if (dismissed) this.update({ uncertain: this.view.uncertain.filter((c) => c.id !== id) });
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   say(text: string, tone: 'info' | 'error'): void {
