@@ -1,13 +1,17 @@
-/** The editing specs' fixtures: one edit door per worker (see edit-door.ts), a fresh page per test. */
+/**
+ * The editing specs' fixtures: one edit door (see edit-door.ts) per spec file, a fresh page per test. Each
+ * file names its door with `test.use({ doorName })`: a worker option of its own value makes Playwright give
+ * the file its own worker, so what one file leaves on the server or in the queue cannot reach another.
+ */
 import { test as base } from '@playwright/test';
 import { AppPage } from './app-page';
 import { openEditDoor } from './edit-door';
 import type { EditDoor } from './edit-door';
 
-export const test = base.extend<{ app: AppPage }, { door: EditDoor }>({
+export const test = base.extend<{ app: AppPage }, { door: EditDoor; doorName: string }>({
+  doorName: ['edit', { scope: 'worker', option: true }],
   door: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function asks for from its first parameter
-    async ({}, use) => {
+    async ({ doorName: _name }, use) => {
       const door = await openEditDoor();
       await use(door);
       await door.close();

@@ -74,7 +74,13 @@ export async function typeDownInPage(app: AppPage, row: number, column: string, 
       const key = (el: Element, k: string) =>
         el.dispatchEvent(new KeyboardEvent('keydown', { key: k, code: k, bubbles: true, cancelable: true }));
       for (const [i, text] of texts.entries()) {
-        const cell = table?.querySelector(`.ag-row[row-index="${row + i}"] .ag-cell[col-id="${column}"]`);
+        const selector = `.ag-row[row-index="${row + i}"][row-id] .ag-cell[col-id="${column}"]`;
+        // Enter moved the focus down and the grid scrolled to it; its row may take a while to load and render.
+        let cell = table?.querySelector(selector);
+        for (let tries = 0; !(cell instanceof HTMLElement) && tries < 600; tries++) {
+          await frame();
+          cell = table?.querySelector(selector);
+        }
         if (!(cell instanceof HTMLElement)) throw new Error(`Row ${row + i} is not rendered`);
         cell.focus();
         key(cell, 'Enter');

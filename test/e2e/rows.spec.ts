@@ -9,6 +9,8 @@ import { expect, test } from './edit-fixtures';
 import type { EditDoor } from './edit-door';
 import { checkbox, copyText, pasteText } from './rows-helpers';
 
+test.use({ doorName: 'rows' });
+
 const TEAMS = 'Teams';
 test.describe.configure({ mode: 'serial' });
 
