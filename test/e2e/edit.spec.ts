@@ -152,3 +152,46 @@ test('a value the service rejects reverts and shows its message, with retry and 
   expect((await record(door, 'People', id)).fields['Name']).toBe('Accepted at last');
   await app.screenshot(info, '06-retried-and-saved');
 });
+
+test('Ctrl+Z undoes a cell edit and Ctrl+Shift+Z redoes it', async ({ app, door }, info) => {
+  await app.openTable('Teams');
+  const id = (await app.rowId(0)) ?? '';
+  const original = (await record(door, 'Teams', id)).fields['Name'];
+  await typeInto(app, 0, 'Name', 'Undo me');
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  await app.page.keyboard.press('Control+z');
+  await expect(app.cell(0, 'Name')).toHaveText(String(original));
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  expect((await record(door, 'Teams', id)).fields['Name']).toBe(original);
+  await app.page.keyboard.press('Control+Shift+z');
+  await expect(app.cell(0, 'Name')).toHaveText('Undo me');
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  expect((await record(door, 'Teams', id)).fields['Name']).toBe('Undo me');
+  await app.screenshot(info, '07-redone');
+});
+
+test('Space opens the record as a form with previous and next, edited through the queue', async ({
+  app,
+  door,
+}, info) => {
+  await app.openTable('Teams');
+  const ids = await app.rowIds(2);
+  await app.cell(0, 'Region').click();
+  await app.page.keyboard.press('Space');
+  const form = app.page.getByRole('dialog', { name: 'Record' });
+  await expect(form.locator('dl')).toHaveAttribute('data-record-id', ids[0] ?? '');
+  await form.getByRole('button', { name: 'Next' }).click();
+  await expect(form.locator('dl')).toHaveAttribute('data-record-id', ids[1] ?? '');
+  await form.getByRole('textbox', { name: 'Description' }).fill('Written in the record form');
+  await form.getByRole('combobox', { name: 'Region' }).selectOption('Asia');
+  await form.getByRole('textbox', { name: 'Email' }).fill('not an email');
+  await form.getByRole('textbox', { name: 'Email' }).blur();
+  await expect(form.getByRole('alert')).toContainText('is not an email address');
+  await app.screenshot(info, '08-record-form');
+  await form.getByRole('button', { name: 'Close' }).click();
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  expect((await record(door, 'Teams', ids[1] ?? '')).fields).toMatchObject({
+    Description: 'Written in the record form',
+    Region: 'Asia',
+  });
+});
