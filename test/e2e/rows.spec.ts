@@ -120,3 +120,21 @@ test('exports the view to CSV with progress, matching the server', async ({ app,
   expect(csv.data.map((r) => r['Region'])).toEqual(records.map((r) => r.fields['Region'] ?? ''));
   expect(csv.meta.fields).toEqual(expect.arrayContaining(['Name', 'Description', 'Email', 'Region']));
 });
+
+test('pastes a range over existing cells as one PATCH batch', async ({ app, door }, info) => {
+  await app.openTable('People');
+  const before = await door.records('People');
+  await app.cell(3, 'Name').click();
+  const lines = [1, 2, 3].map((i) => `Range person ${i}\trange${i}@example.org`);
+  const patches = requestsTo(door, 'PATCH', 'People').length;
+  await pasteText(app, lines.join('\n'));
+  await expect(app.cell(5, 'Name')).toHaveText('Range person 3');
+  await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
+  await app.screenshot(info, '08-range-pasted');
+  expect(requestsTo(door, 'PATCH', 'People').length - patches).toBe(1);
+  const after = await door.records('People');
+  expect(after.slice(3, 6).map((r) => [r.fields['Name'], r.fields['Email']])).toEqual(
+    [1, 2, 3].map((i) => [`Range person ${i}`, `range${i}@example.org`]),
+  );
+  expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+});
