@@ -132,3 +132,37 @@ test('creates through faults are never duplicated and an unknown outcome is show
   await expect(unknown).toHaveCount(0);
   expect((await failures()).length).toBeGreaterThan(0);
 });
+
+test('a delete that fails in part says which rows remain', async ({ app, door }, info) => {
+  const before = await door.records('Teams');
+  await openThroughProxy(app, 'Teams', PROXY_CONNECTION);
+  door.proxy.reset();
+  const refusal = JSON.stringify({
+    error: { type: 'INVALID_PERMISSIONS', message: 'You are not permitted to delete these records' },
+  });
+  // Fifteen rows: the first batch of ten goes through, the second (five) is refused.
+  let deletes = 0;
+  door.proxy.inject(
+    { type: 'status', status: 403, body: refusal },
+    { match: (r) => r.method === 'DELETE' && ++deletes === 2 },
+  );
+  await app.cell(0, 'Name').click();
+  await app.page.keyboard.press('Control+Space');
+  for (let i = 0; i < 14; i++) await app.page.keyboard.press('Shift+ArrowDown');
+  await app.page.keyboard.press('Delete');
+  await app.page
+    .getByRole('dialog', { name: 'Delete records' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  const message = app.table.getByTestId('edit-message');
+  await expect(message).toContainText('Deleted 10 of 15 records. 5 records remain:');
+  await expect(message).toContainText('You are not permitted to delete these records');
+  await app.screenshot(info, '04-partial-delete');
+  const after = await door.records('Teams');
+  expect(after).toHaveLength(before.length - 10);
+  const remaining = after.map((r) => r.id);
+  for (const r of before.slice(10, 15)) {
+    expect(remaining).toContain(r.id);
+    await expect(message).toContainText(r.id);
+  }
+});
