@@ -166,3 +166,33 @@ test('a delete that fails in part says which rows remain', async ({ app, door },
     await expect(message).toContainText(r.id);
   }
 });
+
+test('a slow CSV export shows its progress and can be cancelled', async ({ app, door }, info) => {
+  await openThroughProxy(app, 'Tasks', PROXY_CONNECTION);
+  door.proxy.reset();
+  door.proxy.latencyMs = 1500;
+  try {
+    let downloads = 0;
+    app.page.on('download', () => downloads++);
+    await app.table.getByRole('button', { name: 'Export CSV' }).click();
+    const dialog = app.page.getByRole('dialog', { name: 'Export CSV' });
+    await expect(dialog.getByRole('progressbar', { name: 'Export progress' })).toBeVisible();
+    await expect(dialog.getByTestId('export-status')).toContainText('rows');
+    await app.screenshot(info, '05-export-running');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    const cancel = app.calls('export.cancel');
+    expect(cancel).toHaveLength(1);
+    expect(cancel[0]?.request['exportId']).toEqual(expect.any(String));
+    // The services stop the walk and say so.
+    await expect
+      .poll(() =>
+        app.frames.some((f) => f.direction === 'received' && f.payload.includes('"state":"cancelled"')),
+      )
+      .toBe(true);
+    await app.page.waitForTimeout(2000);
+    expect(downloads).toBe(0);
+  } finally {
+    door.proxy.latencyMs = 0;
+  }
+});
