@@ -223,16 +223,8 @@ export class Table implements TableClient {
   }
 
   async delete(id: string, opts?: RequestOptions): Promise<DeletedRecord> {
-    const path = recordPath(this.baseId, this.table, id);
     try {
-      const body = await this.#requester.send({
-        ...request(opts),
-        baseId: this.baseId,
-        method: 'DELETE',
-        path,
-        creates: false,
-      });
-      return asDeleted(body);
+      return asDeleted(await this.#sendDelete(recordPath(this.baseId, this.table, id), opts));
     } catch (e) {
       // A retry that finds the record gone: an earlier attempt, whose answer was lost, deleted it.
       if (e instanceof RecordTableError && e.status === 404 && (e.attempts ?? 1) > 1)
@@ -249,15 +241,17 @@ export class Table implements TableClient {
       if (batch.length === 1 && batch[0] !== undefined) return [await this.delete(batch[0], opts)];
       const query = new URLSearchParams();
       for (const id of batch) query.append('records[]', id);
-      const path = withQuery(this.#path, query);
-      const body = await this.#requester.send({
-        ...request(opts),
-        baseId: this.baseId,
-        method: 'DELETE',
-        path,
-        creates: false,
-      });
-      return asList(body, asDeleted).list;
+      return asList(await this.#sendDelete(withQuery(this.#path, query), opts), asDeleted).list;
+    });
+  }
+
+  #sendDelete(path: string, opts?: RequestOptions): Promise<unknown> {
+    return this.#requester.send({
+      ...request(opts),
+      baseId: this.baseId,
+      method: 'DELETE',
+      path,
+      creates: false,
     });
   }
 

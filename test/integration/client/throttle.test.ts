@@ -21,31 +21,36 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** The requests since the marks started at least 200 ms apart and arrived in front of the server so too. */
+function expectSpaced(eventMark: number, proxyMark: number, count: number): void {
+  const starts = h.events.slice(eventMark).filter((e) => e.type === 'started');
+  expect(starts).toHaveLength(count);
+  expect(
+    minGapMs(
+      starts.map((e) => ({ url: `/${e.baseId}`, at: e.at })),
+      h.baseId,
+    ),
+  ).toBeGreaterThanOrEqual(200);
+  // Arrivals in front of the server. (The server's own onRequest reports when each answer left, which
+  // adds the varying time it took to answer, so it is not the measure of arrival spacing.)
+  const arrivals = h.proxy.log.slice(proxyMark);
+  expect(arrivals).toHaveLength(count);
+  expect(
+    minGapMs(
+      arrivals.map((e) => ({ url: e.path, at: e.at })),
+      h.baseId,
+    ),
+  ).toBeGreaterThanOrEqual(200 - ARRIVAL_JITTER_MS);
+}
+
 describe('the throttle of a base', () => {
   it('starts requests at least 200 ms apart, one throttle for two tables, zero 429s at the server', async () => {
     const mark = h.hits.length;
     const proxyMark = h.proxy.log.length;
     const eventMark = h.events.length;
     await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? a : b).listPage({ pageSize: 1 })));
-    const starts = h.events.slice(eventMark).filter((e) => e.type === 'started');
-    expect(starts).toHaveLength(16);
     expect(h.events.slice(eventMark).filter((e) => e.type === 'retry')).toEqual([]);
-    expect(
-      minGapMs(
-        starts.map((e) => ({ url: `/${e.baseId}`, at: e.at })),
-        h.baseId,
-      ),
-    ).toBeGreaterThanOrEqual(200);
-    // Arrivals in front of the server. (The server's own onRequest reports when each answer left, which
-    // adds the varying time it took to answer, so it is not the measure of arrival spacing.)
-    const arrivals = h.proxy.log.slice(proxyMark);
-    expect(arrivals).toHaveLength(16);
-    expect(
-      minGapMs(
-        arrivals.map((e) => ({ url: e.path, at: e.at })),
-        h.baseId,
-      ),
-    ).toBeGreaterThanOrEqual(200 - ARRIVAL_JITTER_MS);
+    expectSpaced(eventMark, proxyMark, 16);
     // The server reports a request once its answer has left, so the previous test's last one can land late.
     const hits = h.hits.slice(mark).filter((x) => x.method === 'GET');
     expect(hits).toHaveLength(16);
@@ -125,22 +130,7 @@ describe('the throttle of a base', () => {
     await Promise.all(
       Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? one : two).listPage({ pageSize: 1 })),
     );
-    const starts = h.events.slice(eventMark).filter((e) => e.type === 'started');
-    expect(starts).toHaveLength(10);
-    expect(
-      minGapMs(
-        starts.map((e) => ({ url: `/${e.baseId}`, at: e.at })),
-        h.baseId,
-      ),
-    ).toBeGreaterThanOrEqual(200);
-    const arrivals = h.proxy.log.slice(proxyMark);
-    expect(arrivals).toHaveLength(10);
-    expect(
-      minGapMs(
-        arrivals.map((e) => ({ url: e.path, at: e.at })),
-        h.baseId,
-      ),
-    ).toBeGreaterThanOrEqual(200 - ARRIVAL_JITTER_MS);
+    expectSpaced(eventMark, proxyMark, 10);
     expect(h.hits.slice(mark).filter((x) => x.status === 429)).toHaveLength(0);
   });
 });
