@@ -1,6 +1,7 @@
 /** One HTTP exchange with the service, turned into parsed JSON or a classified RecordTableError. */
 import { describeCause, isConnectionRefused, readServiceError, RecordTableError, redact } from './errors';
 import type { RecordTableErrorInit } from './errors';
+import { stripQuery } from './query';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -33,11 +34,6 @@ export class AttemptError extends Error {
   constructor(readonly failure: AttemptFailure) {
     super(failure.error.message);
   }
-}
-
-function stripQuery(path: string): string {
-  const q = path.indexOf('?');
-  return q < 0 ? path : path.slice(0, q);
 }
 
 /** Retry-After is seconds, or an HTTP date. */

@@ -102,6 +102,12 @@ export function getQuery(opts: ListPageOptions): URLSearchParams {
   return params;
 }
 
+/** The path without its query string (for messages and events: formulas can be long, keys must not leak). */
+export function stripQuery(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
+}
+
 export function withQuery(path: string, params: URLSearchParams): string {
   const qs = params.toString();
   return qs.length > 0 ? `${path}?${qs}` : path;

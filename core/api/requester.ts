@@ -4,6 +4,7 @@ import type { AttemptConfig, AttemptFailure, AttemptSpec } from './attempt';
 import { isAbortError, RecordTableError } from './errors';
 import type { ClientEvent, ClientEventListener } from './events';
 import type { Priority, RequestOptions } from './options';
+import { stripQuery } from './query';
 import { queuePriority } from './scheduler';
 import type { BaseScheduler, SchedulerRegistry, SchedulerStats } from './scheduler';
 
@@ -28,11 +29,6 @@ export interface RequesterConfig extends AttemptConfig, RetryPolicy {
 export interface SendSpec extends AttemptSpec, RequestOptions {
   /** The base whose throttle carries the request; '' for account-level calls. */
   baseId: string;
-}
-
-function stripQuery(path: string): string {
-  const q = path.indexOf('?');
-  return q < 0 ? path : path.slice(0, q);
 }
 
 export function backoffMs(policy: RetryPolicy, retry: number, random = Math.random): number {
