@@ -6,6 +6,7 @@
  * An expired offset (422 LIST_RECORDS_ITERATOR_NOT_AVAILABLE) restarts the walk from the first page; the
  * records already held are kept and skipped by id when they come round again, so none is lost or doubled.
  */
+import { isExpiredOffset } from '../../core/api/index';
 import type { RecordData } from '../../core/records/types';
 
 export interface Page {
@@ -22,12 +23,8 @@ export interface ChainProgress {
   loadingPage?: number;
 }
 
-const EXPIRED = 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE';
 /** Restarts in a row that bring no new record: the service keeps expiring offsets, so give up and say so. */
 const MAX_FRUITLESS_RESTARTS = 3;
-
-const isExpiredOffset = (e: unknown): boolean =>
-  typeof e === 'object' && e !== null && (e as { type?: unknown }).type === EXPIRED;
 
 export class PageChain {
   private readonly records: RecordData[] = [];
