@@ -15,30 +15,19 @@ import {
   weekNumber,
   type DateParts,
 } from '../datetime';
-import type { EvalContext, FormulaRecord, FunctionDef, StrictFunction } from '../runtime';
+import type { EvalContext, FunctionDef, StrictFunction } from '../runtime';
 import { definer } from './args';
 import { DAY_MS, FormulaDate, FormulaError, toNumber, toText, type FormulaValue } from '../values';
 
-type DateArg = FormulaDate | FormulaError | null;
-
-function dates(args: FormulaValue[], n: number): DateArg[] {
-  return args.slice(0, n).map(toDate);
-}
-
-function firstProblem(ds: DateArg[]): FormulaError | null | undefined {
-  for (const d of ds) if (d === null || d instanceof FormulaError) return d;
-  return undefined;
-}
-
-/** A function of dates: blank in, blank out; an unreadable date is the error. */
+/** A function of its first n arguments as dates: blank in, blank out; an unreadable date is the error. */
 function onDates(
   n: number,
   f: (ds: FormulaDate[], args: FormulaValue[], ctx: EvalContext) => FormulaValue,
 ): StrictFunction['call'] {
   return (args, _r, ctx) => {
-    const ds = dates(args, n);
-    const p = firstProblem(ds);
-    return p !== undefined ? p : f(ds as FormulaDate[], args, ctx);
+    const ds = args.slice(0, n).map(toDate);
+    for (const d of ds) if (d === null || d instanceof FormulaError) return d;
+    return f(ds as FormulaDate[], args, ctx);
   };
 }
 
@@ -77,9 +66,8 @@ function isWorkday(day: number, holidays: Set<number>): boolean {
 /** Bounds loops over days so no formula can hang the evaluator. */
 const MAX_WORKDAY_SPAN = 1_000_000;
 
-function workday(args: FormulaValue[], _r: FormulaRecord, ctx: EvalContext): FormulaValue {
-  const start = toDate(args[0] as FormulaValue);
-  if (start === null || start instanceof FormulaError) return start;
+const workday = onDates(1, ([start], args, ctx) => {
+  const d = start as FormulaDate;
   const n = toNumber(args[1] as FormulaValue);
   if (n instanceof FormulaError) return n;
   const holidays = holidayDays(args[2], ctx);
@@ -88,31 +76,28 @@ function workday(args: FormulaValue[], _r: FormulaRecord, ctx: EvalContext): For
   if (Math.abs(todo) > MAX_WORKDAY_SPAN / 2)
     return new FormulaError('WORKDAY() can move at most 500,000 days');
   const step = todo < 0 ? -1 : 1;
-  let day = dayIndex(start, ctx.timeZone);
+  const first = dayIndex(d, ctx.timeZone);
+  let day = first;
   while (todo !== 0) {
     day += step;
     if (isWorkday(day, holidays)) todo -= step;
   }
-  const shifted = day - dayIndex(start, ctx.timeZone);
-  return new FormulaDate(startOfDay(start, ctx.timeZone).ms + shifted * DAY_MS, start.timeZone, start.locale);
-}
+  return new FormulaDate(startOfDay(d, ctx.timeZone).ms + (day - first) * DAY_MS, d.timeZone, d.locale);
+});
 
 /** Working days between the two dates, both ends included (like Excel's NETWORKDAYS); negative when end is earlier. */
-function workdayDiff(args: FormulaValue[], _r: FormulaRecord, ctx: EvalContext): FormulaValue {
-  const ds = dates(args, 2);
-  const p = firstProblem(ds);
-  if (p !== undefined) return p;
+const workdayDiff = onDates(2, ([start, end], args, ctx) => {
   const holidays = holidayDays(args[2], ctx);
   if (holidays instanceof FormulaError) return holidays;
-  const a = dayIndex(ds[0] as FormulaDate, ctx.timeZone);
-  const b = dayIndex(ds[1] as FormulaDate, ctx.timeZone);
+  const a = dayIndex(start as FormulaDate, ctx.timeZone);
+  const b = dayIndex(end as FormulaDate, ctx.timeZone);
   if (Math.abs(b - a) > MAX_WORKDAY_SPAN)
     return new FormulaError('WORKDAY_DIFF() can count at most 1,000,000 days');
   const [lo, hi] = a <= b ? [a, b] : [b, a];
   let count = 0;
   for (let d = lo; d <= hi; d++) if (isWorkday(d, holidays)) count++;
   return a <= b ? count : -count;
-}
+});
 
 function now(ctx: EvalContext): FormulaDate {
   return new FormulaDate(ctx.now ? ctx.now.getTime() : Date.now());
@@ -129,11 +114,9 @@ function withUnit(v: FormulaValue | undefined, fallback: string) {
 }
 
 /** Whole days between now and the date. Airtable's description gives no sign (research §9.4), so neither do we. */
-function daysFromNow(args: FormulaValue[], _r: FormulaRecord, ctx: EvalContext): FormulaValue {
-  const d = toDate(args[0] as FormulaValue);
-  if (d === null || d instanceof FormulaError) return d;
-  return Math.abs(diffDates(now(ctx), d, 'day', ctx.timeZone));
-}
+const daysFromNow = onDates(1, ([d], _a, ctx) =>
+  Math.abs(diffDates(now(ctx), d as FormulaDate, 'day', ctx.timeZone)),
+);
 
 const def = definer('date', false);
 /** Functions that read neither the clock, the record nor the context's zone: constant calls fold at compile time. */
