@@ -1,9 +1,9 @@
 /** Argument coercions shared by the function families. */
 import type { Family, StrictFunction } from '../runtime';
-import { FormulaError, flatten, toNumber, type FormulaValue } from '../values';
+import { FormulaError, toNumber, type FormulaValue } from '../values';
 
 /** All arguments as numbers, or the first conversion error. */
-export function numbers(args: readonly FormulaValue[]): number[] | FormulaError {
+function numbers(args: readonly FormulaValue[]): number[] | FormulaError {
   const out: number[] = [];
   for (const a of args) {
     const n = toNumber(a);
@@ -19,11 +19,6 @@ export function numeric(f: (...n: number[]) => FormulaValue): (args: FormulaValu
     const n = numbers(args);
     return n instanceof FormulaError ? n : f(...n);
   };
-}
-
-/** Items of every argument, arrays flattened (SUM, MAX, COUNT, AND...). */
-export function items(args: readonly FormulaValue[]): FormulaValue[] {
-  return flatten(args);
 }
 
 export function asArray(v: FormulaValue): readonly FormulaValue[] {

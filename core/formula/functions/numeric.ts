@@ -1,7 +1,7 @@
 /** Numeric functions (research §9.3). Lists are flattened; blanks count as 0 in arithmetic. */
 import type { FunctionDef } from '../runtime';
-import { FormulaDate, FormulaError, isNumeric, type FormulaValue } from '../values';
-import { definer, items, numeric } from './args';
+import { FormulaDate, FormulaError, flatten, isNumeric, type FormulaValue } from '../values';
+import { definer, numeric } from './args';
 
 /** x × 10^p without binary artefacts: ROUND(1.005, 2) is 1.01, as a person expects (open question 13). */
 function shift(x: number, p: number): number {
@@ -27,10 +27,10 @@ function multiple(f: (x: number) => number): (value: number, significance?: numb
     significance === 0 ? 0 : clean(f(clean(value / significance)) * significance);
 }
 
-/** Numbers among the items: numbers, logicals and numeric text; other text and blanks are skipped. */
+/** Numbers among the arguments, lists flattened: numbers, logicals and numeric text; other text and blanks are skipped. */
 function numericItems(args: readonly FormulaValue[]): number[] | FormulaError {
   const out: number[] = [];
-  for (const v of items(args)) {
+  for (const v of flatten(args)) {
     if (v instanceof FormulaError) return v;
     if (typeof v === 'number') out.push(v);
     else if (typeof v === 'boolean') out.push(v ? 1 : 0);
@@ -42,7 +42,7 @@ function numericItems(args: readonly FormulaValue[]): number[] | FormulaError {
 /** MAX/MIN of dates is a date (a rollup's latest date); otherwise a number, 0 for no numbers. */
 function extreme(pick: (a: number, b: number) => boolean): (args: FormulaValue[]) => FormulaValue {
   return (args) => {
-    const all = items(args).filter((v) => v !== null && v !== '');
+    const all = flatten(args).filter((v) => v !== null && v !== '');
     if (all.length > 0 && all.every((v) => v instanceof FormulaDate)) {
       return (all as FormulaDate[]).reduce((best, d) => (pick(d.ms, best.ms) ? d : best));
     }
@@ -107,7 +107,7 @@ export const numericFunctions: FunctionDef[] = [
     Infinity,
     'COUNT(value1, [value2, ...])',
     'How many of the values are numbers.',
-    (args) => items(args).filter((v) => typeof v === 'number').length,
+    (args) => flatten(args).filter((v) => typeof v === 'number').length,
   ),
   def(
     'COUNTA',
@@ -115,7 +115,7 @@ export const numericFunctions: FunctionDef[] = [
     Infinity,
     'COUNTA(value1, [value2, ...])',
     'How many of the values are not empty.',
-    (args) => items(args).filter((v) => v !== null && v !== '').length,
+    (args) => flatten(args).filter((v) => v !== null && v !== '').length,
   ),
   def(
     'COUNTALL',
@@ -123,7 +123,7 @@ export const numericFunctions: FunctionDef[] = [
     Infinity,
     'COUNTALL(value1, [value2, ...])',
     'How many values there are, blanks included.',
-    (args) => items(args).length,
+    (args) => flatten(args).length,
   ),
   // Away from zero like Excel and the peers; the reference's "smallest even integer ≥ value" is ambiguous for negatives (open question 14).
   def(
