@@ -26,7 +26,7 @@ export function compareValues(x: FormulaValue, y: FormulaValue): number | Formul
     if (db instanceof FormulaError) return db;
     return sign((da as FormulaDate).ms - (db as FormulaDate).ms);
   }
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return compareText(a, b);
   if (typeof a === 'string' && b !== null && !isNumeric(a)) return compareText(a, toText(b));
   if (typeof b === 'string' && a !== null && !isNumeric(b)) return compareText(toText(a), b);
   if ((a === null && b === '') || (a === '' && b === null)) return 0;
