@@ -1,7 +1,7 @@
 /** Text functions (research §9.1). Positions are 1-based and count UTF-16 code units. */
 import type { FunctionDef } from '../runtime';
 import { FormulaError, toNumber, toText, type FormulaValue } from '../values';
-import { MAX_TEXT_LENGTH } from './args';
+import { MAX_TEXT_LENGTH, definer } from './args';
 
 function count(v: FormulaValue | undefined, fallback: number): number | FormulaError {
   if (v === undefined) return fallback;
@@ -47,41 +47,37 @@ function substitute(args: FormulaValue[]): FormulaValue {
   return s.slice(0, at) + to + s.slice(at + from.length);
 }
 
+const def = definer('text', true);
+
 export const textFunctions: FunctionDef[] = [
-  {
-    name: 'FIND',
-    family: 'text',
-    minArgs: 2,
-    maxArgs: 3,
-    pure: true,
-    signature: 'FIND(stringToFind, whereToSearch, [startFromPosition])',
-    doc: 'Position of stringToFind in whereToSearch (case-sensitive), 0 when it is not there.',
-    call: position,
-  },
-  {
-    name: 'SEARCH',
-    family: 'text',
-    minArgs: 2,
-    maxArgs: 3,
-    pure: true,
-    signature: 'SEARCH(stringToFind, whereToSearch, [startFromPosition])',
-    // Case-sensitive like FIND: Airtable documents only the not-found difference (open question 3).
-    doc: 'Position of stringToFind in whereToSearch (case-sensitive), blank when it is not there.',
-    call: (args) => {
+  def(
+    'FIND',
+    2,
+    3,
+    'FIND(stringToFind, whereToSearch, [startFromPosition])',
+    'Position of stringToFind in whereToSearch (case-sensitive), 0 when it is not there.',
+    position,
+  ),
+  // Case-sensitive like FIND: Airtable documents only the not-found difference (open question 3).
+  def(
+    'SEARCH',
+    2,
+    3,
+    'SEARCH(stringToFind, whereToSearch, [startFromPosition])',
+    'Position of stringToFind in whereToSearch (case-sensitive), blank when it is not there.',
+    (args) => {
       const p = position(args);
       return p === 0 ? null : p;
     },
-  },
-  {
-    name: 'MID',
-    family: 'text',
-    minArgs: 3,
-    maxArgs: 3,
-    pure: true,
-    signature: 'MID(string, whereToStart, count)',
-    // 1-based like FIND and REPLACE (open question 2: the reference's own example only works 0-based, the peers split).
-    doc: 'count characters of string starting at position whereToStart (1 is the first).',
-    call: (args) => {
+  ),
+  // 1-based like FIND and REPLACE (open question 2: the reference's own example only works 0-based, the peers split).
+  def(
+    'MID',
+    3,
+    3,
+    'MID(string, whereToStart, count)',
+    'count characters of string starting at position whereToStart (1 is the first).',
+    (args) => {
       const start = count(args[1], 1);
       const n = count(args[2], 0);
       if (start instanceof FormulaError) return start;
@@ -89,94 +85,49 @@ export const textFunctions: FunctionDef[] = [
       const from = Math.max(0, start - 1);
       return toText(args[0] as FormulaValue).slice(from, from + Math.max(0, n));
     },
-  },
-  {
-    name: 'LEFT',
-    family: 'text',
-    minArgs: 2,
-    maxArgs: 2,
-    pure: true,
-    signature: 'LEFT(string, howMany)',
-    doc: 'The first howMany characters of string.',
-    call: (args) => {
-      const n = count(args[1], 0);
-      return n instanceof FormulaError ? n : toText(args[0] as FormulaValue).slice(0, Math.max(0, n));
-    },
-  },
-  {
-    name: 'RIGHT',
-    family: 'text',
-    minArgs: 2,
-    maxArgs: 2,
-    pure: true,
-    signature: 'RIGHT(string, howMany)',
-    doc: 'The last howMany characters of string.',
-    call: (args) => {
-      const n = count(args[1], 0);
-      if (n instanceof FormulaError) return n;
-      const s = toText(args[0] as FormulaValue);
-      return n <= 0 ? '' : s.slice(Math.max(0, s.length - n));
-    },
-  },
-  {
-    name: 'LEN',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: 1,
-    pure: true,
-    signature: 'LEN(string)',
-    doc: 'The number of characters in string.',
-    call: (args) => toText(args[0] as FormulaValue).length,
-  },
-  {
-    name: 'LOWER',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: 1,
-    pure: true,
-    signature: 'LOWER(string)',
-    doc: 'string in lower case.',
-    call: (args) => toText(args[0] as FormulaValue).toLowerCase(),
-  },
-  {
-    name: 'UPPER',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: 1,
-    pure: true,
-    signature: 'UPPER(string)',
-    doc: 'string in upper case.',
-    call: (args) => toText(args[0] as FormulaValue).toUpperCase(),
-  },
-  {
-    name: 'TRIM',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: 1,
-    pure: true,
-    signature: 'TRIM(string)',
-    doc: 'string without leading and trailing whitespace.',
-    call: (args) => toText(args[0] as FormulaValue).trim(),
-  },
-  {
-    name: 'SUBSTITUTE',
-    family: 'text',
-    minArgs: 3,
-    maxArgs: 4,
-    pure: true,
-    signature: 'SUBSTITUTE(string, old_text, new_text, [index])',
-    doc: 'Replaces every old_text in string with new_text, or only the index-th one.',
-    call: substitute,
-  },
-  {
-    name: 'REPLACE',
-    family: 'text',
-    minArgs: 4,
-    maxArgs: 4,
-    pure: true,
-    signature: 'REPLACE(string, start_character, number_of_characters, replacement)',
-    doc: 'Replaces number_of_characters characters of string from start_character with replacement.',
-    call: (args) => {
+  ),
+  def('LEFT', 2, 2, 'LEFT(string, howMany)', 'The first howMany characters of string.', (args) => {
+    const n = count(args[1], 0);
+    return n instanceof FormulaError ? n : toText(args[0] as FormulaValue).slice(0, Math.max(0, n));
+  }),
+  def('RIGHT', 2, 2, 'RIGHT(string, howMany)', 'The last howMany characters of string.', (args) => {
+    const n = count(args[1], 0);
+    if (n instanceof FormulaError) return n;
+    const s = toText(args[0] as FormulaValue);
+    return n <= 0 ? '' : s.slice(Math.max(0, s.length - n));
+  }),
+  def(
+    'LEN',
+    1,
+    1,
+    'LEN(string)',
+    'The number of characters in string.',
+    (args) => toText(args[0] as FormulaValue).length,
+  ),
+  def('LOWER', 1, 1, 'LOWER(string)', 'string in lower case.', (args) =>
+    toText(args[0] as FormulaValue).toLowerCase(),
+  ),
+  def('UPPER', 1, 1, 'UPPER(string)', 'string in upper case.', (args) =>
+    toText(args[0] as FormulaValue).toUpperCase(),
+  ),
+  def('TRIM', 1, 1, 'TRIM(string)', 'string without leading and trailing whitespace.', (args) =>
+    toText(args[0] as FormulaValue).trim(),
+  ),
+  def(
+    'SUBSTITUTE',
+    3,
+    4,
+    'SUBSTITUTE(string, old_text, new_text, [index])',
+    'Replaces every old_text in string with new_text, or only the index-th one.',
+    substitute,
+  ),
+  def(
+    'REPLACE',
+    4,
+    4,
+    'REPLACE(string, start_character, number_of_characters, replacement)',
+    'Replaces number_of_characters characters of string from start_character with replacement.',
+    (args) => {
       const start = count(args[1], 1);
       const n = count(args[2], 0);
       if (start instanceof FormulaError) return start;
@@ -185,71 +136,49 @@ export const textFunctions: FunctionDef[] = [
       const from = Math.max(0, start - 1);
       return s.slice(0, from) + toText(args[3] as FormulaValue) + s.slice(from + Math.max(0, n));
     },
-  },
-  {
-    name: 'REPT',
-    family: 'text',
-    minArgs: 2,
-    maxArgs: 2,
-    pure: true,
-    signature: 'REPT(string, number)',
-    doc: 'string repeated number times.',
-    call: (args) => {
-      const n = count(args[1], 0);
-      if (n instanceof FormulaError) return n;
-      const s = toText(args[0] as FormulaValue);
-      if (n < 0) return new FormulaError('REPT() needs a count of 0 or more');
-      if (s.length * n > MAX_TEXT_LENGTH)
-        return new FormulaError(`REPT() would make more than ${MAX_TEXT_LENGTH} characters`);
-      return s.repeat(n);
-    },
-  },
+  ),
+  def('REPT', 2, 2, 'REPT(string, number)', 'string repeated number times.', (args) => {
+    const n = count(args[1], 0);
+    if (n instanceof FormulaError) return n;
+    const s = toText(args[0] as FormulaValue);
+    if (n < 0) return new FormulaError('REPT() needs a count of 0 or more');
+    if (s.length * n > MAX_TEXT_LENGTH)
+      return new FormulaError(`REPT() would make more than ${MAX_TEXT_LENGTH} characters`);
+    return s.repeat(n);
+  }),
   // A list is not text, so T() of a lookup is blank (the peers differ; Airtable does not say).
-  {
-    name: 'T',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: 1,
-    pure: true,
-    signature: 'T(value)',
-    doc: 'value if it is text, otherwise blank.',
-    call: (args) => (typeof args[0] === 'string' ? args[0] : null),
-  },
-  {
-    name: 'VALUE',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: 1,
-    pure: true,
-    signature: 'VALUE(text)',
-    doc: 'The number in text, ignoring currency signs and separators: VALUE("$1,000") is 1000.',
-    call: (args) => readNumber(args[0] as FormulaValue),
-  },
-  {
-    name: 'CONCATENATE',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: Infinity,
-    pure: true,
-    signature: 'CONCATENATE(text1, [text2, ...])',
-    doc: 'Joins the values as one text, like &.',
-    call: (args) => args.map(toText).join(''),
-  },
+  def('T', 1, 1, 'T(value)', 'value if it is text, otherwise blank.', (args) =>
+    typeof args[0] === 'string' ? args[0] : null,
+  ),
+  def(
+    'VALUE',
+    1,
+    1,
+    'VALUE(text)',
+    'The number in text, ignoring currency signs and separators: VALUE("$1,000") is 1000.',
+    (args) => readNumber(args[0] as FormulaValue),
+  ),
+  def(
+    'CONCATENATE',
+    1,
+    Infinity,
+    'CONCATENATE(text1, [text2, ...])',
+    'Joins the values as one text, like &.',
+    (args) => args.map(toText).join(''),
+  ),
   // encodeURIComponent, which also keeps ! ' ( ) * unescaped; Airtable documents only - _ . ~ (research §9.1).
-  {
-    name: 'ENCODE_URL_COMPONENT',
-    family: 'text',
-    minArgs: 1,
-    maxArgs: 1,
-    pure: true,
-    signature: 'ENCODE_URL_COMPONENT(component_string)',
-    doc: 'component_string encoded for use in a URL.',
-    call: (args) => {
+  def(
+    'ENCODE_URL_COMPONENT',
+    1,
+    1,
+    'ENCODE_URL_COMPONENT(component_string)',
+    'component_string encoded for use in a URL.',
+    (args) => {
       try {
         return encodeURIComponent(toText(args[0] as FormulaValue));
       } catch {
         return new FormulaError('ENCODE_URL_COMPONENT() got text with a lone surrogate character');
       }
     },
-  },
+  ),
 ];
