@@ -2,6 +2,7 @@ import type { RecordData } from '../../core/records/types';
 import { invalidRequest } from '../errors';
 import type { Field, Table } from '../store/catalog';
 import type { Attachment } from '../store/cells';
+import { isBlank } from '../store/cells';
 import { jsonCell } from '../store/records';
 import type { StoredRecord } from '../store/records';
 
@@ -85,8 +86,7 @@ export function renderRecord(table: Table, rec: StoredRecord, opts: RenderOption
   for (const field of table.fields) {
     if (opts.only && !opts.only.has(field.id)) continue;
     const value = jsonCell(field, rec);
-    if (value === undefined || value === null || value === '' || value === false) continue;
-    if (Array.isArray(value) && value.length === 0) continue;
+    if (isBlank(value)) continue;
     fields[opts.byFieldId ? field.id : field.name] = opts.text ? textCell(field, value, opts.text) : value;
   }
   const out: RecordData = { id: rec.id, createdTime: rec.createdTime, fields };
