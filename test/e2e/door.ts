@@ -6,11 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowserApp } from '../../host/launch';
+import type { BrowserApp, BrowserAppOptions } from '../../host/launch';
 
 export interface TestDoor {
   /** The page address, with the door's token. */
   url: string;
-  origin: string;
   /** The embedded server: its address, its API key (which must never reach the renderer), the demo base. */
   server: { url: string; apiKey: string; baseId: string };
   close(): Promise<void>;
@@ -20,29 +20,33 @@ export interface TestDoor {
 const UNPACED_REQUESTS_PER_SECOND = 1000;
 
 export async function openTestDoor(options: { rateLimit: number | 'off' }): Promise<TestDoor> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-e2e-'));
-  const app = await launchBrowserApp({
-    userDataDir,
+  return launchTestDoor({
     embedded: { rateLimit: options.rateLimit, memory: true },
     ...(options.rateLimit === 'off' ? { requestsPerSecond: UNPACED_REQUESTS_PER_SECOND } : {}),
   });
+}
+
+/**
+ * Launches the app with its data in a fresh temporary folder (removed on close) and finds the demo base of
+ * its embedded server; the running app is returned too, for doors that set up more around it.
+ */
+export async function launchTestDoor(
+  options: Omit<BrowserAppOptions, 'userDataDir'>,
+): Promise<TestDoor & { app: BrowserApp }> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-e2e-'));
+  const app = await launchBrowserApp({ ...options, userDataDir });
+  const close = async () => {
+    await app.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  };
   try {
     const server = await app.services.embedded;
     if (!server) throw new Error('The embedded server did not start');
     const base = server.bases.find((b) => b.name === 'TableDesk Demo') ?? server.bases[0];
     if (!base) throw new Error('The embedded server has no demo base');
-    return {
-      url: app.url,
-      origin: app.origin,
-      server: { url: server.url, apiKey: server.apiKey, baseId: base.id },
-      async close() {
-        await app.close();
-        await rm(userDataDir, { recursive: true, force: true });
-      },
-    };
+    return { url: app.url, server: { url: server.url, apiKey: server.apiKey, baseId: base.id }, app, close };
   } catch (error) {
-    await app.close();
-    await rm(userDataDir, { recursive: true, force: true });
+    await close();
     throw error;
   }
 }
