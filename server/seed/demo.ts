@@ -24,6 +24,7 @@ import { faker } from '@faker-js/faker';
 import { newId } from '../ids';
 import type { Service } from '../service';
 import type { Table, TableSpec } from '../store/catalog';
+import { isBlank } from '../store/cells';
 
 export const DEMO_BASE_NAME = 'TableDesk Demo';
 export const DEMO_LARGE_TABLE = 'Tasks';
@@ -115,12 +116,7 @@ function insertGenerated(
   for (let i = 0; i < count; i++) {
     const data: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(make(i))) {
-      const empty =
-        value === undefined ||
-        value === false ||
-        value === '' ||
-        (Array.isArray(value) && value.length === 0);
-      if (!empty) data[byName.get(name)!] = value;
+      if (!isBlank(value)) data[byName.get(name)!] = value;
     }
     if (autoNumber) data[autoNumber.id] = first + i;
     const time = new Date(start + i * 60_000).toISOString();
