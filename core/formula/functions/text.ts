@@ -30,6 +30,15 @@ function readNumber(v: FormulaValue): FormulaValue {
   return negative ? -n : n;
 }
 
+/** MID/REPLACE: a 1-based start and a count as a 0-based offset and a length, neither below 0. */
+function range(args: FormulaValue[]): [number, number] | FormulaError {
+  const start = count(args[1], 1);
+  const n = count(args[2], 0);
+  if (start instanceof FormulaError) return start;
+  if (n instanceof FormulaError) return n;
+  return [Math.max(0, start - 1), Math.max(0, n)];
+}
+
 function substitute(args: FormulaValue[]): FormulaValue {
   const s = toText(args[0] as FormulaValue);
   const from = toText(args[1] as FormulaValue);
@@ -78,12 +87,10 @@ export const textFunctions: FunctionDef[] = [
     'MID(string, whereToStart, count)',
     'count characters of string starting at position whereToStart (1 is the first).',
     (args) => {
-      const start = count(args[1], 1);
-      const n = count(args[2], 0);
-      if (start instanceof FormulaError) return start;
-      if (n instanceof FormulaError) return n;
-      const from = Math.max(0, start - 1);
-      return toText(args[0] as FormulaValue).slice(from, from + Math.max(0, n));
+      const r = range(args);
+      if (r instanceof FormulaError) return r;
+      const [from, n] = r;
+      return toText(args[0] as FormulaValue).slice(from, from + n);
     },
   ),
   def('LEFT', 2, 2, 'LEFT(string, howMany)', 'The first howMany characters of string.', (args) => {
@@ -128,13 +135,11 @@ export const textFunctions: FunctionDef[] = [
     'REPLACE(string, start_character, number_of_characters, replacement)',
     'Replaces number_of_characters characters of string from start_character with replacement.',
     (args) => {
-      const start = count(args[1], 1);
-      const n = count(args[2], 0);
-      if (start instanceof FormulaError) return start;
-      if (n instanceof FormulaError) return n;
+      const r = range(args);
+      if (r instanceof FormulaError) return r;
+      const [from, n] = r;
       const s = toText(args[0] as FormulaValue);
-      const from = Math.max(0, start - 1);
-      return s.slice(0, from) + toText(args[3] as FormulaValue) + s.slice(from + Math.max(0, n));
+      return s.slice(0, from) + toText(args[3] as FormulaValue) + s.slice(from + n);
     },
   ),
   def('REPT', 2, 2, 'REPT(string, number)', 'string repeated number times.', (args) => {
