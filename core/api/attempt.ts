@@ -26,8 +26,6 @@ export interface AttemptFailure {
   error: RecordTableError;
   /** From a Retry-After header, in ms. */
   retryAfterMs?: number;
-  /** The service provably did not act on the request (429, refused connection). */
-  notProcessed: boolean;
 }
 
 export class AttemptError extends Error {
@@ -61,7 +59,6 @@ export async function sendAttempt(
         method: spec.method,
         path,
       }),
-      notProcessed: false,
       ...extra,
     });
 
@@ -113,12 +110,7 @@ export async function sendAttempt(
         cause,
       });
     }
-    throw fail(
-      { kind: 'network', message: `${where} failed: ${detail}`, status, retryable: true, cause },
-      {
-        notProcessed: refused,
-      },
-    );
+    throw fail({ kind: 'network', message: `${where} failed: ${detail}`, status, retryable: true, cause });
   }
 
   let json: unknown;
@@ -154,7 +146,7 @@ export async function sendAttempt(
         rawBody: parsed ? undefined : text.slice(0, 2000),
         retryable: true,
       },
-      { notProcessed: true, retryAfterMs },
+      { retryAfterMs },
     );
   }
   const serverSide = status >= 500;

@@ -152,9 +152,8 @@ export class Requester {
           emit({ type: 'retry', attempt, status: 429, waitMs: 0, reason });
           continue;
         }
-        const idempotentRetry = error.retryable && !spec.creates && retries < config.maxRetries;
-        const refusedCreate = spec.creates && failure.notProcessed && retries < config.maxRetries;
-        if (!idempotentRetry && !refusedCreate) throw error;
+        // The attempt decided `retryable`: for a create, only where the service provably did nothing.
+        if (!error.retryable || retries >= config.maxRetries) throw error;
         retries++;
         const delay = failure.retryAfterMs ?? backoffMs(config, retries);
         emit({
