@@ -63,19 +63,29 @@ const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
 
 export class RecordStore {
   computeFormulas: FormulaComputer = () => undefined;
-  // Prepared once: reading one record is the inner loop of link sort keys.
-  private readonly getStatement;
+  // Prepared once: they run per record (reading one record is the inner loop of link sort keys).
+  private readonly sql;
   private readonly primaryStatements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Db,
     private readonly catalog: Catalog,
   ) {
-    this.getStatement = db.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE id = ? AND table_id = ?`);
+    this.sql = {
+      get: db.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE id = ? AND table_id = ?`),
+      insert: db.prepare(
+        'INSERT INTO records (id, table_id, created_time, modified_time, data) VALUES (?, ?, ?, ?, ?) RETURNING seq',
+      ),
+      save: db.prepare('UPDATE records SET data = ?, modified_time = ? WHERE seq = ?'),
+      saveData: db.prepare('UPDATE records SET data = ? WHERE seq = ?'),
+      delete: db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?'),
+      // The records of a table whose data mentions an id (the candidates linking to it).
+      mentioning: db.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ? AND instr(data, ?) > 0`),
+    };
   }
 
   get(table: Table, id: string): StoredRecord | undefined {
-    const row = this.getStatement.get(id, table.id) as RecordRow | undefined;
+    const row = this.sql.get.get(id, table.id) as RecordRow | undefined;
     return row && fromRow(row);
   }
 
@@ -132,9 +142,8 @@ export class RecordStore {
 
   delete(table: Table, ids: string[]): void {
     this.db.transaction(() => {
-      const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
       for (const id of ids) {
-        if (del.run(id, table.id).changes === 0)
+        if (this.sql.delete.run(id, table.id).changes === 0)
           throw new ServiceError(404, 'MODEL_ID_NOT_FOUND', 'Record not found');
       }
       this.unlink(table, new Set(ids));
@@ -146,12 +155,11 @@ export class RecordStore {
     const rows = this.db
       .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ?`)
       .all(table.id) as RecordRow[];
-    const save = this.db.prepare('UPDATE records SET data = ? WHERE seq = ?');
     this.db.transaction(() => {
       for (const row of rows) {
         const rec = fromRow(row);
         this.computeDerived(table, rec);
-        save.run(JSON.stringify(rec.data), rec.seq);
+        this.sql.saveData.run(JSON.stringify(rec.data), rec.seq);
       }
     })();
   }
@@ -187,9 +195,6 @@ export class RecordStore {
   }
 
   private insertAll(table: Table, list: Record<string, unknown>[], opts: WriteOptions): StoredRecord[] {
-    const insert = this.db.prepare(
-      'INSERT INTO records (id, table_id, created_time, modified_time, data) VALUES (?, ?, ?, ?, ?) RETURNING seq',
-    );
     const autoNumbers = table.fields.filter((f) => f.type === 'autoNumber');
     let next = autoNumbers.length > 0 ? this.catalog.takeAutoNumbers(table, list.length) : 0;
     const writer = this.writer(table, opts);
@@ -204,7 +209,9 @@ export class RecordStore {
       next++;
       const rec: StoredRecord = { seq: 0, id: newId('rec'), createdTime: now, modifiedTime: now, data };
       this.computeDerived(table, rec);
-      rec.seq = (insert.get(rec.id, table.id, now, now, JSON.stringify(data)) as { seq: number }).seq;
+      rec.seq = (
+        this.sql.insert.get(rec.id, table.id, now, now, JSON.stringify(data)) as { seq: number }
+      ).seq;
       this.syncInverseLinks(table, rec.id, {}, data);
       return rec;
     });
@@ -281,22 +288,17 @@ export class RecordStore {
 
   /** After a record's primary value changed: the records linking to it sort by the new name. */
   private refreshLinkers(table: Table, rec: StoredRecord): void {
-    const save = this.db.prepare('UPDATE records SET data = ? WHERE seq = ?');
     for (const t of this.catalog.base(table.baseId)?.tables ?? []) {
       for (const field of t.fields) {
         if (field.type !== 'multipleRecordLinks' || field.options?.linkedTableId !== table.id) continue;
         const inverse = this.catalog.inverseOf(field);
         const linkers = inverse
           ? ((rec.data[inverse.field.id] ?? []) as string[]).map((id) => this.get(t, id))
-          : (
-              this.db
-                .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ? AND instr(data, ?) > 0`)
-                .all(t.id, rec.id) as RecordRow[]
-            ).map(fromRow);
+          : (this.sql.mentioning.all(t.id, rec.id) as RecordRow[]).map(fromRow);
         for (const linker of linkers) {
           if (!linker) continue;
           this.computeLinkKeys(t, linker);
-          save.run(JSON.stringify(linker.data), linker.seq);
+          this.sql.saveData.run(JSON.stringify(linker.data), linker.seq);
         }
       }
     }
@@ -306,9 +308,7 @@ export class RecordStore {
   private save(table: Table, rec: StoredRecord): void {
     rec.modifiedTime = new Date().toISOString();
     this.computeDerived(table, rec);
-    this.db
-      .prepare('UPDATE records SET data = ?, modified_time = ? WHERE seq = ?')
-      .run(JSON.stringify(rec.data), rec.modifiedTime, rec.seq);
+    this.sql.save.run(JSON.stringify(rec.data), rec.modifiedTime, rec.seq);
   }
 
   /** Fills the inverse of a link field from its values, for records written straight into the table (seeding). */
@@ -421,9 +421,7 @@ export class RecordStore {
       if (links.length === 0) continue;
       const candidates = new Map<number, StoredRecord>();
       for (const id of ids) {
-        const rows = this.db
-          .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ? AND instr(data, ?) > 0`)
-          .all(t.id, id) as RecordRow[];
+        const rows = this.sql.mentioning.all(t.id, id) as RecordRow[];
         for (const r of rows) if (!candidates.has(r.seq)) candidates.set(r.seq, fromRow(r));
       }
       for (const rec of candidates.values()) {
