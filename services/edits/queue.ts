@@ -12,6 +12,7 @@
  * A record is never in two requests at once, so its edits reach the service in the order they were made.
  */
 import { randomUUID } from 'node:crypto';
+import { BATCH_SIZE } from '../../core/api/batches';
 import type { EditEventName, EditEventPayload } from '../../core/contract/edits';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
@@ -45,8 +46,6 @@ export interface EditQueueOptions {
   /** Told which edits the service rejected (so undo can forget them). */
   onRejected?: (editIds: string[]) => void;
 }
-
-export const BATCH_SIZE = 10;
 
 interface Change {
   value: unknown;

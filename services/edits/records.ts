@@ -4,12 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RecordTableError } from '../../core/api';
+import { BATCH_SIZE } from '../../core/api/batches';
+import { chunk } from '../../core/api/query';
 import type { EditEventPayload } from '../../core/contract/edits';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
 import type { Journal } from './journal';
 import type { Emit } from './queue';
-import { BATCH_SIZE } from './queue';
 import type { TableFor } from './ports';
 import type { EditTarget, FailureInfo, FieldValues } from './types';
 
@@ -33,12 +34,6 @@ export interface DeleteResult {
   deleted: string[];
   remaining: { id: string; error: FailureInfo }[];
 }
-
-const chunk = <T>(items: readonly T[]): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += BATCH_SIZE) out.push(items.slice(i, i + BATCH_SIZE));
-  return out;
-};
 
 /** Whether a failed create may still have created its records (the client never repeats those on its own). */
 function outcomeOf(e: unknown): CreateFailure['outcome'] {
@@ -88,7 +83,10 @@ export class RecordWriter {
     typecast = false,
   ): Promise<CreateResult> {
     const table = await this.tableFor(target);
-    const batches = chunk(fieldsList.map((fields, index) => ({ fields, index })));
+    const batches = chunk(
+      fieldsList.map((fields, index) => ({ fields, index })),
+      BATCH_SIZE,
+    );
     const settled = await Promise.allSettled(
       batches.map(async (batch) => {
         const fields = batch.map((b) => b.fields);
@@ -130,7 +128,7 @@ export class RecordWriter {
   async delete(target: EditTarget, ids: readonly string[]): Promise<DeleteResult> {
     const table = await this.tableFor(target);
     const settled = await Promise.allSettled(
-      chunk(ids).map(async (batch) => {
+      chunk(ids, BATCH_SIZE).map(async (batch) => {
         try {
           if (batch.length === 1) await table.delete(batch[0]!, { priority: 'interactive' });
           else await table.deleteMany(batch, { priority: 'interactive' });
