@@ -94,10 +94,27 @@ export function parseDate(text: string, format?: string, locale?: string): Formu
   return new FormulaDate(d.valueOf());
 }
 
+/**
+ * Texts read as dates, remembered (results are immutable): a constant such as `{Due} < "2024-07-01"` or
+ * `IS_BEFORE({Due}, "2024-07-01")` is then parsed once, not for every record.
+ */
+const textDates = new Map<string, FormulaDate | FormulaError>();
+const TEXT_DATES_LIMIT = 256;
+
+function textDate(text: string): FormulaDate | FormulaError {
+  let d = textDates.get(text);
+  if (d === undefined) {
+    d = parseDate(text);
+    if (textDates.size >= TEXT_DATES_LIMIT) textDates.clear();
+    textDates.set(text, d);
+  }
+  return d;
+}
+
 /** The date form of a value: dates as they are, text parsed, blank stays blank. */
 export function toDate(v: FormulaValue): FormulaDate | FormulaError | null {
   if (v instanceof FormulaDate || v instanceof FormulaError || v === null) return v;
-  if (typeof v === 'string') return v.trim() === '' ? null : parseDate(v);
+  if (typeof v === 'string') return v.trim() === '' ? null : textDate(v);
   if (Array.isArray(v))
     return v.length === 1 ? toDate(v[0] as FormulaValue) : new FormulaError('A list is not a date');
   return new FormulaError(`${String(v)} is not a date: use DATETIME_PARSE() on text`);
