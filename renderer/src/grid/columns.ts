@@ -3,7 +3,7 @@ import type { ColDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-co
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { AttachmentCell, LinkCell, SelectCell } from './cells';
-import { effectiveType, formatCell, isNumericType } from './format';
+import { cellFormatter, effectiveType, isNumericType } from './format';
 
 function rendererFor(type: string): ColDef['cellRenderer'] {
   switch (type) {
@@ -44,7 +44,8 @@ export function columnDefs(
       def.cellRenderer = renderer;
       def.cellRendererParams = { field };
     } else {
-      def.valueFormatter = (p: ValueFormatterParams<RecordData>) => formatCell(p.value, field);
+      const format = cellFormatter(field);
+      def.valueFormatter = (p: ValueFormatterParams<RecordData>) => format(p.value);
     }
     return decorate ? decorate(def, field) : def;
   });

@@ -45,26 +45,32 @@ function formatDuration(seconds: number): string {
   return `${sign}${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }
 
-function formatNumber(value: number, type: string, field: Pick<Column, 'options'>): string {
+/** How a numeric field shows its numbers; its Intl formatter is chosen once, not per cell. */
+function numberFormatter(type: string, field: Pick<Column, 'options'>): (value: number) => string {
   const precision = precisionOf(field);
   const digits =
     precision === undefined ? {} : { minimumFractionDigits: precision, maximumFractionDigits: precision };
   switch (type) {
     case 'currency': {
       const symbol = typeof field.options?.['symbol'] === 'string' ? field.options['symbol'] : '';
-      return symbol + numberFormat({ ...digits, useGrouping: true }).format(value);
+      const fmt = numberFormat({ ...digits, useGrouping: true });
+      return (value) => symbol + fmt.format(value);
     }
-    case 'percent':
+    case 'percent': {
       // The wire carries the raw fraction: 0.123 is 12.3 %.
-      return numberFormat({ ...digits, style: 'percent' }).format(value);
+      const fmt = numberFormat({ ...digits, style: 'percent' });
+      return (value) => fmt.format(value);
+    }
     case 'duration':
-      return formatDuration(value);
+      return formatDuration;
     case 'rating':
-      return '★'.repeat(Math.max(0, Math.min(10, Math.round(value))));
+      return (value) => '★'.repeat(Math.max(0, Math.min(10, Math.round(value))));
     case 'autoNumber':
-      return String(value);
-    default:
-      return numberFormat(digits).format(value);
+      return String;
+    default: {
+      const fmt = numberFormat(digits);
+      return (value) => fmt.format(value);
+    }
   }
 }
 
@@ -96,13 +102,23 @@ export function genericText(value: unknown): string {
   return String(value);
 }
 
-export function formatCell(value: unknown, field: Pick<Column, 'type' | 'options'>): string {
-  if (value === null || value === undefined) return '';
+/**
+ * A field's cell formatter: its effective type and number format are worked out once, so a grid column can
+ * format each cell while scrolling without doing that again.
+ */
+export function cellFormatter(field: Pick<Column, 'type' | 'options'>): (value: unknown) => string {
   const type = effectiveType(field);
-  if (typeof value === 'number' && isNumericType(type)) return formatNumber(value, type, field);
-  if (typeof value === 'string' && (type === 'date' || DATE_TIME_TYPES.has(type))) {
-    return formatDate(value, type !== 'date' && value.length > 10);
-  }
-  if (type === 'checkbox') return value === true ? '✓' : '';
-  return genericText(value);
+  const number = isNumericType(type) ? numberFormatter(type, field) : undefined;
+  const isDate = type === 'date' || DATE_TIME_TYPES.has(type);
+  return (value) => {
+    if (value === null || value === undefined) return '';
+    if (typeof value === 'number' && number) return number(value);
+    if (typeof value === 'string' && isDate) return formatDate(value, type !== 'date' && value.length > 10);
+    if (type === 'checkbox') return value === true ? '✓' : '';
+    return genericText(value);
+  };
+}
+
+export function formatCell(value: unknown, field: Pick<Column, 'type' | 'options'>): string {
+  return cellFormatter(field)(value);
 }
