@@ -3,9 +3,8 @@
  * A field's type decides how its cell reads: date fields are dates, checkbox absent is false, absent is blank.
  */
 import { parseDate } from './datetime';
+import { fieldStaticType } from './types';
 import { FormulaDate, FormulaError, type FormulaValue } from './values';
-
-const DATE_TYPES = new Set(['date', 'dateTime', 'createdTime', 'lastModifiedTime']);
 
 /** Objects that stand for one value in a formula: collaborators by name, attachments by file name, buttons by label. */
 function objectValue(o: Record<string, unknown>): FormulaValue {
@@ -43,7 +42,7 @@ export type CellReader = (cell: unknown) => FormulaValue;
  * Airtable calls it blank, which compares equal to false anyway.
  */
 export function cellReader(type: string): CellReader {
-  if (DATE_TYPES.has(type)) return dateCell;
+  if (fieldStaticType(type) === 'date') return dateCell;
   if (type === 'checkbox') return (v) => v === true;
   return fromCell;
 }

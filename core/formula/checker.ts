@@ -9,6 +9,7 @@ import { compileRegex } from './functions/regex';
 import { parse } from './parser';
 import { printFieldRef } from './print';
 import { didYouMean } from './suggest';
+import { fieldStaticType } from './types';
 import { FormulaError } from './values';
 
 export interface FormulaField {
@@ -18,7 +19,6 @@ export interface FormulaField {
 
 const FIELD_ID = /^fld[A-Za-z0-9]{14}$/;
 const NUMERIC_LITERAL = /^\s*-?\d+(\.\d+)?\s*$/;
-const NUMBER_TYPES = new Set(['number', 'currency', 'percent', 'duration', 'rating', 'autoNumber', 'count']);
 /** Functions whose every argument is a number; text there is a mistake the formula bar can show at once. */
 const NUMBER_ARGUMENTS = new Set([
   'ABS',
@@ -141,7 +141,8 @@ class Checker {
   private blankNumber(node: Extract<Node, { kind: 'binary' }>): void {
     const isBlank = (n: Node) => n.kind === 'call' && n.name === 'BLANK' && n.args.length === 0;
     const other = isBlank(node.right) ? node.left : isBlank(node.left) ? node.right : undefined;
-    if (other?.kind !== 'field' || !NUMBER_TYPES.has(this.fields.get(other.name)?.type ?? '')) return;
+    if (other?.kind !== 'field' || fieldStaticType(this.fields.get(other.name)?.type ?? '') !== 'number')
+      return;
     const ref = printFieldRef(other.name);
     this.report(
       `A 0 in ${ref} also equals BLANK(): to find empty cells only, use LEN(${ref} & "") ${node.op === '=' ? '=' : '>'} 0`,

@@ -30,6 +30,11 @@ const FIELD_TYPES: Record<string, StaticType> = {
   rollup: 'any',
 };
 
+/** How a field of this type reads in a formula; types not listed read as text. */
+export function fieldStaticType(type: string): StaticType {
+  return FIELD_TYPES[type] ?? 'text';
+}
+
 const RETURNS: Record<StaticType, readonly string[]> = {
   text: [
     'MID',
@@ -145,7 +150,7 @@ export function staticType(node: Node, fields: ReadonlyMap<string, FormulaField>
     case 'field': {
       const field = fields.get(node.name);
       if (!field) return node.bare && /^(TRUE|FALSE)$/i.test(node.name) ? 'logical' : 'any';
-      return FIELD_TYPES[field.type] ?? 'text';
+      return fieldStaticType(field.type);
     }
     case 'binary': {
       if (node.op === '&') return 'text';
