@@ -170,12 +170,12 @@ export class RecordStore {
     values: Record<string, unknown>,
     opts: WriteOptions,
   ): string | undefined {
-    const writer = this.writer(table, opts);
-    const keys = this.byFieldId(table, values);
+    const writer = this.writer(opts);
+    const keys = this.byField(table, values);
     const where: string[] = ['table_id = ?'];
     const params: unknown[] = [table.id];
     for (const f of fields) {
-      const v = writeCell(f, keys.get(f.id), writer);
+      const v = writeCell(f, keys.get(f), writer);
       if (v === undefined) where.push(`data -> '$."${f.id}"' IS NULL`);
       else {
         where.push(`data -> '$."${f.id}"' = ?`);
@@ -197,13 +197,13 @@ export class RecordStore {
   private insertAll(table: Table, list: Record<string, unknown>[], opts: WriteOptions): StoredRecord[] {
     const autoNumbers = table.fields.filter((f) => f.type === 'autoNumber');
     let next = autoNumbers.length > 0 ? this.catalog.takeAutoNumbers(table, list.length) : 0;
-    const writer = this.writer(table, opts);
+    const writer = this.writer(opts);
     const now = new Date().toISOString();
     return list.map((fields) => {
       const data: Record<string, unknown> = {};
-      for (const [fieldId, value] of this.byFieldId(table, fields)) {
-        const v = writeCell(this.catalog.field(table, fieldId)!, value, writer);
-        if (v !== undefined) data[fieldId] = v;
+      for (const [field, value] of this.byField(table, fields)) {
+        const v = writeCell(field, value, writer);
+        if (v !== undefined) data[field.id] = v;
       }
       for (const f of autoNumbers) data[f.id] = next;
       next++;
@@ -226,17 +226,17 @@ export class RecordStore {
     const rec = this.get(table, id);
     if (!rec)
       throw new ServiceError(422, 'ROW_DOES_NOT_EXIST', `Record ID ${id} does not exist in this table`);
-    const writer = this.writer(table, opts);
-    const values = this.byFieldId(table, fields);
+    const writer = this.writer(opts);
+    const values = this.byField(table, fields);
     const before = rec.data;
     const data: Record<string, unknown> = {};
     for (const f of table.fields) {
-      const keep = opts.replace ? f.type === 'autoNumber' : !values.has(f.id);
+      const keep = opts.replace ? f.type === 'autoNumber' : !values.has(f);
       if (keep && rec.data[f.id] !== undefined) data[f.id] = rec.data[f.id];
     }
-    for (const [fieldId, value] of values) {
-      const v = writeCell(this.catalog.field(table, fieldId)!, value, writer, rec.data[fieldId]);
-      if (v !== undefined) data[fieldId] = v;
+    for (const [field, value] of values) {
+      const v = writeCell(field, value, writer, rec.data[field.id]);
+      if (v !== undefined) data[field.id] = v;
     }
     rec.data = data;
     this.save(table, rec);
@@ -363,18 +363,18 @@ export class RecordStore {
     this.save(table, rec);
   }
 
-  /** The written fields keyed by field id; a name or id that is not a field of the table is refused. */
-  private byFieldId(table: Table, fields: Record<string, unknown>): Map<string, unknown> {
-    const out = new Map<string, unknown>();
+  /** The written values keyed by their field; a name or id that is not a field of the table is refused. */
+  private byField(table: Table, fields: Record<string, unknown>): Map<Field, unknown> {
+    const out = new Map<Field, unknown>();
     for (const [key, value] of Object.entries(fields)) {
       const f = this.catalog.field(table, key);
       if (!f) throw unknownField(key);
-      out.set(f.id, value);
+      out.set(f, value);
     }
     return out;
   }
 
-  private writer(table: Table, opts: WriteOptions): CellWriter {
+  private writer(opts: WriteOptions): CellWriter {
     return {
       typecast: opts.typecast === true,
       addChoice: (field, name) => {
