@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 export type Fault =
   /** Answered by the proxy; the server never sees the request. */
-  | { type: 'status'; status: number; retryAfter?: string | number; body?: string; contentType?: string }
+  | { type: 'status'; status: number; retryAfter?: string | number; body?: string }
   /** The connection is destroyed after the request was read; the server never sees it. */
   | { type: 'drop-before' }
   /** The request reaches the server and is processed; its answer is thrown away and the connection destroyed. */
@@ -96,10 +96,7 @@ interface Upstream {
   body: Buffer;
 }
 
-export async function startFaultProxy(
-  target: string,
-  opts: { latencyMs?: number; port?: number } = {},
-): Promise<FaultProxy> {
+export async function startFaultProxy(target: string, opts: { port?: number } = {}): Promise<FaultProxy> {
   const targetUrl = new URL(target);
   const agent = new Agent({ keepAlive: true });
   const ruleList: (FaultRule & { left: number })[] = [];
@@ -151,7 +148,7 @@ export async function startFaultProxy(
         fault.body ?? DEFAULT_BODIES[fault.status] ?? `<html><body>${fault.status} Bad Gateway</body></html>`;
       const json = text.startsWith('{');
       res.writeHead(fault.status, {
-        'content-type': fault.contentType ?? (json ? 'application/json; charset=utf-8' : 'text/html'),
+        'content-type': json ? 'application/json; charset=utf-8' : 'text/html',
         ...(fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) }),
       });
       entry.status = fault.status;
@@ -207,7 +204,7 @@ export async function startFaultProxy(
 
   const proxy: FaultProxy = {
     url: `http://127.0.0.1:${port}`,
-    latencyMs: opts.latencyMs ?? 0,
+    latencyMs: 0,
     log,
     inject(fault, ruleOpts = {}) {
       ruleList.push({ fault, match: ruleOpts.match, left: ruleOpts.times ?? 1 });
