@@ -73,13 +73,7 @@ export class PageChain {
    * the walk brings them with their page. A sorted or filtered view shows them at the end until reopened.
    */
   append(records: readonly RecordData[]): number {
-    if (!this.done) return 0;
-    const fresh = records.filter((r) => !this.seen.has(r.id));
-    for (const r of fresh) {
-      this.seen.add(r.id);
-      this.records.push(r);
-    }
-    return fresh.length;
+    return this.done ? this.add(records).length : 0;
   }
 
   /** Drops deleted records; their ids stay seen, so a restarted walk cannot bring them back. */
@@ -111,14 +105,20 @@ export class PageChain {
     }
     this.controller.signal.throwIfAborted();
     this.pagesThisWalk++;
-    const fresh = page.records.filter((r) => !this.seen.has(r.id));
-    for (const r of fresh) {
-      this.seen.add(r.id);
-      this.records.push(r);
-    }
+    const fresh = this.add(page.records);
     if (fresh.length > 0) this.fruitlessRestarts = 0;
     this.offset = page.offset;
     this.done = page.offset === undefined;
     this.onProgress({ loaded: this.records.length, total: this.total }, fresh);
+  }
+
+  /** Holds the records not seen before (a restarted walk or a created record may bring one again). */
+  private add(records: readonly RecordData[]): RecordData[] {
+    const fresh = records.filter((r) => !this.seen.has(r.id));
+    for (const r of fresh) {
+      this.seen.add(r.id);
+      this.records.push(r);
+    }
+    return fresh;
   }
 }
