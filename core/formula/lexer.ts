@@ -44,11 +44,43 @@ function isIdentPart(c: string | undefined): boolean {
 }
 
 /** `\n`, `\t` and the escaped character itself; an unknown escape keeps its backslash so `"\d"` stays a regex `\d`. */
-function unescapeString(ch: string): string {
+function unescapeString(ch: string | undefined): string | undefined {
+  if (ch === undefined) return undefined;
   if (ch === 'n') return '\n';
   if (ch === 't') return '\t';
   if (ch === '"' || ch === "'" || ch === '\\') return ch;
   return '\\' + ch;
+}
+
+/** Inside braces, `\}` is a closing brace and `\\` a backslash; any other backslash is literal (research §1.3). */
+function unescapeField(ch: string | undefined): string | undefined {
+  return ch === '}' || ch === '\\' ? ch : undefined;
+}
+
+/**
+ * Reads from `i` (just past the opening delimiter) to the closing one. `escape` gets the character after a
+ * backslash and returns what the pair stands for, or undefined when the backslash is an ordinary character.
+ */
+function delimited(
+  text: string,
+  i: number,
+  close: string,
+  escape: (next: string | undefined) => string | undefined,
+): { value: string; end: number; closed: boolean } {
+  let value = '';
+  while (i < text.length) {
+    const d = text[i] as string;
+    if (d === close) return { value, end: i + 1, closed: true };
+    const escaped = d === '\\' ? escape(text[i + 1]) : undefined;
+    if (escaped !== undefined) {
+      value += escaped;
+      i += 2;
+      continue;
+    }
+    value += d;
+    i++;
+  }
+  return { value, end: i, closed: false };
 }
 
 export function tokenize(text: string): Token[] {
@@ -63,24 +95,8 @@ export function tokenize(text: string): Token[] {
     }
     const start = i;
     if (c === '"' || c === "'") {
-      let value = '';
-      i++;
-      let closed = false;
-      while (i < n) {
-        const d = text[i] as string;
-        if (d === c) {
-          closed = true;
-          i++;
-          break;
-        }
-        if (d === '\\' && i + 1 < n) {
-          value += unescapeString(text[i + 1] as string);
-          i += 2;
-          continue;
-        }
-        value += d;
-        i++;
-      }
+      const { value, end, closed } = delimited(text, i + 1, c, unescapeString);
+      i = end;
       tokens.push({ kind: 'string', start, end: i, text: value, closed });
       if (!closed)
         tokens.push({ kind: 'error', start, end: i, text: 'Unterminated text: add the closing ' + c });
@@ -99,26 +115,8 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     if (c === '{') {
-      // Inside braces, `\}` is a closing brace and `\\` a backslash; any other backslash is literal (research §1.3).
-      let name = '';
-      i++;
-      let closed = false;
-      while (i < n) {
-        const d = text[i] as string;
-        if (d === '}') {
-          closed = true;
-          i++;
-          break;
-        }
-        const e = text[i + 1];
-        if (d === '\\' && (e === '}' || e === '\\')) {
-          name += e;
-          i += 2;
-          continue;
-        }
-        name += d;
-        i++;
-      }
+      const { value: name, end, closed } = delimited(text, i + 1, '}', unescapeField);
+      i = end;
       tokens.push({ kind: 'field', start, end: i, text: name, closed });
       if (!closed)
         tokens.push({
