@@ -44,15 +44,11 @@ function parseChecked(text: string): boolean | undefined {
   return undefined;
 }
 
-function choices(field: Pick<Column, 'options'>): string[] {
+export function choiceNames(field: Pick<Column, 'options'>): string[] {
   const list = field.options?.['choices'];
   return Array.isArray(list)
     ? list.flatMap((c: { name?: unknown }) => (typeof c.name === 'string' ? [c.name] : []))
     : [];
-}
-
-export function choiceNames(field: Pick<Column, 'options'>): string[] {
-  return choices(field);
 }
 
 function isoDate(text: string, withTime: boolean): string | undefined {
@@ -99,13 +95,13 @@ export function parseInput(field: Pick<Column, 'name' | 'type' | 'options'>, raw
     case 'phoneNumber':
       return PHONE.test(text) ? ok(text) : fail(`"${raw}" is not a phone number`);
     case 'singleSelect':
-      return ok(text, !choices(field).includes(text));
+      return ok(text, !choiceNames(field).includes(text));
     case 'multipleSelects': {
       const names = text
         .split(',')
         .map((s) => s.trim())
         .filter((s) => s !== '');
-      const known = choices(field);
+      const known = choiceNames(field);
       return ok(
         names,
         names.some((n) => !known.includes(n)),
