@@ -26,6 +26,8 @@ export const invalidRequest = (
 export const unknownField = (name: string) =>
   new ServiceError(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: ${JSON.stringify(name)}`);
 
+export const recordNotFound = () => new ServiceError(404, 'MODEL_ID_NOT_FOUND', 'Record not found');
+
 export const invalidValue = (fieldName: string, detail?: string) =>
   new ServiceError(
     422,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ServiceError } from '../errors';
+import { ServiceError, recordNotFound } from '../errors';
 import type { Service } from '../service';
 import type { Table } from '../store/catalog';
 import { listRecords, renderOptions } from './list';
@@ -33,8 +33,6 @@ function checkBatch(count: number, verb: string): void {
     );
   if (count === 0) throw new ServiceError(422, 'INVALID_RECORDS', `At least one record must be ${verb}.`);
 }
-
-const recordNotFound = () => new ServiceError(404, 'MODEL_ID_NOT_FOUND', 'Record not found');
 
 export function registerRecordRoutes(app: FastifyInstance, service: Service): void {
   const T = '/v0/:baseId/:table';

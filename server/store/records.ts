@@ -1,4 +1,4 @@
-import { ServiceError, unknownField } from '../errors';
+import { ServiceError, recordNotFound, unknownField } from '../errors';
 import { newId } from '../ids';
 import type { Catalog, Field, Table } from './catalog';
 import { isComputed } from './catalog';
@@ -143,8 +143,7 @@ export class RecordStore {
   delete(table: Table, ids: string[]): void {
     this.db.transaction(() => {
       for (const id of ids) {
-        if (this.sql.delete.run(id, table.id).changes === 0)
-          throw new ServiceError(404, 'MODEL_ID_NOT_FOUND', 'Record not found');
+        if (this.sql.delete.run(id, table.id).changes === 0) throw recordNotFound();
       }
       this.unlink(table, new Set(ids));
     })();
