@@ -49,8 +49,8 @@ export class Connections {
   }
 
   async list(): Promise<Response<'connections.list'>> {
-    const profiles = await this.profiles.list();
-    const connections = await Promise.all(profiles.map((p) => this.summary(p)));
+    const [profiles, stored] = await Promise.all([this.profiles.list(), this.options.vault.names()]);
+    const connections = profiles.map((p) => this.summary(p, stored));
     if (this.options.embedded !== undefined) connections.push(await this.demoSummary());
     const defaultId = connections[0]?.id ?? DEMO_CONNECTION_ID;
     return { connections, defaultId };
@@ -75,7 +75,7 @@ export class Connections {
     await this.placeKey(id, request.apiKey, request.remember);
     this.forget(id);
     const info = this.options.vault.info();
-    const connection = await this.summary(profile);
+    const connection = this.summary(profile, await this.options.vault.names());
     return request.remember && info.warning !== undefined
       ? { connection, warning: info.warning }
       : { connection };
@@ -197,9 +197,9 @@ export class Connections {
     this.live.delete(id);
   }
 
-  private async summary(p: Profile): Promise<ConnectionSummary> {
-    const hasKey =
-      this.sessionKeys.has(p.id) || (await this.options.vault.get(vaultName(p.id))) !== undefined;
+  /** `stored`: the vault's names, read once for a whole list. */
+  private summary(p: Profile, stored: ReadonlySet<string>): ConnectionSummary {
+    const hasKey = this.sessionKeys.has(p.id) || stored.has(vaultName(p.id));
     return { id: p.id, name: p.name, baseUrl: p.baseUrl, hasKey, remember: p.remember, builtin: false };
   }
 

@@ -41,6 +41,7 @@ export function createFileVault(path: string, options: FileVaultOptions = {}): K
         const sealed = (await load())[name];
         return sealed === undefined ? undefined : open(sealed);
       }),
+    names: () => queue(async () => new Set(Object.keys(await load()))),
     set: (name, key) =>
       queue(async () => {
         const entries = await load();

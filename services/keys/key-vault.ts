@@ -11,6 +11,8 @@ export interface KeyStorageInfo {
 export interface KeyVault {
   info(): KeyStorageInfo;
   get(name: string): Promise<string | undefined>;
+  /** The names that hold a key, read at once and without opening any key. */
+  names(): Promise<Set<string>>;
   set(name: string, key: string): Promise<void>;
   delete(name: string): Promise<void>;
 }
