@@ -3,7 +3,7 @@
  * local values. The views on the services side do not overlay unsent values, so the grid asks this store
  * what to show until the service acknowledges an edit; a rejected cell shows its previous value.
  */
-import type { EventPayload, TableDeskApi } from '../../../core/contract';
+import type { EventPayload } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 
 export type PendingRecord = EventPayload<'edits.state'>;
@@ -21,11 +21,10 @@ export class EditStore {
 
   constructor(readonly target: EditTarget) {}
 
-  /** Reads the queue's current state once (edits replayed at start were announced before this tab existed). */
-  async load(api: TableDeskApi): Promise<void> {
-    const status = await api.call('edits.status', {});
+  /** The queue's current state, read once (edits replayed at start were announced before this tab existed). */
+  load(records: readonly PendingRecord[]): void {
     const ids: string[] = [];
-    for (const r of status.records) {
+    for (const r of records) {
       if (sameTarget(r.target, this.target) && !this.records.has(r.recordId)) {
         this.records.set(r.recordId, r);
         ids.push(r.recordId);

@@ -71,11 +71,13 @@ export class TableEditing {
         if (sameTarget(h.target, target)) this.update({ history: h });
       }),
     );
-    this.store.load(api).catch((e: unknown) => this.fail(e));
-    api.call('edits.status', {}).then(
-      (s) => this.update({ uncertain: s.uncertainCreates.filter((c) => sameTarget(c.target, target)) }),
-      (e: unknown) => this.fail(e),
-    );
+    api
+      .call('edits.status', {})
+      .then((s) => {
+        this.store.load(s.records);
+        this.update({ uncertain: s.uncertainCreates.filter((c) => sameTarget(c.target, target)) });
+      })
+      .catch((e: unknown) => this.fail(e));
     api.call('history.state', { target }).then(
       (history) => this.update({ history }),
       (e: unknown) => this.fail(e),
