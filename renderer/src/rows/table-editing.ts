@@ -84,9 +84,8 @@ export class TableEditing {
     );
   }
 
-  attach(grid: GridApi<RecordData>, columns: readonly Column[]): void {
+  attach(grid: GridApi<RecordData>): void {
     this.grid = grid;
-    this.columns = columns;
   }
 
   setColumns(columns: readonly Column[]): void {

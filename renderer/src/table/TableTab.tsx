@@ -216,7 +216,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           gridProps={gridProps}
           onReady={(api) => {
             gridApi.current = api;
-            editing.attach(api, columns);
+            editing.attach(api);
           }}
         />
       </EditingFrame>
