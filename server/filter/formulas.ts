@@ -124,12 +124,17 @@ export function installFormulas(service: Service): void {
   };
 
   records.computeFormulas = (table, rec) => {
+    // The record's times as their fields read them: the same for every formula field of the record.
+    let times: FormulaRecord['fields'] | undefined;
     for (const field of table.fields) {
       if (field.type !== 'formula') continue;
+      times ??= Object.fromEntries(
+        table.fields
+          .filter((f) => f.type === 'createdTime' || f.type === 'lastModifiedTime')
+          .map((f) => [f.id, jsonCell(f, rec)]),
+      );
       const formula = compile(table, String(field.options?.formula ?? ''));
-      const fields: FormulaRecord['fields'] = { ...rec.data };
-      for (const f of table.fields)
-        if (f.type === 'createdTime' || f.type === 'lastModifiedTime') fields[f.id] = jsonCell(f, rec);
+      const fields: FormulaRecord['fields'] = { ...rec.data, ...times };
       const value = formula
         ? toCellValue(
             formula.evaluate({
