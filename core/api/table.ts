@@ -14,7 +14,7 @@ import {
   tablePath,
   withQuery,
 } from './query';
-import type { Requester } from './requester';
+import type { Requester, SendSpec } from './requester';
 import { asDeleted, asList, asRecord, asRecordList, asStringArray } from './responses';
 import type { DeletedRecord } from './responses';
 
@@ -71,10 +71,6 @@ function writeFlags(opts: WriteOptions | undefined): Record<string, boolean> {
   return flags;
 }
 
-function request(opts: RequestOptions | undefined): RequestOptions {
-  return { signal: opts?.signal, priority: opts?.priority };
-}
-
 export function isExpiredOffset(error: unknown): boolean {
   return error instanceof RecordTableError && error.type === 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE';
 }
@@ -106,17 +102,15 @@ export class Table implements TableClient {
   async listPage(opts: ListPageOptions = {}): Promise<ListPage> {
     const getPath = withQuery(this.#path, listQuery(opts));
     const long = this.#baseUrl.length + getPath.length > MAX_URL_LENGTH;
-    const body = await this.#requester.send(
+    const body = await this.#send(
+      opts,
       long
         ? {
-            ...request(opts),
-            baseId: this.baseId,
             method: 'POST',
             path: withQuery(`${this.#path}/listRecords`, localeQuery(opts)),
             body: listBody(opts),
-            creates: false,
           }
-        : { ...request(opts), baseId: this.baseId, method: 'GET', path: getPath, creates: false },
+        : { method: 'GET', path: getPath },
     );
     const { list, body: page } = asRecordList(body);
     return typeof page.offset === 'string' && page.offset.length > 0
@@ -158,15 +152,7 @@ export class Table implements TableClient {
 
   async get(id: string, opts: GetOptions = {}): Promise<RecordData> {
     const path = withQuery(recordPath(this.baseId, this.table, id), getQuery(opts));
-    return asRecord(
-      await this.#requester.send({
-        ...request(opts),
-        baseId: this.baseId,
-        method: 'GET',
-        path,
-        creates: false,
-      }),
-    );
+    return asRecord(await this.#send(opts, { method: 'GET', path }));
   }
 
   async create(fields: Fields, opts?: WriteOptions): Promise<RecordData> {
@@ -224,7 +210,8 @@ export class Table implements TableClient {
 
   async delete(id: string, opts?: RequestOptions): Promise<DeletedRecord> {
     try {
-      return asDeleted(await this.#sendDelete(recordPath(this.baseId, this.table, id), opts));
+      const path = recordPath(this.baseId, this.table, id);
+      return asDeleted(await this.#send(opts, { method: 'DELETE', path }));
     } catch (e) {
       // A retry that finds the record gone: an earlier attempt, whose answer was lost, deleted it.
       if (e instanceof RecordTableError && e.status === 404 && (e.attempts ?? 1) > 1)
@@ -241,17 +228,8 @@ export class Table implements TableClient {
       if (batch.length === 1 && batch[0] !== undefined) return [await this.delete(batch[0], opts)];
       const query = new URLSearchParams();
       for (const id of batch) query.append('records[]', id);
-      return asList(await this.#sendDelete(withQuery(this.#path, query), opts), asDeleted).list;
-    });
-  }
-
-  #sendDelete(path: string, opts?: RequestOptions): Promise<unknown> {
-    return this.#requester.send({
-      ...request(opts),
-      baseId: this.baseId,
-      method: 'DELETE',
-      path,
-      creates: false,
+      const path = withQuery(this.#path, query);
+      return asList(await this.#send(opts, { method: 'DELETE', path }), asDeleted).list;
     });
   }
 
@@ -290,13 +268,20 @@ export class Table implements TableClient {
     body: unknown,
     opts?: RequestOptions,
   ): Promise<unknown> {
+    return this.#send(opts, { method, path, body, creates: method === 'POST' });
+  }
+
+  /** Every request of the table goes out here, through its base's throttle; only #write's POSTs create. */
+  #send(
+    opts: RequestOptions | undefined,
+    spec: Pick<SendSpec, 'method' | 'path' | 'body'> & { creates?: boolean },
+  ): Promise<unknown> {
     return this.#requester.send({
-      ...request(opts),
+      signal: opts?.signal,
+      priority: opts?.priority,
       baseId: this.baseId,
-      method,
-      path,
-      body,
-      creates: method === 'POST',
+      creates: false,
+      ...spec,
     });
   }
 }
