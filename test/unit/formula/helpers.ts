@@ -2,6 +2,7 @@
 import {
   compileFormula,
   toCellValue,
+  type CompiledFormula,
   type EvalContext,
   type FormulaField,
   type FormulaRecord,
@@ -58,15 +59,19 @@ export const RECORD: FormulaRecord = {
 
 export const NOW = new Date('2024-06-15T15:45:00.000Z');
 
-/** Evaluates a formula that must compile; fails the test with its diagnostics otherwise. */
+/** A formula that must compile; fails the test with its diagnostics otherwise. */
+function compiled(text: string): CompiledFormula {
+  const c = compileFormula(text, FIELDS);
+  if (!c.ok) throw new Error(`${text}: ${c.diagnostics.map((d) => d.message).join('; ')}`);
+  return c.formula;
+}
+
 export function evaluate(
   text: string,
   record: FormulaRecord = RECORD,
   ctx: EvalContext = { now: NOW },
 ): FormulaValue {
-  const c = compileFormula(text, FIELDS);
-  if (!c.ok) throw new Error(`${text}: ${c.diagnostics.map((d) => d.message).join('; ')}`);
-  return c.formula.evaluate(record, ctx);
+  return compiled(text).evaluate(record, ctx);
 }
 
 /** The value as the service would send it (dates as ISO text, errors as objects): easy to compare with toEqual. */
@@ -75,9 +80,7 @@ export function cell(text: string, record: FormulaRecord = RECORD, ctx: EvalCont
 }
 
 export function matches(text: string, record: FormulaRecord = RECORD): boolean {
-  const c = compileFormula(text, FIELDS);
-  if (!c.ok) throw new Error(`${text}: ${c.diagnostics.map((d) => d.message).join('; ')}`);
-  return c.formula.matches(record, { now: NOW });
+  return compiled(text).matches(record, { now: NOW });
 }
 
 export function recordWith(fields: Record<string, unknown>): FormulaRecord {
