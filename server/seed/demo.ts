@@ -26,8 +26,8 @@ import type { Service } from '../service';
 import type { Table, TableSpec } from '../store/catalog';
 import { isBlank } from '../store/cells';
 
-export const DEMO_BASE_NAME = 'TableDesk Demo';
-export const DEMO_LARGE_TABLE = 'Tasks';
+const DEMO_BASE_NAME = 'TableDesk Demo';
+const DEMO_LARGE_TABLE = 'Tasks';
 const DEFAULT_LARGE_TABLE_RECORDS = 50_000;
 
 const select = (...names: string[]) => ({ choices: names.map((name) => ({ name })) });

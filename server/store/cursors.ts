@@ -11,7 +11,7 @@ interface Cursor {
   returned: number;
 }
 
-export const iteratorNotAvailable = () => new ServiceError(422, 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE');
+const iteratorNotAvailable = () => new ServiceError(422, 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE');
 
 /**
  * List offsets: `itr…/rec…` tokens naming a keyset kept in memory with the hash of the options it was made
