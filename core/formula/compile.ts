@@ -3,16 +3,14 @@
  * Field readers are chosen per field type at compile time, and calls of pure functions on constants are folded.
  */
 import type { Node } from './ast';
+import type { FormulaField } from './checker';
 import { cellReader } from './cells';
 import { compareValues, valuesEqual } from './compare';
 import { FUNCTIONS } from './functions';
 import type { EvalContext, Evaluator, FormulaRecord } from './runtime';
 import { DAY_MS, FormulaDate, FormulaError, toNumber, toText, type FormulaValue } from './values';
 
-export interface FieldTypes {
-  get(name: string): string | undefined;
-  has(name: string): boolean;
-}
+type Fields = ReadonlyMap<string, FormulaField>;
 
 const NO_RECORD: FormulaRecord = { id: '', createdTime: '', fields: {} };
 const NO_CONTEXT: EvalContext = {};
@@ -81,7 +79,7 @@ function comparison(op: string, a: FormulaValue, b: FormulaValue): FormulaValue 
   }
 }
 
-function compileNode(node: Node, fields: FieldTypes): Compiled {
+function compileNode(node: Node, fields: Fields): Compiled {
   switch (node.kind) {
     case 'number':
       return constant(node.value);
@@ -92,7 +90,7 @@ function compileNode(node: Node, fields: FieldTypes): Compiled {
     case 'field': {
       const name = node.name;
       if (node.bare && !fields.has(name)) return constant(name.toUpperCase() === 'TRUE');
-      const read = cellReader(fields.get(name) ?? '');
+      const read = cellReader(fields.get(name)?.type ?? '');
       return { run: (r) => read(r.fields[name]), constant: false };
     }
     case 'unary': {
@@ -142,7 +140,7 @@ function compileNode(node: Node, fields: FieldTypes): Compiled {
   }
 }
 
-function compileCall(name: string, argNodes: Node[], fields: FieldTypes): Compiled {
+function compileCall(name: string, argNodes: Node[], fields: Fields): Compiled {
   const def = FUNCTIONS.get(name);
   if (!def) throw new Error(`Unknown function ${name}: compile only checked formulas`);
   const args = argNodes.map((a) => compileNode(a, fields));
@@ -215,11 +213,11 @@ function guard(run: Evaluator): Evaluator {
   };
 }
 
-export function compileAst(ast: Node, fields: FieldTypes): Evaluator {
+export function compileAst(ast: Node, fields: Fields): Evaluator {
   return guard(compileNode(ast, fields).run);
 }
 
-export function referencedFields(ast: Node, fields: FieldTypes): string[] {
+export function referencedFields(ast: Node, fields: Fields): string[] {
   const out = new Set<string>();
   const walk = (n: Node): void => {
     switch (n.kind) {

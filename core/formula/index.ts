@@ -45,12 +45,11 @@ export function compileFormula(text: string, fields: readonly FormulaField[]): C
   const byName = fieldMap(fields);
   const diagnostics = checkAst(parsed.ast, byName);
   if (diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics };
-  const types = { get: (n: string) => byName.get(n)?.type, has: (n: string) => byName.has(n) };
-  const run = compileAst(parsed.ast, types);
+  const run = compileAst(parsed.ast, byName);
   const formula: CompiledFormula = {
     evaluate: (record, ctx = NO_CONTEXT) => run(record, ctx),
     matches: (record, ctx = NO_CONTEXT) => truthy(run(record, ctx)),
-    referencedFields: referencedFields(parsed.ast, types),
+    referencedFields: referencedFields(parsed.ast, byName),
   };
   return { ok: true, formula, diagnostics };
 }
