@@ -6,8 +6,9 @@ export const BATCH_SIZE = 10;
 
 /**
  * Runs one request per chunk and joins the results in input order. Chunks run concurrently (the scheduler
- * spaces their starts and lets them overlap) unless `sequential`; a failure still lets the other chunks
- * finish, then rejects with the first failure, whose `completed` holds what was done (undefined where not).
+ * spaces their starts and lets them overlap) unless `sequential`, which stops at the first failure; a failure
+ * lets the chunks already under way finish, then rejects with it, its `completed` holding what was done
+ * (undefined where not).
  */
 export async function runBatches<T, R>(
   items: readonly T[],

@@ -22,7 +22,10 @@ export interface ClientOptions {
   minSpacingMs?: number;
   /** Per attempt, default 60 s. */
   timeoutMs?: number;
-  /** Retries of 5xx, timeouts and network errors for idempotent requests, default 5. */
+  /**
+   * Retries of 5xx, timeouts, network errors and non-JSON 2xx bodies (for a create, of a refused connection
+   * only), default 5.
+   */
   maxRetries?: number;
   /** Re-queues after 429 responses before giving up, default 10. */
   maxRateLimitRetries?: number;

@@ -9,7 +9,10 @@ import { queuePriority } from './scheduler';
 import type { BaseScheduler, SchedulerRegistry, SchedulerStats } from './scheduler';
 
 export interface RetryPolicy {
-  /** Retries of 5xx, timeouts and network errors (idempotent requests only). */
+  /**
+   * Retries of what the attempt marked retryable: 5xx, timeouts, network errors, non-JSON 2xx bodies (for a
+   * create, a refused connection only).
+   */
   maxRetries: number;
   /** Re-queues after a 429 before giving up. */
   maxRateLimitRetries: number;
