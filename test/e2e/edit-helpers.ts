@@ -2,6 +2,7 @@
 import { expect } from '@playwright/test';
 import type { Locator } from '@playwright/test';
 import type { AppPage } from './app-page';
+import { PROXY_CONNECTION } from './edit-door';
 
 /** The grid renders only the columns in view: scroll sideways until the cell exists. */
 export async function showCell(app: AppPage, row: number, column: string): Promise<Locator> {
@@ -36,10 +37,10 @@ export async function typeInto(app: AppPage, row: number, column: string, text: 
 }
 
 /** Opens a table of the demo base through the "Through proxy" connection (the fault proxy in front). */
-export async function openThroughProxy(app: AppPage, table: string, connection: string): Promise<void> {
+export async function openThroughProxy(app: AppPage, table: string): Promise<void> {
   await app.page
     .getByRole('navigation', { name: 'Connections' })
-    .getByRole('button', { name: connection })
+    .getByRole('button', { name: PROXY_CONNECTION })
     .click();
   await app.openTable(table);
 }

@@ -5,7 +5,6 @@
 import type { RecordData } from '../../core/records/types';
 import type { EditDoor } from './edit-door';
 import { expect, test } from './edit-fixtures';
-import { PROXY_CONNECTION } from './edit-door';
 import { openThroughProxy, showCell, startEditing, typeDownInPage, typeInto } from './edit-helpers';
 
 const TASKS = 'Tasks';
@@ -117,7 +116,7 @@ test('a value the service rejects reverts and shows its message, with retry and 
   app,
   door,
 }, info) => {
-  await openThroughProxy(app, 'People', PROXY_CONNECTION);
+  await openThroughProxy(app, 'People');
   const id = (await app.rowId(2)) ?? '';
   const original = await app.cell(2, 'Name').textContent();
   const rejection = JSON.stringify({

@@ -6,7 +6,6 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './edit-fixtures';
-import { PROXY_CONNECTION } from './edit-door';
 import type { EditDoor } from './edit-door';
 import { openThroughProxy, typeDownInPage } from './edit-helpers';
 import { pasteText } from './rows-helpers';
@@ -58,7 +57,7 @@ function injectPatchFaults(door: EditDoor): void {
 test('200 edits through faults all reach the server exactly as intended', async ({ app, door }, info) => {
   test.setTimeout(240_000);
   const before = await door.records('Tasks');
-  await openThroughProxy(app, 'Tasks', PROXY_CONNECTION);
+  await openThroughProxy(app, 'Tasks');
   const failures = await watchFailures(app.page);
   door.proxy.reset();
   injectPatchFaults(door);
@@ -96,7 +95,7 @@ test('creates through faults are never duplicated and an unknown outcome is show
   door,
 }, info) => {
   const before = await door.records('Teams');
-  await openThroughProxy(app, 'Teams', PROXY_CONNECTION);
+  await openThroughProxy(app, 'Teams');
   const failures = await watchFailures(app.page);
   door.proxy.reset();
   // A 429 is provably not applied (retried); an answer lost after the server created the batch is not.
@@ -135,7 +134,7 @@ test('creates through faults are never duplicated and an unknown outcome is show
 
 test('a delete that fails in part says which rows remain', async ({ app, door }, info) => {
   const before = await door.records('Teams');
-  await openThroughProxy(app, 'Teams', PROXY_CONNECTION);
+  await openThroughProxy(app, 'Teams');
   door.proxy.reset();
   const refusal = JSON.stringify({
     error: { type: 'INVALID_PERMISSIONS', message: 'You are not permitted to delete these records' },
@@ -168,7 +167,7 @@ test('a delete that fails in part says which rows remain', async ({ app, door },
 });
 
 test('a slow CSV export shows its progress and can be cancelled', async ({ app, door }, info) => {
-  await openThroughProxy(app, 'Tasks', PROXY_CONNECTION);
+  await openThroughProxy(app, 'Tasks');
   door.proxy.reset();
   door.proxy.latencyMs = 1500;
   try {
