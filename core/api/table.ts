@@ -76,9 +76,8 @@ export function isExpiredOffset(error: unknown): boolean {
 }
 
 /** Records of a batch of updates touching one id twice must be written in order, not concurrently. */
-function hasRepeatedIds(records: readonly { id?: string }[]): boolean {
-  const ids = records.map((r) => r.id).filter((id): id is string => id !== undefined);
-  return new Set(ids).size !== ids.length;
+function hasRepeatedIds(records: readonly RecordUpdate[]): boolean {
+  return new Set(records.map((r) => r.id)).size !== records.length;
 }
 
 export class Table implements TableClient {
