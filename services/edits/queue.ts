@@ -295,7 +295,7 @@ export class EditQueue {
     if (due.length > 0 && sendNow) {
       while (group.batches < this.maxBatches && due.length > 0) void this.send(group, takeBatch(due));
     }
-    const waiting = ready.filter((s) => s.inFlight === undefined && (s.retrying?.at ?? 0) > now);
+    const waiting = ready.filter((s) => (s.retrying?.at ?? 0) > now);
     const wakeAts = waiting.map((s) => s.retrying!.at);
     if (due.length > 0 && !sendNow)
       wakeAts.push(Math.min(group.lastEditAt + this.settleMs, oldest + this.maxHoldMs));
