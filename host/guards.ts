@@ -15,29 +15,29 @@ const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 
 export const cookieName = (port: number): string => `tabledesk_${port}`;
 
-export function sameSecret(given: string | undefined, token: string): boolean {
+function sameSecret(given: string | undefined, token: string): boolean {
   if (given === undefined) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function allowedOrigins(port: number): string[] {
+function allowedOrigins(port: number): string[] {
   return LOOPBACK_HOSTS.map((h) => `http://${h}:${port}`);
 }
 
-export function hostAllowed(headers: IncomingHttpHeaders, port: number): boolean {
+function hostAllowed(headers: IncomingHttpHeaders, port: number): boolean {
   return headers.host !== undefined && LOOPBACK_HOSTS.map((h) => `${h}:${port}`).includes(headers.host);
 }
 
 /** A request without Origin is a plain navigation or same-origin fetch; one with another Origin is refused. */
-export function originAllowed(headers: IncomingHttpHeaders, port: number, required: boolean): boolean {
+function originAllowed(headers: IncomingHttpHeaders, port: number, required: boolean): boolean {
   const origin = headers.origin;
   if (origin === undefined) return !required;
   return allowedOrigins(port).includes(origin);
 }
 
-export function cookieToken(headers: IncomingHttpHeaders, port: number): string | undefined {
+function cookieToken(headers: IncomingHttpHeaders, port: number): string | undefined {
   const name = cookieName(port);
   for (const part of (headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
