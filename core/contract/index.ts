@@ -31,7 +31,6 @@ export type Response<C extends ChannelName> = ResponseOf<Channels, C>;
 export type EventPayload<E extends EventName> = PayloadOf<Events, E>;
 
 export const isChannelName = (name: string): name is ChannelName => Object.hasOwn(channels, name);
-export const isEventName = (name: string): name is EventName => Object.hasOwn(events, name);
 
 export type { TableDeskApi } from './api';
 export { channel } from './define';
