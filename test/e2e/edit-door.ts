@@ -25,6 +25,8 @@ export interface EditDoor extends TestDoor {
   proxy: FaultProxy;
   /** All records of a table as the server holds them now, read with the spec's own client. */
   records(table: string): Promise<RecordData[]>;
+  /** Creates records straight on the server with the spec's own client (set-up a test needs for itself). */
+  create(table: string, fieldsList: Record<string, unknown>[]): Promise<RecordData[]>;
 }
 
 export async function openEditDoor(): Promise<EditDoor> {
@@ -55,6 +57,7 @@ export async function openEditDoor(): Promise<EditDoor> {
       requests,
       proxy,
       records: (table) => client.table(door.server.baseId, table).all(),
+      create: (table, fieldsList) => client.table(door.server.baseId, table).createMany(fieldsList),
       async close() {
         await proxy.close();
         await door.close();
