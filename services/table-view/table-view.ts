@@ -1,5 +1,5 @@
 /** A table view: one query over one table, its page chain, its columns, and its state events. */
-import type { Column, EventPayload } from '../../core/contract';
+import type { ChannelError, Column, EventPayload } from '../../core/contract';
 import { inferColumns } from '../../core/records/infer-columns';
 import type { InferredColumn } from '../../core/records/infer-columns';
 import type { RecordData } from '../../core/records/types';
@@ -14,6 +14,8 @@ export interface TableViewOptions {
   /** From the schema; undefined when the schema was refused and columns are inferred from the records. */
   columns: Column[] | undefined;
   onState: (state: EventPayload<'view.state'>) => void;
+  /** A failed walk (not a cancelled one), after its `view.state` event. */
+  onError: (error: ChannelError) => void;
 }
 
 export class TableView {
@@ -22,11 +24,13 @@ export class TableView {
   private readonly inferred: InferredColumn[] = [];
   private readonly schemaColumns: Column[] | undefined;
   private readonly onState: TableViewOptions['onState'];
+  private readonly onError: TableViewOptions['onError'];
 
   constructor(options: TableViewOptions) {
     this.viewId = options.viewId;
     this.schemaColumns = options.columns;
     this.onState = options.onState;
+    this.onError = options.onError;
     this.chain = new PageChain(options.fetchPage, (progress, fresh) => this.progress(progress, fresh));
   }
 
@@ -45,6 +49,7 @@ export class TableView {
       const channelError = toChannelError(error);
       if (channelError.kind !== 'aborted') {
         this.onState({ viewId: this.viewId, loaded: this.chain.loaded, error: channelError });
+        this.onError(channelError);
       }
       throw error;
     }

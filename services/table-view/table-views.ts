@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventPayload, ParsedRequest, Response } from '../../core/contract';
 import type { RecordData } from '../../core/records/types';
 import type { Connections } from '../connections/connections';
-import { ServiceError, toChannelError } from '../errors';
+import { ServiceError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
 import { schemaColumns } from './columns';
 import { TableView } from './table-view';
@@ -42,6 +42,7 @@ export class TableViews {
       viewId,
       columns: schema === undefined ? undefined : schemaColumns(schema, query),
       onState: this.emitState,
+      onError: (e) => this.connections.noteError(connectionId, e.message),
       fetchPage: (offset, signal) =>
         tableClient.listPage({
           ...query,
@@ -65,13 +66,7 @@ export class TableViews {
     const entry = this.views.get(request.viewId);
     if (entry === undefined)
       throw new ServiceError('not-found', 'This view was closed; open the table again.');
-    try {
-      return await entry.view.rows(request.start, request.end);
-    } catch (error) {
-      const e = toChannelError(error);
-      if (e.kind !== 'aborted') this.connections.noteError(entry.target.connectionId, e.message);
-      throw error;
-    }
+    return entry.view.rows(request.start, request.end);
   }
 
   close(viewId: string): { closed: boolean } {
