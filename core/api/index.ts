@@ -28,3 +28,4 @@ export type {
   UpsertRecord,
   UpsertResult,
 } from './table';
+export { backoffMs } from './requester';

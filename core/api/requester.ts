@@ -34,7 +34,11 @@ export interface SendSpec extends AttemptSpec, RequestOptions {
   baseId: string;
 }
 
-export function backoffMs(policy: RetryPolicy, retry: number, random = Math.random): number {
+export function backoffMs(
+  policy: Pick<RetryPolicy, 'backoffBaseMs' | 'backoffMaxMs'>,
+  retry: number,
+  random = Math.random,
+): number {
   const cap = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (retry - 1));
   return Math.round(cap / 2 + (random() * cap) / 2);
 }

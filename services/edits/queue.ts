@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BATCH_SIZE } from '../../core/api/batches';
+import { backoffMs } from '../../core/api/index';
 import type { EditEventName, EditEventPayload } from '../../core/contract/edits';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
@@ -437,8 +438,7 @@ export class EditQueue {
   }
 
   private backoff(attempt: number): number {
-    const capped = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1));
-    return Math.round(capped * (0.5 + Math.random() / 2));
+    return backoffMs({ backoffBaseMs: this.retryBaseMs, backoffMaxMs: this.retryMaxMs }, attempt);
   }
 
   private forgetIfSettled(slot: Slot): void {
