@@ -14,14 +14,13 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config';
 import { openTestDoor } from '../../test/e2e/door';
 import type { TestDoor } from '../../test/e2e/door';
 import type { BenchResult } from '../result';
+import { median } from '../stats';
 
 const ROWS = 50_000;
 const PAINTS = 5;
 const SCROLL_FRAMES = 500;
 /** Ten rows of 32 px per frame: 600 rows a second at 60 frames a second. */
 const SCROLL_STEP_PX = 320;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 const activeTable = 'section.td-table:not([hidden])';
 const firstRowPainted = `${activeTable} .ag-row[row-index="0"][row-id] .ag-cell[col-id="Name"]:not(:empty)`;

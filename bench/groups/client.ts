@@ -12,6 +12,7 @@ import type { ClientEvent } from '../../core/api/index';
 import { startServer } from '../../server/index';
 import { startFaultProxy } from '../../test/support/fault-proxy';
 import type { BenchResult } from '../result';
+import { median } from '../stats';
 
 const RECORDS = 10_000;
 const PAGES = RECORDS / 100;
@@ -26,8 +27,6 @@ interface Run {
   requests: number;
   tooMany: number;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Time, rate against the ceiling and 429s of one job; `against` adds the ratio of its time to ours. */
 function rows(label: string, run: Run, against?: Run): BenchResult[] {
