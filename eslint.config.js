@@ -3,14 +3,14 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-// The layering rules of ARCHITECTURE.md, enforced on imports.
+// The layering rules of docs/ARCHITECTURE.md, enforced on imports.
 const nodeBuiltins = {
   group: ['node:*'],
   message: 'core/ and renderer/ must run in a browser: no Node built-ins.',
 };
 const outer = (folders) => ({
   group: folders.flatMap((f) => [`../${f}/*`, `../../${f}/*`, `../../../${f}/*`]),
-  message: 'This import goes against the layering in ARCHITECTURE.md.',
+  message: 'This import goes against the layering in docs/ARCHITECTURE.md.',
 });
 
 export default tseslint.config(
