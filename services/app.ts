@@ -13,6 +13,7 @@ import { createEditServices } from './edits/index';
 import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
 import { Metadata } from './metadata/metadata';
+import { Secrets } from './secrets';
 import { TableViews } from './table-view/table-views';
 
 export interface AppServicesOptions {
@@ -38,7 +39,9 @@ export interface AppServices {
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
-  const events = new EventHub();
+  // Every key the services handle is noted here, and hidden from every answer and event.
+  const secrets = new Secrets();
+  const events = new EventHub(secrets.redact);
   const embedded =
     options.embedded === false
       ? undefined
@@ -48,6 +51,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const connections = new Connections({
     userDataDir: options.userDataDir,
     vault: options.vault,
+    secrets,
     embedded,
     requestsPerSecond: options.requestsPerSecond,
     fetch: options.fetch,
@@ -95,7 +99,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   };
 
   return {
-    dispatch: createDispatcher(handlers),
+    dispatch: createDispatcher(handlers, secrets.redact),
     events,
     handlers,
     embedded,
