@@ -7,6 +7,7 @@
 /** Shorter strings are too common to hide without mangling ordinary text (and are no real secret). */
 const MIN_SECRET_LENGTH = 8;
 export const REDACTED = '[key hidden]';
+const WITHHELD = '[withheld: it held an API key]';
 
 export class Secrets {
   private readonly keys = new Set<string>();
@@ -18,7 +19,12 @@ export class Secrets {
   /** The value with every known key replaced in every string and property name, at any depth. */
   readonly redact = <T>(value: T): T => {
     if (this.keys.size === 0 || !this.holdsKey(value)) return value;
-    return this.walk(value) as T;
+    try {
+      return this.walk(value) as T;
+    } catch {
+      // Nested too deep to walk: nothing of it may go out.
+      return WITHHELD as T;
+    }
   };
 
   private holdsKey(value: unknown): boolean {

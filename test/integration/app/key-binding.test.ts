@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { connectSocketBridge, socketUrlFor } from '../../../core/contract/socket-bridge';
+import { connectSocketBridge, socketAddressFor } from '../../../core/contract/socket-bridge';
 import { launchBrowserApp } from '../../../host/launch';
 import type { BrowserApp } from '../../../host/launch';
 import { startEchoKeyServer } from '../../support/echo-key-server';
@@ -103,7 +103,9 @@ describe('no key reaches a renderer', () => {
     });
     const hubPayloads: unknown[] = [];
     door.services.events.subscribe((_event, payload) => hubPayloads.push(payload));
-    const ws = new WebSocket(socketUrlFor(door.url), { origin: door.origin });
+    const ws = new WebSocket(socketAddressFor(door.url).url, socketAddressFor(door.url).protocols, {
+      origin: door.origin,
+    });
     const frames: string[] = [];
     ws.on('message', (data) => frames.push(data.toString()));
     const api = connectSocketBridge(ws as unknown as Parameters<typeof connectSocketBridge>[0]);
