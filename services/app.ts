@@ -9,6 +9,7 @@ import { createDispatcher } from './dispatch';
 import type { Dispatch, Handlers } from './dispatch';
 import { startEmbeddedServer } from './embedded-server';
 import type { EmbeddedServerOptions } from './embedded-server';
+import type { ChooseDestination } from './edits/csv-export';
 import { createEditServices } from './edits/index';
 import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
@@ -25,6 +26,8 @@ export interface AppServicesOptions {
   embedded?: Omit<EmbeddedServerOptions, 'userDataDir' | 'vault'> | false;
   requestsPerSecond?: number;
   fetch?: typeof fetch;
+  /** The door's save dialog for CSV exports (Electron); without it an export is downloaded by the page. */
+  exportDestination?: ChooseDestination;
 }
 
 export interface AppServices {
@@ -76,6 +79,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     userDataDir: options.userDataDir,
     tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
     emit: events.emit,
+    exportDestination: options.exportDestination,
   });
 
   const handlers: Handlers = {
