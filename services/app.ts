@@ -15,6 +15,7 @@ import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
 import { Metadata } from './metadata/metadata';
 import { Secrets } from './secrets';
+import { privateDirSync } from './storage/private-files';
 import { TableViews } from './table-view/table-views';
 
 export interface AppServicesOptions {
@@ -42,6 +43,8 @@ export interface AppServices {
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
+  // Profiles, keys, the journal and the demo server's data live here: no other user may list or read them.
+  privateDirSync(options.userDataDir);
   // Every key the services handle is noted here, and hidden from every answer and event.
   const secrets = new Secrets();
   const events = new EventHub(secrets.redact);
