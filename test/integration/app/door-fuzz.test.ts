@@ -5,18 +5,15 @@
  * upgrade requests. Throughout: the door never answers 5xx or an internal error, never crashes, answers
  * another connection within 1 s, never sends the key, and nothing reaches Object.prototype.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { channels } from '../../../core/contract';
 import { MAX_FRAME_BYTES } from '../../../core/contract/names';
-import { connectSocketBridge, socketAddressFor } from '../../../core/contract/socket-bridge';
-import { launchBrowserApp } from '../../../host/launch';
+import { connectSocketBridge } from '../../../core/contract/socket-bridge';
 import type { BrowserApp } from '../../../host/launch';
+import { pageSocket, startStandInDoor } from './stand-in-door';
 
 /** How long each property runs (CI time is bounded; each run is small). */
 const FUZZ_MS = 15_000;
@@ -28,22 +25,11 @@ let app: BrowserApp;
 let apiKey: string;
 let baseId: string;
 let serverUrl: string;
-let dirs: string[] = [];
 let monitor: ReturnType<typeof connectSocketBridge>;
 let monitorSocket: WebSocket;
 
 beforeAll(async () => {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-fuzz-'));
-  const rendererDir = await mkdtemp(join(tmpdir(), 'tabledesk-renderer-'));
-  dirs = [userDataDir, rendererDir];
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>TableDesk</title>');
-  await writeFile(join(rendererDir, 'app.js'), 'console.log(1)');
-  app = await launchBrowserApp({
-    userDataDir,
-    rendererDir,
-    embedded: { memory: true, largeTableRecords: 200, rateLimit: 'off' },
-    requestsPerSecond: 200,
-  });
+  app = await startStandInDoor(200, 200);
   const server = (await app.services.embedded)!;
   apiKey = server.apiKey;
   baseId = server.bases[0]!.id;
@@ -54,13 +40,11 @@ beforeAll(async () => {
 afterAll(async () => {
   monitorSocket?.close();
   await app?.close();
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
 function open(): Promise<WebSocket> {
-  const address = socketAddressFor(app.url);
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(address.url, address.protocols, { origin: app.origin });
+    const ws = pageSocket(app);
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
   });

@@ -1,40 +1,24 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MAX_FRAME_BYTES, SOCKET_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from '../../../core/contract/names';
 import { connectSocketBridge, socketAddressFor } from '../../../core/contract/socket-bridge';
 import type { ChannelError } from '../../../core/contract';
-import { launchBrowserApp } from '../../../host/launch';
 import type { BrowserApp } from '../../../host/launch';
+import { pageSocket, startStandInDoor } from './stand-in-door';
 
 let app: BrowserApp;
-let dirs: string[] = [];
 let apiKey: string;
 
 beforeAll(async () => {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-door-'));
-  const rendererDir = await mkdtemp(join(tmpdir(), 'tabledesk-renderer-'));
-  dirs = [userDataDir, rendererDir];
-  // A stand-in page: the door's rules do not depend on what the renderer build contains.
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>TableDesk</title>');
-  await writeFile(join(rendererDir, 'app.js'), 'console.log(1)');
-  app = await launchBrowserApp({
-    userDataDir,
-    rendererDir,
-    embedded: { memory: true, largeTableRecords: 300, rateLimit: 'off' },
-    requestsPerSecond: 1000,
-  });
+  app = await startStandInDoor(300, 1000);
   apiKey = (await app.services.embedded)!.apiKey;
 });
 afterAll(async () => {
   await app?.close();
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
 const port = (): number => Number(new URL(app.origin).port);
@@ -313,8 +297,7 @@ describe('frames', () => {
   }, 120_000);
 
   it('the bridge holds calls made while the socket connects, and fails them clearly once it closes', async () => {
-    const address = socketAddressFor(app.url);
-    const ws = new WebSocket(address.url, address.protocols, { origin: app.origin });
+    const ws = pageSocket(app);
     const api = connectSocketBridge(ws as unknown as Bridge);
     const info = await api.call('app.info', {});
     expect(info.door).toBe('browser');

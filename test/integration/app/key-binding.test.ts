@@ -2,30 +2,24 @@
  * A saved key goes only to the base URL it was saved with, and no text that reaches a renderer holds a key:
  * not through the dispatcher, not through events, not through the browser door's socket.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { connectSocketBridge, socketAddressFor } from '../../../core/contract/socket-bridge';
-import { launchBrowserApp } from '../../../host/launch';
+import { connectSocketBridge } from '../../../core/contract/socket-bridge';
 import type { BrowserApp } from '../../../host/launch';
 import { startEchoKeyServer } from '../../support/echo-key-server';
 import type { EchoKeyServer } from '../../support/echo-key-server';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
+import { pageSocket, startStandInDoor } from './stand-in-door';
 
 const KEY = 'patECHO0000000000a.1111111111111111111111111111111111111111111111111111111111111111';
 
 let h: Harness | undefined;
 let echo: EchoKeyServer | undefined;
 let door: BrowserApp | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await door?.close();
   await h?.close();
   await echo?.close();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
   h = echo = door = undefined;
 });
 
@@ -91,21 +85,10 @@ describe('a saved key is bound to its base URL', () => {
 describe('no key reaches a renderer', () => {
   it('hides the key from every answer, error and event, through the socket', async () => {
     echo = await startEchoKeyServer();
-    const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-keys-'));
-    const rendererDir = await mkdtemp(join(tmpdir(), 'tabledesk-renderer-'));
-    dirs.push(userDataDir, rendererDir);
-    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>TableDesk</title>');
-    door = await launchBrowserApp({
-      userDataDir,
-      rendererDir,
-      embedded: { memory: true, largeTableRecords: 10, rateLimit: 'off' },
-      requestsPerSecond: 100,
-    });
+    door = await startStandInDoor(10, 100);
     const hubPayloads: unknown[] = [];
     door.services.events.subscribe((_event, payload) => hubPayloads.push(payload));
-    const ws = new WebSocket(socketAddressFor(door.url).url, socketAddressFor(door.url).protocols, {
-      origin: door.origin,
-    });
+    const ws = pageSocket(door);
     const frames: string[] = [];
     ws.on('message', (data) => frames.push(data.toString()));
     const api = connectSocketBridge(ws as unknown as Parameters<typeof connectSocketBridge>[0]);
