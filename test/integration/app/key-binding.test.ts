@@ -80,6 +80,22 @@ describe('a saved key is bound to its base URL', () => {
     }
     expect(echo.received).toEqual([]);
   });
+
+  it('refuses a key written into the base URL, where it would be shown and stored in plain text', async () => {
+    h = await startHarness();
+    echo = await startEchoKeyServer();
+    const withKey = echo.url.replace('http://', `http://user:${KEY}@`);
+    for (const [channel, request] of [
+      ['connections.save', { name: 'In the URL', baseUrl: withKey, apiKey: KEY }],
+      ['connections.test', { baseUrl: withKey, apiKey: KEY }],
+    ] as const) {
+      const result = await h.services.dispatch(channel, request);
+      expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-request' } });
+      expect(JSON.stringify(result)).not.toContain(KEY);
+    }
+    expect(JSON.stringify(await h.call('connections.list', {}))).not.toContain(KEY);
+    expect(echo.received).toEqual([]);
+  });
 });
 
 describe('no key reaches a renderer', () => {
