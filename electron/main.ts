@@ -9,6 +9,7 @@ import { createAppServices } from '../services/app';
 import type { AppServices } from '../services/app';
 import type { EmbeddedRunner } from '../services/embedded-server';
 import { APP_ORIGIN, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
+import { exportDestination } from './export-destination';
 import { bindIpc } from './ipc';
 import { installMenu } from './menu';
 import { createSafeStorageVault } from './safe-storage-vault';
@@ -111,6 +112,11 @@ if (!app.requestSingleInstanceLock()) {
       door: 'electron',
       version: app.getVersion(),
       embedded: { runner: embeddedRunner() },
+      exportDestination: exportDestination({
+        dialog,
+        window: () => BrowserWindow.getAllWindows()[0],
+        folder: () => app.getPath('downloads'),
+      }),
     });
     app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
     app.on('activate', () => {

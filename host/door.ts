@@ -1,17 +1,19 @@
 /**
  * The browser door: the built renderer and the contract over a WebSocket, on 127.0.0.1 only, behind a
- * per-launch token (on the page URL, then an HttpOnly cookie for the page's assets, and on the socket URL)
- * and Origin/Host checks. Keys never leave this process: only contract responses and events go out.
+ * per-launch token (on the page URL, then offered by the page as a socket subprotocol; never a cookie, see
+ * guards.ts) and Origin/Host checks. Keys never leave this process: only contract responses and events go
+ * out, redacted. No request, however malformed, gets a 5xx or takes the door down: a bad request line or
+ * upgrade gets a 4xx, a frame over the limit closes that socket only.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
-import { SOCKET_PATH } from '../core/contract';
+import { MAX_FRAME_BYTES, SOCKET_PATH, SOCKET_PROTOCOL } from '../core/contract/names';
 import type { Dispatch } from '../services/dispatch';
 import type { EventHub } from '../services/events';
-import { cookieName, refusal, tokenFromUrl } from './guards';
+import { parseTarget, refusal } from './guards';
 import { serveSocket } from './socket';
 
 export interface DoorOptions {
@@ -30,7 +32,7 @@ export interface RunningDoor {
   close(): Promise<void>;
 }
 
-const MAX_FRAME_BYTES = 1 << 20;
+const STATUS_TEXT = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' } as const;
 
 function contentSecurityPolicy(port: number): string {
   return [
@@ -59,26 +61,42 @@ export async function startDoor(options: DoorOptions): Promise<RunningDoor> {
 
   app.addHook('onRequest', async (request, reply) => {
     const refused = refusal(request.headers, request.url, door, false);
-    if (refused !== undefined) return reply.code(403).type('text/plain; charset=utf-8').send(refused);
+    if (refused !== undefined)
+      return reply.code(refused.status).type('text/plain; charset=utf-8').send(refused.reason);
     reply.header('Content-Security-Policy', contentSecurityPolicy(door.port));
     // The page URL carries the token: never send it on in a Referer.
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Cache-Control', 'no-store');
-    if (tokenFromUrl(request.url) !== undefined) {
-      reply.header('Set-Cookie', `${cookieName(door.port)}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-    }
+  });
+  // Whatever fails while answering (a path the file server cannot open), the client gets a 4xx: a request
+  // from outside must never be able to make the door answer 5xx.
+  app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
+    if (status === 400 && error.statusCode === undefined) console.error('TableDesk door:', error);
+    return reply.code(status).type('text/plain; charset=utf-8').send('The request could not be answered.');
   });
   await app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html' });
   // Browsers ask for it unprompted; an empty answer keeps a 404 out of the page's console.
   app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    // The token's subprotocol is never echoed back: the page is answered with the plain one.
+    handleProtocols: (offered) => (offered.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false),
+  });
   app.server.on('upgrade', (request, socket, head) => {
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    const refused = path === SOCKET_PATH ? refusal(request.headers, request.url, door, true) : 'Not found.';
+    // A client that resets the connection mid-handshake must not end the process.
+    socket.on('error', () => socket.destroy());
+    const path = parseTarget(request.url)?.pathname;
+    const refused =
+      path === SOCKET_PATH || path === undefined
+        ? refusal(request.headers, request.url, door, true)
+        : { status: 404 as const, reason: 'Not found.' };
     if (refused !== undefined) {
-      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refused}`);
+      const line = `HTTP/1.1 ${refused.status} ${STATUS_TEXT[refused.status]}`;
+      socket.end(`${line}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refused.reason}`);
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, options.dispatch, options.events));

@@ -9,10 +9,13 @@ import { createDispatcher } from './dispatch';
 import type { Dispatch, Handlers } from './dispatch';
 import { startEmbeddedServer } from './embedded-server';
 import type { EmbeddedServerOptions } from './embedded-server';
+import type { ChooseDestination } from './edits/csv-export';
 import { createEditServices } from './edits/index';
 import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
 import { Metadata } from './metadata/metadata';
+import { Secrets } from './secrets';
+import { privateDirSync } from './storage/private-files';
 import { TableViews } from './table-view/table-views';
 
 export interface AppServicesOptions {
@@ -24,6 +27,8 @@ export interface AppServicesOptions {
   embedded?: Omit<EmbeddedServerOptions, 'userDataDir' | 'vault'> | false;
   requestsPerSecond?: number;
   fetch?: typeof fetch;
+  /** The door's save dialog for CSV exports (Electron); without it an export is downloaded by the page. */
+  exportDestination?: ChooseDestination;
 }
 
 export interface AppServices {
@@ -38,7 +43,11 @@ export interface AppServices {
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
-  const events = new EventHub();
+  // Profiles, keys, the journal and the demo server's data live here: no other user may list or read them.
+  privateDirSync(options.userDataDir);
+  // Every key the services handle is noted here, and hidden from every answer and event.
+  const secrets = new Secrets();
+  const events = new EventHub(secrets.redact);
   const embedded =
     options.embedded === false
       ? undefined
@@ -48,6 +57,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const connections = new Connections({
     userDataDir: options.userDataDir,
     vault: options.vault,
+    secrets,
     embedded,
     requestsPerSecond: options.requestsPerSecond,
     fetch: options.fetch,
@@ -72,6 +82,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     userDataDir: options.userDataDir,
     tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
     emit: events.emit,
+    exportDestination: options.exportDestination,
   });
 
   const handlers: Handlers = {
@@ -95,7 +106,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   };
 
   return {
-    dispatch: createDispatcher(handlers),
+    dispatch: createDispatcher(handlers, secrets.redact),
     events,
     handlers,
     embedded,

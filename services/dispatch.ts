@@ -1,6 +1,7 @@
 /**
  * Binds the contract's channels to the services, for both doors: every request is validated against its
- * channel's schema before a handler sees it, and every failure becomes a ChannelError result.
+ * channel's schema before a handler sees it, every failure becomes a ChannelError result, and every result
+ * passes `redact` (services/secrets) on its way out, so no answer or error carries an API key.
  */
 import { channels, isChannelName } from '../core/contract';
 import type { CallResult, ChannelName, ParsedRequest, Response } from '../core/contract';
@@ -12,7 +13,12 @@ export type Handlers = {
 
 export type Dispatch = (channel: unknown, request: unknown) => Promise<CallResult>;
 
-export function createDispatcher(handlers: Handlers): Dispatch {
+export function createDispatcher(handlers: Handlers, redact: <T>(value: T) => T = (v) => v): Dispatch {
+  const answer = createAnswer(handlers);
+  return async (channel, request) => redact(await answer(channel, request));
+}
+
+function createAnswer(handlers: Handlers): Dispatch {
   return async (channel, request) => {
     if (typeof channel !== 'string' || !isChannelName(channel)) {
       return {

@@ -13,6 +13,17 @@ import {
 } from './schemas';
 
 const empty = z.object({}).default({});
+
+/**
+ * A service's base URL: http(s), and no user or password in it, since everything but the key's own field is
+ * shown back to the renderer and stored in plain `connections.json`.
+ */
+const baseUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'The base URL must start with http:// or https://' })
+  .refine((u) => {
+    const url = new URL(u);
+    return url.username === '' && url.password === '';
+  }, 'Put the API key in its own field, not in the base URL');
 const refused = z.object({ refused: z.literal(true), message: z.string() });
 
 /** The query of a table view; every change opens a new view (a new page chain). */
@@ -46,9 +57,7 @@ export const appChannels = {
     z.object({
       id: idSchema.optional(),
       name: z.string().trim().min(1, 'Give the connection a name').max(200),
-      baseUrl: z
-        .url({ protocol: /^https?$/, error: 'The base URL must start with http:// or https://' })
-        .default('https://api.airtable.com'),
+      baseUrl: baseUrlSchema.default('https://api.airtable.com'),
       apiKey: z.string().trim().min(1, 'The API key is empty').max(4096).optional(),
       remember: z.boolean().default(true),
     }),
@@ -60,7 +69,7 @@ export const appChannels = {
     z
       .object({
         id: idSchema.optional(),
-        baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+        baseUrl: baseUrlSchema.optional(),
         apiKey: z.string().trim().min(1).max(4096).optional(),
       })
       .refine((r) => r.id !== undefined || r.baseUrl !== undefined, 'Give a connection id or a base URL'),

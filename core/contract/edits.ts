@@ -152,21 +152,25 @@ export const editChannels = {
   'history.undo': channel(z.object({ target: editTargetSchema }), historyResult),
   'history.redo': channel(z.object({ target: editTargetSchema }), historyResult),
 
-  /** Walks every page of the query through the throttle (background priority) into CSV. */
+  /**
+   * Walks every page of the query through the throttle (background priority) into CSV. The renderer never
+   * names a file (strict: a `filePath` is refused): in Electron the main process asks the user with the save
+   * dialog and writes there; in the browser the finished CSV is taken with `export.take` and downloaded.
+   */
   'export.start': channel(
-    z.object({
-      target: editTargetSchema,
-      query: viewQuerySchema.default({}),
-      /** Where to write the file; without it the CSV is kept for `export.take`. */
-      filePath: z.string().min(1).optional(),
-      /** Column order; default: the query's fields, else the order fields first appear in. */
-      columns: z.array(z.string()).optional(),
-      includeRecordId: z.boolean().default(false),
-    }),
+    z
+      .object({
+        target: editTargetSchema,
+        query: viewQuerySchema.default({}),
+        /** Column order; default: the query's fields, else the order fields first appear in. */
+        columns: z.array(z.string()).optional(),
+        includeRecordId: z.boolean().default(false),
+      })
+      .strict(),
     z.object({ exportId: idSchema }),
   ),
   'export.cancel': channel(z.object({ exportId: idSchema }), z.object({ cancelled: z.boolean() })),
-  /** The CSV text of a finished export made without `filePath` (handed over once). */
+  /** The CSV text of a finished export that was not saved to a file by the main process (handed over once). */
   'export.take': channel(
     z.object({ exportId: idSchema }),
     z.object({ csv: z.string(), rows: z.number().int() }),
@@ -205,6 +209,7 @@ export const editEvents = {
     rows: z.number().int(),
     pages: z.number().int(),
     state: z.enum(['running', 'done', 'cancelled', 'failed']),
+    /** The file the user chose in the save dialog (Electron); absent when the CSV waits for `export.take`. */
     filePath: z.string().optional(),
     error: channelErrorSchema.optional(),
   }),

@@ -6,8 +6,8 @@
  * - `import type { TableDeskApi } from '../../core/contract'` and `import '../../core/contract/window'` for the
  *   global `window.tabledesk` type.
  * - Browser door: when `window.tabledesk` is absent (Electron's preload defines it), create it with
- *   `connectSocketBridge(new WebSocket(socketUrlFor(location.href)))` from `core/contract/socket-bridge`.
- *   The page URL carries `?token=…`; socketUrlFor repeats it on the socket.
+ *   `connectSocketBridge(new WebSocket(url, protocols))`, both from `socketAddressFor(location.href)` in
+ *   `core/contract/socket-bridge`. The page URL carries `?token=…`; the socket gets it as a subprotocol.
  * - A failed call rejects with a `ChannelError` `{ kind, status?, type?, message }`.
  *
  * Part 2 (edits engineer): `core/contract/edits.ts` exports `editChannels` and `editEvents`, spread into

@@ -1,7 +1,9 @@
 /**
  * Connections: saved profiles plus the built-in "Demo base" on the embedded server; one RecordTableClient per
  * connection. Keys go only to the KeyVault (or, for "don't remember", to memory for this session) and to the
- * client's Authorization header; no answer to the renderer ever carries one.
+ * client's Authorization header; no answer to the renderer ever carries one. A saved key is bound to the
+ * base URL it was saved with: it is sent nowhere else, and pointing a connection elsewhere needs the key again
+ * (otherwise anyone able to call the channels could send a stored key to a server of their own).
  */
 import { randomBytes } from 'node:crypto';
 import { RecordTableClient, SchedulerRegistry } from '../../core/api/index';
@@ -10,6 +12,7 @@ import type { ConnectionSummary, EventPayload, ParsedRequest, Response } from '.
 import type { RunningServer } from '../../server/index';
 import { ServiceError } from '../errors';
 import type { KeyVault } from '../keys/key-vault';
+import type { Secrets } from '../secrets';
 import { ClientStatus } from './client-status';
 import { ProfileStore } from './profiles';
 import type { Profile } from './profiles';
@@ -22,6 +25,8 @@ const TEST_TIMEOUT_MS = 15_000;
 export interface ConnectionsOptions {
   userDataDir: string;
   vault: KeyVault;
+  /** Every key read or received is noted here, so answers and events can hide it. */
+  secrets: Secrets;
   /** The embedded local server, when the app runs one. */
   embedded?: Promise<RunningServer>;
   /** Client throttle; the hosted service allows 5 requests per second per base. */
@@ -36,6 +41,21 @@ interface Live {
 }
 
 const vaultName = (id: string): string => `connection:${id}`;
+
+/** Two spellings of one base URL (a trailing slash, letter case in the host) are the same destination. */
+export function sameBaseUrl(a: string, b: string): boolean {
+  const norm = (u: string): string => {
+    try {
+      return new URL(u).href.replace(/\/+$/, '');
+    } catch {
+      return u;
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+const NEW_URL_NEEDS_KEY =
+  'The base URL changed: type the API key again. A saved key is only ever sent to the URL it was saved with.';
 
 export class Connections {
   private readonly profiles: ProfileStore;
@@ -62,16 +82,21 @@ export class Connections {
     if (request.id === undefined && request.apiKey === undefined) {
       throw new ServiceError('invalid-request', 'Give the API key of the new connection.');
     }
+    this.options.secrets.add(request.apiKey);
     const id = request.id ?? `con${randomBytes(8).toString('hex')}`;
     const profile: Profile = { id, name: request.name, baseUrl: request.baseUrl, remember: request.remember };
-    const found = await this.profiles.update((list) => {
+    const outcome = await this.profiles.update((list) => {
       const at = list.findIndex((p) => p.id === id);
-      if (at === -1 && request.id !== undefined) return false;
+      if (at === -1 && request.id !== undefined) return 'not-found';
+      if (at !== -1 && request.apiKey === undefined && !sameBaseUrl(list[at]!.baseUrl, request.baseUrl)) {
+        return 'needs-key';
+      }
       if (at === -1) list.push(profile);
       else list[at] = profile;
-      return true;
+      return 'saved';
     });
-    if (!found) throw new ServiceError('not-found', `No connection ${id}.`);
+    if (outcome === 'not-found') throw new ServiceError('not-found', `No connection ${id}.`);
+    if (outcome === 'needs-key') throw new ServiceError('invalid-request', NEW_URL_NEEDS_KEY);
     await this.placeKey(id, request.apiKey, request.remember);
     this.forget(id);
     const info = this.options.vault.info();
@@ -96,9 +121,14 @@ export class Connections {
   }
 
   async test(request: ParsedRequest<'connections.test'>): Promise<Response<'connections.test'>> {
+    this.options.secrets.add(request.apiKey);
     const saved = request.id === undefined ? undefined : await this.target(request.id);
     // The contract's schema asks for an id or a base URL, and a saved connection always has its base URL.
     const baseUrl = request.baseUrl ?? saved!.baseUrl;
+    // A saved key goes only to its own URL: testing it against another one needs the key typed again.
+    if (request.apiKey === undefined && saved !== undefined && !sameBaseUrl(baseUrl, saved.baseUrl)) {
+      throw new ServiceError('invalid-request', NEW_URL_NEEDS_KEY);
+    }
     const apiKey = request.apiKey ?? saved?.apiKey;
     if (apiKey === undefined) return { ok: false, message: 'Type the API key to test the connection.' };
     const client = new RecordTableClient({
@@ -168,17 +198,20 @@ export class Connections {
   private async target(id: string): Promise<{ baseUrl: string; apiKey?: string }> {
     if (id === DEMO_CONNECTION_ID) {
       const server = await this.demoServer();
+      this.options.secrets.add(server.apiKey);
       return { baseUrl: server.url, apiKey: server.apiKey };
     }
     const profile = (await this.profiles.list()).find((p) => p.id === id);
     if (profile === undefined) throw new ServiceError('not-found', `No connection ${id}.`);
     const apiKey = this.sessionKeys.get(id) ?? (await this.options.vault.get(vaultName(id)));
+    this.options.secrets.add(apiKey);
     return apiKey === undefined ? { baseUrl: profile.baseUrl } : { baseUrl: profile.baseUrl, apiKey };
   }
 
   /** Stores a new key, or moves the current one between the vault and memory when `remember` changed. */
   private async placeKey(id: string, newKey: string | undefined, remember: boolean): Promise<void> {
     const key = newKey ?? this.sessionKeys.get(id) ?? (await this.options.vault.get(vaultName(id)));
+    this.options.secrets.add(key);
     if (key === undefined) return;
     if (remember) {
       await this.options.vault.set(vaultName(id), key);

@@ -3,6 +3,11 @@
  * priority, so edits and visible pages go first; progress after each page; cancel at any point. A file is
  * written beside its destination and renamed into place when complete, so a cancelled or failed export never
  * leaves a truncated file behind.
+ *
+ * The destination is never named by the renderer: a caller able to send `export.start` would otherwise write
+ * any file the user can. Where the app can ask the user (Electron), the door passes `ChooseDestination`, which
+ * shows the OS save dialog from the main process; without it (the browser door) the CSV is kept for
+ * `export.take` and the browser downloads it.
  */
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
@@ -18,10 +23,12 @@ import type { EditTarget } from './types';
 export interface ExportRequest {
   target: EditTarget;
   query: ViewQuery;
-  filePath?: string;
   columns?: string[];
   includeRecordId?: boolean;
 }
+
+/** Asks the user where to save (a suggested file name); undefined when they cancel. */
+export type ChooseDestination = (suggestedName: string) => Promise<string | undefined>;
 
 interface Job {
   controller: AbortController;
@@ -86,15 +93,24 @@ export class CsvExports {
   constructor(
     private readonly tableFor: TableFor,
     private readonly emit: Emit,
+    private readonly chooseDestination?: ChooseDestination,
   ) {}
 
-  /** Starts an export; its progress and end arrive as `export.progress` events. */
-  start(req: ExportRequest): string {
+  /**
+   * Starts an export, after asking the user where to save it when the app can ask; its progress and end
+   * arrive as `export.progress` events (a declined save dialog ends it as cancelled).
+   */
+  async start(req: ExportRequest): Promise<string> {
     const exportId = randomUUID();
+    const filePath = await this.chooseDestination?.(`${req.target.table}.csv`);
+    if (this.chooseDestination !== undefined && filePath === undefined) {
+      this.emit('export.progress', { exportId, rows: 0, pages: 0, state: 'cancelled' });
+      return exportId;
+    }
     const controller = new AbortController();
     const job: Job = { controller, rows: 0, done: Promise.resolve() };
     this.jobs.set(exportId, job);
-    job.done = this.run(exportId, job, req);
+    job.done = this.run(exportId, job, req, filePath);
     return exportId;
   }
 
@@ -123,9 +139,8 @@ export class CsvExports {
     await Promise.all([...this.jobs.values()].map((j) => j.done));
   }
 
-  private async run(exportId: string, job: Job, req: ExportRequest): Promise<void> {
+  private async run(exportId: string, job: Job, req: ExportRequest, filePath?: string): Promise<void> {
     const signal = job.controller.signal;
-    const filePath = req.filePath;
     const partial = filePath === undefined ? undefined : `${filePath}.partial`;
     const progress = (state: 'running' | 'done' | 'cancelled' | 'failed', pages: number, extra = {}) =>
       this.emit('export.progress', {

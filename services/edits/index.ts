@@ -8,6 +8,7 @@ import type { editChannels } from '../../core/contract/edits';
 import type { RequestOut, ResponseOf } from '../../core/contract/define';
 import { ServiceError } from '../errors';
 import { CsvExports } from './csv-export';
+import type { ChooseDestination } from './csv-export';
 import { History } from './history';
 import { Journal } from './journal';
 import type { TableFor } from './ports';
@@ -25,6 +26,8 @@ export interface EditServicesOptions {
   userDataDir: string;
   tableFor: TableFor;
   emit: Emit;
+  /** Where the door lets the user pick an export's file (Electron's save dialog); else exports stay in memory. */
+  exportDestination?: ChooseDestination;
   /** Batching and retry timing of the queue (tests shorten them). */
   queue?: Pick<
     EditQueueOptions,
@@ -65,7 +68,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     });
     const history = new History(queue, records, emit);
     queue.replay();
-    return { queue, records, history, exports: new CsvExports(tableFor, emit) };
+    return { queue, records, history, exports: new CsvExports(tableFor, emit, options.exportDestination) };
   })();
   // A journal that cannot be opened fails every edit call with its reason; this only keeps the process up.
   ready.catch(() => undefined);
@@ -143,7 +146,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     'history.state': async ({ target }) => (await ready).history.state(target),
     'history.undo': async ({ target }) => withState(target, await (await ready).history.undo(target)),
     'history.redo': async ({ target }) => withState(target, await (await ready).history.redo(target)),
-    'export.start': async (request) => ({ exportId: (await ready).exports.start(request) }),
+    'export.start': async (request) => ({ exportId: await (await ready).exports.start(request) }),
     'export.cancel': async ({ exportId }) => ({ cancelled: (await ready).exports.cancel(exportId) }),
     'export.take': async ({ exportId }) => {
       const result = (await ready).exports.take(exportId);

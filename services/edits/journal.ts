@@ -10,10 +10,11 @@
  * Appends are group-committed: lines that arrive while a write is in progress go out together with one fsync,
  * so a burst of edits costs a few syncs, not one each.
  */
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EditTarget, FailureInfo } from './types';
+import { privateDir } from '../storage/private-files';
 
 /** One (edit, field) pair: the unit the journal tracks. */
 export type FieldRef = readonly [editId: string, field: string];
@@ -96,7 +97,7 @@ export class Journal {
 
   /** Opens (creating) the journal in `dir`, compacting it to the edits still owed. */
   static async open(dir: string): Promise<Journal> {
-    await mkdir(dir, { recursive: true });
+    await privateDir(dir);
     const unlock = await lockDir(dir);
     const path = join(dir, FILE);
     const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {

@@ -1,13 +1,12 @@
 /**
- * A KeyVault over one JSON file readable only by the user (mode 0600). The browser door uses it as is;
+ * A KeyVault over one JSON file readable only by the user (mode 0600, tightened if a copy or restore loosened
+ * it: storage/json-file does it for every file it reads). The browser door uses it as is;
  * Electron passes `seal`/`open` (safeStorage) so the file holds only ciphertext.
  */
-import { chmod, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { readJsonFile, serial, writeJsonFile } from '../storage/json-file';
 import type { KeyStorageInfo, KeyVault } from './key-vault';
 
-const OWNER_ONLY = 0o600;
 const fileSchema = z.record(z.string(), z.string());
 
 export interface FileVaultOptions {
@@ -21,18 +20,7 @@ export function createFileVault(path: string, options: FileVaultOptions = {}): K
   const open = options.open ?? (async (s: string) => s);
   const info = options.info ?? (() => ({ backend: 'file', persistent: true }));
   const queue = serial();
-  let checked = false;
-
-  async function load(): Promise<Record<string, string>> {
-    const entries = await readJsonFile(path, fileSchema, {});
-    if (!checked && Object.keys(entries).length > 0) {
-      checked = true;
-      // A copied or restored file may have lost its mode; keys must not stay readable by others.
-      const { mode } = await stat(path);
-      if ((mode & 0o077) !== 0) await chmod(path, OWNER_ONLY);
-    }
-    return entries;
-  }
+  const load = (): Promise<Record<string, string>> => readJsonFile(path, fileSchema, {});
 
   return {
     info,
@@ -46,14 +34,14 @@ export function createFileVault(path: string, options: FileVaultOptions = {}): K
       queue(async () => {
         const entries = await load();
         entries[name] = await seal(key);
-        await writeJsonFile(path, entries, OWNER_ONLY);
+        await writeJsonFile(path, entries);
       }),
     delete: (name) =>
       queue(async () => {
         const entries = await load();
         if (!(name in entries)) return;
         delete entries[name];
-        await writeJsonFile(path, entries, OWNER_ONLY);
+        await writeJsonFile(path, entries);
       }),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * CSV export of the current view (formula, sort, fields) with progress and cancel. The services walk every
- * page through the throttle; the finished file is handed over as a download (Electron shows its own save
- * dialog for a download, so the renderer is the same in both doors).
+ * page through the throttle. The renderer never names a file: in Electron the main process asks where to save
+ * (its save dialog) and writes the file, and the last progress names it; in the browser the finished CSV is
+ * taken and downloaded by the page.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { EventPayload, Request } from '../../../core/contract';
@@ -41,7 +42,7 @@ export function ExportDialog({ target, query, columns, total, onClose }: Props) 
     const handle = (p: Progress) => {
       setProgress(p);
       if (p.state === 'failed') setError(p.error?.message ?? 'The export failed');
-      if (p.state === 'done') {
+      if (p.state === 'done' && p.filePath === undefined) {
         api.call('export.take', { exportId: p.exportId }).then(
           ({ csv }) => {
             if (!closed) download(csv, `${target.table}.csv`);
@@ -86,7 +87,7 @@ export function ExportDialog({ target, query, columns, total, onClose }: Props) 
         />
         <p role="status" data-testid="export-status">
           {state === 'done'
-            ? `Exported ${(progress?.rows ?? 0).toLocaleString()} rows.`
+            ? `Exported ${(progress?.rows ?? 0).toLocaleString()} rows${progress?.filePath ? ` to ${progress.filePath}` : ''}.`
             : state === 'cancelled'
               ? 'Export cancelled.'
               : `${(progress?.rows ?? 0).toLocaleString()} rows, ${progress?.pages ?? 0} pages…`}

@@ -36,14 +36,13 @@ const blankOr = (n: number | undefined) => (n === undefined ? '' : String(n));
 
 describe('CSV export and formula injection', () => {
   it('writes text that starts a formula with a leading quote, and numbers as numbers', async () => {
-    h = await startHarness();
+    h = await startHarness({ saveExportAs: 'injection.csv' });
     const created = await h.reader('Tasks').createMany([...RECORDS, PLAIN]);
     const filePath = join(h.userDataDir, 'injection.csv');
     const fields = ['Name', 'Notes', 'Points', 'Budget'];
     const { exportId } = await h.call('export.start', {
       target: h.target('Tasks'),
       query: { formula: `FIND('${MARK}', {Notes})`, fields },
-      filePath,
       includeRecordId: true,
     });
     await h.parts.exports.settled(exportId);

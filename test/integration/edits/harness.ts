@@ -63,6 +63,8 @@ export interface HarnessOptions {
   queue?: EditServicesOptions['queue'];
   /** A restart: new edit services on the same server and user-data folder as this harness. */
   restartOf?: Harness;
+  /** The file name the user "picks" in the save dialog for every export (a stand-in for the door's dialog). */
+  saveExportAs?: string;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -107,6 +109,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       events.push({ event, payload });
     },
     queue: { retryBaseMs: 50, retryMaxMs: 400, ...opts.queue },
+    ...(opts.saveExportAs === undefined
+      ? {}
+      : { exportDestination: async () => join(userDataDir, opts.saveExportAs!) }),
   });
   const parts = await services.ready;
   const reader = (table: string) => readClient.table(baseId, table);

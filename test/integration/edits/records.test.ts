@@ -233,13 +233,12 @@ describe('creates, deletes and undo against the local server', () => {
     );
   });
 
-  it('writes an export to the file asked for, every field in the order it first appears', async () => {
-    h = await startHarness();
+  it('writes an export to the file the user picked, every field in the order it first appears', async () => {
+    h = await startHarness({ saveExportAs: 'people.csv' });
     const filePath = join(h.userDataDir, 'people.csv');
     const { exportId } = await h.call('export.start', {
       target: h.target('People'),
       query: {},
-      filePath,
       includeRecordId: false,
     });
     await h.parts.exports.settled(exportId);
@@ -255,12 +254,10 @@ describe('creates, deletes and undo against the local server', () => {
   });
 
   it('cancels an export without leaving a file behind', async () => {
-    h = await startHarness({ client: { requestsPerSecond: 5 } });
-    const filePath = `${h.userDataDir}/tasks.csv`;
+    h = await startHarness({ client: { requestsPerSecond: 5 }, saveExportAs: 'tasks.csv' });
     const { exportId } = await h.call('export.start', {
       target: h.target('Tasks'),
       query: {},
-      filePath,
       includeRecordId: false,
     });
     expect((await h.call('export.cancel', { exportId })).cancelled).toBe(true);

@@ -1,0 +1,87 @@
+/**
+ * Calls too large for one frame of the browser door (a paste of thousands of long records) are sent as
+ * several calls of the same channel, each under the frame limit, and their answers merged into one. Only the
+ * channels that carry a list of independent items can be split; the parts go one after another, in order, so
+ * edits to one record keep their order. Each part is its own undo step.
+ */
+import type { ChannelName } from './index';
+
+type Part = Record<string, unknown>;
+
+interface Splittable {
+  /** The request's list that is cut into parts. */
+  list: string;
+  merge(answers: Part[], sizes: number[]): Part;
+}
+
+const concat = (answers: Part[], key: string): unknown[] => answers.flatMap((a) => a[key] as unknown[]);
+
+const SPLITTABLE: Partial<Record<ChannelName, Splittable>> = {
+  'edits.edit': { list: 'changes', merge: (answers) => ({ editIds: concat(answers, 'editIds') }) },
+  'records.create': {
+    list: 'records',
+    merge: (answers, sizes) => {
+      let offset = 0;
+      const failed: unknown[] = [];
+      answers.forEach((a, i) => {
+        for (const f of a.failed as { index: number }[]) failed.push({ ...f, index: f.index + offset });
+        offset += sizes[i]!;
+      });
+      return { created: concat(answers, 'created'), failed };
+    },
+  },
+  'records.delete': {
+    list: 'records',
+    merge: (answers) => ({ deleted: concat(answers, 'deleted'), remaining: concat(answers, 'remaining') }),
+  },
+};
+
+const bytes = (text: string): number => new TextEncoder().encode(text).length;
+
+export interface SplitCall {
+  requests: Part[];
+  merge(answers: unknown[]): unknown;
+}
+
+/**
+ * The call as parts whose frames (`frameOf`) fit in `maxBytes`, or undefined when it cannot be split (its
+ * channel has no list, or one item alone is too large).
+ */
+export function splitCall(
+  channel: ChannelName,
+  request: unknown,
+  frameOf: (request: unknown) => string,
+  maxBytes: number,
+): SplitCall | undefined {
+  const how = SPLITTABLE[channel];
+  if (how === undefined || typeof request !== 'object' || request === null) return undefined;
+  const items = (request as Part)[how.list];
+  if (!Array.isArray(items)) return undefined;
+  const budget = maxBytes - bytes(frameOf({ ...request, [how.list]: [] }));
+  const parts: unknown[][] = [];
+  let current: unknown[] = [];
+  let used = 0;
+  for (const item of items) {
+    // +1 for the comma between items.
+    const size = bytes(JSON.stringify(item) ?? 'null') + 1;
+    if (size > budget) return undefined;
+    if (used + size > budget) {
+      parts.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(item);
+    used += size;
+  }
+  parts.push(current);
+  return {
+    requests: parts.map((p) => ({ ...request, [how.list]: p })),
+    merge: (answers) =>
+      how.merge(
+        answers as Part[],
+        parts.map((p) => p.length),
+      ),
+  };
+}
+
+export { bytes as utf8Length };
