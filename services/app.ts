@@ -2,6 +2,7 @@
  * The services of one app instance, wired together and bound to the contract's channels. Both doors
  * (Electron's IPC, the browser door's WebSocket) call `dispatch` and forward `events` to their renderers.
  */
+import type { SchedulerRegistry } from '../core/api/index';
 import type { EventPayload } from '../core/contract';
 import type { RunningServer } from '../server/index';
 import { Connections } from './connections/connections';
@@ -23,6 +24,8 @@ export interface AppServicesOptions {
   /** The embedded local server (default: on, rate limit as the hosted service); false: none. */
   embedded?: Omit<EmbeddedServerOptions, 'userDataDir' | 'vault'> | false;
   requestsPerSecond?: number;
+  /** The throttles of the bases, when something outside the app calls the same bases (tests). */
+  schedulers?: SchedulerRegistry;
   fetch?: typeof fetch;
 }
 
@@ -50,6 +53,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     vault: options.vault,
     embedded,
     requestsPerSecond: options.requestsPerSecond,
+    schedulers: options.schedulers,
     fetch: options.fetch,
     emitStatus: (status) => events.emit('client.status', status),
   });
