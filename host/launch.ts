@@ -42,6 +42,7 @@ export async function launchBrowserApp(options: BrowserAppOptions): Promise<Brow
     schedulers: options.schedulers,
   });
   try {
+    await services.ready;
     const door = await startDoor({
       dispatch: services.dispatch,
       events: services.events,

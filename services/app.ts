@@ -35,6 +35,11 @@ export interface AppServices {
   handlers: Handlers;
   /** The embedded server, once started (tests and benches reach the same data). */
   embedded?: Promise<RunningServer>;
+  /**
+   * Resolves once the edit journal is open; rejects, with a message for the user, when it cannot be (another
+   * TableDesk process holds this data folder). The doors wait for it before opening a window or a port.
+   */
+  ready: Promise<void>;
   /** Edits journaled but not yet acknowledged by the service (they are sent again on the next start). */
   hasPendingEdits(): Promise<boolean>;
   close(): Promise<void>;
@@ -103,6 +108,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     events,
     handlers,
     embedded,
+    ready: edits.ready.then(() => undefined),
     hasPendingEdits: () => edits.hasPending(),
     async close() {
       views.closeAll();

@@ -10,7 +10,7 @@ import { ServiceError } from '../errors';
 import { CsvExports } from './csv-export';
 import { History } from './history';
 import { Journal } from './journal';
-import type { TableFor } from './ports';
+import type { JournalFiles, TableFor } from './ports';
 import { EditQueue } from './queue';
 import type { EditQueueOptions, Emit } from './queue';
 import { RecordWriter } from './records';
@@ -30,6 +30,8 @@ export interface EditServicesOptions {
     EditQueueOptions,
     'settleMs' | 'maxHoldMs' | 'maxBatchesInFlight' | 'retryBaseMs' | 'retryMaxMs'
   >;
+  /** The journal's file system (default: the disk; tests hold its syncs). */
+  journalFiles?: JournalFiles;
 }
 
 export interface EditServices {
@@ -54,7 +56,7 @@ export const journalDir = (userDataDir: string): string => join(userDataDir, 'ed
 export function createEditServices(options: EditServicesOptions): EditServices {
   const { tableFor, emit } = options;
   const ready = (async (): Promise<Parts> => {
-    const journal = await Journal.open(journalDir(options.userDataDir));
+    const journal = await Journal.open(journalDir(options.userDataDir), options.journalFiles);
     const records = new RecordWriter(tableFor, emit, journal);
     const queue = new EditQueue({
       ...options.queue,

@@ -61,6 +61,7 @@ export interface HarnessOptions {
   proxy?: boolean;
   client?: Partial<ClientOptions>;
   queue?: EditServicesOptions['queue'];
+  journalFiles?: EditServicesOptions['journalFiles'];
   /** A restart: new edit services on the same server and user-data folder as this harness. */
   restartOf?: Harness;
 }
@@ -107,6 +108,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       events.push({ event, payload });
     },
     queue: { retryBaseMs: 50, retryMaxMs: 400, ...opts.queue },
+    journalFiles: opts.journalFiles,
   });
   const parts = await services.ready;
   const reader = (table: string) => readClient.table(baseId, table);
