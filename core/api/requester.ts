@@ -71,7 +71,7 @@ export class Requester {
   scheduler(baseId: string): BaseScheduler {
     let s = this.#schedulers.get(baseId);
     if (!s) {
-      s = this.#config.schedulers.get(baseId, this.#config.spacingMs);
+      s = this.#config.schedulers.get(this.#config.baseUrl, baseId, this.#config.spacingMs);
       this.#schedulers.set(baseId, s);
     }
     return s;
