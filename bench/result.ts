@@ -1,4 +1,4 @@
-/** One figure of a benchmark group, as written to bench/results/<group>.json. */
+/** One figure of one run of a benchmark group. */
 export interface BenchResult {
   name: string;
   value: number;
@@ -7,4 +7,38 @@ export interface BenchResult {
   ratio?: number;
 }
 
+/** One run of a group: every figure it measures, in the same order each run. */
 export type BenchGroup = () => Promise<BenchResult[]>;
+
+/** A group's module: `default` is one run; `prepare`, when there, runs once before the runs (a build). */
+export interface BenchGroupModule {
+  default: BenchGroup;
+  prepare?: () => Promise<void>;
+}
+
+/** A figure as written to bench/results/<group>.json: the median of the runs, with their least and most. */
+export interface BenchFigure {
+  name: string;
+  unit: string;
+  /** The median of the runs' values. */
+  value: number;
+  min: number;
+  max: number;
+  runs: number;
+  /** The median of the runs' ratios. */
+  ratio?: number;
+}
+
+/** bench/results/<group>.json. */
+export interface BenchFile {
+  group: string;
+  /** The commit measured (git rev-parse HEAD), and whether the working tree differed from it. */
+  commit: string;
+  dirty: boolean;
+  measuredAt: string;
+  node: string;
+  runs: number;
+  /** Wall time of all the runs. */
+  seconds: number;
+  figures: BenchFigure[];
+}

@@ -118,6 +118,17 @@ if (!app.requestSingleInstanceLock()) {
         folder: () => app.getPath('downloads'),
       }),
     });
+    // Electron's single-instance lock does not see the browser door (npm run web) on the same folder.
+    const refused = await services.ready.then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    if (refused !== undefined) {
+      dialog.showErrorBox('TableDesk cannot start', refused);
+      await services.close();
+      app.exit(1);
+      return;
+    }
     app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) void openWindow(services);

@@ -16,6 +16,7 @@ export interface BrowserAppOptions {
   port?: number;
   embedded?: AppServicesOptions['embedded'];
   requestsPerSecond?: number;
+  schedulers?: AppServicesOptions['schedulers'];
 }
 
 export interface BrowserApp extends RunningDoor {
@@ -38,8 +39,10 @@ export async function launchBrowserApp(options: BrowserAppOptions): Promise<Brow
     version: version(),
     embedded: options.embedded,
     requestsPerSecond: options.requestsPerSecond,
+    schedulers: options.schedulers,
   });
   try {
+    await services.ready;
     const door = await startDoor({
       dispatch: services.dispatch,
       events: services.events,

@@ -2,6 +2,7 @@
  * The services of one app instance, wired together and bound to the contract's channels. Both doors
  * (Electron's IPC, the browser door's WebSocket) call `dispatch` and forward `events` to their renderers.
  */
+import type { SchedulerRegistry } from '../core/api/index';
 import type { EventPayload } from '../core/contract';
 import type { RunningServer } from '../server/index';
 import { Connections } from './connections/connections';
@@ -26,6 +27,8 @@ export interface AppServicesOptions {
   /** The embedded local server (default: on, rate limit as the hosted service); false: none. */
   embedded?: Omit<EmbeddedServerOptions, 'userDataDir' | 'vault'> | false;
   requestsPerSecond?: number;
+  /** The throttles of the bases, when something outside the app calls the same bases (tests). */
+  schedulers?: SchedulerRegistry;
   fetch?: typeof fetch;
   /** The door's save dialog for CSV exports (Electron); without it an export is downloaded by the page. */
   exportDestination?: ChooseDestination;
@@ -37,6 +40,11 @@ export interface AppServices {
   handlers: Handlers;
   /** The embedded server, once started (tests and benches reach the same data). */
   embedded?: Promise<RunningServer>;
+  /**
+   * Resolves once the edit journal is open; rejects, with a message for the user, when it cannot be (another
+   * TableDesk process holds this data folder). The doors wait for it before opening a window or a port.
+   */
+  ready: Promise<void>;
   /** Edits journaled but not yet acknowledged by the service (they are sent again on the next start). */
   hasPendingEdits(): Promise<boolean>;
   close(): Promise<void>;
@@ -60,6 +68,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     secrets,
     embedded,
     requestsPerSecond: options.requestsPerSecond,
+    schedulers: options.schedulers,
     fetch: options.fetch,
     emitStatus: (status) => events.emit('client.status', status),
   });
@@ -110,6 +119,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     events,
     handlers,
     embedded,
+    ready: edits.ready.then(() => undefined),
     hasPendingEdits: () => edits.hasPending(),
     async close() {
       views.closeAll();

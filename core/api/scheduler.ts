@@ -88,15 +88,17 @@ export class BaseScheduler {
 }
 
 /**
- * The throttles of one app, one per (base URL, base id). The service limits a base whichever key calls it, so
- * clients of two connections to the same base must share it: give them the same registry. The first client
- * to use a base sets its spacing.
+ * The throttles of one app, one per base id. The service limits a base whichever key or address calls it, so
+ * clients of two connections to the same base (two keys, or one through a proxy and one straight) must share
+ * it: give them the same registry. Base ids are random and unique to their service; two services that did
+ * share one would only pace each other more than needed. Account-level calls (no base id) are throttled per
+ * service address. The first client to use a base sets its spacing.
  */
 export class SchedulerRegistry {
   readonly #schedulers = new Map<string, BaseScheduler>();
 
   get(baseUrl: string, baseId: string, spacingMs: number): BaseScheduler {
-    const key = `${baseUrl} ${baseId}`;
+    const key = baseId === '' ? `account ${baseUrl}` : baseId;
     let s = this.#schedulers.get(key);
     if (!s) {
       s = new BaseScheduler(spacingMs);

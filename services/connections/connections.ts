@@ -31,6 +31,8 @@ export interface ConnectionsOptions {
   embedded?: Promise<RunningServer>;
   /** Client throttle; the hosted service allows 5 requests per second per base. */
   requestsPerSecond?: number;
+  /** The throttles of the bases (default: the connections' own); a caller that reads a base too shares them. */
+  schedulers?: SchedulerRegistry;
   fetch?: typeof fetch;
   emitStatus: (status: EventPayload<'client.status'>) => void;
 }
@@ -62,9 +64,10 @@ export class Connections {
   private readonly sessionKeys = new Map<string, string>();
   private readonly live = new Map<string, Promise<Live>>();
   /** Two connections to one base (say, two keys) share its throttle: the service limits the base. */
-  private readonly schedulers = new SchedulerRegistry();
+  private readonly schedulers: SchedulerRegistry;
 
   constructor(private readonly options: ConnectionsOptions) {
+    this.schedulers = options.schedulers ?? new SchedulerRegistry();
     this.profiles = new ProfileStore(options.userDataDir);
   }
 

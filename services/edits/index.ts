@@ -11,7 +11,7 @@ import { CsvExports } from './csv-export';
 import type { ChooseDestination } from './csv-export';
 import { History } from './history';
 import { Journal } from './journal';
-import type { TableFor } from './ports';
+import type { JournalFiles, TableFor } from './ports';
 import { EditQueue } from './queue';
 import type { EditQueueOptions, Emit } from './queue';
 import { RecordWriter } from './records';
@@ -33,6 +33,8 @@ export interface EditServicesOptions {
     EditQueueOptions,
     'settleMs' | 'maxHoldMs' | 'maxBatchesInFlight' | 'retryBaseMs' | 'retryMaxMs'
   >;
+  /** The journal's file system (default: the disk; tests hold its syncs). */
+  journalFiles?: JournalFiles;
 }
 
 export interface EditServices {
@@ -57,7 +59,7 @@ export const journalDir = (userDataDir: string): string => join(userDataDir, 'ed
 export function createEditServices(options: EditServicesOptions): EditServices {
   const { tableFor, emit } = options;
   const ready = (async (): Promise<Parts> => {
-    const journal = await Journal.open(journalDir(options.userDataDir));
+    const journal = await Journal.open(journalDir(options.userDataDir), options.journalFiles);
     const records = new RecordWriter(tableFor, emit, journal);
     const queue = new EditQueue({
       ...options.queue,

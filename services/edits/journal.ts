@@ -11,8 +11,8 @@
  * so a burst of edits costs a few syncs, not one each.
  */
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { JournalFiles, JournalHandle } from './ports';
 import type { EditTarget, FailureInfo } from './types';
 import { privateDir } from '../storage/private-files';
 
@@ -75,6 +75,19 @@ const PRIVATE = 0o600;
 /** An idle journal larger than this is truncated (everything in it has been settled). */
 const TRUNCATE_AT_BYTES = 1 << 20;
 
+/** The journal's files on the real disk. */
+export const diskFiles: JournalFiles = {
+  // The journal holds cell values: its folder is the user's alone, like every file the services write.
+  mkdir: async (path) => {
+    await privateDir(path);
+  },
+  open: (path, flags, mode) => open(path, flags, mode),
+  readText: (path) => readFile(path, 'utf8'),
+  rename: (from, to) => rename(from, to),
+  remove: (path) => rm(path, { force: true }),
+  size: async (path) => (await stat(path)).size,
+};
+
 interface Waiter {
   text: string;
   resolve: () => void;
@@ -90,21 +103,22 @@ export class Journal {
   private size = 0;
 
   private constructor(
+    private readonly files: JournalFiles,
     private readonly path: string,
-    private handle: FileHandle,
+    private handle: JournalHandle,
     private readonly unlock: () => Promise<void>,
   ) {}
 
   /** Opens (creating) the journal in `dir`, compacting it to the edits still owed. */
-  static async open(dir: string): Promise<Journal> {
-    await privateDir(dir);
-    const unlock = await lockDir(dir);
+  static async open(dir: string, files: JournalFiles = diskFiles): Promise<Journal> {
+    await files.mkdir(dir);
+    const unlock = await lockDir(files, dir);
     const path = join(dir, FILE);
-    const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    const text = await files.readText(path).catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return '';
       throw e;
     });
-    const journal = new Journal(path, await open(path, 'a', PRIVATE), unlock);
+    const journal = new Journal(files, path, await files.open(path, 'a', PRIVATE), unlock);
     for (const line of parseLines(text)) journal.track(line);
     for (const create of journal.creates.values()) {
       create.error ??= {
@@ -231,7 +245,7 @@ export class Journal {
     }
     const text = lines.map((l) => l + '\n').join('');
     const tmp = `${this.path}.tmp`;
-    const copy = await open(tmp, 'w', PRIVATE);
+    const copy = await this.files.open(tmp, 'w', PRIVATE);
     try {
       await copy.write(text);
       await copy.sync();
@@ -239,10 +253,10 @@ export class Journal {
       await copy.close();
     }
     await this.handle.close();
-    await rename(tmp, this.path);
-    await syncDir(join(this.path, '..'));
-    this.handle = await open(this.path, 'a', PRIVATE);
-    this.size = (await stat(this.path)).size;
+    await this.files.rename(tmp, this.path);
+    await syncDir(this.files, join(this.path, '..'));
+    this.handle = await this.files.open(this.path, 'a', PRIVATE);
+    this.size = await this.files.size(this.path);
   }
 }
 
@@ -259,24 +273,24 @@ const isAlive = (pid: number): boolean => {
  * One process at a time per journal: two would replay the same edits and compact each other's lines away.
  * The lock file holds the owner's pid; a lock left by a process that died (killed, crashed) is taken over.
  */
-async function lockDir(dir: string): Promise<() => Promise<void>> {
+async function lockDir(files: JournalFiles, dir: string): Promise<() => Promise<void>> {
   const path = join(dir, 'journal.lock');
   for (;;) {
     try {
-      const handle = await open(path, 'wx', PRIVATE);
+      const handle = await files.open(path, 'wx', PRIVATE);
       await handle.writeFile(String(process.pid));
       await handle.close();
-      return () => rm(path, { force: true });
+      return () => files.remove(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const owner = Number(await readFile(path, 'utf8').catch(() => ''));
+    const owner = Number(await files.readText(path).catch(() => ''));
     if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
       throw new Error(
         `Another TableDesk process (pid ${owner}) is using the edit journal in ${dir}. Close it, then start again.`,
       );
     }
-    await rm(path, { force: true });
+    await files.remove(path);
   }
 }
 
@@ -298,8 +312,8 @@ function parseLines(text: string): JournalLine[] {
   return out;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+async function syncDir(files: JournalFiles, dir: string): Promise<void> {
+  const handle = await files.open(dir, 'r');
   try {
     await handle.sync();
   } finally {

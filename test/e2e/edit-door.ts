@@ -1,9 +1,9 @@
 /**
- * The app behind its browser door for the editing specs: the embedded local server (rate limit on, a small
- * Tasks table) with every request it answers logged, and a fault-injecting proxy in front of it reached
+ * The app behind its browser door for the editing specs: the embedded local server (the service's rate limit,
+ * a small Tasks table) with every request it answers logged, and a fault-injecting proxy in front of it reached
  * through a second connection ("Through proxy"), so a spec can count requests or inject failures.
  */
-import { RecordTableClient } from '../../core/api';
+import { RecordTableClient, SchedulerRegistry } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import { startFaultProxy } from '../support/fault-proxy';
 import type { FaultProxy } from '../support/fault-proxy';
@@ -31,12 +31,13 @@ export interface EditDoor extends TestDoor {
 
 export async function openEditDoor(): Promise<EditDoor> {
   const requests: ServerRequest[] = [];
+  // The app's two connections (direct, through the proxy) and the specs' own reads call one base: they share
+  // its throttle (keyed by base id), so together they keep under the server's 5 requests/s.
+  const schedulers = new SchedulerRegistry();
   const { app, ...door } = await launchTestDoor({
+    schedulers,
     embedded: {
-      // Each of the app's two connections (direct, through the proxy) paces itself at the hosted service's
-      // 5 requests/s, and so do the specs' own reads: the server allows all three at once, so none of them
-      // pushes the base over and pauses the others for 30 s.
-      rateLimit: 15,
+      rateLimit: 5,
       memory: true,
       largeTableRecords: 300,
       onRequest: (e) => requests.push({ method: e.method, url: e.url, status: e.status, at: e.at }),
@@ -50,8 +51,12 @@ export async function openEditDoor(): Promise<EditDoor> {
       apiKey: door.server.apiKey,
       remember: true,
     });
-    // The specs read back with their own client (paced at 5 requests/s), straight from the server.
-    const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey });
+    // The specs read back with their own client, straight from the server, paced by the app's throttle.
+    const client = new RecordTableClient({
+      baseUrl: door.server.url,
+      apiKey: door.server.apiKey,
+      schedulers,
+    });
     return {
       ...door,
       requests,

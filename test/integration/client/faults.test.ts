@@ -243,16 +243,26 @@ describe('creates are never duplicated', () => {
 
 describe('cancellation in flight', () => {
   it('reports a GET cancelled in flight as aborted, and a create cancelled in flight as outcome unknown', async () => {
+    // Each is cancelled once the proxy has passed it to the server (in flight), not while it is queued.
+    const reached = async (mark: number, match: (r: ProxiedRequest) => boolean) => {
+      while (!h.proxy.log.slice(mark).some((e) => match(e) && e.forwarded)) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
     h.proxy.inject({ type: 'delay', ms: 600, after: 'response' }, { match: isList });
     const listing = new AbortController();
+    let mark = h.proxy.log.length;
     const list = caught(t.listPage({ signal: listing.signal }));
-    setTimeout(() => listing.abort(), 300);
+    await reached(mark, isList);
+    listing.abort();
     expect(await list).toMatchObject({ kind: 'aborted' });
 
     h.proxy.inject({ type: 'delay', ms: 600, after: 'response' }, { match: method('POST') });
     const creating = new AbortController();
+    mark = h.proxy.log.length;
     const create = caught(t.create({ Name: 'cancelled-in-flight' }, { signal: creating.signal }));
-    setTimeout(() => creating.abort(), 300);
+    await reached(mark, method('POST'));
+    creating.abort();
     const err = await create;
     expect(err.kind).toBe('outcome-unknown');
     expect(err.message).toMatch(/cancelled after it was sent/);

@@ -106,8 +106,12 @@ describe('writes', () => {
   });
 
   it('converts strings with typecast and reports the service error without it', async () => {
+    const mark = h.proxy.log.length;
     expect((await t.create({ Name: 'cast', Count: '42' }, { typecast: true })).fields.Count).toBe(42);
-    const err = await t.create({ Name: 'nocast', Count: 'forty-two' }).catch((e: unknown) => e);
+    // The same convertible string without typecast: the service refuses it, so typecast was not sent.
+    const err = await t.create({ Name: 'nocast', Count: '42' }).catch((e: unknown) => e);
+    const bodies = requestsSince(mark, 'POST').map((e) => JSON.parse(e.body) as { typecast?: boolean });
+    expect(bodies.map((b) => b.typecast)).toEqual([true, undefined]);
     expect(err).toBeInstanceOf(RecordTableError);
     expect(err).toMatchObject({
       kind: 'http',
@@ -206,12 +210,33 @@ describe('listing', () => {
       maxRecords: 3,
       recordMetadata: ['commentCount'],
     });
-    expect(page.records).toHaveLength(3);
-    for (const r of page.records) {
-      expect(typeof r.fields.Name).toBe('string');
-      if (r.fields.Count !== undefined) expect(typeof r.fields.Count).toBe('string');
-      expect(typeof r.commentCount).toBe('number');
-    }
+    expect(page.records.map((r) => [r.fields.Name, r.fields.Count, r.commentCount])).toEqual([
+      ['r00', '0', 0],
+      ['r01', '1', 0],
+      ['r02', '2', 0],
+    ]);
+    // A date-time at 22:30 UTC is the next day at 00:30 in Paris (summer time), written the British way.
+    const dated = await client.meta.createTable(h.baseId, {
+      name: `Dated ${Date.now()}`,
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        {
+          name: 'When',
+          type: 'dateTime',
+          options: {
+            dateFormat: { name: 'iso', format: 'YYYY-MM-DD' },
+            timeFormat: { name: '24hour', format: 'HH:mm' },
+            timeZone: 'client',
+          },
+        },
+      ],
+    });
+    const table = client.table(h.baseId, dated.id);
+    await table.create({ Name: 'late', When: '2024-07-01T22:30:00.000Z' });
+    const [shown] = (
+      await table.listPage({ cellFormat: 'string', timeZone: 'Europe/Paris', userLocale: 'en-gb' })
+    ).records;
+    expect(shown?.fields.When).toMatch(/02\/07\/2024.*00:30/);
   });
 
   it('sends a list whose URL would pass 16,000 characters as POST listRecords, offset in the body', async () => {

@@ -133,4 +133,27 @@ describe('the throttle of a base', () => {
     expectSpaced(eventMark, proxyMark, 10);
     expect(h.hits.slice(mark).filter((x) => x.status === 429)).toHaveLength(0);
   });
+
+  it('shares one throttle between a client through the proxy and one straight to the server', async () => {
+    const schedulers = new SchedulerRegistry();
+    const proxied = h.client({ schedulers }).table(h.baseId, a.table);
+    const straight = h.client({ schedulers, baseUrl: h.server.url }).table(h.baseId, b.table);
+    await new Promise((r) => setTimeout(r, 1100));
+    const eventMark = h.events.length;
+    const mark = h.hits.length;
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? proxied : straight).listPage({ pageSize: 1 })),
+    );
+    const starts = h.events.slice(eventMark).filter((e) => e.type === 'started');
+    expect(starts).toHaveLength(10);
+    expect(
+      minGapMs(
+        starts.map((e) => ({ url: `/${e.baseId}`, at: e.at })),
+        h.baseId,
+      ),
+    ).toBeGreaterThanOrEqual(200);
+    const hits = h.hits.slice(mark);
+    expect(hits).toHaveLength(10);
+    expect(hits.filter((x) => x.status === 429)).toHaveLength(0);
+  });
 });

@@ -61,6 +61,7 @@ export interface HarnessOptions {
   proxy?: boolean;
   client?: Partial<ClientOptions>;
   queue?: EditServicesOptions['queue'];
+  journalFiles?: EditServicesOptions['journalFiles'];
   /** A restart: new edit services on the same server and user-data folder as this harness. */
   restartOf?: Harness;
   /** The file name the user "picks" in the save dialog for every export (a stand-in for the door's dialog). */
@@ -112,6 +113,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.saveExportAs === undefined
       ? {}
       : { exportDestination: async () => join(userDataDir, opts.saveExportAs!) }),
+    journalFiles: opts.journalFiles,
   });
   const parts = await services.ready;
   const reader = (table: string) => readClient.table(baseId, table);

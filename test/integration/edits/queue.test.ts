@@ -62,7 +62,7 @@ describe('edit queue against the local server', () => {
   });
 
   it('uses typecast only for text typed into a typed field', async () => {
-    h = await startHarness();
+    h = await startHarness({ proxy: true });
     const [a, b] = await firstTasks(h, 2);
     const target = h.target('Tasks');
     await h.parts.queue.edit(target, [
@@ -70,6 +70,18 @@ describe('edit queue against the local server', () => {
       { recordId: b!.id, fields: { Points: 3 } },
     ]);
     await h.parts.queue.whenIdle();
+    // typecast is per request: the typed text goes in a request with it, the number in one without.
+    const sent = h
+      .proxy!.log.filter((e) => e.method === 'PATCH')
+      .map((e) => JSON.parse(e.body) as { typecast?: boolean; records: { id: string }[] })
+      .flatMap((body) => body.records.map((r) => [r.id, body.typecast ?? false]));
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        [a!.id, true],
+        [b!.id, false],
+      ]),
+    );
+    expect(sent).toHaveLength(2);
     const stored = await h.snapshot('Tasks');
     expect(stored.get(a!.id)?.fields.Points).toBe(42.5);
     expect(stored.get(b!.id)?.fields.Points).toBe(3);

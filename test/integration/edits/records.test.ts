@@ -253,15 +253,25 @@ describe('creates, deletes and undo against the local server', () => {
     await expect(h.call('export.take', { exportId })).rejects.toThrow(/not finished or was taken/);
   });
 
-  it('cancels an export without leaving a file behind', async () => {
-    h = await startHarness({ client: { requestsPerSecond: 5 }, saveExportAs: 'tasks.csv' });
+  it('cancels an export mid-walk: no more pages are asked for and no file is left behind', async () => {
+    h = await startHarness({ client: { requestsPerSecond: 2 }, saveExportAs: 'tasks.csv' });
+    const listed = () => h!.seen.filter((r) => r.method === 'GET' && r.url.includes('/Tasks')).length;
     const { exportId } = await h.call('export.start', {
       target: h.target('Tasks'),
       query: {},
       includeRecordId: false,
     });
+    // Cancel only once a page has arrived, so the walk itself is what stops.
+    while (!h.eventsOf('export.progress').some((p) => p.state === 'running' && p.rows > 0)) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const atCancel = listed();
     expect((await h.call('export.cancel', { exportId })).cancelled).toBe(true);
     await h.parts.exports.settled(exportId);
+    await new Promise((r) => setTimeout(r, 1200));
+    // At most the page already in flight reaches the server after the cancel (300 records: 3 pages).
+    expect(listed()).toBeLessThanOrEqual(atCancel + 1);
+    expect(listed()).toBeLessThan(3);
     expect(h.eventsOf('export.progress').at(-1)?.state).toBe('cancelled');
     expect((await readdir(h.userDataDir)).filter((f) => f.startsWith('tasks.csv'))).toEqual([]);
   });

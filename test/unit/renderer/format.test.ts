@@ -19,10 +19,27 @@ describe('formatCell', () => {
   });
 
   it('keeps a date field on its calendar day whatever the time zone', () => {
-    const text = formatCell('2022-09-05', col('date'));
-    expect(text).toMatch(/5/);
-    expect(text).toMatch(/2022/);
-    expect(text).not.toMatch(/4,|6,/);
+    for (const day of ['2022-09-05', '2022-01-05']) {
+      const text = formatCell(day, col('date'));
+      expect(text).toMatch(/\b5\b/);
+      expect(text).toMatch(/2022/);
+      expect(text).not.toMatch(/\b[46]\b/);
+    }
+  });
+
+  it('shows a date-time at the wall-clock time of the zone, in and out of daylight saving time', () => {
+    // 20:00 UTC on a summer and a winter day, as read on a wall clock in each zone the suite runs in
+    // (vitest.config.ts sets TZ per project); the winter offset shows the zone is really in effect.
+    const expected: Record<string, { winterOffset: number; summer: RegExp; winter: RegExp }> = {
+      UTC: { winterOffset: 0, summer: /Sep 5, 2022.*8:00/, winter: /Jan 5, 2022.*8:00/ },
+      'America/New_York': { winterOffset: 300, summer: /Sep 5, 2022.*4:00/, winter: /Jan 5, 2022.*3:00/ },
+      'Asia/Kolkata': { winterOffset: -330, summer: /Sep 6, 2022.*1:30/, winter: /Jan 6, 2022.*1:30/ },
+    };
+    const want = expected[process.env.TZ ?? ''];
+    if (want === undefined) throw new Error(`No expected wall-clock times for TZ=${process.env.TZ}`);
+    expect(new Date('2022-01-05T20:00:00.000Z').getTimezoneOffset()).toBe(want.winterOffset);
+    expect(formatCell('2022-09-05T20:00:00.000Z', col('dateTime'))).toMatch(want.summer);
+    expect(formatCell('2022-01-05T20:00:00.000Z', col('dateTime'))).toMatch(want.winter);
   });
 
   it('shows what it cannot read as it came', () => {
