@@ -1,0 +1,214 @@
+/**
+ * The desktop app as Electron loads it: `npm run build:electron`, the packaged layout (production
+ * dependencies only), the main bundle run by Node's own ES module loader with the Electron stand-in, and the
+ * preload loaded as a sandboxed preload is (one CommonJS script, `require` limited to electron, events,
+ * timers and url). Vite, Vitest and tsc resolve imports that Node does not; only this check sees the bundle
+ * the way the app's users will.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildElectron, layOut, runMain } from './layout';
+import type { RunningMain } from './layout';
+
+interface State {
+  log: string[];
+  schemes: { scheme: string; privileges: Record<string, boolean> }[];
+  protocols: string[];
+  ipcChannels: string[];
+  handlers: Record<string, boolean>;
+  menu: { role?: string; label?: string; accelerator?: string; submenu?: State['menu'] }[] | null;
+  exitCode?: number;
+  windows: {
+    options: { webPreferences: Record<string, unknown> };
+    url: string;
+    visible: boolean;
+    maximized: boolean;
+    minimized: boolean;
+    focused: boolean;
+    calls: string[];
+  }[];
+  eventLoopMaxDelayMs: number;
+}
+
+const REFUSED = {
+  ok: false,
+  error: { kind: 'invalid-request', message: 'Refused: the call did not come from the TableDesk window.' },
+};
+
+let dir: string;
+let entry: string;
+let userData: string;
+let main: RunningMain | undefined;
+
+beforeAll(async () => {
+  buildElectron();
+  dir = await mkdtemp(join(tmpdir(), 'tabledesk-bundle-'));
+  entry = layOut(join(dir, 'app'));
+  userData = join(dir, 'user-data');
+  mkdirSync(userData);
+}, 120_000);
+afterEach(async () => {
+  await main?.stop();
+  main = undefined;
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(): Promise<RunningMain> {
+  main = await runMain(entry, userData);
+  return main;
+}
+
+async function until(main: RunningMain, done: (state: State) => boolean): Promise<State> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const state = await main.send<State>({ do: 'state' });
+    if (done(state) || Date.now() > end) return state;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const windowOpen = (state: State): boolean =>
+  state.windows[0]?.url !== undefined && state.windows[0].url !== '';
+
+describe('the built main process, loaded as Electron loads it', () => {
+  it('registers app://, opens the sandboxed window, binds IPC, and serves the demo base through the preload', async () => {
+    const app = await start();
+    const state = await until(app, windowOpen);
+    expect(state.log.indexOf('registerSchemesAsPrivileged')).toBeLessThan(state.log.indexOf('ready'));
+    expect(state.log).toContain('requestSingleInstanceLock');
+    expect(state.schemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
+    expect(state.protocols).toEqual(['app']);
+    expect(state.ipcChannels).toEqual(['tabledesk:call']);
+    expect(state.windows).toHaveLength(1);
+    expect(state.windows[0]?.url).toBe('app://tabledesk/index.html');
+    expect(state.windows[0]?.options.webPreferences).toMatchObject({
+      preload: join(entry, '../out/preload/index.cjs'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+    });
+
+    expect(await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') })).toEqual([
+      'tabledesk',
+    ]);
+    expect(await app.send({ do: 'call', channel: 'app.info', request: {} })).toMatchObject({
+      ok: true,
+      response: { name: 'TableDesk', door: 'electron' },
+    });
+    const bases = await app.send<{ ok: boolean; response: { refused: boolean; bases: unknown[] } }>({
+      do: 'call',
+      channel: 'meta.bases',
+      request: { connectionId: 'demo' },
+    });
+    expect(bases.ok).toBe(true);
+    expect(bases.response.refused).toBe(false);
+    expect(bases.response.bases.length).toBeGreaterThan(0);
+    expect(app.stderr()).toBe('');
+  });
+
+  it('seeds the demo off the main thread: its event loop never stalls while the 50,000 records go in', async () => {
+    // A first start on an empty folder seeds the demo base.
+    const fresh = join(dir, 'fresh-user-data');
+    mkdirSync(fresh);
+    main = await runMain(entry, fresh);
+    await main.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
+    const started = Date.now();
+    const bases = await main.send<{ ok: boolean }>({
+      do: 'call',
+      channel: 'meta.bases',
+      request: { connectionId: 'demo' },
+    });
+    expect(bases.ok).toBe(true);
+    const state = await main.send<State>({ do: 'state' });
+    // Seeding takes seconds; in the main thread it would stall the loop for all of them.
+    expect(Date.now() - started).toBeGreaterThan(1000);
+    expect(state.eventLoopMaxDelayMs).toBeLessThan(500);
+  });
+
+  it('refuses calls from any frame but the window’s own top frame', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    for (const frame of ['iframe', 'other-process', 'other-page', 'none'] as const)
+      expect(await app.send({ do: 'call-from', frame }), frame).toEqual(REFUSED);
+  });
+
+  it('refuses every permission request, permission check and device permission', async () => {
+    const app = await start();
+    const state = await until(app, windowOpen);
+    expect(state.handlers).toEqual({
+      permissionRequest: true,
+      permissionCheck: true,
+      devicePermission: true,
+    });
+    expect(await app.send({ do: 'permissions' })).toEqual({ request: false, check: false, device: false });
+  });
+
+  it('serves the renderer on app:// with its CSP, nothing outside it, and blocks navigation away', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    expect(await app.send({ do: 'fetch-app', url: 'app://tabledesk/index.html' })).toMatchObject({
+      status: 200,
+      csp: expect.stringContaining("default-src 'self'"),
+    });
+    expect(await app.send({ do: 'fetch-app', url: 'app://tabledesk/..%2f..%2fpackage.json' })).toMatchObject({
+      status: 404,
+    });
+    expect(await app.send({ do: 'navigate', url: 'https://example.com/' })).toBe(true);
+  });
+
+  it('shows a maximized window only when its content is ready', async () => {
+    await writeFile(
+      join(userData, 'window-state.json'),
+      JSON.stringify({ bounds: { x: 10, y: 10, width: 900, height: 700 }, maximized: true }),
+    );
+    const app = await start();
+    const before = await until(app, windowOpen);
+    expect(before.windows[0]).toMatchObject({ visible: false, maximized: false });
+    const after = await app.send<State>({ do: 'window', event: 'ready-to-show' });
+    expect(after.windows[0]).toMatchObject({ visible: true, maximized: true });
+  });
+
+  it('a second launch restores a minimized window and focuses it', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    await app.send({ do: 'minimize' });
+    const state = await app.send<State>({ do: 'second-instance' });
+    expect(state.windows[0]).toMatchObject({ minimized: false, focused: true });
+    expect(state.windows[0]?.calls.slice(-2)).toEqual(['restore', 'focus']);
+  });
+
+  it('leaves Ctrl+W to the page: no menu item closes the window with it', async () => {
+    const app = await start();
+    const state = await until(app, windowOpen);
+    const accelerators = (items: State['menu']): string[] =>
+      (items ?? []).flatMap((item) => [
+        ...(item.accelerator ? [item.accelerator] : []),
+        ...accelerators(item.submenu ?? []),
+      ]);
+    expect(accelerators(state.menu).length).toBeGreaterThan(0);
+    expect(
+      accelerators(state.menu).filter((a) => /^(CommandOrControl|CmdOrCtrl|Ctrl|Control)\+W$/i.test(a)),
+    ).toEqual([]);
+  });
+
+  it('quits on app.quit() (Cmd+Q, the Dock, logout): the window closes, the services stop, the app exits 0', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    await app.send({ do: 'quit' });
+    const state = await until(app, (s) => s.exitCode !== undefined);
+    expect(state.windows).toEqual([]);
+    expect(state.exitCode).toBe(0);
+    expect(state.log.filter((line) => line.startsWith('app.'))).toEqual([
+      'app.quit',
+      'app.quit',
+      'app.exit 0',
+    ]);
+  });
+});
