@@ -20,7 +20,7 @@ export function buildElectron(): void {
 }
 
 /** The folders npm counts as production dependencies, the set electron-builder packs. */
-function productionPackages(): string[] {
+export function productionPackages(): string[] {
   const out = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
     cwd: root,
     encoding: 'utf8',

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildElectron, layOut, runMain } from './layout';
+import { buildElectron, layOut, productionPackages, runMain } from './layout';
 import type { RunningMain } from './layout';
 
 interface State {
@@ -111,6 +111,22 @@ describe('the built main process, loaded as Electron loads it', () => {
     expect(bases.response.refused).toBe(false);
     expect(bases.response.bases.length).toBeGreaterThan(0);
     expect(app.stderr()).toBe('');
+  });
+
+  it('ships only what main loads: no renderer or build-tool package among the production dependencies', () => {
+    const shipped = productionPackages();
+    expect(shipped).toEqual(expect.arrayContaining(['better-sqlite3', 'fastify', 'zod']));
+    for (const name of [
+      'react',
+      'react-dom',
+      'ag-grid-community',
+      'ag-grid-react',
+      'tsx',
+      'esbuild',
+      'dayjs',
+      'ws',
+    ])
+      expect(shipped, name).not.toContain(name);
   });
 
   it('seeds the demo off the main thread: its event loop never stalls while the 50,000 records go in', async () => {
