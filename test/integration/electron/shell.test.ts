@@ -11,11 +11,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrowserWindow as ElectronWindow } from 'electron';
 import { bindIpc } from '../../../electron/ipc';
 import { createSafeStorageVault } from '../../../electron/safe-storage-vault';
+import { loadWindowState, rememberWindowState } from '../../../electron/window-state';
 import { createAppServices } from '../../../services/app';
 import type { AppServices } from '../../../services/app';
 import { startEmbeddedServer } from '../../../services/embedded-server';
 import { createFileVault } from '../../../services/keys/file-vault';
-import { BrowserWindow, safeStorage, standIn } from './stand-in/electron';
+import { BrowserWindow, cancellable, safeStorage, standIn } from './stand-in/electron';
 import type { Frame } from './stand-in/electron';
 
 vi.mock('electron', () => import('./stand-in/electron'));
@@ -168,5 +169,26 @@ describe('the safeStorage vault', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('the window state', () => {
+  it('survives closes in quick succession (a cancelled close, then the confirmed one) and reads back', async () => {
+    const unhandled: unknown[] = [];
+    const collect = (reason: unknown): number => unhandled.push(reason);
+    process.on('unhandledRejection', collect);
+    const window = new BrowserWindow({ show: false, width: 900, height: 700 });
+    rememberWindowState(window as unknown as ElectronWindow, dir);
+    window.maximize();
+    for (let i = 0; i < 5; i++) window.emit('close', cancellable());
+    await vi.waitFor(async () => expect((await loadWindowState(dir)).maximized).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    process.off('unhandledRejection', collect);
+    expect(unhandled).toEqual([]);
+    expect(await loadWindowState(dir)).toEqual({
+      bounds: { x: 0, y: 0, width: 900, height: 700 },
+      maximized: true,
+    });
+    window.destroy();
   });
 });
