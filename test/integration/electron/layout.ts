@@ -72,11 +72,13 @@ export interface RunningMain {
 }
 
 /** Starts the laid-out app; resolves once the bundle has loaded and the app is ready. */
-export function runMain(entry: string, userData: string): Promise<RunningMain> {
+/** `platform`: the one the app is told it runs on. */
+export function runMain(entry: string, userData: string, platform = process.platform): Promise<RunningMain> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     STAND_IN_APP_PATH: join(entry, '..'),
     STAND_IN_USER_DATA: userData,
+    STAND_IN_PLATFORM: platform,
   };
   delete env.NODE_OPTIONS;
   // No loader of the test runner's: the bundle meets Node's ES module loader alone.

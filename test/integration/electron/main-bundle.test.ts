@@ -21,6 +21,7 @@ interface State {
   handlers: Record<string, boolean>;
   menu: { role?: string; label?: string; accelerator?: string; submenu?: State['menu'] }[] | null;
   exitCode?: number;
+  dialogs: number;
   windows: {
     options: { webPreferences: Record<string, unknown> };
     url: string;
@@ -58,8 +59,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function start(): Promise<RunningMain> {
-  main = await runMain(entry, userData);
+async function start(platform?: NodeJS.Platform): Promise<RunningMain> {
+  main = await runMain(entry, userData, platform);
   return main;
 }
 
@@ -214,8 +215,8 @@ describe('the built main process, loaded as Electron loads it', () => {
     ).toEqual([]);
   });
 
-  it('quits on app.quit() (Cmd+Q, the Dock, logout): the window closes, the services stop, the app exits 0', async () => {
-    const app = await start();
+  it('macOS: quits on app.quit() (Cmd+Q, the Dock, logout): the window closes, the services stop, it exits 0', async () => {
+    const app = await start('darwin');
     await until(app, windowOpen);
     await app.send({ do: 'quit' });
     const state = await until(app, (s) => s.exitCode !== undefined);
@@ -226,5 +227,40 @@ describe('the built main process, loaded as Electron loads it', () => {
       'app.quit',
       'app.exit 0',
     ]);
+  });
+
+  it('macOS: asks before quitting with unsent edits; "Stay" keeps the app open, "Quit" then quits', async () => {
+    const app = await start('darwin');
+    await until(app, windowOpen);
+    await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
+    // A service nothing answers: the edit stays owed.
+    const saved = await app.send<{ ok: boolean; response: { connection: { id: string } } }>({
+      do: 'call',
+      channel: 'connections.save',
+      request: { name: 'Away', baseUrl: 'http://127.0.0.1:9', apiKey: 'patAWAY', remember: false },
+    });
+    const target = { connectionId: saved.response.connection.id, baseId: 'appAway', table: 'Tasks' };
+    expect(
+      await app.send({
+        do: 'call',
+        channel: 'edits.edit',
+        request: { target, changes: [{ recordId: 'rec1', fields: { Name: 'x' } }] },
+      }),
+    ).toMatchObject({ ok: true });
+
+    await app.send({ do: 'dialog-answer', response: 1 });
+    await app.send({ do: 'quit' });
+    const stayed = await until(app, (s) => s.dialogs === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await app.send<State>({ do: 'state' })).toMatchObject({
+      dialogs: 1,
+      windows: [expect.anything()],
+    });
+    expect(stayed.exitCode).toBeUndefined();
+
+    await app.send({ do: 'dialog-answer', response: 0 });
+    await app.send({ do: 'quit' });
+    const quit = await until(app, (s) => s.exitCode !== undefined);
+    expect(quit).toMatchObject({ dialogs: 2, windows: [], exitCode: 0 });
   });
 });

@@ -15,6 +15,7 @@ export type Command =
   | { do: 'close-window' }
   | { do: 'minimize' }
   | { do: 'quit' }
+  | { do: 'dialog-answer'; response: number }
   | { do: 'second-instance' }
   | { do: 'permissions' }
   | { do: 'preload'; path: string }
@@ -66,6 +67,7 @@ function snapshot() {
     },
     menu: standIn.menu,
     exitCode: standIn.exitCode,
+    dialogs: standIn.dialogs.length,
     windows: BrowserWindow.all.map((w) => ({
       options: w.options,
       url: w.webContents.mainFrame.url,
@@ -101,6 +103,9 @@ async function answer(command: Command): Promise<unknown> {
     case 'quit':
       app.quit();
       return snapshot();
+    case 'dialog-answer':
+      standIn.dialogAnswer = command.response;
+      return true;
     case 'second-instance':
       app.emit('second-instance', cancellable(), [], process.cwd());
       return snapshot();
@@ -148,6 +153,9 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 export async function serve(main: string): Promise<void> {
   standIn.appPath = process.env.STAND_IN_APP_PATH ?? process.cwd();
   standIn.userData = process.env.STAND_IN_USER_DATA ?? process.cwd();
+  // The platform the app believes it runs on (macOS keeps running with no window, and quits only by app.quit).
+  const platform = process.env.STAND_IN_PLATFORM;
+  if (platform) Object.defineProperty(process, 'platform', { value: platform });
   await import(main);
   delay.enable();
   app.becomeReady();
