@@ -20,10 +20,12 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         input: {
-          index: resolve(import.meta.dirname, 'electron/main.ts'),
+          index: resolve(import.meta.dirname, 'electron/entry.ts'),
           // The installed app's demo server runs in this worker thread (services/embedded-server/worker-runner.ts).
           'embedded-worker': resolve(import.meta.dirname, 'services/embedded-server/worker.ts'),
         },
+        // Beside the entries, not in chunks/: main.ts finds the preload, the renderer and the worker from its own URL.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -114,6 +114,18 @@ describe('the built main process, loaded as Electron loads it', () => {
     expect(app.stderr()).toBe('');
   });
 
+  it('a main that cannot load ends with status 1 (npm start then opens the browser door), not a hung process', async () => {
+    const broken = join(dir, 'broken');
+    const brokenEntry = layOut(broken);
+    await rm(join(broken, 'node_modules/fastest-levenshtein'), { recursive: true });
+    main = await runMain(brokenEntry, userData);
+    const state = await main.send<State>({ do: 'state' });
+    expect(state).toMatchObject({ exitCode: 1, windows: [], dialogs: 1 });
+    expect(main.stderr()).toContain(
+      "TableDesk could not start: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'fastest-levenshtein'",
+    );
+  });
+
   it('ships only what main loads: no renderer or build-tool package among the production dependencies', () => {
     const shipped = productionPackages();
     expect(shipped).toEqual(expect.arrayContaining(['better-sqlite3', 'fastify', 'zod']));

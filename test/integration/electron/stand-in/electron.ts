@@ -291,6 +291,9 @@ export const dialog = {
     standIn.dialogs.push(options);
     return { response: standIn.dialogAnswer };
   },
+  showErrorBox(title: string, content: string): void {
+    standIn.dialogs.push({ title, content });
+  },
 };
 
 export const nativeTheme = Object.assign(new EventEmitter(), {
