@@ -10,7 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildElectron, layOut, productionPackages, runMain } from './layout';
+import { startWorkerServer } from '../../../services/embedded-server/worker-runner';
+import { buildElectron, layOut, productionPackages, root, runMain } from './layout';
 import type { RunningMain } from './layout';
 
 interface State {
@@ -274,5 +275,36 @@ describe('the built main process, loaded as Electron loads it', () => {
     await app.send({ do: 'quit' });
     const quit = await until(app, (s) => s.exitCode !== undefined);
     expect(quit).toMatchObject({ dialogs: 2, windows: [], exitCode: 0 });
+  });
+});
+
+describe("the installed app's demo server thread (out/main/embedded-worker.js)", () => {
+  const script = (): string => join(root, 'out/main/embedded-worker.js');
+
+  it('serves the demo base on loopback with the key it was given, and its thread ends on close', async () => {
+    const server = await startWorkerServer(script(), { apiKey: 'patWORKER', memory: true, rateLimit: 'off' });
+    try {
+      expect(server.pid).toBe(process.pid);
+      expect(server.bases.map((b) => b.name)).toContain('TableDesk Demo');
+      const ok = await fetch(`${server.url}/v0/meta/bases`, {
+        headers: { Authorization: 'Bearer patWORKER' },
+      });
+      expect(ok.status).toBe(200);
+      const refused = await fetch(`${server.url}/v0/meta/bases`, {
+        headers: { Authorization: 'Bearer patOTHER' },
+      });
+      expect(refused.status).toBe(401);
+    } finally {
+      await server.close();
+    }
+    await expect(fetch(`${server.url}/v0/meta/bases`)).rejects.toThrow();
+  });
+
+  it('says why when the server cannot start in it', async () => {
+    const file = join(dir, 'not-a-folder');
+    await writeFile(file, '');
+    await expect(startWorkerServer(script(), { apiKey: 'patX', dataDir: join(file, 'db') })).rejects.toThrow(
+      /^The local demo server did not start: .*(ENOTDIR|not a directory)/,
+    );
   });
 });
