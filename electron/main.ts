@@ -89,8 +89,9 @@ async function confirmClose(window: BrowserWindow, services: AppServices): Promi
 
 /**
  * A packaged app's better-sqlite3 is rebuilt for Electron (electron-builder's npmRebuild), so the demo server
- * runs in a worker thread of this process (its seed and queries never hold up the window). Unpacked (npm start), the module is Node's build: the server runs on the Node that
- * npm used, which host/start.ts passes in TABLEDESK_NODE.
+ * runs in a worker thread of this process (its seed and queries never hold up the window). Unpacked (npm
+ * start), the module is Node's build: the server runs on the Node that npm used, which host/start.ts passes
+ * in TABLEDESK_NODE.
  */
 function embeddedRunner(): EmbeddedRunner {
   if (app.isPackaged) return { worker: join(here, 'embedded-worker.js') };
