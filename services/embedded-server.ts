@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startServer } from '../server/index';
 import type { RunningServer, ServerOptions } from '../server/index';
 import { startChildServer } from './embedded-server/child-runner';
-import { startWorkerServer } from './embedded-server/worker-runner';
+import { startWorkerServer, WorkerUnavailable } from './embedded-server/worker-runner';
 import type { KeyVault } from './keys/key-vault';
 
 /**
@@ -69,10 +69,24 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
         `The ${'worker' in runner ? 'worker-thread' : 'child-process'} demo server does not take ${unsupported.join(', ')}`,
       );
     const common = { apiKey, dataDir, memory: options.memory, rateLimit: options.rateLimit };
-    return 'worker' in runner
-      ? startWorkerServer(runner.worker, common)
-      : startChildServer({ ...runner, ...common });
+    if (!('worker' in runner)) return startChildServer({ ...runner, ...common });
+    try {
+      return await startWorkerServer(runner.worker, common);
+    } catch (error) {
+      if (!(error instanceof WorkerUnavailable)) throw error;
+      // A demo that holds up the window while it seeds beats no demo at all.
+      console.error('TableDesk: the demo server runs on the main thread instead of its own thread.', error);
+      return startInProcess(options, apiKey, dataDir);
+    }
   }
+  return startInProcess(options, apiKey, dataDir);
+}
+
+async function startInProcess(
+  options: EmbeddedServerOptions,
+  apiKey: string,
+  dataDir: string,
+): Promise<EmbeddedServer> {
   const server = await startServer({
     host: '127.0.0.1',
     port: 0,

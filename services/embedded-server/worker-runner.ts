@@ -20,22 +20,31 @@ export interface WorkerServer extends RunningServer {
   pid: number;
 }
 
+/** The thread itself could not run (its script did not load), as opposed to a server that failed to start. */
+export class WorkerUnavailable extends Error {
+  override name = 'WorkerUnavailable';
+}
+
 /** `script`: the built worker.ts (a file path or file URL). */
 export function startWorkerServer(script: string | URL, options: WorkerServerOptions): Promise<WorkerServer> {
   const worker = new Worker(script, { workerData: options });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return new Promise<WorkerServer>((resolve, reject) => {
-    const fail = (message: string): void => {
+    const fail = (error: Error): void => {
       void worker.terminate();
-      reject(new Error(`The local demo server did not start: ${message}`));
+      reject(error);
     };
-    const failed = (error: Error): void => fail(error.message);
-    const stopped = (code: number): void => fail(`its thread stopped (exit code ${code})`);
+    const failed = (error: Error): void =>
+      fail(
+        new WorkerUnavailable(`The local demo server's thread failed: ${error.message}`, { cause: error }),
+      );
+    const stopped = (code: number): void =>
+      fail(new WorkerUnavailable(`The local demo server's thread stopped (exit code ${code})`));
     worker.once('error', failed);
     worker.once('exit', stopped);
     worker.once('message', (message: WorkerReply) => {
       if ('failed' in message) {
-        fail(message.failed);
+        fail(new Error(`The local demo server did not start: ${message.failed}`));
         return;
       }
       worker.off('exit', stopped);

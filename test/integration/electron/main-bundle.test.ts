@@ -9,8 +9,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startEmbeddedServer } from '../../../services/embedded-server';
 import { startWorkerServer } from '../../../services/embedded-server/worker-runner';
+import { createFileVault } from '../../../services/keys/file-vault';
 import { buildElectron, layOut, productionPackages, root, runMain } from './layout';
 import type { RunningMain } from './layout';
 
@@ -308,5 +310,28 @@ describe("the installed app's demo server thread (out/main/embedded-worker.js)",
     await expect(startWorkerServer(script(), { apiKey: 'patX', dataDir: join(file, 'db') })).rejects.toThrow(
       /^The local demo server did not start: .*(ENOTDIR|not a directory)/,
     );
+  });
+
+  it('runs the server on the main thread, and says so, when the thread itself cannot run', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = await startEmbeddedServer({
+      userDataDir: dir,
+      vault: createFileVault(join(dir, 'worker-keys.json')),
+      memory: true,
+      runner: { worker: join(dir, 'no-such-worker.js') },
+    });
+    expect(errors).toHaveBeenCalledWith(
+      'TableDesk: the demo server runs on the main thread instead of its own thread.',
+      expect.objectContaining({ name: 'WorkerUnavailable' }),
+    );
+    errors.mockRestore();
+    try {
+      const ok = await fetch(`${server.url}/v0/meta/bases`, {
+        headers: { Authorization: `Bearer ${server.apiKey}` },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });
