@@ -42,7 +42,6 @@ async function openWindow(services: AppServices): Promise<void> {
       spellcheck: false,
     },
   });
-  if (state.maximized) window.maximize();
   rememberWindowState(window, userData);
   const unbind = bindIpc(services, window);
   window.on('closed', unbind);
@@ -58,14 +57,18 @@ async function openWindow(services: AppServices): Promise<void> {
   nativeTheme.on('updated', () => {
     if (!window.isDestroyed()) window.setBackgroundColor(background());
   });
-  window.once('ready-to-show', () => window.show());
+  // maximize() also shows the window: only once its content is ready, or it shows blank first.
+  window.once('ready-to-show', () => (state.maximized ? window.maximize() : window.show()));
   let closeConfirmed = false;
   window.on('close', (event) => {
     if (closeConfirmed) return;
+    // Cancelling the close cancels a quit under way (Cmd+Q, the Dock, logout): it is resumed once confirmed.
     event.preventDefault();
     void confirmClose(window, services).then((close) => {
       closeConfirmed = close;
-      if (close) window.close();
+      if (!close) quitting = false;
+      else if (quitting) app.quit();
+      else window.close();
     });
   });
   await window.loadURL(`${APP_ORIGIN}/index.html`);
@@ -87,13 +90,17 @@ async function confirmClose(window: BrowserWindow, services: AppServices): Promi
 
 /**
  * A packaged app's better-sqlite3 is rebuilt for Electron (electron-builder's npmRebuild), so the demo server
- * runs in this process. Unpacked (npm start), the module is Node's build: the server runs on the Node that
- * npm used, which host/start.ts passes in TABLEDESK_NODE.
+ * runs in a worker thread of this process (its seed and queries never hold up the window). Unpacked (npm
+ * start), the module is Node's build: the server runs on the Node that npm used, which host/start.ts passes
+ * in TABLEDESK_NODE.
  */
 function embeddedRunner(): EmbeddedRunner {
-  if (app.isPackaged) return 'in-process';
+  if (app.isPackaged) return { worker: join(here, 'embedded-worker.js') };
   return { nodePath: process.env.TABLEDESK_NODE ?? 'node', appDir: app.getAppPath() };
 }
+
+/** Set by `before-quit` (Cmd+Q, Quit from the Dock, logout, the menu's Quit) until a close is refused. */
+let quitting = false;
 
 registerAppScheme();
 if (!app.requestSingleInstanceLock()) {
@@ -101,8 +108,11 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   void app.whenReady().then(async () => {
     nativeTheme.themeSource = 'system';
-    // Every permission (camera, notifications, ...) is refused: the app needs none.
+    // Every permission (camera, notifications, ...) and device (HID, serial, USB) is refused: the app needs
+    // none. Without a check handler Electron answers every permission check with "granted".
     session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+    session.defaultSession.setDevicePermissionHandler(() => false);
     serveRenderer(rendererDir);
     installMenu();
     const userData = app.getPath('userData');
@@ -129,7 +139,14 @@ if (!app.requestSingleInstanceLock()) {
       app.exit(1);
       return;
     }
-    app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
+    app.on('second-instance', () => {
+      const window = BrowserWindow.getAllWindows()[0];
+      if (window?.isMinimized()) window.restore();
+      window?.focus();
+    });
+    app.on('before-quit', () => {
+      quitting = true;
+    });
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) void openWindow(services);
     });

@@ -40,7 +40,9 @@ export function installMenu(): void {
         { role: 'togglefullscreen' },
       ],
     },
-    { role: 'windowMenu' },
+    // Electron's windowMenu role adds Close (Ctrl+W) on Windows and Linux, which would take Ctrl+W from the
+    // page and, on the home page, close the last window and so quit.
+    mac ? { role: 'windowMenu' } : { label: '&Window', submenu: [{ role: 'minimize' }] },
     {
       role: 'help',
       submenu: [

@@ -1,7 +1,10 @@
 /**
  * The desktop KeyVault: keys encrypted with Electron's safeStorage (Keychain, DPAPI, libsecret/kwallet) in
  * a 0600 file in userData. Where Linux has no secret store, safeStorage falls back to `basic_text`, a
- * hard-coded password: the vault still works but says so, and the UI offers "don't remember".
+ * hard-coded password: the vault still works but says so, and the UI offers "don't remember". On Linux the
+ * warning is conservative: the backend Electron reports and the one its async encryptor ends up using can
+ * differ (a reported secret store that does not answer falls back to the fixed password, silently), so only
+ * a named secret store counts as one, and even then the user is told the limit.
  */
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
@@ -11,14 +14,31 @@ import { createFileVault } from '../services/keys/file-vault';
 const BASIC_TEXT_WARNING =
   'This system has no secret store (such as GNOME Keyring or KWallet), so saved API keys are only ' +
   'obfuscated on disk. Choose "Don\'t remember" to keep a key for this session only.';
+const LINUX_LIMIT =
+  "Saved API keys are encrypted with the system's secret store when it answers; on Linux, Electron falls " +
+  'back to a fixed password without saying so when it does not. Choose "Don\'t remember" for a key that ' +
+  'must never rest on disk.';
+const LINUX_SECRET_STORES = new Set(['gnome_libsecret', 'kwallet', 'kwallet5', 'kwallet6']);
 
 function storageInfo(): KeyStorageInfo {
   if (process.platform === 'darwin') return { backend: 'keychain', persistent: true };
   if (process.platform === 'win32') return { backend: 'dpapi', persistent: true };
   const backend = safeStorage.getSelectedStorageBackend();
-  return backend === 'basic_text'
-    ? { backend, persistent: false, warning: BASIC_TEXT_WARNING }
-    : { backend, persistent: true };
+  return LINUX_SECRET_STORES.has(backend)
+    ? { backend, persistent: true, warning: LINUX_LIMIT }
+    : { backend, persistent: false, warning: BASIC_TEXT_WARNING };
+}
+
+/** The OS key that sealed it is gone (a keyring changed, a Keychain prompt denied): the key must be entered again. */
+async function open(sealed: string): Promise<string> {
+  try {
+    return (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result;
+  } catch (error) {
+    throw new Error(
+      "A saved API key can no longer be decrypted (the system's keyring or Keychain access changed): enter it again.",
+      { cause: error },
+    );
+  }
 }
 
 /** Call after the app's `ready` event: before it, the Linux backend is `unknown`. */
@@ -34,6 +54,6 @@ export function createSafeStorageVault(userDataDir: string): KeyVault {
       return (await safeStorage.encryptStringAsync(plain)).toString('base64');
     },
     // `shouldReEncrypt` (a rotated OS key) is left to the next save of that key: the old ciphertext still opens.
-    open: async (sealed) => (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result,
+    open,
   });
 }

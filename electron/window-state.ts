@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { screen } from 'electron';
 import type { BrowserWindow, Rectangle } from 'electron';
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from '../services/storage/json-file';
+import { readJsonFile, serial, writeJsonFile } from '../services/storage/json-file';
 
 const stateSchema = z.object({
   bounds: z.object({ x: z.number(), y: z.number(), width: z.number().min(200), height: z.number().min(150) }),
@@ -36,10 +36,15 @@ export async function loadWindowState(
 
 export function rememberWindowState(window: BrowserWindow, userDataDir: string): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // One write at a time: writes share a temp file, and a close confirmed after a first, cancelled close
+  // saves twice at once. A failed write costs only the window's place, never the process.
+  const queue = serial();
   const save = (): void => {
     if (window.isDestroyed()) return;
     const state: WindowState = { bounds: window.getNormalBounds(), maximized: window.isMaximized() };
-    void writeJsonFile(join(userDataDir, 'window-state.json'), state);
+    queue(() => writeJsonFile(join(userDataDir, 'window-state.json'), state)).catch((error: unknown) =>
+      console.error('TableDesk: the window size and position could not be saved', error),
+    );
   };
   const later = (): void => {
     clearTimeout(timer);

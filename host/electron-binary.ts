@@ -3,8 +3,11 @@
  * downloads its binary on first run, not at `npm install`. The installer (@electron/get, checked against the
  * package's checksums) honours the usual environment: ELECTRON_MIRROR, electron_config_cache, proxies.
  * When there is no binary to be had, the result is the one line to print before opening the browser door.
+ * TABLEDESK_SKIP_ELECTRON_DOWNLOAD is the opt-out: ELECTRON_SKIP_BINARY_DOWNLOAD is not read, since
+ * electron@42 and later ignore it and a machine that still sets it would never get the desktop app.
  */
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -86,9 +89,9 @@ export async function findElectron(
     return {
       fallback: `ELECTRON_OVERRIDE_DIST_PATH (${env.ELECTRON_OVERRIDE_DIST_PATH}) holds no Electron binary: ${DOOR}`,
     };
-  if (isSet(env.ELECTRON_SKIP_BINARY_DOWNLOAD))
+  if (isSet(env.TABLEDESK_SKIP_ELECTRON_DOWNLOAD))
     return {
-      fallback: `Electron's binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it was not downloaded: ${DOOR}`,
+      fallback: `Electron's binary is not installed and TABLEDESK_SKIP_ELECTRON_DOWNLOAD is set, so it was not downloaded: ${DOOR}`,
     };
 
   const result = await runInstaller(packageDir, { ...options, env });
@@ -100,4 +103,25 @@ export async function findElectron(
     : {
         fallback: `Electron's installer finished but left no binary in ${join(packageDir, 'dist')}: ${DOOR}`,
       };
+}
+
+/**
+ * What `npm start` does once Electron has stopped: an Electron that stops within `startupMs` with an error or
+ * a signal could not start (Linux: the sandbox helper not set up ends it with SIGTRAP, no display with SIGSEGV
+ * or SIGABRT), and the browser door opens instead; otherwise npm start ends with Electron's status, a signal
+ * as the shell reports it (128 + its number).
+ */
+export function afterElectron(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  ranMs: number,
+  startupMs: number,
+): { door: string } | { exitCode: number } {
+  const failed = signal !== null || (code !== null && code !== 0);
+  if (failed && ranMs < startupMs) {
+    const how = signal !== null ? `signal ${signal}` : `exit code ${code}`;
+    return { door: `Electron stopped as it started (${how}, its message is above): ${DOOR}` };
+  }
+  if (signal !== null) return { exitCode: 128 + (constants.signals[signal] ?? 0) };
+  return { exitCode: code ?? 0 };
 }

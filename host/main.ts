@@ -3,8 +3,7 @@
  * Options: --port N, --data DIR (user-data folder), --rate-limit N|off (the embedded server's limit).
  */
 import { parseArgs } from 'node:util';
-import envPaths from 'env-paths';
-import { launchBrowserApp } from './launch';
+import { defaultUserDataDir, launchBrowserApp } from './launch';
 
 function options(): { port: string; data?: string; 'rate-limit': string } {
   try {
@@ -41,8 +40,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 try {
   const app = await launchBrowserApp({
-    // The same folder Electron uses for userData on Linux (~/.config/TableDesk).
-    userDataDir: values.data ?? envPaths('TableDesk', { suffix: '' }).config,
+    userDataDir: values.data ?? defaultUserDataDir(),
     port,
     embedded: { rateLimit: rateLimit(values['rate-limit']) },
   });

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findElectron } from './electron-binary';
+import { afterElectron, findElectron } from './electron-binary';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** An Electron that fails within this time failed to start, rather than stopping after use. */
@@ -38,15 +38,10 @@ if ('fallback' in launch) {
     );
   });
   const spawnedAt = Date.now();
-  child.once('exit', (code) => {
+  child.once('exit', (code, signal) => {
     if (failed) return;
-    // An Electron that cannot run here (e.g. Linux's sandbox helper not set up) stops at once with an error.
-    if (code !== null && code !== 0 && Date.now() - spawnedAt < STARTUP_MS) {
-      void openBrowserDoor(
-        `Electron stopped as it started (exit code ${code}, its message is above): opening the browser door instead.`,
-      );
-      return;
-    }
-    process.exit(code ?? 0);
+    const next = afterElectron(code, signal, Date.now() - spawnedAt, STARTUP_MS);
+    if ('door' in next) void openBrowserDoor(next.door);
+    else process.exit(next.exitCode);
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The local Record Table Service inside the app: on 127.0.0.1, a random port, a random key kept in the key
  * vault, its SQLite data in the user-data folder, the demo base seeded on first start. It runs in this
- * process, or in a child process on the real Node where better-sqlite3's build does not fit this process
+ * process, in a worker thread of it (an installed app: the seed and the queries stay off Electron's main
+ * thread), or in a child process on the real Node where better-sqlite3's build does not fit this process
  * (an unpackaged Electron run).
  */
 import { randomBytes } from 'node:crypto';
@@ -9,10 +10,14 @@ import { join } from 'node:path';
 import { startServer } from '../server/index';
 import type { RunningServer, ServerOptions } from '../server/index';
 import { startChildServer } from './embedded-server/child-runner';
+import { startWorkerServer, WorkerUnavailable } from './embedded-server/worker-runner';
 import type { KeyVault } from './keys/key-vault';
 
-/** 'in-process' (default), or a child process on this Node binary, run from the unpacked app in `appDir`. */
-export type EmbeddedRunner = 'in-process' | { nodePath: string; appDir: string };
+/**
+ * 'in-process' (default); a worker thread running the built `worker` script; or a child process on this Node
+ * binary, run from the unpacked app in `appDir`.
+ */
+export type EmbeddedRunner = 'in-process' | { worker: string | URL } | { nodePath: string; appDir: string };
 
 export interface EmbeddedServer extends RunningServer {
   /** The process serving it: this one, or the child. */
@@ -33,31 +38,55 @@ export interface EmbeddedServerOptions {
   runner?: EmbeddedRunner;
 }
 
-/** What only an in-process server can honour (the child's command line has no room for them). */
+/** What only an in-process server can honour (neither the child's command line nor a worker takes them). */
 const IN_PROCESS_ONLY = ['largeTableRecords', 'offsetTtlMs', 'onRequest'] as const;
 
 const KEY_NAME = 'embedded-server';
 
+/**
+ * The demo server's own key. It only guards a server on loopback that this app starts, so a key the vault can
+ * no longer open (the OS keyring changed, a Keychain prompt was denied) is replaced rather than fatal.
+ */
+async function demoKey(vault: KeyVault): Promise<string> {
+  const saved = await vault.get(KEY_NAME).catch((error: unknown) => {
+    console.error('TableDesk: the demo server key could not be read; a new one replaces it.', error);
+    return undefined;
+  });
+  if (saved !== undefined) return saved;
+  const key = `pat${randomBytes(24).toString('hex')}`;
+  await vault.set(KEY_NAME, key);
+  return key;
+}
+
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
-  let apiKey = await options.vault.get(KEY_NAME);
-  if (apiKey === undefined) {
-    apiKey = `pat${randomBytes(24).toString('hex')}`;
-    await options.vault.set(KEY_NAME, apiKey);
-  }
+  const apiKey = await demoKey(options.vault);
   const dataDir = join(options.userDataDir, 'local-server');
   const runner = options.runner ?? 'in-process';
   if (runner !== 'in-process') {
     const unsupported = IN_PROCESS_ONLY.filter((name) => options[name] !== undefined);
     if (unsupported.length > 0)
-      throw new Error(`The child-process demo server does not take ${unsupported.join(', ')}`);
-    return startChildServer({
-      ...runner,
-      apiKey,
-      dataDir,
-      memory: options.memory,
-      rateLimit: options.rateLimit,
-    });
+      throw new Error(
+        `The ${'worker' in runner ? 'worker-thread' : 'child-process'} demo server does not take ${unsupported.join(', ')}`,
+      );
+    const common = { apiKey, dataDir, memory: options.memory, rateLimit: options.rateLimit };
+    if (!('worker' in runner)) return startChildServer({ ...runner, ...common });
+    try {
+      return await startWorkerServer(runner.worker, common);
+    } catch (error) {
+      if (!(error instanceof WorkerUnavailable)) throw error;
+      // A demo that holds up the window while it seeds beats no demo at all.
+      console.error('TableDesk: the demo server runs on the main thread instead of its own thread.', error);
+      return startInProcess(options, apiKey, dataDir);
+    }
   }
+  return startInProcess(options, apiKey, dataDir);
+}
+
+async function startInProcess(
+  options: EmbeddedServerOptions,
+  apiKey: string,
+  dataDir: string,
+): Promise<EmbeddedServer> {
   const server = await startServer({
     host: '127.0.0.1',
     port: 0,

@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findElectron, installerReason } from '../../../host/electron-binary';
+import { afterElectron, findElectron, installerReason } from '../../../host/electron-binary';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const realPackage = join(root, 'node_modules/electron');
@@ -188,15 +188,40 @@ describe("npm start's Electron binary", () => {
     });
   });
 
-  it('does not try with ELECTRON_SKIP_BINARY_DOWNLOAD=1, and says so', async () => {
+  it('does not try with TABLEDESK_SKIP_ELECTRON_DOWNLOAD=1, and says so', async () => {
     const base = await serveMirror((response) => response.writeHead(404).end());
     const launch = await findElectron(packageDir, {
-      env: cleanEnv({ ELECTRON_MIRROR: base, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }),
+      env: cleanEnv({ ELECTRON_MIRROR: base, TABLEDESK_SKIP_ELECTRON_DOWNLOAD: '1' }),
     });
     expect(launch).toEqual({
-      fallback: `Electron's binary is not installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it was not downloaded: ${DOOR}`,
+      fallback: `Electron's binary is not installed and TABLEDESK_SKIP_ELECTRON_DOWNLOAD is set, so it was not downloaded: ${DOOR}`,
     });
     expect(requested).toEqual([]);
+  });
+
+  it('still downloads with ELECTRON_SKIP_BINARY_DOWNLOAD=1, which electron@42+ no longer reads', async () => {
+    const base = await serveMirror((response) => response.writeHead(404).end());
+    const launch = await findElectron(packageDir, {
+      env: cleanEnv({
+        ELECTRON_MIRROR: base,
+        ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+        electron_config_cache: join(dir, 'cache'),
+      }),
+    });
+    expect(requested).toEqual([`/v${version}/${artifact}`]);
+    expect(launch).toEqual({ fallback: expect.stringContaining('Response code 404 (Not Found)') });
+  });
+
+  it('after Electron stops: a signal or an error during start-up opens the door, later ones end npm start with them', () => {
+    expect(afterElectron(null, 'SIGTRAP', 500, 10_000)).toEqual({
+      door: `Electron stopped as it started (signal SIGTRAP, its message is above): ${DOOR}`,
+    });
+    expect(afterElectron(1, null, 500, 10_000)).toEqual({
+      door: `Electron stopped as it started (exit code 1, its message is above): ${DOOR}`,
+    });
+    expect(afterElectron(0, null, 500, 10_000)).toEqual({ exitCode: 0 });
+    expect(afterElectron(null, 'SIGSEGV', 60_000, 10_000)).toEqual({ exitCode: 139 });
+    expect(afterElectron(2, null, 60_000, 10_000)).toEqual({ exitCode: 2 });
   });
 
   it('uses an installed binary without running the installer', async () => {
@@ -313,6 +338,17 @@ describe("npm start's Electron binary", () => {
     ]);
     expect(start.page.status).toBe(200);
     expect(await start.stop()).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('npm start opens the door when Electron is killed by a signal as it starts (Linux: no sandbox helper)', async () => {
+    placeBinary(0o755, '#!/bin/sh\necho "Trace/breakpoint trap" >&2\nkill -TRAP $$\n');
+    const start = await startUntilDoorOpens({});
+    expect(start.lines).toEqual([
+      `Electron stopped as it started (signal SIGTRAP, its message is above): ${DOOR}`,
+      `TableDesk is open at ${start.url}`,
+    ]);
+    expect(start.page.status).toBe(200);
+    expect(await start.stop()).toEqual({ code: 0, stderr: 'Trace/breakpoint trap\n' });
   });
 
   it('npm start runs Electron on the app with its Node, and opens the door when Electron stops as it starts', async () => {

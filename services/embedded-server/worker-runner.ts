@@ -1,0 +1,64 @@
+/**
+ * The local server in a worker thread of this process (an installed app, whose better-sqlite3 is built for
+ * Electron): seeding the demo base takes seconds and must not freeze the window, so neither it nor any query
+ * runs on the main thread. The worker's script is built beside the main bundle (electron.vite.config.ts).
+ */
+import { Worker } from 'node:worker_threads';
+import type { RunningServer } from '../../server/index';
+
+export interface WorkerServerOptions {
+  apiKey: string;
+  dataDir?: string;
+  memory?: boolean;
+  rateLimit?: number | 'off';
+}
+
+export type WorkerReply =
+  { ready: { url: string; bases: { id: string; name: string }[] } } | { failed: string };
+
+export interface WorkerServer extends RunningServer {
+  pid: number;
+}
+
+/** The thread itself could not run (its script did not load), as opposed to a server that failed to start. */
+export class WorkerUnavailable extends Error {
+  override name = 'WorkerUnavailable';
+}
+
+/** `script`: the built worker.ts (a file path or file URL). */
+export function startWorkerServer(script: string | URL, options: WorkerServerOptions): Promise<WorkerServer> {
+  const worker = new Worker(script, { workerData: options });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return new Promise<WorkerServer>((resolve, reject) => {
+    const fail = (error: Error): void => {
+      void worker.terminate();
+      reject(error);
+    };
+    const failed = (error: Error): void =>
+      fail(
+        new WorkerUnavailable(`The local demo server's thread failed: ${error.message}`, { cause: error }),
+      );
+    const stopped = (code: number): void =>
+      fail(new WorkerUnavailable(`The local demo server's thread stopped (exit code ${code})`));
+    worker.once('error', failed);
+    worker.once('exit', stopped);
+    worker.once('message', (message: WorkerReply) => {
+      if ('failed' in message) {
+        fail(new Error(`The local demo server did not start: ${message.failed}`));
+        return;
+      }
+      worker.off('exit', stopped);
+      worker.off('error', failed);
+      worker.on('error', (error) => console.error('TableDesk: the local demo server failed', error));
+      resolve({
+        ...message.ready,
+        apiKey: options.apiKey,
+        pid: process.pid,
+        async close() {
+          worker.postMessage('close');
+          await exited;
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,337 @@
+/**
+ * The desktop app as Electron loads it: `npm run build:electron`, the packaged layout (production
+ * dependencies only), the main bundle run by Node's own ES module loader with the Electron stand-in, and the
+ * preload loaded as a sandboxed preload is (one CommonJS script, `require` limited to electron, events,
+ * timers and url). Vite, Vitest and tsc resolve imports that Node does not; only this check sees the bundle
+ * the way the app's users will.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startEmbeddedServer } from '../../../services/embedded-server';
+import { startWorkerServer } from '../../../services/embedded-server/worker-runner';
+import { createFileVault } from '../../../services/keys/file-vault';
+import { buildElectron, layOut, productionPackages, root, runMain } from './layout';
+import type { RunningMain } from './layout';
+
+interface State {
+  log: string[];
+  schemes: { scheme: string; privileges: Record<string, boolean> }[];
+  protocols: string[];
+  ipcChannels: string[];
+  handlers: Record<string, boolean>;
+  menu: { role?: string; label?: string; accelerator?: string; submenu?: State['menu'] }[] | null;
+  exitCode?: number;
+  dialogs: number;
+  windows: {
+    options: { webPreferences: Record<string, unknown> };
+    url: string;
+    visible: boolean;
+    maximized: boolean;
+    minimized: boolean;
+    focused: boolean;
+    calls: string[];
+  }[];
+  eventLoopMaxDelayMs: number;
+}
+
+const REFUSED = {
+  ok: false,
+  error: { kind: 'invalid-request', message: 'Refused: the call did not come from the TableDesk window.' },
+};
+
+let dir: string;
+let entry: string;
+let userData: string;
+let main: RunningMain | undefined;
+
+beforeAll(async () => {
+  buildElectron();
+  dir = await mkdtemp(join(tmpdir(), 'tabledesk-bundle-'));
+  entry = layOut(join(dir, 'app'));
+  userData = join(dir, 'user-data');
+  mkdirSync(userData);
+}, 120_000);
+afterEach(async () => {
+  await main?.stop();
+  main = undefined;
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(platform?: NodeJS.Platform): Promise<RunningMain> {
+  main = await runMain(entry, userData, platform);
+  return main;
+}
+
+async function until(main: RunningMain, done: (state: State) => boolean): Promise<State> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const state = await main.send<State>({ do: 'state' });
+    if (done(state) || Date.now() > end) return state;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const windowOpen = (state: State): boolean =>
+  state.windows[0]?.url !== undefined && state.windows[0].url !== '';
+
+describe('the built main process, loaded as Electron loads it', () => {
+  it('registers app://, opens the sandboxed window, binds IPC, and serves the demo base through the preload', async () => {
+    const app = await start();
+    const state = await until(app, windowOpen);
+    expect(state.log.indexOf('registerSchemesAsPrivileged')).toBeLessThan(state.log.indexOf('ready'));
+    expect(state.log).toContain('requestSingleInstanceLock');
+    expect(state.schemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
+    expect(state.protocols).toEqual(['app']);
+    expect(state.ipcChannels).toEqual(['tabledesk:call']);
+    expect(state.windows).toHaveLength(1);
+    expect(state.windows[0]?.url).toBe('app://tabledesk/index.html');
+    expect(state.windows[0]?.options.webPreferences).toMatchObject({
+      preload: join(entry, '../out/preload/index.cjs'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+    });
+
+    expect(await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') })).toEqual([
+      'tabledesk',
+    ]);
+    expect(await app.send({ do: 'call', channel: 'app.info', request: {} })).toMatchObject({
+      ok: true,
+      response: { name: 'TableDesk', door: 'electron' },
+    });
+    const bases = await app.send<{ ok: boolean; response: { refused: boolean; bases: unknown[] } }>({
+      do: 'call',
+      channel: 'meta.bases',
+      request: { connectionId: 'demo' },
+    });
+    expect(bases.ok).toBe(true);
+    expect(bases.response.refused).toBe(false);
+    expect(bases.response.bases.length).toBeGreaterThan(0);
+    expect(app.stderr()).toBe('');
+  });
+
+  it('a main that cannot load ends with status 1 (npm start then opens the browser door), not a hung process', async () => {
+    const broken = join(dir, 'broken');
+    const brokenEntry = layOut(broken);
+    await rm(join(broken, 'node_modules/fastest-levenshtein'), { recursive: true });
+    main = await runMain(brokenEntry, userData);
+    const state = await main.send<State>({ do: 'state' });
+    expect(state).toMatchObject({ exitCode: 1, windows: [], dialogs: 1 });
+    expect(main.stderr()).toContain(
+      "TableDesk could not start: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'fastest-levenshtein'",
+    );
+  });
+
+  it('ships only what main loads: no renderer or build-tool package among the production dependencies', () => {
+    const shipped = productionPackages();
+    expect(shipped).toEqual(expect.arrayContaining(['better-sqlite3', 'fastify', 'zod']));
+    for (const name of [
+      'react',
+      'react-dom',
+      'ag-grid-community',
+      'ag-grid-react',
+      'tsx',
+      'esbuild',
+      'dayjs',
+      'ws',
+    ])
+      expect(shipped, name).not.toContain(name);
+  });
+
+  it('seeds the demo off the main thread: its event loop never stalls while the 50,000 records go in', async () => {
+    // A first start on an empty folder seeds the demo base.
+    const fresh = join(dir, 'fresh-user-data');
+    mkdirSync(fresh);
+    main = await runMain(entry, fresh);
+    await main.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
+    const started = Date.now();
+    const bases = await main.send<{ ok: boolean }>({
+      do: 'call',
+      channel: 'meta.bases',
+      request: { connectionId: 'demo' },
+    });
+    expect(bases.ok).toBe(true);
+    const state = await main.send<State>({ do: 'state' });
+    // Seeding takes seconds (about 5 s on this machine); on the main thread it would stall the loop for all of
+    // them, in a worker for none (about 70 ms at most here, under load).
+    const seedMs = Date.now() - started;
+    expect(seedMs).toBeGreaterThan(300);
+    expect(state.eventLoopMaxDelayMs).toBeLessThan(Math.min(500, seedMs / 2));
+  });
+
+  it('refuses calls from any frame but the window’s own top frame', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    for (const frame of ['iframe', 'other-process', 'other-page', 'none'] as const)
+      expect(await app.send({ do: 'call-from', frame }), frame).toEqual(REFUSED);
+  });
+
+  it('refuses every permission request, permission check and device permission', async () => {
+    const app = await start();
+    const state = await until(app, windowOpen);
+    expect(state.handlers).toEqual({
+      permissionRequest: true,
+      permissionCheck: true,
+      devicePermission: true,
+    });
+    expect(await app.send({ do: 'permissions' })).toEqual({ request: false, check: false, device: false });
+  });
+
+  it('serves the renderer on app:// with its CSP, nothing outside it, and blocks navigation away', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    expect(await app.send({ do: 'fetch-app', url: 'app://tabledesk/index.html' })).toMatchObject({
+      status: 200,
+      csp: expect.stringContaining("default-src 'self'"),
+    });
+    expect(await app.send({ do: 'fetch-app', url: 'app://tabledesk/..%2f..%2fpackage.json' })).toMatchObject({
+      status: 404,
+    });
+    expect(await app.send({ do: 'navigate', url: 'https://example.com/' })).toBe(true);
+  });
+
+  it('shows a maximized window only when its content is ready', async () => {
+    await writeFile(
+      join(userData, 'window-state.json'),
+      JSON.stringify({ bounds: { x: 10, y: 10, width: 900, height: 700 }, maximized: true }),
+    );
+    const app = await start();
+    const before = await until(app, windowOpen);
+    expect(before.windows[0]).toMatchObject({ visible: false, maximized: false });
+    const after = await app.send<State>({ do: 'window', event: 'ready-to-show' });
+    expect(after.windows[0]).toMatchObject({ visible: true, maximized: true });
+  });
+
+  it('a second launch restores a minimized window and focuses it', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    await app.send({ do: 'minimize' });
+    const state = await app.send<State>({ do: 'second-instance' });
+    expect(state.windows[0]).toMatchObject({ minimized: false, focused: true });
+    expect(state.windows[0]?.calls.slice(-2)).toEqual(['restore', 'focus']);
+  });
+
+  it('leaves Ctrl+W to the page: no menu item closes the window with it', async () => {
+    const app = await start();
+    const state = await until(app, windowOpen);
+    const accelerators = (items: State['menu']): string[] =>
+      (items ?? []).flatMap((item) => [
+        ...(item.accelerator ? [item.accelerator] : []),
+        ...accelerators(item.submenu ?? []),
+      ]);
+    expect(accelerators(state.menu).length).toBeGreaterThan(0);
+    expect(
+      accelerators(state.menu).filter((a) => /^(CommandOrControl|CmdOrCtrl|Ctrl|Control)\+W$/i.test(a)),
+    ).toEqual([]);
+  });
+
+  it('macOS: quits on app.quit() (Cmd+Q, the Dock, logout): the window closes, the services stop, it exits 0', async () => {
+    const app = await start('darwin');
+    await until(app, windowOpen);
+    await app.send({ do: 'quit' });
+    const state = await until(app, (s) => s.exitCode !== undefined);
+    expect(state.windows).toEqual([]);
+    expect(state.exitCode).toBe(0);
+    expect(state.log.filter((line) => line.startsWith('app.'))).toEqual([
+      'app.quit',
+      'app.quit',
+      'app.exit 0',
+    ]);
+  });
+
+  it('macOS: asks before quitting with unsent edits; "Stay" keeps the app open, "Quit" then quits', async () => {
+    const app = await start('darwin');
+    await until(app, windowOpen);
+    await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
+    // A service nothing answers: the edit stays owed.
+    const saved = await app.send<{ ok: boolean; response: { connection: { id: string } } }>({
+      do: 'call',
+      channel: 'connections.save',
+      request: { name: 'Away', baseUrl: 'http://127.0.0.1:9', apiKey: 'patAWAY', remember: false },
+    });
+    const target = { connectionId: saved.response.connection.id, baseId: 'appAway', table: 'Tasks' };
+    expect(
+      await app.send({
+        do: 'call',
+        channel: 'edits.edit',
+        request: { target, changes: [{ recordId: 'rec1', fields: { Name: 'x' } }] },
+      }),
+    ).toMatchObject({ ok: true });
+
+    await app.send({ do: 'dialog-answer', response: 1 });
+    await app.send({ do: 'quit' });
+    const stayed = await until(app, (s) => s.dialogs === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await app.send<State>({ do: 'state' })).toMatchObject({
+      dialogs: 1,
+      windows: [expect.anything()],
+    });
+    expect(stayed.exitCode).toBeUndefined();
+
+    await app.send({ do: 'dialog-answer', response: 0 });
+    await app.send({ do: 'quit' });
+    const quit = await until(app, (s) => s.exitCode !== undefined);
+    expect(quit).toMatchObject({ dialogs: 2, windows: [], exitCode: 0 });
+  });
+});
+
+describe("the installed app's demo server thread (out/main/embedded-worker.js)", () => {
+  const script = (): string => join(root, 'out/main/embedded-worker.js');
+
+  it('serves the demo base on loopback with the key it was given, and its thread ends on close', async () => {
+    const server = await startWorkerServer(script(), { apiKey: 'patWORKER', memory: true, rateLimit: 'off' });
+    try {
+      expect(server.pid).toBe(process.pid);
+      expect(server.bases.map((b) => b.name)).toContain('TableDesk Demo');
+      const ok = await fetch(`${server.url}/v0/meta/bases`, {
+        headers: { Authorization: 'Bearer patWORKER' },
+      });
+      expect(ok.status).toBe(200);
+      const refused = await fetch(`${server.url}/v0/meta/bases`, {
+        headers: { Authorization: 'Bearer patOTHER' },
+      });
+      expect(refused.status).toBe(401);
+    } finally {
+      await server.close();
+    }
+    await expect(fetch(`${server.url}/v0/meta/bases`)).rejects.toThrow();
+  });
+
+  it('says why when the server cannot start in it', async () => {
+    const file = join(dir, 'not-a-folder');
+    await writeFile(file, '');
+    await expect(startWorkerServer(script(), { apiKey: 'patX', dataDir: join(file, 'db') })).rejects.toThrow(
+      /^The local demo server did not start: .*(ENOTDIR|not a directory)/,
+    );
+  });
+
+  it('runs the server on the main thread, and says so, when the thread itself cannot run', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = await startEmbeddedServer({
+      userDataDir: dir,
+      vault: createFileVault(join(dir, 'worker-keys.json')),
+      memory: true,
+      runner: { worker: join(dir, 'no-such-worker.js') },
+    });
+    expect(errors).toHaveBeenCalledWith(
+      'TableDesk: the demo server runs on the main thread instead of its own thread.',
+      expect.objectContaining({ name: 'WorkerUnavailable' }),
+    );
+    errors.mockRestore();
+    try {
+      const ok = await fetch(`${server.url}/v0/meta/bases`, {
+        headers: { Authorization: `Bearer ${server.apiKey}` },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
