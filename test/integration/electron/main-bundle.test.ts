@@ -150,6 +150,8 @@ describe('the built main process, loaded as Electron loads it', () => {
     const fresh = join(dir, 'fresh-user-data');
     mkdirSync(fresh);
     main = await runMain(entry, fresh);
+    // IPC is bound with the window, once the services are ready (the journal's lock taken).
+    await until(main, windowOpen);
     await main.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
     const started = Date.now();
     const bases = await main.send<{ ok: boolean }>({
