@@ -94,7 +94,7 @@ export function installFormulas(service: Service): void {
       .filter((f): f is Field => !!f);
     const names = formula.referencedFields;
     return (rec: StoredRecord) => {
-      const fields: Record<string, unknown> = {};
+      const fields = Object.create(null) as Record<string, unknown>;
       used.forEach((f, i) => (fields[names[i]!] = jsonCell(f, rec)));
       return formula.matches({
         id: rec.id,

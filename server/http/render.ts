@@ -82,7 +82,8 @@ export function checkTextFormat(
 
 /** A record on the wire: empty values are left out, 0 is kept (airtable-wire.md §3.7). */
 export function renderRecord(table: Table, rec: StoredRecord, opts: RenderOptions = {}): RecordData {
-  const fields: Record<string, unknown> = {};
+  // No prototype: a field may be named `__proto__` (or `constructor`), and is then an ordinary key.
+  const fields = Object.create(null) as Record<string, unknown>;
   for (const field of table.fields) {
     if (opts.only && !opts.only.has(field.id)) continue;
     const value = jsonCell(field, rec);

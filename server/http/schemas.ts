@@ -38,7 +38,14 @@ export const recordQuery = z.looseObject({
   returnFieldsByFieldId: bool.optional(),
 });
 
-const fieldsObject = z.record(z.string(), z.unknown());
+/**
+ * A record's `fields` map, kept as parsed (JSON.parse makes every key an own property): z.record would drop a
+ * key named `__proto__`, and a field may have that name.
+ */
+const fieldsObject = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  { message: 'fields must be an object' },
+);
 
 const writeFlags = {
   typecast: bool.optional(),
