@@ -29,6 +29,12 @@ const NUMERIC: ReadonlySet<string> = new Set([
 const ISO_TEXT: ReadonlySet<string> = new Set(['date', 'dateTime']);
 
 /**
+ * A text literal for SQL built from any string: as UTF-8 bytes in hex, so no character (a quote, a NUL, which
+ * ends a statement's text in SQLite) can change the statement.
+ */
+const sqlText = (text: string) => `CAST(X'${Buffer.from(text, 'utf8').toString('hex')}' AS TEXT)`;
+
+/**
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
  * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
@@ -45,7 +51,7 @@ function sortExpression(field: Field): string {
   if (field.type === 'multipleRecordLinks') return `ifnull(data ->> '$."${linkSortKey(field.id)}"', '')`;
   if (field.type === 'singleSelect') {
     const choices = (field.options?.choices ?? []) as { name: string }[];
-    const whens = choices.map((c, i) => ` WHEN '${c.name.replaceAll("'", "''")}' THEN ${i + 1}`).join('');
+    const whens = choices.map((c, i) => ` WHEN ${sqlText(c.name)} THEN ${i + 1}`).join('');
     return `(CASE ifnull(data ->> ${path}, '') WHEN '' THEN 0${whens} ELSE ${choices.length + 1} END)`;
   }
   if (field.type === 'formula') {

@@ -66,11 +66,16 @@ export class RecordStore {
   // Prepared once: they run per record (reading one record is the inner loop of link sort keys).
   private readonly sql;
   private readonly primaryStatements = new Map<string, Statement>();
+  private readonly choicesAdded = new Set<Field>();
+  private readonly existingStatement: Statement;
 
   constructor(
     private readonly db: Db,
     private readonly catalog: Catalog,
   ) {
+    this.existingStatement = db.prepare(
+      'SELECT id FROM records WHERE table_id = ? AND id IN (SELECT value FROM json_each(?))',
+    );
     this.sql = {
       get: db.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE id = ? AND table_id = ?`),
       insert: db.prepare(
@@ -90,7 +95,23 @@ export class RecordStore {
   }
 
   create(table: Table, list: Record<string, unknown>[], opts: WriteOptions = {}): StoredRecord[] {
-    return this.catalog.transaction(() => this.insertAll(table, list, opts));
+    return this.write(() => this.insertAll(table, list, opts));
+  }
+
+  /**
+   * One write in one transaction. Select options added by typecast are saved once at its end, so adding
+   * thousands costs time in proportion to their number (saving after each would rewrite them all each time).
+   */
+  private write<T>(fn: () => T): T {
+    try {
+      return this.catalog.transaction(() => {
+        const out = fn();
+        for (const field of this.choicesAdded) this.catalog.saveField(field);
+        return out;
+      });
+    } finally {
+      this.choicesAdded.clear();
+    }
   }
 
   /** PATCH (replace=false) or PUT (replace=true) of existing records; every id must exist. */
@@ -99,7 +120,7 @@ export class RecordStore {
     list: { id: string; fields: Record<string, unknown> }[],
     opts: WriteOptions & { replace?: boolean } = {},
   ): StoredRecord[] {
-    return this.catalog.transaction(() => list.map((u) => this.updateOne(table, u.id, u.fields, opts)));
+    return this.write(() => list.map((u) => this.updateOne(table, u.id, u.fields, opts)));
   }
 
   /** `performUpsert`: records with an id update it; others match on the merge fields (0 → create, 1 → update). */
@@ -123,7 +144,7 @@ export class RecordStore {
     if (mergeFields.length < 1 || mergeFields.length > 3)
       throw new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', 'fieldsToMergeOn must name 1 to 3 fields');
     // Typecast may add select options to the catalog: its transaction undoes them with the records.
-    return this.catalog.transaction(() => {
+    return this.write(() => {
       const created: string[] = [];
       const updated: string[] = [];
       const records = list.map((u) => {
@@ -377,16 +398,16 @@ export class RecordStore {
     return {
       typecast: opts.typecast === true,
       addChoice: (field, name) => {
-        const choices = (field.options?.choices ?? []) as { id: string; name: string }[];
-        field.options = { ...field.options, choices: [...choices, { id: newId('sel'), name }] };
-        this.catalog.saveField(field);
+        const choices = field.options?.choices;
+        if (Array.isArray(choices)) choices.push({ id: newId('sel'), name });
+        else field.options = { ...field.options, choices: [{ id: newId('sel'), name }] };
+        this.choicesAdded.add(field);
       },
       existingLinks: (field, ids) => {
         if (ids.length === 0) return new Set();
         const linked = String(field.options?.linkedTableId);
-        const rows = this.db
-          .prepare(`SELECT id FROM records WHERE table_id = ? AND id IN (${ids.map(() => '?').join(',')})`)
-          .all(linked, ...ids) as { id: string }[];
+        // One JSON parameter, not one per id: SQLite allows 32,766 variables, a cell may hold more links.
+        const rows = this.existingStatement.all(linked, JSON.stringify(ids)) as { id: string }[];
         return new Set(rows.map((r) => r.id));
       },
       linkByPrimary: (field, text) => {
