@@ -15,6 +15,8 @@ export interface PageSpec {
   filter?: (record: StoredRecord) => boolean;
   /** Records wanted on this page. */
   limit: number;
+  /** A filtered read stops scanning at this performance.now() time and says where to resume. */
+  until?: number;
 }
 
 const NUMERIC: ReadonlySet<string> = new Set([
@@ -75,7 +77,7 @@ export class PageReader {
     table: Table,
     spec: PageSpec,
     after?: Keyset,
-  ): { records: StoredRecord[]; last?: Keyset; more: boolean } {
+  ): { records: StoredRecord[]; last?: Keyset; more: boolean; resume?: Keyset } {
     const fields = spec.sort.map((s) => table.fields.find((f) => f.id === s.fieldId)!);
     const exprs = fields.map(sortExpression);
     const dirs = spec.sort.map((s) => s.direction);
@@ -112,13 +114,18 @@ export class PageReader {
       RecordRow & Record<string, unknown>
     >) {
       const rec = fromRow(row);
-      if (spec.filter && !spec.filter(rec)) continue;
+      const keyset = { keys: exprs.map((_, i) => row[`k${i}`]), seq: rec.seq };
+      if (spec.filter && !spec.filter(rec)) {
+        if (spec.until !== undefined && performance.now() > spec.until)
+          return { records, last, more, resume: keyset };
+        continue;
+      }
       if (records.length === spec.limit) {
         more = true;
         break;
       }
       records.push(rec);
-      last = { keys: exprs.map((_, i) => row[`k${i}`]), seq: rec.seq };
+      last = keyset;
     }
     return { records, last, more };
   }

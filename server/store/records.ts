@@ -7,6 +7,7 @@ import { isBlank, writeCell } from './cells';
 import type { Db } from './db';
 import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
+import type { RequestWork } from '../filter/cost';
 
 export interface StoredRecord {
   seq: number;
@@ -48,7 +49,7 @@ export function jsonCell(field: Field, rec: StoredRecord): unknown {
 export const linkSortKey = (fieldId: string) => `${fieldId}:sort`;
 
 /** Fills in a record's formula results; provided by the formula layer (server/filter). */
-export type FormulaComputer = (table: Table, record: StoredRecord) => void;
+export type FormulaComputer = (table: Table, record: StoredRecord, work?: RequestWork) => void;
 
 export interface WriteOptions {
   typecast?: boolean;
@@ -171,14 +172,14 @@ export class RecordStore {
   }
 
   /** Computes every record's formula results and link sort keys again (a formula field added, seeding). */
-  recomputeDerived(table: Table): void {
+  recomputeDerived(table: Table, work?: RequestWork): void {
     const rows = this.db
       .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ?`)
       .all(table.id) as RecordRow[];
     this.db.transaction(() => {
       for (const row of rows) {
         const rec = fromRow(row);
-        this.computeDerived(table, rec);
+        this.computeDerived(table, rec, work);
         this.sql.saveData.run(JSON.stringify(rec.data), rec.seq);
       }
     })();
@@ -266,8 +267,8 @@ export class RecordStore {
   }
 
   /** What a record's stored cells give: formula results and link sort keys. */
-  computeDerived(table: Table, rec: StoredRecord): void {
-    this.computeFormulas(table, rec);
+  computeDerived(table: Table, rec: StoredRecord, work?: RequestWork): void {
+    this.computeFormulas(table, rec, work);
     this.computeLinkKeys(table, rec);
   }
 
