@@ -39,6 +39,8 @@ export interface RunningServer {
 
 /** Starts the local Record Table Service in this process. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  // An empty key would admit `Authorization: Bearer ` from anyone.
+  if (opts.apiKey !== undefined && opts.apiKey.trim() === '') throw new Error('The API key is empty');
   const db: Db = openDatabase({ dataDir: opts.dataDir, memory: opts.memory });
   const service = new Service(db, { offsetTtlMs: opts.offsetTtlMs ?? 600_000 });
   installFormulas(service);
