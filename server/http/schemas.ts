@@ -32,6 +32,8 @@ export const listOptions = z.looseObject({
 export type ListOptions = z.infer<typeof listOptions>;
 
 export const recordQuery = z.looseObject({
+  fields: z.array(z.string()).optional(),
+  recordMetadata: z.array(z.literal('commentCount')).optional(),
   cellFormat: z.enum(['json', 'string']).optional(),
   timeZone: z.string().optional(),
   userLocale: z.string().optional(),

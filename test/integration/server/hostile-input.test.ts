@@ -93,6 +93,15 @@ describe('ids and paths', () => {
   });
 });
 
+describe('query options', () => {
+  it('options of the wrong shape on a single record answer 422 (found by the fuzz test)', async () => {
+    const list = await s.request('GET', `${T()}?pageSize=1`);
+    const id = list.body.records[0]?.id ?? 'recAAAAAAAAAAAAAA';
+    for (const q of ['fields=%25', 'fields=Name', 'fields[a]=Name', 'recordMetadata=x'])
+      expectRefused(await s.request('GET', `${T()}/${id}?${q}`), 422);
+  });
+});
+
 describe('values', () => {
   it('an attachment URL with a malformed escape is kept, its file name as written', async () => {
     const r = await create({ Files: [{ url: 'https://files.example/a%zz%E0.png' }] });
