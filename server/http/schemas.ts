@@ -9,6 +9,9 @@ const count = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Num
 
 const sortEntry = z.object({ field: z.string(), direction: z.enum(['asc', 'desc']).optional() });
 
+/** Most sort rules a list or view may have: each is a term of the SQL that pages through the table. */
+const MAX_SORT = 20;
+
 /** List options, from the query of a GET or the body of POST …/listRecords. Unknown keys are tolerated. */
 export const listOptions = z.looseObject({
   pageSize: count.optional(),
@@ -17,11 +20,7 @@ export const listOptions = z.looseObject({
   offset: z.string().optional(),
   view: z.string().optional(),
   fields: z.array(z.string()).optional(),
-  // The bracket parser builds a sparse array if indexes skip; holes are dropped.
-  sort: z
-    .array(sortEntry.optional())
-    .transform((a) => a.filter((s) => s !== undefined))
-    .optional(),
+  sort: z.array(sortEntry).max(MAX_SORT).optional(),
   filterByFormula: z.string().optional(),
   cellFormat: z.enum(['json', 'string']).optional(),
   timeZone: z.string().optional(),
@@ -80,7 +79,7 @@ const fieldSpec = z.looseObject({
 const viewSpec = z.object({
   name: z.string().min(1),
   filterByFormula: z.string().optional(),
-  sort: z.array(sortEntry).optional(),
+  sort: z.array(sortEntry).max(MAX_SORT).optional(),
   hiddenFields: z.array(z.string()).optional(),
 });
 

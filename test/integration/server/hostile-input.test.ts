@@ -102,6 +102,34 @@ describe('query options', () => {
   });
 });
 
+describe('counts', () => {
+  it('more sort rules than a page query can hold are refused; twenty page through', async () => {
+    const sort = (n: number) => Array.from({ length: n }, () => ({ field: 'Name' }));
+    await s.request('POST', T(), { records: [{ fields: { Name: 'b' } }, { fields: { Name: 'a' } }] });
+    for (const n of [21, 300, 5000])
+      expectRefused(await s.request('POST', `${T()}/listRecords`, { sort: sort(n) }), 422);
+    const query = Array.from({ length: 21 }, (_, i) => `sort[${i}][field]=Name`).join('&');
+    expectRefused(await s.request('GET', `${T()}?${query}`), 422);
+    const first = await s.request('POST', `${T()}/listRecords`, { pageSize: 1, sort: sort(20) });
+    expect(first.status, first.text).toBe(200);
+    const next = await s.request('POST', `${T()}/listRecords`, {
+      pageSize: 1,
+      sort: sort(20),
+      offset: first.body.offset,
+    });
+    expect(next.status, next.text).toBe(200);
+    expect([first.body.records[0].fields.Name, next.body.records[0].fields.Name]).toEqual(['a', 'b']);
+    expectRefused(
+      await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+        name: 'Sorted view',
+        fields: [{ name: 'Name', type: 'singleLineText' }],
+        views: [{ name: 'V', sort: sort(21) }],
+      }),
+      422,
+    );
+  });
+});
+
 describe('values', () => {
   it('an attachment URL with a malformed escape is kept, its file name as written', async () => {
     const r = await create({ Files: [{ url: 'https://files.example/a%zz%E0.png' }] });
