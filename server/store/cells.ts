@@ -17,8 +17,11 @@ export interface CellWriter {
   addChoice(field: Field, name: string): void;
   /** The ids among `ids` that are records of the field's linked table. */
   existingLinks(field: Field, ids: string[]): Set<string>;
-  /** typecast: the id of the linked record whose primary value is `text`, created when none matches. */
-  linkByPrimary(field: Field, text: string): string;
+  /**
+   * typecast: for each text, the id of the first linked record whose primary value it is, created when none
+   * matches. All at once: one lookup for any number of texts.
+   */
+  linksByPrimary(field: Field, texts: string[]): Map<string, string>;
 }
 
 export interface Attachment {
@@ -151,16 +154,15 @@ function toLinks(field: Field, value: unknown, w: CellWriter): string[] {
     field,
     ids.filter((id) => /^rec[A-Za-z0-9]{14}$/.test(id)),
   );
-  const resolved = ids.map((id) => {
-    if (existing.has(id)) return id;
-    if (w.typecast) return w.linkByPrimary(field, id);
+  const missing = [...new Set(ids.filter((id) => !existing.has(id)))];
+  if (missing.length > 0 && !w.typecast)
     throw new ServiceError(
       422,
       'ROW_DOES_NOT_EXIST',
-      `Record ID ${id} does not exist in the table linked by field ${JSON.stringify(field.name)}`,
+      `Record ID ${missing[0]} does not exist in the table linked by field ${JSON.stringify(field.name)}`,
     );
-  });
-  return [...new Set(resolved)];
+  const byPrimary = missing.length > 0 ? w.linksByPrimary(field, missing) : new Map<string, string>();
+  return [...new Set(ids.map((id) => (existing.has(id) ? id : byPrimary.get(id)!)))];
 }
 
 /** The last segment of a URL's path, decoded when it is valid percent-encoding and kept as written otherwise. */

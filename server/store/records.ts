@@ -411,7 +411,7 @@ export class RecordStore {
         const rows = this.existingStatement.all(linked, JSON.stringify(ids)) as { id: string }[];
         return new Set(rows.map((r) => r.id));
       },
-      linkByPrimary: (field, text) => {
+      linksByPrimary: (field, texts) => {
         const linked = this.catalog.tableById(String(field.options?.linkedTableId));
         if (!linked)
           throw new ServiceError(
@@ -419,15 +419,23 @@ export class RecordStore {
             'INVALID_VALUE_FOR_COLUMN',
             `Field ${JSON.stringify(field.name)} links to no table`,
           );
-        const row = this.db
+        const rows = this.db
           .prepare(
-            `SELECT id FROM records WHERE table_id = ? AND data ->> '$."${linked.primaryFieldId}"' = ? ORDER BY seq LIMIT 1`,
+            `SELECT id, data ->> '$."${linked.primaryFieldId}"' AS v FROM records
+             WHERE table_id = ? AND v IN (SELECT value FROM json_each(?)) ORDER BY seq DESC`,
           )
-          .get(linked.id, text) as { id: string } | undefined;
-        if (row) return row.id;
+          .all(linked.id, JSON.stringify(texts)) as { id: string; v: unknown }[];
+        // Newest first, so the first record with a value (the oldest) is the one kept.
+        const ids = new Map(rows.map((r) => [String(r.v), r.id]));
         // Airtable's typecast: "we grab the first thing we match, if it exists, creating a new one otherwise".
-        const [created] = this.insertAll(linked, [{ [linked.primaryFieldId]: text }], { typecast: true });
-        return created!.id;
+        const absent = texts.filter((t) => !ids.has(t));
+        const created = this.insertAll(
+          linked,
+          absent.map((t) => ({ [linked.primaryFieldId]: t })),
+          { typecast: true },
+        );
+        absent.forEach((t, i) => ids.set(t, created[i]!.id));
+        return ids;
       },
     };
   }

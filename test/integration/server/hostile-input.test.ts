@@ -192,6 +192,21 @@ describe('values', () => {
   });
 });
 
+describe('typecast links', () => {
+  it('ten thousand new linked names are resolved and created in time linear in their number', async () => {
+    const names = Array.from({ length: 10_000 }, (_, i) => `Linked team ${i}`);
+    const started = Date.now();
+    const r = await create({ Teams: names }, true);
+    expect(r.status, r.text.slice(0, 200)).toBe(200);
+    expect(r.body.records[0].fields.Teams).toHaveLength(10_000);
+    // One lookup per name against a growing table took 27 s; one lookup for all takes a few seconds.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const again = await create({ Teams: ['Linked team 5', 'Linked team 5', 'New team'] }, true);
+    expect(again.body.records[0].fields.Teams[0]).toBe(r.body.records[0].fields.Teams[5]);
+    expect(again.body.records[0].fields.Teams).toHaveLength(2);
+  });
+});
+
 describe('bodies', () => {
   it('JSON nested thousands deep is refused as a bad body (field options, record values)', async () => {
     const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
