@@ -37,11 +37,17 @@ const ISO_TEXT: ReadonlySet<string> = new Set(['date', 'dateTime']);
 const sqlText = (text: string) => `CAST(X'${Buffer.from(text, 'utf8').toString('hex')}' AS TEXT)`;
 
 /**
+ * A single select sorts by option order through a CASE of one branch per option; building its index costs
+ * time growing faster than the options, so beyond this many it sorts by text like a multiple select.
+ */
+const MAX_RANKED_CHOICES = 1000;
+
+/**
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
  * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
  * so they sort like text or numbers depending on what they hold. A single select sorts by the order of its
- * options, as on Airtable; multiple selects by their text; links by the primary values of the linked
+ * options, as on Airtable (up to MAX_RANKED_CHOICES options); multiple selects by their text; links by the primary values of the linked
  * records, kept beside the cell by the store (linkSortKey).
  */
 function sortExpression(field: Field): string {
@@ -51,8 +57,8 @@ function sortExpression(field: Field): string {
   if (NUMERIC.has(field.type)) return `ifnull(data ->> ${path}, -9e999)`;
   if (ISO_TEXT.has(field.type)) return `ifnull(data ->> ${path}, '')`;
   if (field.type === 'multipleRecordLinks') return `ifnull(data ->> '$."${linkSortKey(field.id)}"', '')`;
-  if (field.type === 'singleSelect') {
-    const choices = (field.options?.choices ?? []) as { name: string }[];
+  const choices = (field.options?.choices ?? []) as { name: string }[];
+  if (field.type === 'singleSelect' && choices.length <= MAX_RANKED_CHOICES) {
     const whens = choices.map((c, i) => ` WHEN ${sqlText(c.name)} THEN ${i + 1}`).join('');
     return `(CASE ifnull(data ->> ${path}, '') WHEN '' THEN 0${whens} ELSE ${choices.length + 1} END)`;
   }

@@ -192,6 +192,33 @@ describe('values', () => {
   });
 });
 
+describe('big selects', () => {
+  it('a single select with thousands of options sorts by text, not through a CASE per option', async () => {
+    const choices = Array.from({ length: 5000 }, (_, i) => ({ name: `c${4999 - i}` }));
+    const field = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${tableId}/fields`, {
+      name: 'Huge select',
+      type: 'singleSelect',
+      options: { choices },
+    });
+    expect(field.status, field.text.slice(0, 200)).toBe(200);
+    await s.request('POST', T(), {
+      records: [
+        { fields: { Name: 'three', 'Huge select': 'c3' } },
+        { fields: { Name: 'one', 'Huge select': 'c1' } },
+      ],
+    });
+    const sorted = await s.request(
+      'GET',
+      `${T()}?sort[0][field]=Huge%20select&sort[0][direction]=desc&pageSize=2`,
+    );
+    expect(sorted.status, sorted.text).toBe(200);
+    expect(sorted.body.records.map((r: { fields: { Name: string } }) => r.fields.Name)).toEqual([
+      'three',
+      'one',
+    ]);
+  });
+});
+
 describe('typecast links', () => {
   it('ten thousand new linked names are resolved and created in time linear in their number', async () => {
     const names = Array.from({ length: 10_000 }, (_, i) => `Linked team ${i}`);
