@@ -7,7 +7,7 @@ import { isBlank, writeCell } from './cells';
 import type { Db } from './db';
 import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
-import type { RequestWork } from '../filter/cost';
+import { RequestWork } from '../filter/cost';
 
 export interface StoredRecord {
   seq: number;
@@ -68,6 +68,8 @@ export class RecordStore {
   private readonly sql;
   private readonly primaryStatements = new Map<string, Statement>();
   private readonly choicesAdded = new Set<Field>();
+  /** The formula budget of the write under way (see write()). */
+  private work: RequestWork | undefined;
   private readonly existingStatement: Statement;
 
   constructor(
@@ -102,8 +104,10 @@ export class RecordStore {
   /**
    * One write in one transaction. Select options added by typecast are saved once at its end, so adding
    * thousands costs time in proportion to their number (saving after each would rewrite them all each time).
+   * The formulas of every record it touches (linked records included) share one request's work budget.
    */
   private write<T>(fn: () => T): T {
+    this.work = new RequestWork();
     try {
       return this.catalog.transaction(() => {
         const out = fn();
@@ -112,6 +116,7 @@ export class RecordStore {
       });
     } finally {
       this.choicesAdded.clear();
+      this.work = undefined;
     }
   }
 
@@ -163,12 +168,12 @@ export class RecordStore {
   }
 
   delete(table: Table, ids: string[]): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const id of ids) {
         if (this.sql.delete.run(id, table.id).changes === 0) throw recordNotFound();
       }
       this.unlink(table, new Set(ids));
-    })();
+    });
   }
 
   /** Computes every record's formula results and link sort keys again (a formula field added, seeding). */
@@ -267,7 +272,7 @@ export class RecordStore {
   }
 
   /** What a record's stored cells give: formula results and link sort keys. */
-  computeDerived(table: Table, rec: StoredRecord, work?: RequestWork): void {
+  computeDerived(table: Table, rec: StoredRecord, work = this.work): void {
     this.computeFormulas(table, rec, work);
     this.computeLinkKeys(table, rec);
   }

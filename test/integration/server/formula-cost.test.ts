@@ -138,4 +138,46 @@ describe('formula field cost', () => {
     const short = await s.request('POST', `/v0/${s.baseId}/Small`, { fields: { Name: 'a' } });
     expect(short.body.fields.Big).toBe(300_000);
   });
+
+  it('the formulas of every record one write touches share one budget (linked records included)', async () => {
+    const costly = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Costly rows',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        {
+          name: 'Work',
+          type: 'formula',
+          options: { formula: 'LEN(REPT({Name}, 60000) & REPT({Name}, 60000) & REPT({Name}, 60000))' },
+        },
+      ],
+    });
+    expect(costly.status, costly.text).toBe(200);
+    const name = 'x'.repeat(15);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const batch = await s.request('POST', `/v0/${s.baseId}/Costly%20rows`, {
+        records: Array.from({ length: 10 }, () => ({ fields: { Name: name } })),
+      });
+      expect(batch.status, batch.text.slice(0, 200)).toBe(200);
+      ids.push(...batch.body.records.map((r: { id: string }) => r.id));
+    }
+    const linker = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Linker',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Rows', type: 'multipleRecordLinks', options: { linkedTableId: costly.body.id } },
+      ],
+    });
+    expect(linker.status, linker.text).toBe(200);
+    // Each linked record's formula is recomputed when it gains the inverse link: 30 × ~7M units > 100M.
+    const r = await s.request('POST', `/v0/${s.baseId}/Linker`, { fields: { Name: 'all', Rows: ids } });
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.error.message).toMatch(/too expensive/);
+    const stored = await s.request('GET', `/v0/${s.baseId}/Linker`);
+    expect(stored.body.records).toEqual([]);
+    const few = await s.request('POST', `/v0/${s.baseId}/Linker`, {
+      fields: { Name: 'few', Rows: ids.slice(0, 3) },
+    });
+    expect(few.status, few.text).toBe(200);
+  });
 });
