@@ -1,6 +1,7 @@
 import type { Db } from './store/db';
 import { openDatabase } from './store/db';
 import { buildApp } from './http/app';
+import { isLoopbackBind } from './http/host-check';
 import { Service } from './service';
 import { seedDemoBase } from './seed/demo';
 import { installFormulas } from './filter/formulas';
@@ -38,6 +39,8 @@ export interface RunningServer {
 
 /** Starts the local Record Table Service in this process. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  // An empty key would admit `Authorization: Bearer ` from anyone.
+  if (opts.apiKey !== undefined && opts.apiKey.trim() === '') throw new Error('The API key is empty');
   const db: Db = openDatabase({ dataDir: opts.dataDir, memory: opts.memory });
   const service = new Service(db, { offsetTtlMs: opts.offsetTtlMs ?? 600_000 });
   installFormulas(service);
@@ -45,15 +48,16 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     seedDemoBase(service, typeof opts.demo === 'object' ? opts.demo : {});
   }
   const apiKey = opts.apiKey ?? `pat${randomBytes(24).toString('base64url')}`;
+  const host = opts.host ?? '127.0.0.1';
   const app = await buildApp(service, {
     apiKey,
+    loopbackOnly: isLoopbackBind(host),
     rateLimit: opts.rateLimit ?? 5,
     penaltyMs: opts.penaltyMs ?? 30_000,
     bodyLimit: opts.bodyLimit ?? 2 * 1024 * 1024,
     logger: opts.logger ?? false,
     onRequest: opts.onRequest,
   });
-  const host = opts.host ?? '127.0.0.1';
   try {
     await app.listen({ port: opts.port ?? 0, host });
   } catch (err) {

@@ -1,10 +1,12 @@
 /**
- * `npm run server -- [--port 8787] [--host 127.0.0.1] [--api-key KEY] [--data DIR | --memory] [--demo]
- * [--rate-limit 5|off] [--ready-json]`: the local Record Table Service on its own. The key may also come from
- * TABLEDESK_API_KEY; without one a key is generated and printed once. `--ready-json` is for a parent process
- * (the app's development run): one JSON line `{url, bases}` when listening, and a stop when stdin closes.
+ * `npm run server -- [--port 8787] [--host 127.0.0.1] [--api-key-file FILE] [--data DIR | --memory] [--demo]
+ * [--rate-limit 5|off] [--ready-json]`: the local Record Table Service on its own. The key comes from the file
+ * or from TABLEDESK_API_KEY; without one a key is generated and printed once. `--api-key KEY` is refused: a
+ * command line is readable by every user of the machine (`ps`). `--ready-json` is for a parent process (the
+ * app's development run): one JSON line `{url, bases}` when listening, and a stop when stdin closes.
  */
 import envPaths from 'env-paths';
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startServer } from './index';
 
@@ -20,6 +22,7 @@ function readArgs() {
         port: { type: 'string', default: '8787' },
         host: { type: 'string', default: '127.0.0.1' },
         'api-key': { type: 'string' },
+        'api-key-file': { type: 'string' },
         data: { type: 'string' },
         memory: { type: 'boolean', default: false },
         demo: { type: 'boolean', default: false },
@@ -38,7 +41,7 @@ const { values } = readArgs();
 
 if (values.help) {
   console.log(
-    'Usage: npm run server -- [--port N] [--host H] [--api-key K] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--ready-json]',
+    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
   );
   process.exit(0);
 }
@@ -50,7 +53,29 @@ const rateText = values['rate-limit'];
 const rateLimit = rateText === 'off' ? 'off' : Number(rateText);
 if (rateLimit !== 'off' && (!Number.isInteger(rateLimit) || rateLimit < 1))
   fail(`--rate-limit must be a positive integer or off, not ${JSON.stringify(rateText)}`);
-const givenKey = values['api-key'] ?? process.env.TABLEDESK_API_KEY;
+if (values['api-key'] !== undefined)
+  fail(
+    '--api-key is refused: a key on the command line can be read by every user of this machine (ps). Put it in TABLEDESK_API_KEY or in a file named by --api-key-file.',
+  );
+
+/** The key in a file (its first line); a file other users may read is accepted with a warning. */
+function keyFromFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+    if ((statSync(path).mode & 0o077) !== 0 && process.platform !== 'win32')
+      console.error(`tabledesk server: warning: ${path} can be read by other users; chmod 600 it.`);
+  } catch (err) {
+    return fail(`cannot read --api-key-file: ${(err as Error).message}`);
+  }
+  const key = text.split(/\r?\n/)[0]!.trim();
+  if (!key) fail(`--api-key-file ${path} holds no key`);
+  return key;
+}
+
+const keyFile = values['api-key-file'];
+const givenKey =
+  (keyFile !== undefined ? keyFromFile(keyFile) : undefined) ?? (process.env.TABLEDESK_API_KEY || undefined);
 const dataDir = values.memory ? undefined : (values.data ?? envPaths('TableDesk', { suffix: '' }).data);
 
 const server = await startServer({

@@ -1,4 +1,5 @@
 import { ServiceError } from './errors';
+import type { RequestWork } from './filter/cost';
 import { Catalog } from './store/catalog';
 import type { Table } from './store/catalog';
 import { CursorStore } from './store/cursors';
@@ -7,8 +8,15 @@ import { PageReader } from './store/list';
 import type { StoredRecord } from './store/records';
 import { RecordStore } from './store/records';
 
-/** Turns a filterByFormula text into a predicate over stored records, or refuses it with a 422. */
-export type FilterCompiler = (table: Table, formula: string) => (record: StoredRecord) => boolean;
+/**
+ * Turns a filterByFormula text into a predicate over stored records, or refuses it with a 422. The predicate
+ * spends from `work` (one per request) and refuses the request with a 422 when it is spent.
+ */
+export type FilterCompiler = (
+  table: Table,
+  formula: string,
+  work: RequestWork,
+) => (record: StoredRecord) => boolean;
 
 /** Everything the routes work on: one database, its catalog, records, pages and list cursors. */
 export class Service {

@@ -3,24 +3,50 @@
  * Field readers are chosen per field type at compile time, and calls of pure functions on constants are folded.
  */
 import type { Node } from './ast';
+import { FormulaCostError, WorkBudget, sizeOf } from './budget';
 import type { FormulaField } from './checker';
 import { cellReader } from './cells';
 import { compareValues, valuesEqual } from './compare';
 import { FUNCTIONS } from './functions';
-import type { EvalContext, Evaluator, FormulaRecord } from './runtime';
+import type { Evaluator, FormulaRecord } from './runtime';
 import { DAY_MS, FormulaDate, FormulaError, toNumber, toText, type FormulaValue } from './values';
 
 type Fields = ReadonlyMap<string, FormulaField>;
 
 const NO_RECORD: FormulaRecord = { id: '', createdTime: '', fields: {} };
-const NO_CONTEXT: EvalContext = {};
 
 interface Compiled {
   run: Evaluator;
   constant: boolean;
 }
 
-const constant = (v: FormulaValue): Compiled => ({ run: () => v, constant: true });
+/** Work a compile may spend folding constant calls; past it, the calls are left to run (and be counted). */
+const FOLD_LIMIT = 10_000_000;
+
+/**
+ * A constant. One made of text or a list costs its length each time it is read, like any other value (a
+ * folded REPT() read per record is as much work as one built per record).
+ */
+function constant(v: FormulaValue): Compiled {
+  const size = sizeOf(v);
+  if (size === 0) return { run: () => v, constant: true };
+  return {
+    run: (_r, c) => {
+      c.budget?.spend(size);
+      return v;
+    },
+    constant: true,
+  };
+}
+
+/** Every step costs one unit plus the size of what it makes (see ./budget), when the context has a budget. */
+function charged(run: Evaluator): Evaluator {
+  return (r, c) => {
+    const v = run(r, c);
+    if (c.budget !== undefined) c.budget.spend(1 + sizeOf(v));
+    return v;
+  };
+}
 
 /**
  * Numbers add or subtract days to a date and date − date is a number of days, as in Excel, which Airtable's
@@ -79,14 +105,20 @@ function comparison(op: string, a: FormulaValue, b: FormulaValue): FormulaValue 
   }
 }
 
-function compileNode(node: Node, fields: Fields): Compiled {
+function compileNode(node: Node, fields: Fields, folding: WorkBudget): Compiled {
+  if (node.kind === 'group') return compileNode(node.expr, fields, folding);
+  const c = compileStep(node, fields, folding);
+  return c.constant ? c : { run: charged(c.run), constant: false };
+}
+
+function compileStep(node: Node, fields: Fields, folding: WorkBudget): Compiled {
   switch (node.kind) {
     case 'number':
       return constant(node.value);
     case 'string':
       return constant(node.value);
     case 'group':
-      return compileNode(node.expr, fields);
+      return compileNode(node.expr, fields, folding);
     case 'field': {
       const name = node.name;
       if (node.bare && !fields.has(name)) return constant(name.toUpperCase() === 'TRUE');
@@ -94,7 +126,7 @@ function compileNode(node: Node, fields: Fields): Compiled {
       return { run: (r) => read(r.fields[name]), constant: false };
     }
     case 'unary': {
-      const inner = compileNode(node.operand, fields);
+      const inner = compileNode(node.operand, fields, folding);
       return fold(
         {
           run: (r, c) => {
@@ -104,11 +136,12 @@ function compileNode(node: Node, fields: Fields): Compiled {
           constant: false,
         },
         [inner],
+        folding,
       );
     }
     case 'binary': {
-      const left = compileNode(node.left, fields);
-      const right = compileNode(node.right, fields);
+      const left = compileNode(node.left, fields, folding);
+      const right = compileNode(node.right, fields, folding);
       const l = left.run;
       const rt = right.run;
       const op = node.op;
@@ -133,17 +166,17 @@ function compileNode(node: Node, fields: Fields): Compiled {
       } else {
         run = (r, c) => comparison(op, l(r, c), rt(r, c));
       }
-      return fold({ run, constant: false }, [left, right]);
+      return fold({ run, constant: false }, [left, right], folding);
     }
     case 'call':
-      return compileCall(node.name, node.args, fields);
+      return compileCall(node.name, node.args, fields, folding);
   }
 }
 
-function compileCall(name: string, argNodes: Node[], fields: Fields): Compiled {
+function compileCall(name: string, argNodes: Node[], fields: Fields, folding: WorkBudget): Compiled {
   const def = FUNCTIONS.get(name);
   if (!def) throw new Error(`Unknown function ${name}: compile only checked formulas`);
-  const args = argNodes.map((a) => compileNode(a, fields));
+  const args = argNodes.map((a) => compileNode(a, fields, folding));
   const runs = args.map((a) => a.run);
   if ('lazy' in def) return { run: (r, c) => def.lazy(runs, r, c), constant: false };
   const unsafe = def.call;
@@ -174,20 +207,29 @@ function compileCall(name: string, argNodes: Node[], fields: Fields): Compiled {
       return call(vals, r, c);
     };
   }
-  return def.pure ? fold({ run, constant: false }, args) : { run, constant: false };
+  return def.pure ? fold({ run, constant: false }, args, folding) : { run, constant: false };
 }
 
-/** A node whose inputs are all constant is evaluated now, once. */
-function fold(c: Compiled, inputs: Compiled[]): Compiled {
+/**
+ * A node whose inputs are all constant is evaluated now, once, within the compile's folding budget; a node
+ * too costly to fold is left to run per evaluation, where the caller's budget counts it.
+ */
+function fold(c: Compiled, inputs: Compiled[], folding: WorkBudget): Compiled {
   if (!inputs.every((i) => i.constant)) return c;
-  return constant(guard(c.run)(NO_RECORD, NO_CONTEXT));
+  try {
+    return constant(guard(charged(c.run))(NO_RECORD, { budget: folding }));
+  } catch (e) {
+    if (e instanceof FormulaCostError) return c;
+    throw e;
+  }
 }
 
 /**
  * A value too large to build (JavaScript's string limit) is an error value where it arises, so ISERROR() sees
- * it, and never an exception out of the evaluator.
+ * it, and never an exception out of the evaluator. A spent budget is the one exception that goes through.
  */
 function asError(e: unknown): FormulaError {
+  if (e instanceof FormulaCostError) throw e;
   return new FormulaError(
     e instanceof RangeError
       ? 'The result is too large to compute'
@@ -214,7 +256,7 @@ function guard(run: Evaluator): Evaluator {
 }
 
 export function compileAst(ast: Node, fields: Fields): Evaluator {
-  return guard(compileNode(ast, fields).run);
+  return guard(compileNode(ast, fields, new WorkBudget(FOLD_LIMIT)).run);
 }
 
 export function referencedFields(ast: Node, fields: Fields): string[] {

@@ -1,4 +1,5 @@
 /** The shapes the compiled closures and the function catalogue share. */
+import type { EvalBudget } from './budget';
 import type { FormulaValue } from './values';
 
 /** A record as the evaluator sees it: `fields` keyed by field NAME, values in the service's JSON cell format. */
@@ -11,12 +12,15 @@ export interface FormulaRecord {
 
 /**
  * `now` fixes NOW()/TODAY() (default: the clock at each evaluation); `timeZone` is the zone date functions
- * compute and format in (default GMT, as Airtable's formulas); `locale` the default of DATETIME_FORMAT.
+ * compute and format in (default GMT, as Airtable's formulas); `locale` the default of DATETIME_FORMAT;
+ * `budget` bounds the work of one evaluation or of many (the caller decides what it spans).
  */
 export interface EvalContext {
   now?: Date;
   timeZone?: string;
   locale?: string;
+  /** Counts the work done (see ./budget); evaluation stops with FormulaCostError when it is spent. */
+  budget?: EvalBudget;
 }
 
 export type Evaluator = (record: FormulaRecord, ctx: EvalContext) => FormulaValue;

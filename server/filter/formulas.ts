@@ -4,18 +4,20 @@
  * keeps it working); its result is computed when the record is written and stored with it, so it can be
  * sorted and filtered like any value. NOW() and TODAY() are therefore as of the last write of the record.
  */
-import { compileFormula, parse, print, toCellValue } from '../../core/formula/index';
+import { FormulaCostError, compileFormula, parse, print, toCellValue } from '../../core/formula/index';
 import type {
   CompiledFormula,
   Diagnostic,
   FormulaField,
   FormulaRecord,
+  FormulaValue,
   Node,
 } from '../../core/formula/index';
 import { ServiceError, invalidRequest } from '../errors';
 import type { Service } from '../service';
 import type { Field, FieldSpec, Table } from '../store/catalog';
 import type { StoredRecord } from '../store/records';
+import { RequestWork, filterTooExpensive } from './cost';
 import { jsonCell } from '../store/records';
 
 /** A table's fields as the engine knows them, by name and by id (filterByFormula may use either). */
@@ -80,7 +82,7 @@ export function installFormulas(service: Service): void {
     return f;
   };
 
-  service.compileFilter = (table, text) => {
+  service.compileFilter = (table, text, work) => {
     const r = compileFormula(text, formulaFields(table));
     if (!r.ok)
       throw new ServiceError(
@@ -93,15 +95,20 @@ export function installFormulas(service: Service): void {
       .map((name) => catalog.field(table, name))
       .filter((f): f is Field => !!f);
     const names = formula.referencedFields;
+    const ctx = { budget: work };
     return (rec: StoredRecord) => {
-      const fields: Record<string, unknown> = {};
+      const fields = Object.create(null) as Record<string, unknown>;
       used.forEach((f, i) => (fields[names[i]!] = jsonCell(f, rec)));
-      return formula.matches({
-        id: rec.id,
-        createdTime: rec.createdTime,
-        lastModifiedTime: rec.modifiedTime,
-        fields,
-      });
+      work.nextRecord();
+      try {
+        return formula.matches(
+          { id: rec.id, createdTime: rec.createdTime, lastModifiedTime: rec.modifiedTime, fields },
+          ctx,
+        );
+      } catch (e) {
+        if (e instanceof FormulaCostError) throw filterTooExpensive(e.message);
+        throw e;
+      }
     };
   };
 
@@ -118,12 +125,23 @@ export function installFormulas(service: Service): void {
     const referencedFieldIds = [...new Set(r.formula.referencedFields.map(idOf))];
     // The result type is what the formula gives for an empty record unless the caller says otherwise.
     const given = (self.options?.result as { type?: unknown } | undefined)?.type;
-    const sample = r.formula.evaluate({ id: 'rec', createdTime: new Date().toISOString(), fields: {} });
+    let sample: FormulaValue;
+    try {
+      sample = r.formula.evaluate(
+        { id: 'rec', createdTime: new Date().toISOString(), fields: {} },
+        { budget: new RequestWork() },
+      );
+    } catch (e) {
+      if (!(e instanceof FormulaCostError)) throw e;
+      throw invalidRequest(`The formula of field ${JSON.stringify(self.name)} is too expensive to compute`);
+    }
     const type = typeof given === 'string' ? given : (RESULT_TYPES[typeof sample] ?? 'singleLineText');
     return { formula: byIds, isValid: true, referencedFieldIds, result: { type } };
   };
 
-  records.computeFormulas = (table, rec) => {
+  // A record's formulas spend from `work`: the write's own (one per record) or a recompute's, shared by all
+  // its records. A formula too expensive for its record is #ERROR! there; a spent recompute is refused.
+  records.computeFormulas = (table, rec, work = new RequestWork()) => {
     // The record's times as their fields read them: the same for every formula field of the record.
     let times: FormulaRecord['fields'] | undefined;
     for (const field of table.fields) {
@@ -135,16 +153,24 @@ export function installFormulas(service: Service): void {
       );
       const formula = compile(table, String(field.options?.formula ?? ''));
       const fields: FormulaRecord['fields'] = { ...rec.data, ...times };
-      const value = formula
-        ? toCellValue(
-            formula.evaluate({
-              id: rec.id,
-              createdTime: rec.createdTime,
-              lastModifiedTime: rec.modifiedTime,
-              fields,
-            }),
-          )
-        : { error: '#ERROR!' };
+      let value: unknown = { error: '#ERROR!' };
+      if (formula) {
+        work.nextRecord();
+        try {
+          value = toCellValue(
+            formula.evaluate(
+              { id: rec.id, createdTime: rec.createdTime, lastModifiedTime: rec.modifiedTime, fields },
+              { budget: work },
+            ),
+          );
+        } catch (e) {
+          if (!(e instanceof FormulaCostError)) throw e;
+          if (work.spent)
+            throw invalidRequest(
+              `The formula of field ${JSON.stringify(field.name)} is too expensive to compute`,
+            );
+        }
+      }
       if (value === undefined) delete rec.data[field.id];
       else rec.data[field.id] = value;
     }

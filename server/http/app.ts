@@ -5,6 +5,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import { ServiceError, invalidRequest } from '../errors';
 import type { Service } from '../service';
+import { loopbackHostAllowed } from './host-check';
+import { parseJsonBody } from './json-body';
 import { parseQueryString } from './query-string';
 import { RateLimiter } from './rate-limit';
 import { registerMetaRoutes } from './meta-routes';
@@ -12,6 +14,8 @@ import { registerRecordRoutes } from './record-routes';
 
 export interface AppOptions {
   apiKey: string;
+  /** The server listens on loopback only: requests must name a loopback host (see host-check.ts). */
+  loopbackOnly: boolean;
   rateLimit: number | 'off';
   penaltyMs: number;
   bodyLimit: number;
@@ -40,8 +44,15 @@ const rateLimited = () =>
 
 function baseIdOf(params: unknown): string | undefined {
   const id = (params as { baseId?: unknown } | undefined)?.baseId;
-  return typeof id === 'string' && id.startsWith('app') ? id : undefined;
+  return typeof id === 'string' ? id : undefined;
 }
+
+const modelNotFound = () =>
+  new ServiceError(
+    403,
+    'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND',
+    'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.',
+  );
 
 export async function buildApp(service: Service, opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -54,19 +65,10 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   // Airtable.js sends `content-type: application/json` with no body on GET and DELETE: an empty body is none.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(
-        new ServiceError(
-          400,
-          'INVALID_REQUEST_BODY',
-          "The request encoding is invalid; the request can't be parsed as a valid JSON.",
-        ),
-        undefined,
-      );
+      done(null, parseJsonBody(String(body)));
+    } catch (err) {
+      done(err as ServiceError, undefined);
     }
   });
 
@@ -116,24 +118,28 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   };
 
   // Checked as soon as the request is routed (before its body is read), so the rate limit counts arrivals.
+  // Checked as soon as the request is routed (before its body is read), so the rate limit counts arrivals.
+  // Every route with a base id answers the same refusal for a base that does not exist, whatever the id's shape.
   app.addHook('onRequest', async (req) => {
+    if (opts.loopbackOnly && !loopbackHostAllowed(req.headers.host))
+      throw new ServiceError(403, 'INVALID_HOST', 'This server answers only requests addressed to 127.0.0.1');
     if (req.method === 'OPTIONS') return;
     if (!authorized(req.headers.authorization))
       throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
     const baseId = baseIdOf(req.params);
-    if (!baseId) return;
-    if (!service.catalog.base(baseId))
-      throw new ServiceError(
-        403,
-        'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND',
-        'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.',
-      );
+    if (baseId === undefined) return;
+    if (!service.catalog.base(baseId)) throw modelNotFound();
     if (limiter && !limiter.admit(baseId, Date.now())) throw rateLimited();
   });
 
+  const knownBaseId = (params: unknown) => {
+    const id = baseIdOf(params);
+    return id !== undefined && service.catalog.base(id) ? id : undefined;
+  };
+
   app.addHook('onSend', async (req, reply, payload) => {
     if (reply.statusCode === 429) {
-      const until = limiter?.pausedUntil(baseIdOf(req.params) ?? '', Date.now());
+      const until = limiter?.pausedUntil(knownBaseId(req.params) ?? '', Date.now());
       if (until) reply.header('retry-after', String(Math.ceil((until - Date.now()) / 1000)));
     }
     return payload;
@@ -145,7 +151,7 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
       listener({
         method: req.method,
         url: req.url,
-        baseId: baseIdOf(req.params),
+        baseId: knownBaseId(req.params),
         at: Date.now(),
         status: reply.statusCode,
       });

@@ -3,7 +3,9 @@ import type { RecordData } from '../../core/records/types';
 import { ServiceError, invalidRequest, unknownField } from '../errors';
 import type { Service } from '../service';
 import type { SortRule, Table } from '../store/catalog';
+import type { Keyset, PageSpec } from '../store/list';
 import type { StoredRecord } from '../store/records';
+import { FILTER_BUSY_MS, RequestWork, filterTooExpensive } from '../filter/cost';
 import { checkTextFormat, renderRecord } from './render';
 import type { RenderOptions } from './render';
 import type { ListOptions } from './schemas';
@@ -52,16 +54,52 @@ function and(a: ((r: StoredRecord) => boolean) | undefined, b: ((r: StoredRecord
   return a ?? b;
 }
 
+/** How long a filtered read computes before it lets other requests run. */
+const SLICE_MS = 20;
+
+/**
+ * A page of records. A filtered read runs in slices of SLICE_MS, yielding to other requests between them
+ * (each slice is a complete SQLite statement, resumed after the last record it scanned), and is refused
+ * once it has computed for FILTER_BUSY_MS in all: a costly filter never holds the server.
+ */
+async function readPage(
+  service: Service,
+  table: Table,
+  spec: PageSpec,
+  after: Keyset | undefined,
+): Promise<{ records: StoredRecord[]; last?: Keyset; more: boolean }> {
+  if (!spec.filter) return service.pages.read(table, spec, after);
+  const records: StoredRecord[] = [];
+  let last: Keyset | undefined;
+  let from = after;
+  let busyMs = 0;
+  for (;;) {
+    const started = performance.now();
+    const slice = service.pages.read(
+      table,
+      { ...spec, limit: spec.limit - records.length, until: started + SLICE_MS },
+      from,
+    );
+    busyMs += performance.now() - started;
+    records.push(...slice.records);
+    last = slice.last ?? last;
+    if (!slice.resume) return { records, last, more: slice.more };
+    if (busyMs > FILTER_BUSY_MS) throw filterTooExpensive('it ran too long');
+    from = slice.resume;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /**
  * One page of a list request: view, filter, sort, paging by keyset cursor, maxRecords. A view applies its
  * filter and its sort; its hidden fields are still returned, as Airtable documents for `view` (they show
  * as `visibleFieldIds` in the schema for clients that hide them).
  */
-export function listRecords(
+export async function listRecords(
   service: Service,
   table: Table,
   o: ListOptions,
-): { records: RecordData[]; offset?: string } {
+): Promise<{ records: RecordData[]; offset?: string }> {
   const view = o.view === undefined ? undefined : service.catalog.view(table, o.view);
   if (o.view !== undefined && !view)
     throw new ServiceError(
@@ -81,9 +119,10 @@ export function listRecords(
       })
     : (view?.sort ?? []);
   const formula = o.filterByFormula?.trim() ? o.filterByFormula : undefined;
+  const work = new RequestWork();
   const filter = and(
-    view?.filterByFormula ? service.compileFilter(table, view.filterByFormula) : undefined,
-    formula ? service.compileFilter(table, formula) : undefined,
+    view?.filterByFormula ? service.compileFilter(table, view.filterByFormula, work) : undefined,
+    formula ? service.compileFilter(table, formula, work) : undefined,
   );
 
   // A walk must repeat its options; pageSize may change between pages without harm.
@@ -109,7 +148,7 @@ export function listRecords(
   const limit = Math.max(0, Math.min(pageSize, left));
   const page =
     limit > 0
-      ? service.pages.read(table, { sort, filter, limit }, resumed?.keyset)
+      ? await readPage(service, table, { sort, filter, limit }, resumed?.keyset)
       : { records: [], more: false };
 
   const out: { records: RecordData[]; offset?: string } = {

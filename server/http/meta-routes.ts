@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors';
+import { RequestWork } from '../filter/cost';
 import type { Service } from '../service';
 import { fieldSchema, tableSchema } from '../store/catalog';
 import type { Table } from '../store/catalog';
@@ -68,8 +69,12 @@ export function registerMetaRoutes(app: FastifyInstance, service: Service): void
     { schema: { body: fieldSpec } },
     async (req) => {
       const table = metaTable(service, req.params.baseId, req.params.tableId);
-      const field = catalog.createField(table, req.body);
-      if (field.type === 'formula') service.records.recomputeDerived(table);
+      // One transaction: a formula too expensive to compute over the table leaves no field behind.
+      const field = catalog.transaction(() => {
+        const created = catalog.createField(table, req.body);
+        if (created.type === 'formula') service.records.recomputeDerived(table, new RequestWork());
+        return created;
+      });
       return fieldSchema(field);
     },
   );

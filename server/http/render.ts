@@ -65,6 +65,18 @@ function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['te
   }
 }
 
+/**
+ * Writes refuse values that cannot be formatted, but a database written by an older version may hold some:
+ * such a value reads as its plain text rather than failing the whole read.
+ */
+function safeTextCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
+  try {
+    return textCell(field, value, t);
+  } catch {
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+}
+
 export function checkTextFormat(
   timeZone: string | undefined,
   locale: string | undefined,
@@ -82,12 +94,15 @@ export function checkTextFormat(
 
 /** A record on the wire: empty values are left out, 0 is kept (airtable-wire.md §3.7). */
 export function renderRecord(table: Table, rec: StoredRecord, opts: RenderOptions = {}): RecordData {
-  const fields: Record<string, unknown> = {};
+  // No prototype: a field may be named `__proto__` (or `constructor`), and is then an ordinary key.
+  const fields = Object.create(null) as Record<string, unknown>;
   for (const field of table.fields) {
     if (opts.only && !opts.only.has(field.id)) continue;
     const value = jsonCell(field, rec);
     if (isBlank(value)) continue;
-    fields[opts.byFieldId ? field.id : field.name] = opts.text ? textCell(field, value, opts.text) : value;
+    fields[opts.byFieldId ? field.id : field.name] = opts.text
+      ? safeTextCell(field, value, opts.text)
+      : value;
   }
   const out: RecordData = { id: rec.id, createdTime: rec.createdTime, fields };
   if (opts.commentCount) out.commentCount = 0;

@@ -9,6 +9,9 @@ const count = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Num
 
 const sortEntry = z.object({ field: z.string(), direction: z.enum(['asc', 'desc']).optional() });
 
+/** Most sort rules a list or view may have: each is a term of the SQL that pages through the table. */
+const MAX_SORT = 20;
+
 /** List options, from the query of a GET or the body of POST …/listRecords. Unknown keys are tolerated. */
 export const listOptions = z.looseObject({
   pageSize: count.optional(),
@@ -17,11 +20,7 @@ export const listOptions = z.looseObject({
   offset: z.string().optional(),
   view: z.string().optional(),
   fields: z.array(z.string()).optional(),
-  // The bracket parser builds a sparse array if indexes skip; holes are dropped.
-  sort: z
-    .array(sortEntry.optional())
-    .transform((a) => a.filter((s) => s !== undefined))
-    .optional(),
+  sort: z.array(sortEntry).max(MAX_SORT).optional(),
   filterByFormula: z.string().optional(),
   cellFormat: z.enum(['json', 'string']).optional(),
   timeZone: z.string().optional(),
@@ -32,13 +31,22 @@ export const listOptions = z.looseObject({
 export type ListOptions = z.infer<typeof listOptions>;
 
 export const recordQuery = z.looseObject({
+  fields: z.array(z.string()).optional(),
+  recordMetadata: z.array(z.literal('commentCount')).optional(),
   cellFormat: z.enum(['json', 'string']).optional(),
   timeZone: z.string().optional(),
   userLocale: z.string().optional(),
   returnFieldsByFieldId: bool.optional(),
 });
 
-const fieldsObject = z.record(z.string(), z.unknown());
+/**
+ * A record's `fields` map, kept as parsed (JSON.parse makes every key an own property): z.record would drop a
+ * key named `__proto__`, and a field may have that name.
+ */
+const fieldsObject = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  { message: 'fields must be an object' },
+);
 
 const writeFlags = {
   typecast: bool.optional(),
@@ -71,7 +79,7 @@ const fieldSpec = z.looseObject({
 const viewSpec = z.object({
   name: z.string().min(1),
   filterByFormula: z.string().optional(),
-  sort: z.array(sortEntry).optional(),
+  sort: z.array(sortEntry).max(MAX_SORT).optional(),
   hiddenFields: z.array(z.string()).optional(),
 });
 

@@ -4,6 +4,7 @@ import { ServiceError, invalidRequest } from '../errors';
 import { newId } from '../ids';
 import type { Db } from './db';
 import { defaultFieldOptions } from './field-options';
+import { nameProblem } from './names';
 
 export interface Field {
   id: string;
@@ -81,6 +82,8 @@ const PRIMARY_REFUSED: ReadonlySet<string> = new Set([
 function checkName(kind: 'table' | 'field', raw: unknown, siblings: readonly { name: string }[]): string {
   const name = typeof raw === 'string' ? raw.trim() : '';
   if (!name) throw invalidRequest(`A ${kind} needs a name`);
+  const problem = nameProblem(name);
+  if (problem) throw invalidRequest(`The ${kind} name ${JSON.stringify(name)} ${problem}`);
   if (siblings.some((s) => s.name.toLowerCase() === name.toLowerCase()))
     throw new ServiceError(
       422,
@@ -217,6 +220,8 @@ export class Catalog {
 
   createBase(name: string, tables: TableSpec[]): Base {
     if (!name.trim()) throw invalidRequest('A base needs a name');
+    const problem = nameProblem(name);
+    if (problem) throw invalidRequest(`The base name ${JSON.stringify(name)} ${problem}`);
     if (tables.length === 0) throw invalidRequest('A base needs at least one table');
     return this.transaction(() => {
       const base: Base = { id: newId('app'), name, tables: [] };
@@ -360,6 +365,8 @@ export class Catalog {
   }
 
   addView(table: Table, spec: ViewSpec): View {
+    const problem = nameProblem(spec.name);
+    if (problem) throw invalidRequest(`The view name ${JSON.stringify(spec.name)} ${problem}`);
     const view: View = { id: newId('viw'), name: spec.name, type: 'grid' };
     const fieldId = (n: string) => {
       const f = this.field(table, n);

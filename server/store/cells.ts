@@ -5,6 +5,7 @@ import { ServiceError, invalidValue } from '../errors';
 import { newId } from '../ids';
 import type { Field } from './catalog';
 import { isComputed } from './catalog';
+import { nameProblem } from './names';
 
 dayjs.extend(utc);
 dayjs.extend(customParseFormat);
@@ -16,8 +17,11 @@ export interface CellWriter {
   addChoice(field: Field, name: string): void;
   /** The ids among `ids` that are records of the field's linked table. */
   existingLinks(field: Field, ids: string[]): Set<string>;
-  /** typecast: the id of the linked record whose primary value is `text`, created when none matches. */
-  linkByPrimary(field: Field, text: string): string;
+  /**
+   * typecast: for each text, the id of the first linked record whose primary value it is, created when none
+   * matches. All at once: one lookup for any number of texts.
+   */
+  linksByPrimary(field: Field, texts: string[]): Map<string, string>;
 }
 
 export interface Attachment {
@@ -60,14 +64,18 @@ function toText(field: Field, value: unknown, typecast: boolean): string {
   throw invalidValue(field.name);
 }
 
+/** Dates are kept to years 0000–9999, as ISO 8601 writes them without a sign: every reader can parse them. */
+const FOUR_DIGIT_YEAR = /^\d{4}-/;
+
 function toDate(field: Field, value: unknown, typecast: boolean): string {
   if (typeof value === 'string' && DATE_ONLY.test(value) && dayjs.utc(value, 'YYYY-MM-DD', true).isValid())
     return value;
   if (typecast && (typeof value === 'string' || typeof value === 'number')) {
     const d = dayjs.utc(value);
-    if (d.isValid()) return d.format('YYYY-MM-DD');
+    const out = d.isValid() ? d.format('YYYY-MM-DD') : '';
+    if (DATE_ONLY.test(out)) return out;
   }
-  throw invalidValue(field.name);
+  throw invalidValue(field.name, 'a date is YYYY-MM-DD, from year 0000 to 9999');
 }
 
 /**
@@ -76,18 +84,29 @@ function toDate(field: Field, value: unknown, typecast: boolean): string {
  * option is only a display setting here.
  */
 function toDateTime(field: Field, value: unknown, typecast: boolean): string {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
-  if (typeof value === 'string' && (ISO_DATE_TIME.test(value) || DATE_ONLY.test(value) || typecast)) {
+  let ms = NaN;
+  if (typeof value === 'number') ms = value;
+  else if (typeof value === 'string' && (ISO_DATE_TIME.test(value) || DATE_ONLY.test(value) || typecast)) {
     const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value);
     const d = hasZone ? dayjs(value) : dayjs.utc(value);
-    if (d.isValid()) return d.toDate().toISOString();
+    if (d.isValid()) ms = d.valueOf();
   }
-  throw invalidValue(field.name);
+  // new Date() of a number past ±8.64e15 ms is an Invalid Date, whose toISOString throws.
+  const iso = Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : '';
+  if (FOUR_DIGIT_YEAR.test(iso)) return iso;
+  throw invalidValue(field.name, 'a dateTime is an ISO 8601 time from year 0000 to 9999');
 }
 
+/** The names of a field's choices, kept per choices array (typecast may add thousands in one request). */
+const choiceSets = new WeakMap<object, Set<string>>();
 function choiceNames(field: Field): Set<string> {
   const list = (field.options?.choices ?? []) as { name: string }[];
-  return new Set(list.map((c) => c.name));
+  let names = choiceSets.get(list);
+  if (!names) {
+    names = new Set(list.map((c) => c.name));
+    choiceSets.set(list, names);
+  }
+  return names;
 }
 
 function toChoices(field: Field, value: unknown, w: CellWriter): string[] {
@@ -102,14 +121,18 @@ function toChoices(field: Field, value: unknown, w: CellWriter): string[] {
 }
 
 function checkChoice(field: Field, name: string, w: CellWriter): void {
-  if (choiceNames(field).has(name)) return;
+  const names = choiceNames(field);
+  if (names.has(name)) return;
   if (!w.typecast)
     throw new ServiceError(
       422,
       'INVALID_MULTIPLE_CHOICE_OPTIONS',
       `Insufficient permissions to create new select option ${JSON.stringify(name)}`,
     );
+  const problem = nameProblem(name);
+  if (problem) throw invalidValue(field.name, `a select option ${problem}`);
   w.addChoice(field, name);
+  names.add(name);
 }
 
 function toLinks(field: Field, value: unknown, w: CellWriter): string[] {
@@ -131,16 +154,25 @@ function toLinks(field: Field, value: unknown, w: CellWriter): string[] {
     field,
     ids.filter((id) => /^rec[A-Za-z0-9]{14}$/.test(id)),
   );
-  const resolved = ids.map((id) => {
-    if (existing.has(id)) return id;
-    if (w.typecast) return w.linkByPrimary(field, id);
+  const missing = [...new Set(ids.filter((id) => !existing.has(id)))];
+  if (missing.length > 0 && !w.typecast)
     throw new ServiceError(
       422,
       'ROW_DOES_NOT_EXIST',
-      `Record ID ${id} does not exist in the table linked by field ${JSON.stringify(field.name)}`,
+      `Record ID ${missing[0]} does not exist in the table linked by field ${JSON.stringify(field.name)}`,
     );
-  });
-  return [...new Set(resolved)];
+  const byPrimary = missing.length > 0 ? w.linksByPrimary(field, missing) : new Map<string, string>();
+  return [...new Set(ids.map((id) => (existing.has(id) ? id : byPrimary.get(id)!)))];
+}
+
+/** The last segment of a URL's path, decoded when it is valid percent-encoding and kept as written otherwise. */
+function fileNameOf(url: URL): string {
+  const last = url.pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last) || 'file';
+  } catch {
+    return last || 'file';
+  }
 }
 
 function toAttachments(field: Field, value: unknown, previous: unknown): Attachment[] {
@@ -154,16 +186,14 @@ function toAttachments(field: Field, value: unknown, previous: unknown): Attachm
       if (!old) throw invalidValue(field.name, `unknown attachment ${a.id}`);
       return old;
     }
-    if (typeof a.url !== 'string' || !/^https?:\/\//i.test(a.url))
+    const url = typeof a.url === 'string' && URL.canParse(a.url) ? new URL(a.url) : undefined;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw invalidValue(field.name, 'an attachment needs an http(s) url');
     // Nothing is downloaded: the url and filename are kept as given.
     const out: Attachment = {
       id: typeof a.id === 'string' ? a.id : newId('att'),
-      url: a.url,
-      filename:
-        typeof a.filename === 'string'
-          ? a.filename
-          : decodeURIComponent(a.url.split(/[?#]/)[0]!.split('/').pop() || 'file'),
+      url: a.url as string,
+      filename: typeof a.filename === 'string' ? a.filename : fileNameOf(url),
     };
     if (typeof a.size === 'number') out.size = a.size;
     if (typeof a.type === 'string') out.type = a.type;

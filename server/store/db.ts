@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { textSortKey } from './sort-keys';
 
@@ -31,13 +31,27 @@ function registerFunctions(db: Db): void {
   );
 }
 
+/**
+ * The database file in a folder only its owner can enter (0700), itself 0600, as are its WAL and shared
+ * memory files: SQLite creates those with the mode of the database file. Folders and files made by an
+ * older version (0755/0644) are tightened too. (On Windows the modes do nothing; the user's app-data
+ * folder is already private there.)
+ */
+function privateDatabaseFile(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  const file = join(dataDir, 'tabledesk.sqlite');
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
+  return file;
+}
+
 export function openDatabase(opts: { dataDir?: string; memory?: boolean }): Db {
   let db: Db;
   if (opts.memory || !opts.dataDir) {
     db = new Database(':memory:');
   } else {
-    mkdirSync(opts.dataDir, { recursive: true });
-    db = new Database(join(opts.dataDir, 'tabledesk.sqlite'));
+    db = new Database(privateDatabaseFile(opts.dataDir));
     db.pragma('journal_mode = WAL');
     // WAL with synchronous=NORMAL keeps every committed transaction across a process crash (SIGKILL);
     // only an OS crash or power cut may lose the last commits, never corrupt the file.

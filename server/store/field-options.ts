@@ -1,5 +1,6 @@
 import { invalidRequest } from '../errors';
 import { newId } from '../ids';
+import { nameProblem } from './names';
 
 type Options = Record<string, unknown>;
 
@@ -32,6 +33,8 @@ function choices(given: Options | undefined): Options {
     const name = typeof c === 'string' ? c : (c as { name?: unknown })?.name;
     if (typeof name !== 'string' || !name.trim()) throw invalidRequest('Every select choice needs a name');
     if (seen.has(name)) throw invalidRequest(`Duplicate select choice: ${JSON.stringify(name)}`);
+    const problem = nameProblem(name);
+    if (problem) throw invalidRequest(`The select choice ${JSON.stringify(name)} ${problem}`);
     seen.add(name);
     const color = typeof c === 'object' && c !== null ? (c as { color?: unknown }).color : undefined;
     return typeof color === 'string' ? { id: newId('sel'), name, color } : { id: newId('sel'), name };

@@ -15,6 +15,8 @@ export interface PageSpec {
   filter?: (record: StoredRecord) => boolean;
   /** Records wanted on this page. */
   limit: number;
+  /** A filtered read stops scanning at this performance.now() time and says where to resume. */
+  until?: number;
 }
 
 const NUMERIC: ReadonlySet<string> = new Set([
@@ -29,11 +31,23 @@ const NUMERIC: ReadonlySet<string> = new Set([
 const ISO_TEXT: ReadonlySet<string> = new Set(['date', 'dateTime']);
 
 /**
+ * A text literal for SQL built from any string: as UTF-8 bytes in hex, so no character (a quote, a NUL, which
+ * ends a statement's text in SQLite) can change the statement.
+ */
+const sqlText = (text: string) => `CAST(X'${Buffer.from(text, 'utf8').toString('hex')}' AS TEXT)`;
+
+/**
+ * A single select sorts by option order through a CASE of one branch per option; building its index costs
+ * time growing faster than the options, so beyond this many it sorts by text like a multiple select.
+ */
+const MAX_RANKED_CHOICES = 1000;
+
+/**
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
  * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
  * so they sort like text or numbers depending on what they hold. A single select sorts by the order of its
- * options, as on Airtable; multiple selects by their text; links by the primary values of the linked
+ * options, as on Airtable (up to MAX_RANKED_CHOICES options); multiple selects by their text; links by the primary values of the linked
  * records, kept beside the cell by the store (linkSortKey).
  */
 function sortExpression(field: Field): string {
@@ -43,9 +57,9 @@ function sortExpression(field: Field): string {
   if (NUMERIC.has(field.type)) return `ifnull(data ->> ${path}, -9e999)`;
   if (ISO_TEXT.has(field.type)) return `ifnull(data ->> ${path}, '')`;
   if (field.type === 'multipleRecordLinks') return `ifnull(data ->> '$."${linkSortKey(field.id)}"', '')`;
-  if (field.type === 'singleSelect') {
-    const choices = (field.options?.choices ?? []) as { name: string }[];
-    const whens = choices.map((c, i) => ` WHEN '${c.name.replaceAll("'", "''")}' THEN ${i + 1}`).join('');
+  const choices = (field.options?.choices ?? []) as { name: string }[];
+  if (field.type === 'singleSelect' && choices.length <= MAX_RANKED_CHOICES) {
+    const whens = choices.map((c, i) => ` WHEN ${sqlText(c.name)} THEN ${i + 1}`).join('');
     return `(CASE ifnull(data ->> ${path}, '') WHEN '' THEN 0${whens} ELSE ${choices.length + 1} END)`;
   }
   if (field.type === 'formula') {
@@ -69,7 +83,7 @@ export class PageReader {
     table: Table,
     spec: PageSpec,
     after?: Keyset,
-  ): { records: StoredRecord[]; last?: Keyset; more: boolean } {
+  ): { records: StoredRecord[]; last?: Keyset; more: boolean; resume?: Keyset } {
     const fields = spec.sort.map((s) => table.fields.find((f) => f.id === s.fieldId)!);
     const exprs = fields.map(sortExpression);
     const dirs = spec.sort.map((s) => s.direction);
@@ -106,13 +120,18 @@ export class PageReader {
       RecordRow & Record<string, unknown>
     >) {
       const rec = fromRow(row);
-      if (spec.filter && !spec.filter(rec)) continue;
+      const keyset = { keys: exprs.map((_, i) => row[`k${i}`]), seq: rec.seq };
+      if (spec.filter && !spec.filter(rec)) {
+        if (spec.until !== undefined && performance.now() > spec.until)
+          return { records, last, more, resume: keyset };
+        continue;
+      }
       if (records.length === spec.limit) {
         more = true;
         break;
       }
       records.push(rec);
-      last = { keys: exprs.map((_, i) => row[`k${i}`]), seq: rec.seq };
+      last = keyset;
     }
     return { records, last, more };
   }

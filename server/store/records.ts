@@ -7,6 +7,7 @@ import { isBlank, writeCell } from './cells';
 import type { Db } from './db';
 import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
+import { RequestWork } from '../filter/cost';
 
 export interface StoredRecord {
   seq: number;
@@ -48,7 +49,7 @@ export function jsonCell(field: Field, rec: StoredRecord): unknown {
 export const linkSortKey = (fieldId: string) => `${fieldId}:sort`;
 
 /** Fills in a record's formula results; provided by the formula layer (server/filter). */
-export type FormulaComputer = (table: Table, record: StoredRecord) => void;
+export type FormulaComputer = (table: Table, record: StoredRecord, work?: RequestWork) => void;
 
 export interface WriteOptions {
   typecast?: boolean;
@@ -66,11 +67,18 @@ export class RecordStore {
   // Prepared once: they run per record (reading one record is the inner loop of link sort keys).
   private readonly sql;
   private readonly primaryStatements = new Map<string, Statement>();
+  private readonly choicesAdded = new Set<Field>();
+  /** The formula budget of the write under way (see write()). */
+  private work: RequestWork | undefined;
+  private readonly existingStatement: Statement;
 
   constructor(
     private readonly db: Db,
     private readonly catalog: Catalog,
   ) {
+    this.existingStatement = db.prepare(
+      'SELECT id FROM records WHERE table_id = ? AND id IN (SELECT value FROM json_each(?))',
+    );
     this.sql = {
       get: db.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE id = ? AND table_id = ?`),
       insert: db.prepare(
@@ -90,7 +98,26 @@ export class RecordStore {
   }
 
   create(table: Table, list: Record<string, unknown>[], opts: WriteOptions = {}): StoredRecord[] {
-    return this.catalog.transaction(() => this.insertAll(table, list, opts));
+    return this.write(() => this.insertAll(table, list, opts));
+  }
+
+  /**
+   * One write in one transaction. Select options added by typecast are saved once at its end, so adding
+   * thousands costs time in proportion to their number (saving after each would rewrite them all each time).
+   * The formulas of every record it touches (linked records included) share one request's work budget.
+   */
+  private write<T>(fn: () => T): T {
+    this.work = new RequestWork();
+    try {
+      return this.catalog.transaction(() => {
+        const out = fn();
+        for (const field of this.choicesAdded) this.catalog.saveField(field);
+        return out;
+      });
+    } finally {
+      this.choicesAdded.clear();
+      this.work = undefined;
+    }
   }
 
   /** PATCH (replace=false) or PUT (replace=true) of existing records; every id must exist. */
@@ -99,7 +126,7 @@ export class RecordStore {
     list: { id: string; fields: Record<string, unknown> }[],
     opts: WriteOptions & { replace?: boolean } = {},
   ): StoredRecord[] {
-    return this.catalog.transaction(() => list.map((u) => this.updateOne(table, u.id, u.fields, opts)));
+    return this.write(() => list.map((u) => this.updateOne(table, u.id, u.fields, opts)));
   }
 
   /** `performUpsert`: records with an id update it; others match on the merge fields (0 → create, 1 → update). */
@@ -123,7 +150,7 @@ export class RecordStore {
     if (mergeFields.length < 1 || mergeFields.length > 3)
       throw new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', 'fieldsToMergeOn must name 1 to 3 fields');
     // Typecast may add select options to the catalog: its transaction undoes them with the records.
-    return this.catalog.transaction(() => {
+    return this.write(() => {
       const created: string[] = [];
       const updated: string[] = [];
       const records = list.map((u) => {
@@ -141,23 +168,23 @@ export class RecordStore {
   }
 
   delete(table: Table, ids: string[]): void {
-    this.db.transaction(() => {
+    this.write(() => {
       for (const id of ids) {
         if (this.sql.delete.run(id, table.id).changes === 0) throw recordNotFound();
       }
       this.unlink(table, new Set(ids));
-    })();
+    });
   }
 
   /** Computes every record's formula results and link sort keys again (a formula field added, seeding). */
-  recomputeDerived(table: Table): void {
+  recomputeDerived(table: Table, work?: RequestWork): void {
     const rows = this.db
       .prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ?`)
       .all(table.id) as RecordRow[];
     this.db.transaction(() => {
       for (const row of rows) {
         const rec = fromRow(row);
-        this.computeDerived(table, rec);
+        this.computeDerived(table, rec, work);
         this.sql.saveData.run(JSON.stringify(rec.data), rec.seq);
       }
     })();
@@ -245,8 +272,8 @@ export class RecordStore {
   }
 
   /** What a record's stored cells give: formula results and link sort keys. */
-  computeDerived(table: Table, rec: StoredRecord): void {
-    this.computeFormulas(table, rec);
+  computeDerived(table: Table, rec: StoredRecord, work = this.work): void {
+    this.computeFormulas(table, rec, work);
     this.computeLinkKeys(table, rec);
   }
 
@@ -377,19 +404,19 @@ export class RecordStore {
     return {
       typecast: opts.typecast === true,
       addChoice: (field, name) => {
-        const choices = (field.options?.choices ?? []) as { id: string; name: string }[];
-        field.options = { ...field.options, choices: [...choices, { id: newId('sel'), name }] };
-        this.catalog.saveField(field);
+        const choices = field.options?.choices;
+        if (Array.isArray(choices)) choices.push({ id: newId('sel'), name });
+        else field.options = { ...field.options, choices: [{ id: newId('sel'), name }] };
+        this.choicesAdded.add(field);
       },
       existingLinks: (field, ids) => {
         if (ids.length === 0) return new Set();
         const linked = String(field.options?.linkedTableId);
-        const rows = this.db
-          .prepare(`SELECT id FROM records WHERE table_id = ? AND id IN (${ids.map(() => '?').join(',')})`)
-          .all(linked, ...ids) as { id: string }[];
+        // One JSON parameter, not one per id: SQLite allows 32,766 variables, a cell may hold more links.
+        const rows = this.existingStatement.all(linked, JSON.stringify(ids)) as { id: string }[];
         return new Set(rows.map((r) => r.id));
       },
-      linkByPrimary: (field, text) => {
+      linksByPrimary: (field, texts) => {
         const linked = this.catalog.tableById(String(field.options?.linkedTableId));
         if (!linked)
           throw new ServiceError(
@@ -397,15 +424,23 @@ export class RecordStore {
             'INVALID_VALUE_FOR_COLUMN',
             `Field ${JSON.stringify(field.name)} links to no table`,
           );
-        const row = this.db
+        const rows = this.db
           .prepare(
-            `SELECT id FROM records WHERE table_id = ? AND data ->> '$."${linked.primaryFieldId}"' = ? ORDER BY seq LIMIT 1`,
+            `SELECT id, data ->> '$."${linked.primaryFieldId}"' AS v FROM records
+             WHERE table_id = ? AND v IN (SELECT value FROM json_each(?)) ORDER BY seq DESC`,
           )
-          .get(linked.id, text) as { id: string } | undefined;
-        if (row) return row.id;
+          .all(linked.id, JSON.stringify(texts)) as { id: string; v: unknown }[];
+        // Newest first, so the first record with a value (the oldest) is the one kept.
+        const ids = new Map(rows.map((r) => [String(r.v), r.id]));
         // Airtable's typecast: "we grab the first thing we match, if it exists, creating a new one otherwise".
-        const [created] = this.insertAll(linked, [{ [linked.primaryFieldId]: text }], { typecast: true });
-        return created!.id;
+        const absent = texts.filter((t) => !ids.has(t));
+        const created = this.insertAll(
+          linked,
+          absent.map((t) => ({ [linked.primaryFieldId]: t })),
+          { typecast: true },
+        );
+        absent.forEach((t, i) => ids.set(t, created[i]!.id));
+        return ids;
       },
     };
   }

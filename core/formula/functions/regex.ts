@@ -6,6 +6,7 @@
 import { RE2JS } from 're2js';
 import type { FunctionDef } from '../runtime';
 import { FormulaError, toText, type FormulaValue } from '../values';
+import { MAX_TEXT_LENGTH } from './args';
 
 const cache = new Map<string, RE2JS | FormulaError>();
 const CACHE_LIMIT = 256;
@@ -66,6 +67,21 @@ export const regexFunctions: FunctionDef[] = [
     pure: true,
     signature: 'REGEX_REPLACE(string, regex, replacement)',
     doc: 'string with every match of regex replaced ($1 refers to a group).',
-    call: withRegex((s, re, args) => re.matcher(s).replaceAll(toText(args[2] as FormulaValue))),
+    call: withRegex((s, re, args) => {
+      const replacement = toText(args[2] as FormulaValue);
+      if (s.length + (s.length + 1) * replacement.length > MAX_TEXT_LENGTH) {
+        // Could be too long: count the matches before building anything.
+        const m = re.matcher(s);
+        let size = s.length;
+        while (m.find()) {
+          size += replacement.length;
+          if (size > MAX_TEXT_LENGTH)
+            return new FormulaError(
+              `The result of REGEX_REPLACE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
+            );
+        }
+      }
+      return re.matcher(s).replaceAll(replacement);
+    }),
   },
 ];

@@ -44,7 +44,14 @@ function substitute(args: FormulaValue[]): FormulaValue {
   const from = toText(args[1] as FormulaValue);
   const to = toText(args[2] as FormulaValue);
   if (from === '') return s;
-  if (args[3] === undefined) return s.split(from).join(to);
+  if (args[3] === undefined) {
+    const parts = s.split(from);
+    if (s.length + (parts.length - 1) * (to.length - from.length) > MAX_TEXT_LENGTH)
+      return new FormulaError(
+        `The result of SUBSTITUTE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
+      );
+    return parts.join(to);
+  }
   const index = count(args[3], 1);
   if (index instanceof FormulaError) return index;
   if (index < 1) return s;

@@ -23,20 +23,12 @@ afterAll(() => {
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'server/main.ts',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
-      '--api-key',
-      KEY,
-      '--rate-limit',
-      'off',
-    ],
-    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
+    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir, '--rate-limit', 'off'],
+    {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TABLEDESK_API_KEY: KEY },
+    },
   );
   children.push(child);
   const url = await new Promise<string>((resolve, reject) => {

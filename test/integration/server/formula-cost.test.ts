@@ -1,0 +1,183 @@
+/**
+ * Formula cost: a filter or formula field has a bounded cost per record and per request, past which the
+ * server answers 422, and while it computes, other requests are answered (it yields between slices).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer } from '../../support/local-server';
+import type { LocalServer, Reply } from '../../support/local-server';
+
+let s: LocalServer;
+let tasksId: string;
+
+beforeAll(async () => {
+  s = await startLocalServer({ demo: { largeTableRecords: 3000 } });
+  const tables = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
+  tasksId = tables.body.tables.find((t: { name: string }) => t.name === 'Tasks').id;
+});
+afterAll(() => s.close());
+
+/** Runs `work` while a probe asks whoami every 20 ms; returns work's answer and the probe's slowest answer. */
+// Answers of arbitrary wire JSON, as the local server's request gives them by default.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = Reply<any>;
+
+async function withProbe(
+  work: () => Promise<Answer>,
+): Promise<{ reply: Answer; slowestMs: number; probes: number }> {
+  let done = false;
+  let slowestMs = 0;
+  let probes = 0;
+  const probe = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const r = await s.request('GET', '/v0/meta/whoami');
+      expect(r.status).toBe(200);
+      slowestMs = Math.max(slowestMs, performance.now() - started);
+      probes++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const reply = await work();
+  done = true;
+  await probe;
+  return { reply, slowestMs, probes };
+}
+
+const filter = (formula: string) =>
+  s.request('GET', `/v0/${s.baseId}/Tasks?filterByFormula=${encodeURIComponent(formula)}`);
+
+function expectTooExpensive(r: Answer): void {
+  expect(r.status, r.text).toBe(422);
+  expect(r.body.error.type).toBe('INVALID_FILTER_BY_FORMULA');
+  expect(r.body.error.message).toMatch(/too expensive/);
+}
+
+describe('filterByFormula cost', () => {
+  for (const formula of [
+    'FIND("~", REPT({Name}, 10000)) > 0',
+    'AND(FIND("~", REPT({Name}, 10000)) > 0, FIND("~", REPT({Notes}, 1000)) > 0, FIND("~", REPT({Name}, 9999)) > 0, FIND("~", REPT({Name}, 9998)) > 0)',
+    'IF(ISERROR(FIND("~", REPT({Name}, 10000))), 1, 0)',
+    'FIND({Name}, REPT("abcdefghij", 100000)) > 0',
+    'LEN(SUBSTITUTE(REPT({Name}, 5000), " ", "  ")) < 0',
+  ])
+    it(`${formula.slice(0, 60)}… is refused with a 422 while other requests are answered`, async () => {
+      const { reply, slowestMs, probes } = await withProbe(() => filter(formula));
+      expectTooExpensive(reply);
+      expect(probes).toBeGreaterThan(0);
+      expect(slowestMs).toBeLessThan(1000);
+    });
+
+  it('one record past its own budget is refused at once', async () => {
+    const r = await filter(
+      'LEN(REPT({Name}, 10000) & REPT({Name}, 10000) & REPT({Name}, 10000) & REPT({Name}, 10000) & REPT({Name}, 10000)) > 0',
+    );
+    expectTooExpensive(r);
+    expect(r.body.error.message).toMatch(/one record/);
+  });
+
+  it('ordinary filters over the whole table still answer', async () => {
+    const none = await filter('FIND("no such text", {Notes} & {Name}) > 0');
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.records).toEqual([]);
+    const some = await filter('{Priority} >= 3');
+    expect(some.status).toBe(200);
+    expect(some.body.records.length).toBeGreaterThan(0);
+    // A walk of a filtered list is the same whether it is cut into slices or not.
+    const all: string[] = [];
+    let offset: string | undefined;
+    do {
+      const page = await s.request(
+        'GET',
+        `/v0/${s.baseId}/Tasks?filterByFormula=${encodeURIComponent('MOD({Task #}, 7) = 0')}${offset ? `&offset=${offset}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      all.push(...page.body.records.map((r: { id: string }) => r.id));
+      offset = page.body.offset;
+    } while (offset);
+    expect(all).toHaveLength(Math.floor(3000 / 7));
+  });
+});
+
+describe('formula field cost', () => {
+  it('a formula field too expensive to compute over the table is refused and leaves nothing behind', async () => {
+    const { reply, slowestMs } = await withProbe(() =>
+      s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${tasksId}/fields`, {
+        name: 'Costly',
+        type: 'formula',
+        options: { formula: 'LEN(REPT({Name} & {Notes}, 2000))' },
+      }),
+    );
+    expect(reply.status, reply.text).toBe(422);
+    expect(reply.body.error.message).toMatch(/too expensive/);
+    // The field is computed in one synchronous transaction; its budget bounds how long that takes.
+    expect(slowestMs).toBeLessThan(5000);
+    const schema = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
+    expect(schema.text).not.toContain('Costly');
+    const page = await s.request('GET', `/v0/${s.baseId}/Tasks?pageSize=1`);
+    expect(page.body.records[0].fields.Costly).toBeUndefined();
+  });
+
+  it('a formula too expensive for one record is #ERROR! in that record', async () => {
+    const created = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Small',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        {
+          name: 'Big',
+          type: 'formula',
+          options: {
+            formula: `LEN(${Array.from({ length: 5 }, () => 'REPT({Name}, 60000)').join(' & ')})`,
+          },
+        },
+      ],
+    });
+    expect(created.status, created.text).toBe(200);
+    const r = await s.request('POST', `/v0/${s.baseId}/Small`, { fields: { Name: 'abcdefghijklmnop' } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.fields.Big).toEqual({ error: '#ERROR!' });
+    const short = await s.request('POST', `/v0/${s.baseId}/Small`, { fields: { Name: 'a' } });
+    expect(short.body.fields.Big).toBe(300_000);
+  });
+
+  it('the formulas of every record one write touches share one budget (linked records included)', async () => {
+    const costly = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Costly rows',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        {
+          name: 'Work',
+          type: 'formula',
+          options: { formula: 'LEN(REPT({Name}, 60000) & REPT({Name}, 60000) & REPT({Name}, 60000))' },
+        },
+      ],
+    });
+    expect(costly.status, costly.text).toBe(200);
+    const name = 'x'.repeat(15);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const batch = await s.request('POST', `/v0/${s.baseId}/Costly%20rows`, {
+        records: Array.from({ length: 10 }, () => ({ fields: { Name: name } })),
+      });
+      expect(batch.status, batch.text.slice(0, 200)).toBe(200);
+      ids.push(...batch.body.records.map((r: { id: string }) => r.id));
+    }
+    const linker = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Linker',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Rows', type: 'multipleRecordLinks', options: { linkedTableId: costly.body.id } },
+      ],
+    });
+    expect(linker.status, linker.text).toBe(200);
+    // Each linked record's formula is recomputed when it gains the inverse link: 30 × ~7M units > 100M.
+    const r = await s.request('POST', `/v0/${s.baseId}/Linker`, { fields: { Name: 'all', Rows: ids } });
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.error.message).toMatch(/too expensive/);
+    const stored = await s.request('GET', `/v0/${s.baseId}/Linker`);
+    expect(stored.body.records).toEqual([]);
+    const few = await s.request('POST', `/v0/${s.baseId}/Linker`, {
+      fields: { Name: 'few', Rows: ids.slice(0, 3) },
+    });
+    expect(few.status, few.text).toBe(200);
+  });
+});
