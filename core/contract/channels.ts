@@ -20,6 +20,9 @@ const empty = z.object({}).default({});
  */
 const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'The base URL must start with http:// or https://' })
+  // zod's url check lets some addresses through that URL cannot parse (`http://[::1`); refuse them first, so
+  // that the next check never throws.
+  .refine((u) => URL.canParse(u), { error: 'That base URL is not a valid address', abort: true })
   .refine((u) => {
     const url = new URL(u);
     return url.username === '' && url.password === '';

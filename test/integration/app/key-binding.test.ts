@@ -96,6 +96,14 @@ describe('a saved key is bound to its base URL', () => {
     expect(JSON.stringify(await h.call('connections.list', {}))).not.toContain(KEY);
     expect(echo.received).toEqual([]);
   });
+
+  it('refuses a base URL that passes a URL pattern but does not parse, as a request error (found by the fuzz)', async () => {
+    h = await startHarness();
+    for (const baseUrl of ['http://[::1', 'https://[', 'http://[::1]:99999']) {
+      const result = await h.services.dispatch('connections.save', { name: 'Broken', baseUrl, apiKey: KEY });
+      expect(result, baseUrl).toMatchObject({ ok: false, error: { kind: 'invalid-request' } });
+    }
+  });
 });
 
 describe('no key reaches a renderer', () => {
