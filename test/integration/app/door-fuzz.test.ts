@@ -70,11 +70,13 @@ const channelName = fc.oneof(
 const key = fc.oneof(fc.constantFrom(...POLLUTING), fc.string({ maxLength: 12 }));
 const json = fc.jsonValue({ maxDepth: 4 });
 
-/**
- * Base ids of the service's shape, real or not: malformed ids are the local server's own input checks, fuzzed
- * by its tests (here they would only measure the client's retries of the server's answer).
- */
-const baseIdArb = fc.oneof(fc.constant('BASE'), fc.stringMatching(/^app[A-Za-z0-9]{14}$/));
+/** Base ids real, well-shaped or not at all (`..%2f..`): the local server answers every one with a 4xx. */
+const baseIdArb = fc.oneof(
+  fc.constant('BASE'),
+  fc.stringMatching(/^app[A-Za-z0-9]{14}$/),
+  fc.constantFrom('..%2f..', '../..', '%', 'app/../x', ''),
+  fc.string({ maxLength: 20 }),
+);
 
 /** Requests shaped like the contract's, with wrong or polluting parts. */
 const plausible = fc.record(
