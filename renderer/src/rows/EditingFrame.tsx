@@ -4,12 +4,16 @@
  * Space opens the focused record, Ctrl+Space and Shift+arrows select rows, Delete deletes the selected
  * rows after one confirmation, copy gives TSV, paste fills a range or adds rows (asking first).
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
+import type { CellPosition } from 'ag-grid-community';
 import type { Column, Request } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
+import { isToggle } from '../editing/column-editing';
 import { EditNotices } from '../editing/EditNotices';
 import { formatCell } from '../grid/format';
+import { cellProblem } from './cell-problem';
+import type { CellProblem } from './cell-problem';
 import { ConfirmDialog } from './ConfirmDialog';
 import type { Confirmation } from './ConfirmDialog';
 import { ExportDialog } from './ExportDialog';
@@ -36,6 +40,8 @@ const inGrid = (el: EventTarget): boolean => el instanceof Element && el.closest
 export function EditingFrame({ editing, view, selectedCount, query, total, children }: Props) {
   const [ask, setAsk] = useState<Confirmation>();
   const [detail, setDetail] = useState<number>();
+  const [problem, setProblem] = useState<CellProblem>();
+  const frame = useRef<HTMLDivElement>(null);
   const [exporting, setExporting] = useState<{ query: ExportQuery; columns: string[] }>();
   const grid = editing.gridApi;
   const busy = () => !grid || grid.getEditingCells().length > 0;
@@ -63,12 +69,10 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     });
   };
 
-  const addRow = async () => {
-    const created = await editing.create([{}], false);
-    if (created.length > 0 && grid?.isLastRowIndexKnown()) {
-      grid.ensureIndexVisible(grid.getDisplayedRowCount(), 'bottom');
-    }
-  };
+  const rowAt = (cell: CellPosition) =>
+    cell.rowPinned === 'top'
+      ? grid?.getPinnedTopRow(cell.rowIndex)
+      : grid?.getDisplayedRowAtIndex(cell.rowIndex);
 
   const openFocused = () => {
     const focused = grid?.getFocusedCell();
@@ -86,7 +90,19 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     });
   };
 
+  /** After the grid has handled a key: the editor it kept open, if any, and why. */
+  const checkProblem = () =>
+    setTimeout(() =>
+      setProblem(grid && frame.current ? cellProblem(grid, editing.fields, frame.current) : undefined),
+    );
+
+  const onAction = () => {
+    if (view.message?.untilNextAction) editing.clearMessage();
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
+    onAction();
+    if (problem || e.key === 'Enter' || e.key === 'Tab') checkProblem();
     if (!inGrid(e.target) || busy() || !grid) return;
     const ctrl = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
@@ -102,8 +118,10 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
       void editing.redo();
     } else if (e.key === ' ' && focused) {
       e.preventDefault();
-      const node = grid.getDisplayedRowAtIndex(focused.rowIndex);
+      const node = rowAt(focused);
+      const field = editing.fields.find((f) => f.name === focused.column.getColId());
       if (ctrl) node?.setSelected(!node.isSelected());
+      else if (isToggle(field) && node?.data) editing.toggle(node.data, field);
       else setDetail(focused.rowIndex);
     } else if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
       // Seen before the grid moves the focus: select the row left and the row about to be reached.
@@ -125,7 +143,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     if (rows.length > 0) lines = rows.map((r) => columns.map((f) => text(r, f)));
     else {
       const focused = grid.getFocusedCell();
-      const row = focused ? grid.getDisplayedRowAtIndex(focused.rowIndex)?.data : undefined;
+      const row = focused ? rowAt(focused)?.data : undefined;
       const field = columns.find((f) => f.name === focused?.column.getColId());
       if (!row || !field) return;
       lines = [[text(row, field)]];
@@ -154,7 +172,12 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     const plan = planPaste(parseTsv(text), {
       columns: columns.slice(start),
       startRow: focused.rowIndex,
-      rowAt: (i) => (known && i >= count ? 'past-end' : grid.getDisplayedRowAtIndex(i)?.data),
+      rowAt: (i) =>
+        focused.rowPinned === 'top'
+          ? grid.getPinnedTopRow(i)?.data
+          : known && i >= count
+            ? 'past-end'
+            : grid.getDisplayedRowAtIndex(i)?.data,
       shown: (row, field) => editing.store.value(row, field),
     });
     const left = [
@@ -163,12 +186,14 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
         : []),
       ...plan.problems,
     ];
-    const run = () => {
+    const run = async () => {
       void editing.edit(plan.changes);
-      if (plan.creates.length > 0) void editing.create(plan.creates, plan.createTypecast);
-      if (left.length > 0) editing.say(`Not pasted: ${left.join(' ')}`, 'error');
+      if (plan.creates.length > 0) await editing.create(plan.creates, plan.createTypecast);
+      // One line per reason; the report goes at the user's next action.
+      if (left.length > 0)
+        editing.say(['Not pasted:', ...left].join('\n'), 'error', { untilNextAction: true });
     };
-    if (plan.creates.length === 0) run();
+    if (plan.creates.length === 0) void run();
     else
       setAsk({
         title: 'Add rows',
@@ -176,15 +201,26 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
           plan.changes.length > 0 ? ` and changes ${plural(plan.changes.length, 'row')}` : ''
         }.`,
         action: 'Add rows',
-        run,
+        run: () => void run(),
       });
   };
 
   const history = view.history;
   return (
-    <div className="td-editing" onKeyDownCapture={onKeyDown} onCopy={onCopy} onPaste={onPaste}>
+    <div
+      className="td-editing"
+      ref={frame}
+      onKeyDownCapture={onKeyDown}
+      onInputCapture={() => problem && checkProblem()}
+      onPointerDownCapture={() => {
+        onAction();
+        if (problem) checkProblem();
+      }}
+      onCopy={onCopy}
+      onPaste={onPaste}
+    >
       <div className="td-row-actions" role="toolbar" aria-label="Rows">
-        <button type="button" onClick={() => void addRow()}>
+        <button type="button" onClick={() => void editing.addRow(displayed()[0]?.name)}>
           Add row
         </button>
         <button type="button" disabled={selectedCount === 0} onClick={askDelete}>
@@ -215,6 +251,11 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
       </div>
       <EditNotices editing={editing} view={view} />
       {children}
+      {problem && (
+        <div className="td-cell-problem" role="alert" style={{ top: problem.top, left: problem.left }}>
+          {problem.text}
+        </div>
+      )}
       {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(undefined)} />}
       {detail !== undefined && (
         <RecordDetail

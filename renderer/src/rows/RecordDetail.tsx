@@ -2,13 +2,14 @@
  * One record as a form of all its fields, with previous and next (the grid's row order). Changes go
  * through the same edit queue as cell edits; a value that does not parse stays in its box with the reason.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { toLocalInput } from '../editing/DateTimeEditor';
 import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
 import type { TableEditing } from './table-editing';
+import { useModalFocus } from './useModalFocus';
 
 interface Props {
   editing: TableEditing;
@@ -155,6 +156,8 @@ export function RecordDetail({ editing, index, revision, onIndex, onClose }: Pro
   const row = grid?.getDisplayedRowAtIndex(index)?.data;
   const count = grid?.getDisplayedRowCount() ?? 0;
   useEffect(() => grid?.ensureIndexVisible(index), [grid, index]);
+  const dialog = useRef<HTMLDivElement>(null);
+  const onKeyDown = useModalFocus(dialog, onClose);
   return (
     <div className="td-modal-backdrop">
       <div
@@ -163,9 +166,9 @@ export function RecordDetail({ editing, index, revision, onIndex, onClose }: Pro
         aria-modal="true"
         aria-label="Record"
         data-revision={revision}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
+        ref={dialog}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
       >
         <header>
           <h2>

@@ -5,7 +5,7 @@ import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
-import { withEditing } from '../editing/column-editing';
+import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
 import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
@@ -70,7 +70,10 @@ export function useTableEditing(target: EditTarget) {
         const index = e.node.rowIndex;
         // The checkbox column selects by itself.
         if (!mouse || index === null || !e.data || e.column.getColId().startsWith('ag-Grid-')) return;
-        if (mouse.ctrlKey || mouse.metaKey) {
+        const field = editing.fields.find((f) => f.name === e.column.getColId());
+        if (isToggle(field) && !mouse.ctrlKey && !mouse.metaKey && !mouse.shiftKey) {
+          editing.toggle(e.data, field);
+        } else if (mouse.ctrlKey || mouse.metaKey) {
           e.node.setSelected(!e.node.isSelected());
           anchor.current = index;
         } else if (mouse.shiftKey && anchor.current !== undefined) {
