@@ -2,8 +2,7 @@
 import type { IDatasource } from 'ag-grid-community';
 import type { Response } from '../../../core/contract';
 import { createDatasource } from '../grid/datasource';
-import { placedRows } from '../rows/placements';
-import type { Placements } from '../rows/placements';
+import { Placements, placedRows } from '../rows/placements';
 import { SupersededError } from './view-session';
 import type { ViewQuery, ViewSession } from './view-session';
 
@@ -20,7 +19,7 @@ export function viewDatasource(
   session: ViewSession,
   query: ViewQuery,
   on: ViewDatasourceEvents,
-  placements: Placements,
+  placements: Placements = new Placements(),
 ): IDatasource {
   // The grid destroys a replaced datasource; its late answers must not touch the new view's state.
   let current = true;
