@@ -367,3 +367,37 @@ test('the app pastes its own rows back, every field type, and says what it skipp
   await app.cell(from, 'Notes').click();
   await expect(message).toHaveCount(0);
 });
+
+test('Ctrl+Z works right after the Delete button, and Space opens the added row itself', async ({
+  app,
+  door,
+}, info) => {
+  await app.openTable('Teams');
+  const count = (await door.records('Teams')).length;
+  const name = (await app.cell(2, 'Name').textContent()) ?? '';
+  await app.cell(2, 'Name').click({ modifiers: ['Control'] });
+  await app.table.getByRole('button', { name: 'Delete 1 row' }).click();
+  await app.page
+    .getByRole('dialog', { name: 'Delete records' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(app.table.getByTestId('edit-message')).toHaveText('Deleted 1 record.');
+  // No click back into the grid first: the dialog gave the focus back.
+  await app.page.keyboard.press('Control+z');
+  await expect(app.table.getByTestId('edit-message')).toHaveText('1 record restored; it has a new id.');
+  await expect(app.cell(2, 'Name')).toHaveText(name);
+  expect((await door.records('Teams')).length).toBe(count);
+
+  await app.table.getByRole('button', { name: 'Add row' }).click();
+  await expect(app.table.locator('.ag-row-pinned[row-id] .ag-cell[col-id="Name"]')).toBeFocused();
+  await app.page.keyboard.type('P');
+  await app.page.keyboard.insertText('inned team');
+  await app.page.keyboard.press('Enter');
+  const added = app.table.locator('.ag-row-pinned[row-id] .ag-cell[col-id="Name"]');
+  await expect(added).toHaveText('Pinned team');
+  await added.click();
+  await app.page.keyboard.press('Space');
+  const form = app.table.getByRole('dialog', { name: 'Record' });
+  await expect(form.getByRole('heading')).toHaveText('Pinned team');
+  await app.screenshot(info, '13-added-row-opened');
+});

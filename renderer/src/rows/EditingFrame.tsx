@@ -39,7 +39,7 @@ const inGrid = (el: EventTarget): boolean => el instanceof Element && el.closest
 
 export function EditingFrame({ editing, view, selectedCount, query, total, children }: Props) {
   const [ask, setAsk] = useState<Confirmation>();
-  const [detail, setDetail] = useState<number>();
+  const [detail, setDetail] = useState<{ index: number; pinned: boolean }>();
   const [problem, setProblem] = useState<CellProblem>();
   const frame = useRef<HTMLDivElement>(null);
   const [exporting, setExporting] = useState<{ query: ExportQuery; columns: string[] }>();
@@ -76,7 +76,13 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
 
   const openFocused = () => {
     const focused = grid?.getFocusedCell();
-    setDetail(focused?.rowIndex ?? 0);
+    setDetail({ index: focused?.rowIndex ?? 0, pinned: focused?.rowPinned === 'top' });
+  };
+
+  /** Back to the grid's focused cell once a dialog closes, so its keys (Ctrl+Z first) work at once. */
+  const refocusGrid = () => {
+    const cell = grid?.getFocusedCell();
+    if (cell) grid?.setFocusedCell(cell.rowIndex, cell.column, cell.rowPinned);
   };
 
   const startExport = () => {
@@ -103,26 +109,26 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
   const onKeyDown = (e: KeyboardEvent) => {
     onAction();
     if (problem || e.key === 'Enter' || e.key === 'Tab') checkProblem();
-    if (!inGrid(e.target) || busy() || !grid) return;
     const ctrl = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
-    const focused = grid.getFocusedCell();
-    if (ctrl && key === 'z') {
+    // Undo and redo from the grid, or from the row buttons just clicked (Undo, Delete), not from a dialog.
+    const onButton = e.target instanceof HTMLButtonElement && e.target.closest('[role="dialog"]') === null;
+    if (ctrl && (key === 'z' || key === 'y') && (inGrid(e.target) || onButton) && !busy()) {
       // The grid's own undo would act on its cell edits only (and sorting wipes it): the app's history rules.
       e.preventDefault();
       e.stopPropagation();
-      void (e.shiftKey ? editing.redo() : editing.undo());
-    } else if (ctrl && key === 'y') {
-      e.preventDefault();
-      e.stopPropagation();
-      void editing.redo();
-    } else if (e.key === ' ' && focused) {
+      void (key === 'y' || e.shiftKey ? editing.redo() : editing.undo());
+      return;
+    }
+    if (!inGrid(e.target) || busy() || !grid) return;
+    const focused = grid.getFocusedCell();
+    if (e.key === ' ' && focused) {
       e.preventDefault();
       const node = rowAt(focused);
       const field = editing.fields.find((f) => f.name === focused.column.getColId());
       if (ctrl) node?.setSelected(!node.isSelected());
       else if (isToggle(field) && node?.data) editing.toggle(node.data, field);
-      else setDetail(focused.rowIndex);
+      else setDetail({ index: focused.rowIndex, pinned: focused.rowPinned === 'top' });
     } else if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
       // Seen before the grid moves the focus: select the row left and the row about to be reached.
       const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
@@ -256,16 +262,25 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
           {problem.text}
         </div>
       )}
-      {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(undefined)} />}
+      {ask && (
+        <ConfirmDialog
+          ask={ask}
+          onClose={() => {
+            setAsk(undefined);
+            refocusGrid();
+          }}
+        />
+      )}
       {detail !== undefined && (
         <RecordDetail
           editing={editing}
-          index={detail}
+          index={detail.index}
+          pinned={detail.pinned}
           revision={view.revision}
-          onIndex={setDetail}
+          onIndex={(index) => setDetail({ index, pinned: false })}
           onClose={() => {
             setDetail(undefined);
-            grid?.setFocusedCell(detail, editing.fields[0]?.name ?? '');
+            grid?.setFocusedCell(detail.index, editing.fields[0]?.name ?? '', detail.pinned ? 'top' : null);
           }}
         />
       )}

@@ -14,6 +14,8 @@ import { useModalFocus } from './useModalFocus';
 interface Props {
   editing: TableEditing;
   index: number;
+  /** A row added with Add row, pinned at the top: `index` counts those rows. */
+  pinned?: boolean;
   /** Re-renders the form when the queue's state changes. */
   revision: number;
   onIndex: (index: number) => void;
@@ -151,11 +153,14 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
   );
 }
 
-export function RecordDetail({ editing, index, revision, onIndex, onClose }: Props) {
+export function RecordDetail({ editing, index, pinned = false, revision, onIndex, onClose }: Props) {
   const grid = editing.gridApi;
-  const row = grid?.getDisplayedRowAtIndex(index)?.data;
-  const count = grid?.getDisplayedRowCount() ?? 0;
-  useEffect(() => grid?.ensureIndexVisible(index), [grid, index]);
+  const row = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
+  // Previous and next follow the view's rows; a pinned row stands apart from them.
+  const count = pinned ? 0 : (grid?.getDisplayedRowCount() ?? 0);
+  useEffect(() => {
+    if (!pinned) grid?.ensureIndexVisible(index);
+  }, [grid, index, pinned]);
   const dialog = useRef<HTMLDivElement>(null);
   const onKeyDown = useModalFocus(dialog, onClose);
   return (
@@ -179,7 +184,7 @@ export function RecordDetail({ editing, index, revision, onIndex, onClose }: Pro
                 )
               : 'Loading…'}
           </h2>
-          <button type="button" disabled={index <= 0} onClick={() => onIndex(index - 1)}>
+          <button type="button" disabled={pinned || index <= 0} onClick={() => onIndex(index - 1)}>
             Previous
           </button>
           <button type="button" disabled={index >= count - 1} onClick={() => onIndex(index + 1)}>
