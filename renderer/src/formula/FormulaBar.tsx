@@ -146,12 +146,11 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
 
   const firstError = errors[0];
   const refused = !firstError && serviceError !== undefined && text.trim() === serviceError.formula;
-  // Every problem is listed, errors first; the service's refusal when the local check found none.
-  const messages = [
-    ...errors.map((d) => d.message),
-    ...(refused ? [serviceError.message] : []),
-    ...diagnostics.filter((d) => d.severity !== 'error').map((d) => d.message),
-  ];
+  // Every problem is listed, errors first. The service's refusal of a formula the local check let through
+  // replaces the local warnings: they were about what only the service could tell.
+  const messages = refused
+    ? [serviceError.message]
+    : [...errors, ...diagnostics.filter((d) => d.severity !== 'error')].map((d) => d.message);
   const signature = completion.signature;
 
   return (
