@@ -137,6 +137,12 @@ test('the record form takes focus, keeps it, and Esc closes it', async ({ app },
   await app.page.keyboard.press('Escape');
   await expect(form).toHaveCount(0);
   await expect(app.cell(2, 'Name')).toBeFocused();
+
+  // A press outside the form closes it too.
+  await app.page.keyboard.press('Space');
+  await expect(form).toBeVisible();
+  await app.page.mouse.click(20, 450);
+  await expect(form).toHaveCount(0);
 });
 
 test('popovers close on Esc and on a click outside', async ({ app }, info) => {
@@ -389,7 +395,9 @@ test('Ctrl+Z works right after the Delete button, and Space opens the added row 
   expect((await door.records('Teams')).length).toBe(count);
 
   await app.table.getByRole('button', { name: 'Add row' }).click();
-  await expect(app.table.locator('.ag-row-pinned[row-id] .ag-cell[col-id="Name"]')).toBeFocused();
+  // Enter at once, before the new row has the focus, adds no second row.
+  await app.page.keyboard.press('Enter');
+  await expect(app.table.getByTestId('edit-message')).toHaveText('Created 1 record.');
   await app.page.keyboard.type('P');
   await app.page.keyboard.insertText('inned team');
   await app.page.keyboard.press('Enter');
@@ -399,5 +407,7 @@ test('Ctrl+Z works right after the Delete button, and Space opens the added row 
   await app.page.keyboard.press('Space');
   const form = app.table.getByRole('dialog', { name: 'Record' });
   await expect(form.getByRole('heading')).toHaveText('Pinned team');
+  await expect(app.table.locator('.ag-row-pinned[row-id]')).toHaveCount(1);
+  expect((await door.records('Teams')).length).toBe(count + 1);
   await app.screenshot(info, '13-added-row-opened');
 });

@@ -41,6 +41,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
   const [ask, setAsk] = useState<Confirmation>();
   const [detail, setDetail] = useState<{ index: number; pinned: boolean }>();
   const [problem, setProblem] = useState<CellProblem>();
+  const [adding, setAdding] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const [exporting, setExporting] = useState<{ query: ExportQuery; columns: string[] }>();
   const grid = editing.gridApi;
@@ -226,7 +227,15 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
       onPaste={onPaste}
     >
       <div className="td-row-actions" role="toolbar" aria-label="Rows">
-        <button type="button" onClick={() => void editing.addRow(displayed()[0]?.name)}>
+        <button
+          type="button"
+          // One row per click: keys typed (or Enter) before the new row has its focus would add another.
+          disabled={adding}
+          onClick={() => {
+            setAdding(true);
+            void editing.addRow(displayed()[0]?.name).finally(() => setAdding(false));
+          }}
+        >
           Add row
         </button>
         <button type="button" disabled={selectedCount === 0} onClick={askDelete}>

@@ -164,7 +164,13 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
   const dialog = useRef<HTMLDivElement>(null);
   const onKeyDown = useModalFocus(dialog, onClose);
   return (
-    <div className="td-modal-backdrop">
+    <div
+      className="td-modal-backdrop"
+      // A press outside the form closes it, as outside any popover.
+      onPointerDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
       <div
         className="td-modal td-record"
         role="dialog"

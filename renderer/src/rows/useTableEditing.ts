@@ -73,7 +73,11 @@ export function useTableEditing(target: EditTarget) {
         const field = editing.fields.find((f) => f.name === e.column.getColId());
         if (isToggle(field) && !mouse.ctrlKey && !mouse.metaKey && !mouse.shiftKey) {
           editing.toggle(e.data, field);
-        } else if (mouse.ctrlKey || mouse.metaKey) {
+          return;
+        }
+        // Rows added with Add row are pinned, and the grid selects no pinned rows.
+        if (e.node.rowPinned) return;
+        if (mouse.ctrlKey || mouse.metaKey) {
           e.node.setSelected(!e.node.isSelected());
           anchor.current = index;
         } else if (mouse.shiftKey && anchor.current !== undefined) {
