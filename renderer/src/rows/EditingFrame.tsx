@@ -1,8 +1,9 @@
 /**
  * The editing frame around a table's grid: row actions (add, delete, open, undo, redo, export), the
  * queue's notices, and the grid's keys and clipboard: Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo,
- * Space opens the focused record, Ctrl+Space and Shift+arrows select rows, Delete deletes the selected
- * rows after one confirmation, copy gives TSV, paste fills a range or adds rows (asking first).
+ * Space opens the focused record (or flips a checkbox), Ctrl+Space and Shift+arrows select rows, Delete
+ * deletes the selected rows after one confirmation, copy gives TSV, paste fills a range or adds rows (asking
+ * first) and reports what it skipped until the next action. An editor refusing its text says why by the cell.
  */
 import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';

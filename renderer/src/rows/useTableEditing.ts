@@ -11,8 +11,8 @@ import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
 
 /**
- * Keys the frame handles: Space opens the record (the grid would toggle selection), and Delete or
- * Backspace with rows selected deletes them (the grid would clear the focused cell).
+ * Keys the frame handles: Space opens the record or flips a checkbox (the grid would toggle selection),
+ * and Delete or Backspace with rows selected deletes them (the grid would clear the focused cell).
  */
 const frameKeys = (p: SuppressKeyboardEventParams<RecordData>) =>
   !p.editing &&
