@@ -22,8 +22,10 @@ test('adds a row with the new-row action', async ({ app, door }, info) => {
   await app.openTable(TEAMS);
   await app.table.getByRole('button', { name: 'Add row' }).click();
   await expect(app.table.getByTestId('edit-message')).toHaveText('Created 1 record.');
-  expect((await door.records(TEAMS)).length).toBe(before + 1);
-  await expect(app.row(before)).toBeVisible();
+  const added = await door.records(TEAMS);
+  expect(added.length).toBe(before + 1);
+  // Shown at once at the top of the grid (pinned there until the order is asked for again).
+  await expect(app.table.locator(`.ag-row-pinned[row-id="${added.at(-1)?.id}"]`)).toBeVisible();
   await app.screenshot(info, '01-row-added');
 });
 

@@ -46,7 +46,11 @@ export function EditNotices({ editing, view }: { editing: TableEditing; view: Ed
           role={view.message.tone === 'error' ? 'alert' : 'status'}
           data-testid="edit-message"
         >
-          {view.message.text}
+          {view.message.text.split('\n').map((line, i) => (
+            <span key={i} className="td-message-line">
+              {line}
+            </span>
+          ))}
         </p>
       )}
     </div>

@@ -8,6 +8,7 @@ import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { effectiveType } from '../grid/format';
 import type { EditStore } from './edit-store';
+import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
 import { MultiSelectEditor } from './MultiSelectEditor';
 import { choiceNames, isEditable, parseInput } from './parse';
@@ -52,7 +53,8 @@ function editorFor(field: Column): Partial<Def> {
       return { cellEditor: 'agNumberCellEditor', cellEditorParams: { min: 0, max, precision: 0 } };
     }
     case 'checkbox':
-      return { cellEditor: 'agCheckboxCellEditor' };
+      // No editor: one click or Space toggles the box (the table's cell handlers).
+      return { editable: false, cellRenderer: CheckboxCell };
     case 'dateTime':
       return { cellEditor: DateTimeEditor };
     case 'date':
@@ -97,4 +99,9 @@ export function withEditing(def: Def, field: Column, store: EditStore): Def {
     return { ...base, editable: false, cellClass: [...classList(def.cellClass), 'td-cell-readonly'] };
   // A row still loading has nothing to edit yet: typing there would have no record to go to.
   return { ...base, editable: (p) => p.data !== undefined, ...editorFor(field) };
+}
+
+/** Whether a column is a checkbox the user may toggle with one click or Space. */
+export function isToggle(field: Column | undefined): field is Column {
+  return field !== undefined && effectiveType(field) === 'checkbox' && isEditable(field);
 }

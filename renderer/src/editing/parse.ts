@@ -39,9 +39,27 @@ function parseDuration(text: string): number | undefined {
 
 function parseChecked(text: string): boolean | undefined {
   const t = text.toLowerCase();
-  if (['', 'false', 'no', '0', 'unchecked', 'off'].includes(t)) return false;
-  if (['true', 'yes', '1', 'checked', 'on', 'x', '✓', '✔'].includes(t)) return true;
+  if (['', 'false', 'no', '0', 'unchecked', 'off', '☐'].includes(t)) return false;
+  if (['true', 'yes', '1', 'checked', 'on', 'x', '✓', '✔', '☑', '☒'].includes(t)) return true;
   return undefined;
+}
+
+/** A rating as a number, or as the stars the grid shows ("★★☆☆☆" is 2). */
+function parseRating(text: string): number | undefined {
+  if (/^[★☆]+$/u.test(text)) return [...text].filter((c) => c === '★').length;
+  return parseNumber(text);
+}
+
+const RECORD_ID = /^rec[A-Za-z0-9]{3,}$/;
+
+/** Linked records as the grid shows and copies them: their ids, comma separated. */
+export function parseLinks(raw: string): Parsed {
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const bad = ids.find((id) => !RECORD_ID.test(id));
+  return bad === undefined ? ok(ids.length > 0 ? ids : null) : fail(`"${bad}" is not a record id`);
 }
 
 export function choiceNames(field: Pick<Column, 'options'>): string[] {
@@ -51,7 +69,9 @@ export function choiceNames(field: Pick<Column, 'options'>): string[] {
     : [];
 }
 
-function isoDate(text: string, withTime: boolean): string | undefined {
+function isoDate(raw: string, withTime: boolean): string | undefined {
+  // Dates as the grid shows them ("Mar 4, 2025, 1:45 PM") may hold narrow or no-break spaces.
+  const text = raw.replace(/[\u00a0\u202f]/g, ' ');
   if (!withTime && /^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
   const d = new Date(withTime ? text : `${text} UTC`);
   if (Number.isNaN(d.getTime())) return undefined;
@@ -69,10 +89,13 @@ export function parseInput(field: Pick<Column, 'name' | 'type' | 'options'>, raw
   if (text === '') return ok(null);
   switch (type) {
     case 'number':
-    case 'currency':
-    case 'rating': {
+    case 'currency': {
       const n = parseNumber(text);
       return n === undefined ? fail(`"${raw}" is not a number`) : ok(n);
+    }
+    case 'rating': {
+      const n = parseRating(text);
+      return n === undefined ? fail(`"${raw}" is not a rating (a number or stars)`) : ok(n);
     }
     case 'percent': {
       // Typed as shown: "12%" and "12" both mean 0.12 on the wire.

@@ -3,11 +3,12 @@
  * (core/formula's checker, errors underlined at their spans), offers fields and functions with their
  * signatures, and applies on Enter only a formula that checks. Nothing is sent while it does not.
  */
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { complete } from '../../../core/formula';
 import type { FormulaField } from '../../../core/formula';
 import { formulaDiagnostics } from './diagnostics';
+import { useDismiss } from '../table/useDismiss';
 import { highlight } from './highlight';
 
 interface Props {
@@ -48,7 +49,15 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
   const [active, setActive] = useState(0);
   const [recentOpen, setRecentOpen] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const recentAnchor = useRef<HTMLDivElement>(null);
+  useDismiss(
+    recentOpen,
+    recentAnchor,
+    useCallback(() => setRecentOpen(false), []),
+  );
   const pendingCursor = useRef<number | null>(null);
+  /** Set while the bar changes its own text: that is not typing, so it opens no completion list. */
+  const quiet = useRef(false);
 
   const diagnostics = useMemo(
     () => formulaDiagnostics(text, fields, fieldsComplete),
@@ -74,11 +83,24 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
     pendingCursor.current = at;
   };
 
+  /**
+   * Replaces part of the text as typing would, so the textarea's own undo (Ctrl+Z) can take it back; a value
+   * set from script would empty that undo history.
+   */
+  const replace = (from: number, to: number, insert: string) => {
+    const el = input.current;
+    quiet.current = true;
+    el?.focus();
+    el?.setSelectionRange(from, to);
+    const done = el ? document.execCommand(insert === '' ? 'delete' : 'insertText', false, insert) : false;
+    quiet.current = false;
+    if (!done) edit(text.slice(0, from) + insert + text.slice(to), from + insert.length);
+  };
+
   const accept = (index: number) => {
     const item = completion.items[index];
     if (!item) return;
-    const next = text.slice(0, completion.from) + item.insert + text.slice(completion.to);
-    edit(next, completion.from + item.insert.length);
+    replace(completion.from, completion.to, item.insert);
     setMenuOpen(false);
   };
 
@@ -114,14 +136,21 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
     } else if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       apply(text);
-    } else if (e.key === 'Escape') {
-      edit(applied, applied.length);
+    } else if (e.key === 'Escape' && text !== applied) {
+      // Back to the formula applied; Ctrl+Z brings the typing back.
+      e.preventDefault();
+      setMenuOpen(false);
+      replace(0, text.length, applied);
     }
   };
 
   const firstError = errors[0];
   const refused = !firstError && serviceError !== undefined && text.trim() === serviceError.formula;
-  const message = firstError ? firstError.message : refused ? serviceError.message : diagnostics[0]?.message;
+  // Every problem is listed, errors first. The service's refusal of a formula the local check let through
+  // replaces the local warnings: they were about what only the service could tell.
+  const messages = refused
+    ? [serviceError.message]
+    : [...errors, ...diagnostics.filter((d) => d.severity !== 'error')].map((d) => d.message);
   const signature = completion.signature;
 
   return (
@@ -155,7 +184,8 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
             value={text}
             onChange={(e) => {
               edit(e.target.value, e.target.selectionStart);
-              setMenuOpen(true);
+              // An emptied bar means "no filter": no list to pick from, so Enter removes the filter.
+              if (!quiet.current) setMenuOpen(e.target.value.trim() !== '');
             }}
             onSelect={(e) => setCursor(e.currentTarget.selectionStart)}
             onKeyDown={onKeyDown}
@@ -169,6 +199,17 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
                 )}
               </code>
               {signature.doc && <span className="td-signature-doc">{signature.doc}</span>}
+            </div>
+          )}
+          {messages.length > 0 && text.trim() !== '' && (
+            // Inside the stack, above the completion list: the list opens below the messages, never over them.
+            <div
+              className={`td-formula-message ${firstError || refused ? 'is-error' : ''}`}
+              role={firstError || refused ? 'alert' : 'status'}
+            >
+              {messages.map((m, i) => (
+                <div key={i}>{m}</div>
+              ))}
             </div>
           )}
           {items.length > 0 && (
@@ -206,7 +247,7 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
             Clear
           </button>
         )}
-        <div className="td-recent">
+        <div className="td-recent" ref={recentAnchor}>
           <button
             type="button"
             disabled={recent.length === 0}
@@ -236,14 +277,6 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
           )}
         </div>
       </div>
-      {message && text.trim() !== '' && (
-        <div
-          className={`td-formula-message ${firstError || refused ? 'is-error' : ''}`}
-          role={firstError || refused ? 'alert' : 'status'}
-        >
-          {message}
-        </div>
-      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 /** One question before an action that deletes or adds records; Escape or Cancel declines. */
 import { useEffect, useRef } from 'react';
+import { useModalFocus } from './useModalFocus';
 
 export interface Confirmation {
   title: string;
@@ -10,6 +11,8 @@ export interface Confirmation {
 
 export function ConfirmDialog({ ask, onClose }: { ask: Confirmation; onClose: () => void }) {
   const confirm = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const onKeyDown = useModalFocus(dialog, onClose);
   useEffect(() => confirm.current?.focus(), []);
   return (
     <div className="td-modal-backdrop">
@@ -18,9 +21,8 @@ export function ConfirmDialog({ ask, onClose }: { ask: Confirmation; onClose: ()
         role="dialog"
         aria-modal="true"
         aria-label={ask.title}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
+        ref={dialog}
+        onKeyDown={onKeyDown}
       >
         <h2>{ask.title}</h2>
         <p>{ask.text}</p>

@@ -1,15 +1,20 @@
 /**
  * The editing frame around a table's grid: row actions (add, delete, open, undo, redo, export), the
  * queue's notices, and the grid's keys and clipboard: Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo,
- * Space opens the focused record, Ctrl+Space and Shift+arrows select rows, Delete deletes the selected
- * rows after one confirmation, copy gives TSV, paste fills a range or adds rows (asking first).
+ * Space opens the focused record (or flips a checkbox), Ctrl+Space and Shift+arrows select rows, Delete
+ * deletes the selected rows after one confirmation, copy gives TSV, paste fills a range or adds rows (asking
+ * first) and reports what it skipped until the next action. An editor refusing its text says why by the cell.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
+import type { CellPosition } from 'ag-grid-community';
 import type { Column, Request } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
+import { isToggle } from '../editing/column-editing';
 import { EditNotices } from '../editing/EditNotices';
 import { formatCell } from '../grid/format';
+import { cellProblem } from './cell-problem';
+import type { CellProblem } from './cell-problem';
 import { ConfirmDialog } from './ConfirmDialog';
 import type { Confirmation } from './ConfirmDialog';
 import { ExportDialog } from './ExportDialog';
@@ -35,7 +40,10 @@ const inGrid = (el: EventTarget): boolean => el instanceof Element && el.closest
 
 export function EditingFrame({ editing, view, selectedCount, query, total, children }: Props) {
   const [ask, setAsk] = useState<Confirmation>();
-  const [detail, setDetail] = useState<number>();
+  const [detail, setDetail] = useState<{ index: number; pinned: boolean }>();
+  const [problem, setProblem] = useState<CellProblem>();
+  const [adding, setAdding] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
   const [exporting, setExporting] = useState<{ query: ExportQuery; columns: string[] }>();
   const grid = editing.gridApi;
   const busy = () => !grid || grid.getEditingCells().length > 0;
@@ -63,16 +71,20 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     });
   };
 
-  const addRow = async () => {
-    const created = await editing.create([{}], false);
-    if (created.length > 0 && grid?.isLastRowIndexKnown()) {
-      grid.ensureIndexVisible(grid.getDisplayedRowCount(), 'bottom');
-    }
-  };
+  const rowAt = (cell: CellPosition) =>
+    cell.rowPinned === 'top'
+      ? grid?.getPinnedTopRow(cell.rowIndex)
+      : grid?.getDisplayedRowAtIndex(cell.rowIndex);
 
   const openFocused = () => {
     const focused = grid?.getFocusedCell();
-    setDetail(focused?.rowIndex ?? 0);
+    setDetail({ index: focused?.rowIndex ?? 0, pinned: focused?.rowPinned === 'top' });
+  };
+
+  /** Back to the grid's focused cell once a dialog closes, so its keys (Ctrl+Z first) work at once. */
+  const refocusGrid = () => {
+    const cell = grid?.getFocusedCell();
+    if (cell) grid?.setFocusedCell(cell.rowIndex, cell.column, cell.rowPinned);
   };
 
   const startExport = () => {
@@ -86,25 +98,39 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     });
   };
 
+  /** After the grid has handled a key: the editor it kept open, if any, and why. */
+  const checkProblem = () =>
+    setTimeout(() =>
+      setProblem(grid && frame.current ? cellProblem(grid, editing.fields, frame.current) : undefined),
+    );
+
+  const onAction = () => {
+    if (view.message?.untilNextAction) editing.clearMessage();
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!inGrid(e.target) || busy() || !grid) return;
+    onAction();
+    if (problem || e.key === 'Enter' || e.key === 'Tab') checkProblem();
     const ctrl = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
-    const focused = grid.getFocusedCell();
-    if (ctrl && key === 'z') {
+    // Undo and redo from the grid, or from the row buttons just clicked (Undo, Delete), not from a dialog.
+    const onButton = e.target instanceof HTMLButtonElement && e.target.closest('[role="dialog"]') === null;
+    if (ctrl && (key === 'z' || key === 'y') && (inGrid(e.target) || onButton) && !busy()) {
       // The grid's own undo would act on its cell edits only (and sorting wipes it): the app's history rules.
       e.preventDefault();
       e.stopPropagation();
-      void (e.shiftKey ? editing.redo() : editing.undo());
-    } else if (ctrl && key === 'y') {
+      void (key === 'y' || e.shiftKey ? editing.redo() : editing.undo());
+      return;
+    }
+    if (!inGrid(e.target) || busy() || !grid) return;
+    const focused = grid.getFocusedCell();
+    if (e.key === ' ' && focused) {
       e.preventDefault();
-      e.stopPropagation();
-      void editing.redo();
-    } else if (e.key === ' ' && focused) {
-      e.preventDefault();
-      const node = grid.getDisplayedRowAtIndex(focused.rowIndex);
+      const node = rowAt(focused);
+      const field = editing.fields.find((f) => f.name === focused.column.getColId());
       if (ctrl) node?.setSelected(!node.isSelected());
-      else setDetail(focused.rowIndex);
+      else if (isToggle(field) && node?.data) editing.toggle(node.data, field);
+      else setDetail({ index: focused.rowIndex, pinned: focused.rowPinned === 'top' });
     } else if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
       // Seen before the grid moves the focus: select the row left and the row about to be reached.
       const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
@@ -125,7 +151,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     if (rows.length > 0) lines = rows.map((r) => columns.map((f) => text(r, f)));
     else {
       const focused = grid.getFocusedCell();
-      const row = focused ? grid.getDisplayedRowAtIndex(focused.rowIndex)?.data : undefined;
+      const row = focused ? rowAt(focused)?.data : undefined;
       const field = columns.find((f) => f.name === focused?.column.getColId());
       if (!row || !field) return;
       lines = [[text(row, field)]];
@@ -154,7 +180,12 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     const plan = planPaste(parseTsv(text), {
       columns: columns.slice(start),
       startRow: focused.rowIndex,
-      rowAt: (i) => (known && i >= count ? 'past-end' : grid.getDisplayedRowAtIndex(i)?.data),
+      rowAt: (i) =>
+        focused.rowPinned === 'top'
+          ? grid.getPinnedTopRow(i)?.data
+          : known && i >= count
+            ? 'past-end'
+            : grid.getDisplayedRowAtIndex(i)?.data,
       shown: (row, field) => editing.store.value(row, field),
     });
     const left = [
@@ -163,12 +194,14 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
         : []),
       ...plan.problems,
     ];
-    const run = () => {
+    const run = async () => {
       void editing.edit(plan.changes);
-      if (plan.creates.length > 0) void editing.create(plan.creates, plan.createTypecast);
-      if (left.length > 0) editing.say(`Not pasted: ${left.join(' ')}`, 'error');
+      if (plan.creates.length > 0) await editing.create(plan.creates, plan.createTypecast);
+      // One line per reason; the report goes at the user's next action.
+      if (left.length > 0)
+        editing.say(['Not pasted:', ...left].join('\n'), 'error', { untilNextAction: true });
     };
-    if (plan.creates.length === 0) run();
+    if (plan.creates.length === 0) void run();
     else
       setAsk({
         title: 'Add rows',
@@ -176,15 +209,34 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
           plan.changes.length > 0 ? ` and changes ${plural(plan.changes.length, 'row')}` : ''
         }.`,
         action: 'Add rows',
-        run,
+        run: () => void run(),
       });
   };
 
   const history = view.history;
   return (
-    <div className="td-editing" onKeyDownCapture={onKeyDown} onCopy={onCopy} onPaste={onPaste}>
+    <div
+      className="td-editing"
+      ref={frame}
+      onKeyDownCapture={onKeyDown}
+      onInputCapture={() => problem && checkProblem()}
+      onPointerDownCapture={() => {
+        onAction();
+        if (problem) checkProblem();
+      }}
+      onCopy={onCopy}
+      onPaste={onPaste}
+    >
       <div className="td-row-actions" role="toolbar" aria-label="Rows">
-        <button type="button" onClick={() => void addRow()}>
+        <button
+          type="button"
+          // One row per click: keys typed (or Enter) before the new row has its focus would add another.
+          disabled={adding}
+          onClick={() => {
+            setAdding(true);
+            void editing.addRow(displayed()[0]?.name).finally(() => setAdding(false));
+          }}
+        >
           Add row
         </button>
         <button type="button" disabled={selectedCount === 0} onClick={askDelete}>
@@ -215,16 +267,30 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
       </div>
       <EditNotices editing={editing} view={view} />
       {children}
-      {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(undefined)} />}
+      {problem && (
+        <div className="td-cell-problem" role="alert" style={{ top: problem.top, left: problem.left }}>
+          {problem.text}
+        </div>
+      )}
+      {ask && (
+        <ConfirmDialog
+          ask={ask}
+          onClose={() => {
+            setAsk(undefined);
+            refocusGrid();
+          }}
+        />
+      )}
       {detail !== undefined && (
         <RecordDetail
           editing={editing}
-          index={detail}
+          index={detail.index}
+          pinned={detail.pinned}
           revision={view.revision}
-          onIndex={setDetail}
+          onIndex={(index) => setDetail({ index, pinned: false })}
           onClose={() => {
             setDetail(undefined);
-            grid?.setFocusedCell(detail, editing.fields[0]?.name ?? '');
+            grid?.setFocusedCell(detail.index, editing.fields[0]?.name ?? '', detail.pinned ? 'top' : null);
           }}
         />
       )}

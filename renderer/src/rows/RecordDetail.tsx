@@ -2,17 +2,20 @@
  * One record as a form of all its fields, with previous and next (the grid's row order). Changes go
  * through the same edit queue as cell edits; a value that does not parse stays in its box with the reason.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { toLocalInput } from '../editing/DateTimeEditor';
 import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
 import type { TableEditing } from './table-editing';
+import { useModalFocus } from './useModalFocus';
 
 interface Props {
   editing: TableEditing;
   index: number;
+  /** A row added with Add row, pinned at the top: `index` counts those rows. */
+  pinned?: boolean;
   /** Re-renders the form when the queue's state changes. */
   revision: number;
   onIndex: (index: number) => void;
@@ -150,22 +153,33 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
   );
 }
 
-export function RecordDetail({ editing, index, revision, onIndex, onClose }: Props) {
+export function RecordDetail({ editing, index, pinned = false, revision, onIndex, onClose }: Props) {
   const grid = editing.gridApi;
-  const row = grid?.getDisplayedRowAtIndex(index)?.data;
-  const count = grid?.getDisplayedRowCount() ?? 0;
-  useEffect(() => grid?.ensureIndexVisible(index), [grid, index]);
+  const row = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
+  // Previous and next follow the view's rows; a pinned row stands apart from them.
+  const count = pinned ? 0 : (grid?.getDisplayedRowCount() ?? 0);
+  useEffect(() => {
+    if (!pinned) grid?.ensureIndexVisible(index);
+  }, [grid, index, pinned]);
+  const dialog = useRef<HTMLDivElement>(null);
+  const onKeyDown = useModalFocus(dialog, onClose);
   return (
-    <div className="td-modal-backdrop">
+    <div
+      className="td-modal-backdrop"
+      // A press outside the form closes it, as outside any popover.
+      onPointerDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
       <div
         className="td-modal td-record"
         role="dialog"
         aria-modal="true"
         aria-label="Record"
         data-revision={revision}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
+        ref={dialog}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
       >
         <header>
           <h2>
@@ -176,7 +190,7 @@ export function RecordDetail({ editing, index, revision, onIndex, onClose }: Pro
                 )
               : 'Loading…'}
           </h2>
-          <button type="button" disabled={index <= 0} onClick={() => onIndex(index - 1)}>
+          <button type="button" disabled={pinned || index <= 0} onClick={() => onIndex(index - 1)}>
             Previous
           </button>
           <button type="button" disabled={index >= count - 1} onClick={() => onIndex(index + 1)}>

@@ -1,11 +1,14 @@
 /**
  * A TSV paste planned against the grid: cells over loaded rows become one set of edits (the queue sends
- * them as PATCH batches), lines past the last row become new records. Text that does not fit a field is
- * left out and reported, never sent half-parsed.
+ * them as PATCH batches), lines past the last row become new records. Whatever the grid copies pastes back
+ * (stars, percents, currencies, durations, shown dates, linked record ids). Text that does not fit a field,
+ * and cells of fields that take none (read-only, attachments), are left out and reported, never sent half-parsed.
  */
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { isEditable, parseInput } from '../editing/parse';
+import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
+import { parseInput, parseLinks } from '../editing/parse';
+import type { Parsed } from '../editing/parse';
 import type { CellChange } from './table-editing';
 
 export interface PastePlan {
@@ -28,8 +31,24 @@ export interface PasteTarget {
   shown: (row: RecordData, field: string) => unknown;
 }
 
+/** Why a field takes no pasted text, or undefined when it does. */
+function refusal(field: Column): string | undefined {
+  if (READ_ONLY_FIELD_TYPES.has(field.type)) return 'read-only field';
+  if (field.type === 'multipleAttachments') return 'attachments cannot be pasted';
+  return undefined;
+}
+
+/** Pasted text for a field: what the grid shows and copies is taken back, linked records by their ids. */
+function parsePasted(field: Column, text: string): Parsed {
+  return field.type === 'multipleRecordLinks' ? parseLinks(text) : parseInput(field, text);
+}
+
+const cellCount = (n: number) => `${n} ${n === 1 ? 'cell' : 'cells'}`;
+
 export function planPaste(lines: string[][], target: PasteTarget): PastePlan {
   const plan: PastePlan = { changes: [], creates: [], createTypecast: false, problems: [], unloaded: 0 };
+  const refused = new Map<string, { why: string; count: number }>();
+  let beyond = 0;
   lines.forEach((cells, i) => {
     const row = target.rowAt(target.startRow + i);
     if (row === undefined) {
@@ -41,8 +60,17 @@ export function planPaste(lines: string[][], target: PasteTarget): PastePlan {
     let typecast = false;
     cells.forEach((text, j) => {
       const field = target.columns[j];
-      if (!field || !isEditable(field)) return;
-      const parsed = parseInput(field, text);
+      if (!field) {
+        if (text !== '') beyond++;
+        return;
+      }
+      const why = refusal(field);
+      if (why !== undefined) {
+        const seen = refused.get(field.name) ?? { why, count: 0 };
+        refused.set(field.name, { why, count: seen.count + 1 });
+        return;
+      }
+      const parsed = parsePasted(field, text);
       if (!parsed.ok) {
         plan.problems.push(`Line ${i + 1}, ${field.name}: ${parsed.error}`);
         return;
@@ -62,5 +90,8 @@ export function planPaste(lines: string[][], target: PasteTarget): PastePlan {
       plan.changes.push({ recordId: row.id, fields, previous, typecast });
     }
   });
+  for (const [name, { why, count }] of refused)
+    plan.problems.push(`${name}: ${why} (${cellCount(count)} skipped)`);
+  if (beyond > 0) plan.problems.push(`${cellCount(beyond)} fell past the last column`);
   return plan;
 }

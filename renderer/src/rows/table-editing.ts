@@ -11,6 +11,8 @@ import { errorMessage } from '../bridge';
 import { EditStore, sameTarget } from '../editing/edit-store';
 import type { EditTarget } from '../editing/edit-store';
 import { parseInput } from '../editing/parse';
+import { Placements } from './placements';
+import type { Placed } from './placements';
 
 export interface CellChange {
   recordId: string;
@@ -24,7 +26,7 @@ export type UncertainCreate = EventPayload<'records.uncertain'>['creates'][numbe
 
 export interface EditingView {
   /** The latest outcome worth telling the user (created, deleted, undone, failed). */
-  message?: { text: string; tone: 'info' | 'error' };
+  message?: { text: string; tone: 'info' | 'error'; untilNextAction?: boolean };
   history?: HistoryState;
   uncertain: UncertainCreate[];
   /** Bumped when the store's rejected or retrying records change. */
@@ -38,6 +40,14 @@ export class TableEditing {
   private view: EditingView = { uncertain: [], revision: 0 };
   private readonly listeners = new Set<(view: EditingView) => void>();
   private readonly offs: (() => void)[] = [];
+  /** Rows added with Add row: pinned at the top until the view's order is asked for again. */
+  private added: RecordData[] = [];
+  /** Undone deletes show their records where they were (see placements.ts). */
+  readonly placements = new Placements();
+  /** Deleted records by id, with the row index they had: where an undo puts them back. */
+  private readonly deletedAt = new Map<string, Placed>();
+  /** Add row's own create in flight: its row is pinned, so the grid need not reload to show it. */
+  private adding = 0;
 
   constructor(
     private readonly api: TableDeskApi,
@@ -51,17 +61,31 @@ export class TableEditing {
       }),
       api.on('edits.state', (s) => this.store.apply(s)),
       api.on('edits.saved', (s) => {
-        if (sameTarget(s.target, target)) this.grid?.getRowNode(s.recordId)?.setData(s.record);
+        if (!sameTarget(s.target, target)) return;
+        this.grid?.getRowNode(s.recordId)?.setData(s.record);
+        if (this.added.some((r) => r.id === s.recordId)) {
+          this.added = this.added.map((r) => (r.id === s.recordId ? s.record : r));
+          this.pinnedNode(s.recordId)?.setData(s.record);
+        }
       }),
       api.on('edits.reverted', (s) => {
         if (sameTarget(s.target, target)) this.refreshRows([s.recordId]);
       }),
       api.on('records.created', (s) => {
-        if (sameTarget(s.target, target)) this.grid?.refreshInfiniteCache();
+        if (sameTarget(s.target, target) && this.adding === 0) this.grid?.refreshInfiniteCache();
       }),
       api.on('records.deleted', (s) => {
         if (!sameTarget(s.target, target)) return;
-        for (const id of s.ids) this.grid?.getRowNode(id)?.setSelected(false);
+        for (const id of s.ids) {
+          const node = this.grid?.getRowNode(id);
+          // A delete redone: where its rows were, for the next undo (the user's own deletes are noted before).
+          if (node?.data && node.rowIndex !== null && !this.deletedAt.has(id))
+            this.deletedAt.set(id, { index: node.rowIndex, record: node.data });
+          node?.setSelected(false);
+        }
+        this.placements.remove(s.ids);
+        if (this.added.some((r) => s.ids.includes(r.id)))
+          this.pin(this.added.filter((r) => !s.ids.includes(r.id)));
         this.grid?.refreshInfiniteCache();
       }),
       api.on('records.uncertain', (s) =>
@@ -137,6 +161,14 @@ export class TableEditing {
     ]);
   }
 
+  /** One click or Space on a checkbox: the box flips, sent as an edit like any other. */
+  toggle(row: RecordData, field: Column): void {
+    const old = this.store.value(row, field.name) === true;
+    void this.edit([
+      { recordId: row.id, fields: { [field.name]: !old }, previous: { [field.name]: old }, typecast: false },
+    ]);
+  }
+
   /** Queues changes; the cells show the new values at once and are marked until the service answers. */
   async edit(changes: CellChange[]): Promise<void> {
     if (changes.length === 0) return;
@@ -176,9 +208,40 @@ export class TableEditing {
     }
   }
 
+  /**
+   * Add row: the new record is shown at once at the top of the grid (pinned), its first cell focused for
+   * typing, wherever the service's order would put it (the end of 50,000 rows, or its place in a sort).
+   */
+  async addRow(firstColumn: string | undefined): Promise<void> {
+    this.adding++;
+    try {
+      const [record] = await this.create([{}], false);
+      if (!record) return;
+      this.pin([record, ...this.added]);
+      const grid = this.grid;
+      if (grid && firstColumn !== undefined) {
+        grid.ensureIndexVisible(0);
+        grid.setFocusedCell(0, firstColumn, 'top');
+      }
+    } finally {
+      this.adding--;
+    }
+  }
+
+  /** The view's order is asked for again (a new query or sort): added and restored rows take their place in it. */
+  viewOrderAsked(): void {
+    if (this.added.length > 0) this.pin([]);
+    this.placements.clear();
+    this.deletedAt.clear();
+  }
+
   /** Deletes rows (the caller has asked for confirmation); rows leave the grid batch by batch. */
   async delete(rows: RecordData[]): Promise<void> {
     const readOnlyFields = this.columns.filter((c) => READ_ONLY_FIELD_TYPES.has(c.type)).map((c) => c.name);
+    for (const record of rows) {
+      const index = this.grid?.getRowNode(record.id)?.rowIndex;
+      if (typeof index === 'number') this.deletedAt.set(record.id, { index, record });
+    }
     try {
       const result = await this.api.call('records.delete', {
         target: this.target,
@@ -226,8 +289,15 @@ export class TableEditing {
     }
   }
 
-  say(text: string, tone: 'info' | 'error'): void {
-    this.update({ message: { text, tone } });
+  /** Tells the user an outcome; `untilNextAction`: a report that goes away at the user's next key or click. */
+  say(text: string, tone: 'info' | 'error', options: { untilNextAction?: boolean } = {}): void {
+    this.update({ message: { text, tone, ...options } });
+  }
+
+  clearMessage(): void {
+    const { message: _gone, ...rest } = this.view;
+    this.view = rest;
+    for (const l of this.listeners) l(this.view);
   }
 
   private async step(channel: 'history.undo' | 'history.redo'): Promise<void> {
@@ -236,14 +306,31 @@ export class TableEditing {
       const { done: _done, idChanges, message, ...history } = r;
       this.update({ history });
       if (idChanges.length > 0) {
-        const list = idChanges.map((c) => `${c.from} → ${c.to}`).join(', ');
-        this.say(`${message || 'Re-created records get new ids.'} New ids: ${list}.`, 'info');
+        this.placeRestored(idChanges);
+        const n = idChanges.length;
+        const verb = channel === 'history.undo' ? 'restored' : 're-created';
+        this.say(
+          `${plural(n, 'record')} ${verb}; ${n === 1 ? 'it has a new id' : 'they have new ids'}.`,
+          'info',
+        );
       } else if (message) {
         this.say(message, r.done ? 'info' : 'error');
       }
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /** Records back from a delete go where they were in the view (their new ids in place of the old). */
+  private placeRestored(idChanges: { from: string; to: string }[]): void {
+    const placed = idChanges.flatMap(({ from, to }) => {
+      const was = this.deletedAt.get(from);
+      this.deletedAt.delete(from);
+      return was ? [{ index: was.index, record: { ...was.record, id: to } }] : [];
+    });
+    if (placed.length === 0) return;
+    this.placements.add(placed);
+    this.grid?.refreshInfiniteCache();
   }
 
   private fail(e: unknown): void {
@@ -255,12 +342,27 @@ export class TableEditing {
     for (const l of this.listeners) l(this.view);
   }
 
+  private pin(rows: RecordData[]): void {
+    this.added = rows;
+    if (this.grid && !this.grid.isDestroyed()) this.grid.setGridOption('pinnedTopRowData', rows);
+  }
+
+  private pinnedNode(id: string): IRowNode<RecordData> | undefined {
+    const grid = this.grid;
+    if (!grid || grid.isDestroyed()) return undefined;
+    for (let i = 0; i < grid.getPinnedTopRowCount(); i++) {
+      const node = grid.getPinnedTopRow(i);
+      if (node?.data?.id === id) return node;
+    }
+    return undefined;
+  }
+
   private refreshRows(ids: string[]): void {
     const grid = this.grid;
     if (!grid || grid.isDestroyed()) return;
     const rowNodes = ids.flatMap((id) => {
-      const node = grid.getRowNode(id);
-      return node ? [node] : ([] as IRowNode<RecordData>[]);
+      const nodes = [grid.getRowNode(id), this.pinnedNode(id)];
+      return nodes.filter((n): n is IRowNode<RecordData> => n !== undefined);
     });
     if (rowNodes.length > 0) grid.refreshCells({ rowNodes, force: true });
   }

@@ -5,14 +5,14 @@ import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
-import { withEditing } from '../editing/column-editing';
+import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
 import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
 
 /**
- * Keys the frame handles: Space opens the record (the grid would toggle selection), and Delete or
- * Backspace with rows selected deletes them (the grid would clear the focused cell).
+ * Keys the frame handles: Space opens the record or flips a checkbox (the grid would toggle selection),
+ * and Delete or Backspace with rows selected deletes them (the grid would clear the focused cell).
  */
 const frameKeys = (p: SuppressKeyboardEventParams<RecordData>) =>
   !p.editing &&
@@ -70,6 +70,13 @@ export function useTableEditing(target: EditTarget) {
         const index = e.node.rowIndex;
         // The checkbox column selects by itself.
         if (!mouse || index === null || !e.data || e.column.getColId().startsWith('ag-Grid-')) return;
+        const field = editing.fields.find((f) => f.name === e.column.getColId());
+        if (isToggle(field) && !mouse.ctrlKey && !mouse.metaKey && !mouse.shiftKey) {
+          editing.toggle(e.data, field);
+          return;
+        }
+        // Rows added with Add row are pinned, and the grid selects no pinned rows.
+        if (e.node.rowPinned) return;
         if (mouse.ctrlKey || mouse.metaKey) {
           e.node.setSelected(!e.node.isSelected());
           anchor.current = index;

@@ -1,6 +1,7 @@
 /** Chooses the fields the view asks the service for (`fields`); the primary field always stays. */
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { Column } from '../../../core/contract';
+import { useDismiss } from './useDismiss';
 
 interface Props {
   columns: readonly Column[];
@@ -11,6 +12,12 @@ interface Props {
 
 export function FieldChooser({ columns, selected, onChange }: Props) {
   const [open, setOpen] = useState(false);
+  const anchor = useRef<HTMLDivElement>(null);
+  useDismiss(
+    open,
+    anchor,
+    useCallback(() => setOpen(false), []),
+  );
   const shown = new Set(selected ?? columns.map((c) => c.name));
   const hidden = columns.filter((c) => !shown.has(c.name)).length;
 
@@ -23,7 +30,7 @@ export function FieldChooser({ columns, selected, onChange }: Props) {
   };
 
   return (
-    <div className="td-popover-anchor">
+    <div className="td-popover-anchor" ref={anchor}>
       <button type="button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         Fields{hidden > 0 ? ` (${hidden} hidden)` : ''} ▾
       </button>

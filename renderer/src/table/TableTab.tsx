@@ -2,7 +2,7 @@
  * One open table: toolbar (view picker, field chooser, go to row, formula bar), the grid, and the status bar.
  * Every change of view, fields, sort or formula asks for a new view on the services side (a new page chain).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import type { Column, EventPayload } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
@@ -13,6 +13,7 @@ import { recentFormulas, rememberFormula } from '../formula/recent';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
+import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
 import { viewDatasource } from './view-datasource';
@@ -45,6 +46,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const gridApi = useRef<GridApi<RecordData> | null>(null);
   const gotoInput = useRef<HTMLInputElement>(null);
   const { editing, view: editingView, decorate, gridProps, selectedCount } = useTableEditing(target);
+  const knownColumns = useRef(new Set<string>());
+  const tableColumns = useRef<readonly Column[]>([]);
   useEffect(() => editing.setColumns(columns), [editing, columns]);
 
   const onOpened = useCallback((view: OpenedView) => {
@@ -78,22 +81,27 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
 
   const datasource = useMemo(
     () =>
-      viewDatasource(session, query, {
-        rows: (rows) => {
-          setProgress((p) => ({ ...p, loaded: rows.loaded, total: rows.rowCount ?? p.total }));
-          setError(undefined);
+      viewDatasource(
+        session,
+        query,
+        {
+          rows: (rows) => {
+            setProgress((p) => ({ ...p, loaded: rows.loaded, total: rows.rowCount ?? p.total }));
+            setError(undefined);
+          },
+          error: (e) => {
+            setError(errorMessage(e));
+            if (query.formula && isChannelError(e) && e.status === 422) {
+              // Back to the rows shown before (the grid keeps its header sort), with the refusal in the bar.
+              setFormulaError({ formula: query.formula, message: e.message });
+              const { sort: _sort, ...loaded } = session.lastLoaded;
+              setQuery(loaded);
+            }
+          },
         },
-        error: (e) => {
-          setError(errorMessage(e));
-          if (query.formula && isChannelError(e) && e.status === 422) {
-            // Back to the rows shown before (the grid keeps its header sort), with the refusal in the bar.
-            setFormulaError({ formula: query.formula, message: e.message });
-            const { sort: _sort, ...loaded } = session.lastLoaded;
-            setQuery(loaded);
-          }
-        },
-      }),
-    [session, query],
+        editing.placements,
+      ),
+    [session, query, editing],
   );
 
   const change = (next: BaseQuery) => {
@@ -119,6 +127,30 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     () => (query.fields ? columns.filter((c) => query.fields?.includes(c.name)) : columns),
     [columns, query.fields],
   );
+  // Set before the grid (a child, whose own effects run after layout effects) reports its new columns.
+  useLayoutEffect(() => {
+    tableColumns.current = columns;
+  }, [columns]);
+  const tabGridProps = useMemo(
+    () => ({
+      ...gridProps,
+      // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
+      onSortChanged: () => {
+        editing.viewOrderAsked();
+        gridApi.current?.ensureIndexVisible(0, 'top');
+      },
+      onNewColumnsLoaded: () => {
+        if (gridApi.current)
+          knownColumns.current = restoreColumnPlaces(
+            gridApi.current,
+            tableColumns.current,
+            knownColumns.current,
+          );
+      },
+    }),
+    [gridProps, editing],
+  );
+  useEffect(() => editing.viewOrderAsked(), [editing, datasource]);
   const formulaFields = useMemo(() => columns.map((c) => ({ name: c.name, type: c.type })), [columns]);
   const views = target.schema?.views ?? [];
 
@@ -213,7 +245,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           datasource={datasource}
           blockSize={PAGE_SIZE}
           decorate={decorate}
-          gridProps={gridProps}
+          gridProps={tabGridProps}
           onReady={(api) => {
             gridApi.current = api;
             editing.attach(api);

@@ -2,6 +2,7 @@
 import type { IDatasource } from 'ag-grid-community';
 import type { Response } from '../../../core/contract';
 import { createDatasource } from '../grid/datasource';
+import { Placements, placedRows } from '../rows/placements';
 import { SupersededError } from './view-session';
 import type { ViewQuery, ViewSession } from './view-session';
 
@@ -10,16 +11,26 @@ export interface ViewDatasourceEvents {
   error: (error: unknown) => void;
 }
 
+/**
+ * `placements`: records an undo brought back, shown at their old indices while the order is the service's
+ * own (no sort, no named view, whose order the app cannot see).
+ */
 export function viewDatasource(
   session: ViewSession,
   query: ViewQuery,
   on: ViewDatasourceEvents,
+  placements: Placements = new Placements(),
 ): IDatasource {
   // The grid destroys a replaced datasource; its late answers must not touch the new view's state.
   let current = true;
   const ds = createDatasource(
     async (start, end, sort) => {
-      const rows = await session.rows({ ...query, ...(sort.length > 0 ? { sort } : {}) }, start, end);
+      const q = { ...query, ...(sort.length > 0 ? { sort } : {}) };
+      const read = (from: number, to: number) => session.rows(q, from, to);
+      const rows =
+        sort.length === 0 && query.view === undefined && placements.list.length > 0
+          ? await placedRows(placements, start, end, read)
+          : await read(start, end);
       if (current) on.rows(rows);
       return rows;
     },

@@ -116,7 +116,10 @@ describe('planPaste', () => {
       { recordId: 'rec2', fields: { Name: 'B' }, previous: { Name: 'Two' }, typecast: false },
     ]);
     expect(plan.creates).toEqual([{ Name: 'C', Points: 3 }]);
-    expect(plan.problems).toEqual(['Line 2, Points: "nope" is not a number']);
+    expect(plan.problems).toEqual([
+      'Line 2, Points: "nope" is not a number',
+      'Id: read-only field (1 cell skipped)',
+    ]);
   });
 
   it('counts lines aimed at rows not loaded yet', () => {

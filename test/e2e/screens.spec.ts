@@ -1,0 +1,46 @@
+/**
+ * Screenshots of the main screens in light and dark mode, written to test-results/screenshots/ so anyone can
+ * look at them: the start screen, a table's grid, the formula bar with its problems and completions, the
+ * Fields popover and the record form.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+test.use({ doorName: 'grid-large' });
+
+const DIR = 'test-results/screenshots';
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`${scheme} mode`, () => {
+    test.use({ colorScheme: scheme });
+
+    test(`main screens in ${scheme} mode`, async ({ app }) => {
+      const shot = (page: Page, name: string) => page.screenshot({ path: `${DIR}/${scheme}-${name}.png` });
+      expect(await app.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(
+        scheme === 'dark',
+      );
+      await shot(app.page, '01-start');
+
+      await app.openTable('Tasks');
+      await expect(app.cell(5, 'Name')).not.toBeEmpty();
+      await shot(app.page, '02-grid');
+
+      await app.formula.click();
+      await app.formula.pressSequentially('{Pointz} > {Budgett} + P');
+      await expect(app.table.getByRole('listbox', { name: 'Completions' })).toBeVisible();
+      await shot(app.page, '03-formula-bar');
+      await app.formula.press('Escape');
+      await app.formula.press('Escape');
+
+      await app.table.getByRole('button', { name: /^Fields/ }).click();
+      await expect(app.table.getByRole('dialog', { name: 'Fields' })).toBeVisible();
+      await shot(app.page, '04-fields');
+      await app.page.keyboard.press('Escape');
+
+      await app.cell(1, 'Name').click();
+      await app.page.keyboard.press('Space');
+      await expect(app.table.getByRole('dialog', { name: 'Record' })).toBeVisible();
+      await shot(app.page, '05-record');
+    });
+  });
+}
