@@ -47,6 +47,10 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, g
         maintainColumnOrder
         rowHeight={32}
         animateRows={false}
+        // Rows placed by `top` rather than a transform: a transform makes each row a stacking context, and with
+        // the sticky pinned cells in every row Chromium then composites every row as a layer of its own (about
+        // 80 layers, 20 of them new each frame while scrolling); by `top` only the pinned cells are layers.
+        suppressRowTransform
         headerHeight={34}
         {...gridProps}
         onGridReady={(e: GridReadyEvent<RecordData>) => {
