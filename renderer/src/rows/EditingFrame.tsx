@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
 import type { Column, Request } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { EditNotices } from '../editing/EditNotices';
 import { formatCell } from '../grid/format';
@@ -15,7 +16,6 @@ import type { Confirmation } from './ConfirmDialog';
 import { ExportDialog } from './ExportDialog';
 import { planPaste } from './paste';
 import { RecordDetail } from './RecordDetail';
-import { plural } from './table-editing';
 import type { EditingView, TableEditing } from './table-editing';
 import { parseTsv, toTsv } from './tsv';
 
