@@ -1,3 +1,4 @@
+import { formatDuration } from '../../core/records/format';
 import type { RecordData } from '../../core/records/types';
 import { invalidRequest } from '../errors';
 import type { Field, Table } from '../store/catalog';
@@ -22,12 +23,6 @@ function formatNumber(n: number, locale: string, digits: number): string {
   }).format(n);
 }
 
-function formatDuration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  return `${h}:${String(m).padStart(2, '0')}`;
-}
-
 function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
   const precision = Number(field.options?.precision ?? 0);
   switch (field.type) {
@@ -38,7 +33,7 @@ function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['te
     case 'percent':
       return `${formatNumber((value as number) * 100, t.locale, precision)}%`;
     case 'duration':
-      return formatDuration(value as number);
+      return formatDuration(value as number, field.options?.durationFormat);
     case 'checkbox':
       return value ? 'checked' : '';
     case 'date':

@@ -5,6 +5,7 @@
  * later rejects is taken back out.
  */
 import type { EditEventPayload } from '../../core/contract/edits';
+import { plural } from '../../core/records/format';
 import type { EditQueue, Emit } from './queue';
 import type { RecordWriter } from './records';
 import { targetKey } from './types';
@@ -187,7 +188,7 @@ export class History {
         ...(left.length === 0
           ? {}
           : {
-              message: `${left.length} of ${op.records.length} records could not be deleted: ${result.remaining[0]?.error.message ?? ''}`,
+              message: `${left.length} of ${plural(op.records.length, 'record')} could not be deleted: ${result.remaining[0]?.error.message ?? ''}`,
             }),
       };
     }
@@ -209,10 +210,12 @@ export class History {
     const notes = [
       ...(created.length > 0 ? [`Re-created records get new ids.`] : []),
       ...(rejected.length > 0
-        ? [`${rejected.length} records could not be created: ${result.failed[0]!.error.message}`]
+        ? [`${plural(rejected.length, 'record')} could not be created: ${result.failed[0]!.error.message}`]
         : []),
       ...(unknown > 0
-        ? [`${unknown} records may or may not have been created (the reply was lost); check the table.`]
+        ? [
+            `${plural(unknown, 'record')} may or may not have been created (the reply was lost); check the table.`,
+          ]
         : []),
     ];
     return {

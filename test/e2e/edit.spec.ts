@@ -65,6 +65,9 @@ test('edits each field type and the server stores the typed values', async ({ ap
   expect(stored.fields['Done'] === true).toBe(!wasDone);
   await expect(await showCell(app, 0, 'Budget')).toHaveText('$1,234.50');
   await expect(app.cell(0, 'Progress')).toHaveText('42%');
+  // Each in its field's format: Estimate is an h:mm duration, Priority a rating out of 5.
+  await expect(await showCell(app, 0, 'Estimate')).toHaveText('1:30');
+  await expect(await showCell(app, 0, 'Priority')).toHaveText('★★★★☆');
   await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
   await app.screenshot(info, '02-edited-cells-saved');
 

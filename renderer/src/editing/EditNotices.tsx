@@ -2,6 +2,7 @@
  * What the edit queue owes the user: rejected edits with the service's message (Retry, Discard), edits
  * being retried after a failure, creates whose outcome is unknown, and the latest outcome message.
  */
+import { plural } from '../../../core/records/format';
 import type { EditingView, TableEditing } from '../rows/table-editing';
 
 export function EditNotices({ editing, view }: { editing: TableEditing; view: EditingView }) {
@@ -32,8 +33,8 @@ export function EditNotices({ editing, view }: { editing: TableEditing; view: Ed
       {view.uncertain.map((c) => (
         <p key={c.id} className="td-warning" role="alert">
           <span>
-            {c.records.length} new record{c.records.length === 1 ? '' : 's'} may or may not have been created
-            ({c.error.message}). Check the table before adding them again.
+            {plural(c.records.length, 'new record')} may or may not have been created ({c.error.message}).
+            Check the table before adding them again.
           </span>
           <button type="button" onClick={() => void editing.dismissUncertain(c.id)}>
             I have checked

@@ -1,6 +1,7 @@
 /** Grid columns from a table's fields, in schema order, rendered by field type. */
 import type { ColDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
+import { fieldTypeName } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { AttachmentCell, LinkCell, SelectCell } from './cells';
 import { cellFormatter, effectiveType, isNumericType } from './format';
@@ -33,7 +34,7 @@ export function columnDefs(
     const def: ColDef<RecordData> = {
       colId: field.name,
       headerName: field.name,
-      headerTooltip: `${field.name} (${field.type})`,
+      headerTooltip: `${field.name} (${fieldTypeName(field.type)})`,
       valueGetter: (p: ValueGetterParams<RecordData>) => p.data?.fields[field.name],
       // The rightAligned column type's own cellClass would be replaced by ours, so it is named here too.
       cellClass: isNumericType(type) ? [`td-cell-${type}`, 'ag-right-aligned-cell'] : [`td-cell-${type}`],

@@ -3,6 +3,7 @@
  * `unknown`: a type the app does not know, or a value of an unexpected shape, falls back to a generic text.
  */
 import type { Column } from '../../../core/contract';
+import { formatDuration, formatRating, ratingMax } from '../../../core/records/format';
 
 const NUMERIC_TYPES = new Set(['number', 'currency', 'percent', 'duration', 'rating', 'autoNumber', 'count']);
 const DATE_TIME_TYPES = new Set(['dateTime', 'createdTime', 'lastModifiedTime']);
@@ -36,15 +37,6 @@ function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
   return fmt;
 }
 
-function formatDuration(seconds: number): string {
-  const sign = seconds < 0 ? '-' : '';
-  const total = Math.abs(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = Math.floor(total % 60);
-  return `${sign}${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
-}
-
 /** How a numeric field shows its numbers; its Intl formatter is chosen once, not per cell. */
 function numberFormatter(type: string, field: Pick<Column, 'options'>): (value: number) => string {
   const precision = precisionOf(field);
@@ -61,10 +53,14 @@ function numberFormatter(type: string, field: Pick<Column, 'options'>): (value: 
       const fmt = numberFormat({ ...digits, style: 'percent' });
       return (value) => fmt.format(value);
     }
-    case 'duration':
-      return formatDuration;
-    case 'rating':
-      return (value) => '★'.repeat(Math.max(0, Math.min(10, Math.round(value))));
+    case 'duration': {
+      const durationFormat = field.options?.['durationFormat'];
+      return (value) => formatDuration(value, durationFormat);
+    }
+    case 'rating': {
+      const max = ratingMax(field.options);
+      return (value) => formatRating(value, max);
+    }
     case 'autoNumber':
       return String;
     default: {

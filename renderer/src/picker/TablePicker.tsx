@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { ConnectionSummary } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
 import type { BaseInfo, TableSchema } from '../../../core/records/types';
 import { errorMessage, tabledesk } from '../bridge';
 import type { TableTarget } from '../table/view-session';
@@ -96,7 +97,7 @@ export function TablePicker({ connection, onOpen }: Props) {
               {tables.items.map((t) => (
                 <li key={t.id}>
                   <button type="button" onClick={() => open(baseId, t.name, t)}>
-                    {t.name} <span className="td-muted">{t.fields.length} fields</span>
+                    {t.name} <span className="td-muted">{plural(t.fields.length, 'field')}</span>
                   </button>
                 </li>
               ))}

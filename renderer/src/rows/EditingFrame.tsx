@@ -9,6 +9,7 @@ import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
 import type { CellPosition } from 'ag-grid-community';
 import type { Column, Request } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { isToggle } from '../editing/column-editing';
 import { EditNotices } from '../editing/EditNotices';
@@ -20,7 +21,6 @@ import type { Confirmation } from './ConfirmDialog';
 import { ExportDialog } from './ExportDialog';
 import { planPaste } from './paste';
 import { RecordDetail } from './RecordDetail';
-import { plural } from './table-editing';
 import type { EditingView, TableEditing } from './table-editing';
 import { parseTsv, toTsv } from './tsv';
 

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { EventPayload, Request } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
 import { errorMessage, tabledesk } from '../bridge';
 import type { EditTarget } from '../editing/edit-store';
 
@@ -87,10 +88,10 @@ export function ExportDialog({ target, query, columns, total, onClose }: Props) 
         />
         <p role="status" data-testid="export-status">
           {state === 'done'
-            ? `Exported ${(progress?.rows ?? 0).toLocaleString()} rows${progress?.filePath ? ` to ${progress.filePath}` : ''}.`
+            ? `Exported ${plural(progress?.rows ?? 0, 'row')}${progress?.filePath ? ` to ${progress.filePath}` : ''}.`
             : state === 'cancelled'
               ? 'Export cancelled.'
-              : `${(progress?.rows ?? 0).toLocaleString()} rows, ${progress?.pages ?? 0} pages…`}
+              : `${plural(progress?.rows ?? 0, 'row')}, ${plural(progress?.pages ?? 0, 'page')}…`}
         </p>
         {error && (
           <p className="td-error" role="alert">

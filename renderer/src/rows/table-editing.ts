@@ -5,6 +5,7 @@
  */
 import type { CellEditRequestEvent, GridApi, IRowNode } from 'ag-grid-community';
 import type { Column, EventPayload, TableDeskApi } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
 import { errorMessage } from '../bridge';
@@ -191,7 +192,7 @@ export class TableEditing {
         const unknown = result.failed.filter((f) => f.outcome === 'unknown').length;
         const rejected = result.failed.length - unknown;
         this.say(
-          `Created ${result.created.length} of ${records.length} records.` +
+          `Created ${result.created.length} of ${plural(records.length, 'record')}.` +
             (rejected > 0 ? ` ${rejected} refused: ${result.failed[0]?.error.message ?? ''}.` : '') +
             (unknown > 0
               ? ` ${unknown} may or may not have been created (the answer was lost): check the table.`
@@ -251,7 +252,7 @@ export class TableEditing {
       if (result.remaining.length > 0) {
         const ids = result.remaining.map((r) => r.id).join(', ');
         this.say(
-          `Deleted ${result.deleted.length} of ${rows.length} records. ${plural(result.remaining.length, 'record')} remain: ${ids} (${result.remaining[0]?.error.message ?? ''}).`,
+          `Deleted ${result.deleted.length} of ${plural(rows.length, 'record')}. ${plural(result.remaining.length, 'record')} ${result.remaining.length === 1 ? 'remains' : 'remain'}: ${ids} (${result.remaining[0]?.error.message ?? ''}).`,
           'error',
         );
       } else {
@@ -374,8 +375,4 @@ function previousOf(old: unknown, field: string): Record<string, unknown> {
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-export function plural(n: number, noun: string): string {
-  return `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -1,5 +1,6 @@
 /** The tab's status bar: records loaded (and the total once known), the request queue, the last error. */
 import type { EventPayload } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
 
 interface Props {
   loaded: number;
@@ -18,7 +19,7 @@ export function StatusBar({ loaded, total, loadingPage, client, error, onRetry }
       <span className="td-status-count" data-testid="row-count">
         {total === undefined
           ? `${count.format(loaded)}+ loaded`
-          : `${count.format(total)} records · ${count.format(loaded)} loaded`}
+          : `${plural(total, 'record')} · ${count.format(loaded)} loaded`}
       </span>
       {loadingPage !== undefined && (
         <span className="td-status-loading" data-testid="loading-page">

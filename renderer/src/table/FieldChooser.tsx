@@ -1,6 +1,7 @@
 /** Chooses the fields the view asks the service for (`fields`); the primary field always stays. */
 import { useCallback, useRef, useState } from 'react';
 import type { Column } from '../../../core/contract';
+import { fieldTypeName } from '../../../core/records/format';
 import { useDismiss } from './useDismiss';
 
 interface Props {
@@ -56,7 +57,7 @@ export function FieldChooser({ columns, selected, onChange }: Props) {
                     onChange={() => toggle(c.name)}
                   />
                   {c.name}
-                  <span className="td-muted"> {c.type}</span>
+                  <span className="td-muted"> {fieldTypeName(c.type)}</span>
                 </label>
               </li>
             ))}

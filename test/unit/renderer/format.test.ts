@@ -13,8 +13,8 @@ describe('formatCell', () => {
     );
     expect(formatCell(0.125, col('percent', { precision: 1 }))).toMatch(/12[.,]5\s?%/);
     expect(formatCell(12.5, col('currency', { precision: 2, symbol: '$' }))).toMatch(/^\$12[.,]50$/);
-    expect(formatCell(4980, col('duration'))).toBe('1:23:00');
-    expect(formatCell(3, col('rating', { max: 5 }))).toBe('★★★');
+    expect(formatCell(4980, col('duration', { durationFormat: 'h:mm:ss' }))).toBe('1:23:00');
+    expect(formatCell(3, col('rating', { max: 5 }))).toBe('★★★☆☆');
     expect(formatCell(42, col('autoNumber'))).toBe('42');
   });
 

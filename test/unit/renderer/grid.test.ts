@@ -109,4 +109,9 @@ describe('grid columns', () => {
     expect(name?.type).toBeUndefined();
     expect(name?.cellClass).toEqual(['td-cell-singleLineText']);
   });
+
+  it("names the field's type in the header tooltip as people read it", () => {
+    const [name] = columnDefs([column('Name', 'singleLineText')]);
+    expect(name?.headerTooltip).toBe('Name (Single line text)');
+  });
 });
