@@ -114,12 +114,12 @@ test('with the metadata API refused, a table opened by name shows its rows and i
     .toEqual(expect.arrayContaining([...seen]));
   const types = new Map(await known());
   for (const name of types.keys()) expect(schemaFields).toContain(name);
-  // Types come from the values: numbers, checkboxes, dates and select lists render as such.
+  // Types come from the values: numbers, checkboxes, dates and select lists render as such, named for people.
   expect(Object.fromEntries(['Points', 'Done', 'Due', 'Tags'].map((f) => [f, types.get(f)]))).toEqual({
-    Points: 'number',
-    Done: 'checkbox',
-    Due: 'date',
-    Tags: 'multipleSelects',
+    Points: 'Number',
+    Done: 'Checkbox',
+    Due: 'Date',
+    Tags: 'Multiple select',
   });
   // The first field the records give (the primary field) is the one that always stays, pinned left.
   await expect(chooser.getByLabel('Name', { exact: true })).toBeDisabled();

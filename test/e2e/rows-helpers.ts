@@ -28,3 +28,13 @@ export async function copyText(app: AppPage): Promise<string> {
 export function checkbox(app: AppPage, row: number) {
   return app.table.locator(`.ag-row[row-index="${row}"] .ag-selection-checkbox input`).first();
 }
+
+/** Scrolls the grid to its last row: the grid renders only the rows in sight and a few past each edge. */
+export async function scrollToBottom(app: AppPage): Promise<void> {
+  await app.table.locator('.ag-root').evaluate((root) => {
+    const scroller = [...root.querySelectorAll('*')].find(
+      (e) => e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'hidden',
+    );
+    if (scroller) scroller.scrollTop = scroller.scrollHeight;
+  });
+}

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { expect, test } from './edit-fixtures';
 import type { EditDoor } from './edit-door';
-import { checkbox, copyText, pasteText } from './rows-helpers';
+import { checkbox, copyText, pasteText, scrollToBottom } from './rows-helpers';
 
 test.use({ doorName: 'rows' });
 
@@ -52,6 +52,7 @@ test('pastes 25 rows past the last row after asking, in batches of 10', async ({
   const after = await door.records(TEAMS);
   expect(after.at(-1)?.fields['Description']).toBe('Pasted description 25');
   expect(requestsTo(door, 'POST', TEAMS).length - posts).toBe(3);
+  await scrollToBottom(app);
   await expect(app.cell(last + 24, 'Name')).toHaveText('Pasted team 25');
   await app.screenshot(info, '03-pasted-25-rows');
 });
