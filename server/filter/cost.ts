@@ -6,7 +6,7 @@
  */
 import { FormulaCostError } from '../../core/formula/index';
 import type { EvalBudget } from '../../core/formula/index';
-import { ServiceError } from '../errors';
+import { ServiceError, invalidRequest } from '../errors';
 
 export const PER_RECORD = 10_000_000;
 export const PER_REQUEST = 100_000_000;
@@ -48,3 +48,7 @@ export const filterTooExpensive = (detail: string) =>
     'INVALID_FILTER_BY_FORMULA',
     `The formula for filtering records is too expensive: ${detail}. Simplify the formula or filter fewer records.`,
   );
+
+/** The answer to a write whose formula field cannot be computed within its budget. */
+export const formulaTooExpensive = (fieldName: string) =>
+  invalidRequest(`The formula of field ${JSON.stringify(fieldName)} is too expensive to compute`);
