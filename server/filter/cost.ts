@@ -17,27 +17,20 @@ export class RequestWork implements EvalBudget {
   private record = 0;
   private total = 0;
 
-  constructor(
-    private readonly perRecord = PER_RECORD,
-    private readonly perRequest = PER_REQUEST,
-  ) {}
-
   nextRecord(): void {
     this.record = 0;
   }
 
   /** True when the request (not only the current record) has spent its budget. */
   get spent(): boolean {
-    return this.total > this.perRequest;
+    return this.total > PER_REQUEST;
   }
 
   spend(units: number): void {
     this.record += units;
     this.total += units;
-    if (this.record > this.perRecord)
-      throw new FormulaCostError('it needs more work than one record may take');
-    if (this.total > this.perRequest)
-      throw new FormulaCostError('it needs more work than one request may take');
+    if (this.record > PER_RECORD) throw new FormulaCostError('it needs more work than one record may take');
+    if (this.total > PER_REQUEST) throw new FormulaCostError('it needs more work than one request may take');
   }
 }
 
