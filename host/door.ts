@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
@@ -31,8 +32,6 @@ export interface RunningDoor {
   token: string;
   close(): Promise<void>;
 }
-
-const STATUS_TEXT = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' } as const;
 
 function contentSecurityPolicy(port: number): string {
   return [
@@ -95,7 +94,7 @@ export async function startDoor(options: DoorOptions): Promise<RunningDoor> {
         ? refusal(request.headers, request.url, door, true)
         : { status: 404 as const, reason: 'Not found.' };
     if (refused !== undefined) {
-      const line = `HTTP/1.1 ${refused.status} ${STATUS_TEXT[refused.status]}`;
+      const line = `HTTP/1.1 ${refused.status} ${STATUS_CODES[refused.status]}`;
       socket.end(`${line}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refused.reason}`);
       return;
     }

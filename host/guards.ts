@@ -31,7 +31,7 @@ function sameSecret(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function hostAllowed(headers: IncomingHttpHeaders, port: number): boolean {
+function hostAllowed(headers: IncomingHttpHeaders, port: number): boolean {
   return headers.host !== undefined && LOOPBACK_HOSTS.map((h) => `${h}:${port}`).includes(headers.host);
 }
 
@@ -39,7 +39,7 @@ export function hostAllowed(headers: IncomingHttpHeaders, port: number): boolean
  * A request without Origin is a plain navigation or same-origin GET; one with another Origin is refused. The
  * origin must name this exact port: another server on 127.0.0.1 is another origin.
  */
-export function originAllowed(headers: IncomingHttpHeaders, port: number, required: boolean): boolean {
+function originAllowed(headers: IncomingHttpHeaders, port: number, required: boolean): boolean {
   const origin = headers.origin;
   if (origin === undefined) return !required;
   return LOOPBACK_HOSTS.map((h) => `http://${h}:${port}`).includes(origin);
@@ -56,7 +56,7 @@ export function parseTarget(url: string | undefined): URL | undefined {
 }
 
 /** The token the page offered as a subprotocol, if any. */
-export function protocolToken(headers: IncomingHttpHeaders): string | undefined {
+function protocolToken(headers: IncomingHttpHeaders): string | undefined {
   const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
   const entry = offered.find((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX));
   return entry?.slice(TOKEN_PROTOCOL_PREFIX.length);

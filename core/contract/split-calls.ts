@@ -36,7 +36,11 @@ const SPLITTABLE: Partial<Record<ChannelName, Splittable>> = {
   },
 };
 
-const bytes = (text: string): number => new TextEncoder().encode(text).length;
+// One encoder for every measure: splitting a large paste measures each of its items.
+const encoder = new TextEncoder();
+
+/** The text's size in UTF-8 bytes, as a frame of it is sent. */
+export const utf8Length = (text: string): number => encoder.encode(text).length;
 
 export interface SplitCall {
   requests: Part[];
@@ -57,13 +61,13 @@ export function splitCall(
   if (how === undefined || typeof request !== 'object' || request === null) return undefined;
   const items = (request as Part)[how.list];
   if (!Array.isArray(items)) return undefined;
-  const budget = maxBytes - bytes(frameOf({ ...request, [how.list]: [] }));
+  const budget = maxBytes - utf8Length(frameOf({ ...request, [how.list]: [] }));
   const parts: unknown[][] = [];
   let current: unknown[] = [];
   let used = 0;
   for (const item of items) {
     // +1 for the comma between items.
-    const size = bytes(JSON.stringify(item) ?? 'null') + 1;
+    const size = utf8Length(JSON.stringify(item) ?? 'null') + 1;
     if (size > budget) return undefined;
     if (used + size > budget) {
       parts.push(current);
@@ -83,5 +87,3 @@ export function splitCall(
       ),
   };
 }
-
-export { bytes as utf8Length };

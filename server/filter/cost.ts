@@ -6,7 +6,7 @@
  */
 import { FormulaCostError } from '../../core/formula/index';
 import type { EvalBudget } from '../../core/formula/index';
-import { ServiceError } from '../errors';
+import { ServiceError, invalidRequest } from '../errors';
 
 export const PER_RECORD = 10_000_000;
 export const PER_REQUEST = 100_000_000;
@@ -17,27 +17,20 @@ export class RequestWork implements EvalBudget {
   private record = 0;
   private total = 0;
 
-  constructor(
-    private readonly perRecord = PER_RECORD,
-    private readonly perRequest = PER_REQUEST,
-  ) {}
-
   nextRecord(): void {
     this.record = 0;
   }
 
   /** True when the request (not only the current record) has spent its budget. */
   get spent(): boolean {
-    return this.total > this.perRequest;
+    return this.total > PER_REQUEST;
   }
 
   spend(units: number): void {
     this.record += units;
     this.total += units;
-    if (this.record > this.perRecord)
-      throw new FormulaCostError('it needs more work than one record may take');
-    if (this.total > this.perRequest)
-      throw new FormulaCostError('it needs more work than one request may take');
+    if (this.record > PER_RECORD) throw new FormulaCostError('it needs more work than one record may take');
+    if (this.total > PER_REQUEST) throw new FormulaCostError('it needs more work than one request may take');
   }
 }
 
@@ -48,3 +41,7 @@ export const filterTooExpensive = (detail: string) =>
     'INVALID_FILTER_BY_FORMULA',
     `The formula for filtering records is too expensive: ${detail}. Simplify the formula or filter fewer records.`,
   );
+
+/** The answer to a write whose formula field cannot be computed within its budget. */
+export const formulaTooExpensive = (fieldName: string) =>
+  invalidRequest(`The formula of field ${JSON.stringify(fieldName)} is too expensive to compute`);

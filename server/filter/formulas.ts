@@ -17,7 +17,7 @@ import { ServiceError, invalidRequest } from '../errors';
 import type { Service } from '../service';
 import type { Field, FieldSpec, Table } from '../store/catalog';
 import type { StoredRecord } from '../store/records';
-import { RequestWork, filterTooExpensive } from './cost';
+import { RequestWork, filterTooExpensive, formulaTooExpensive } from './cost';
 import { jsonCell } from '../store/records';
 
 /** A table's fields as the engine knows them, by name and by id (filterByFormula may use either). */
@@ -133,7 +133,7 @@ export function installFormulas(service: Service): void {
       );
     } catch (e) {
       if (!(e instanceof FormulaCostError)) throw e;
-      throw invalidRequest(`The formula of field ${JSON.stringify(self.name)} is too expensive to compute`);
+      throw formulaTooExpensive(self.name);
     }
     const type = typeof given === 'string' ? given : (RESULT_TYPES[typeof sample] ?? 'singleLineText');
     return { formula: byIds, isValid: true, referencedFieldIds, result: { type } };
@@ -165,10 +165,7 @@ export function installFormulas(service: Service): void {
           );
         } catch (e) {
           if (!(e instanceof FormulaCostError)) throw e;
-          if (work.spent)
-            throw invalidRequest(
-              `The formula of field ${JSON.stringify(field.name)} is too expensive to compute`,
-            );
+          if (work.spent) throw formulaTooExpensive(field.name);
         }
       }
       if (value === undefined) delete rec.data[field.id];

@@ -118,7 +118,6 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   };
 
   // Checked as soon as the request is routed (before its body is read), so the rate limit counts arrivals.
-  // Checked as soon as the request is routed (before its body is read), so the rate limit counts arrivals.
   // Every route with a base id answers the same refusal for a base that does not exist, whatever the id's shape.
   app.addHook('onRequest', async (req) => {
     if (opts.loopbackOnly && !loopbackHostAllowed(req.headers.host))

@@ -5,10 +5,13 @@
  */
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1']);
 
+/** A lower-cased host name or address (no brackets) that only this machine answers. */
+const isLoopbackName = (name: string): boolean =>
+  LOOPBACK_NAMES.has(name) || /^127(\.\d{1,3}){3}$/.test(name);
+
 /** True when `host` (the address the server listens on) is reachable only from this machine. */
 export function isLoopbackBind(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return LOOPBACK_NAMES.has(h) || /^127(\.\d{1,3}){3}$/.test(h);
+  return isLoopbackName(host.replace(/^\[|\]$/g, '').toLowerCase());
 }
 
 /** The host name of a `Host` header (`name`, `name:port`, `[v6]:port`), lower-cased, or undefined. */
@@ -20,5 +23,5 @@ function hostName(header: string): string | undefined {
 /** Whether a request with this `Host` header may reach a loopback-bound server. */
 export function loopbackHostAllowed(header: string | undefined): boolean {
   const name = header === undefined ? undefined : hostName(header);
-  return name !== undefined && (LOOPBACK_NAMES.has(name) || /^127(\.\d{1,3}){3}$/.test(name));
+  return name !== undefined && isLoopbackName(name);
 }

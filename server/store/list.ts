@@ -116,14 +116,18 @@ export class PageReader {
     let more = false;
     // One record beyond the page tells whether another page follows.
     const limited = spec.filter ? sql : `${sql} LIMIT ${spec.limit + 1}`;
+    // Built only for the row a page ends on or resumes after, not for every row a filter passes over.
+    const keysetOf = (row: Record<string, unknown>, seq: number): Keyset => ({
+      keys: exprs.map((_, i) => row[`k${i}`]),
+      seq,
+    });
     for (const row of this.db.prepare(limited).iterate(...params) as IterableIterator<
       RecordRow & Record<string, unknown>
     >) {
       const rec = fromRow(row);
-      const keyset = { keys: exprs.map((_, i) => row[`k${i}`]), seq: rec.seq };
       if (spec.filter && !spec.filter(rec)) {
         if (spec.until !== undefined && performance.now() > spec.until)
-          return { records, last, more, resume: keyset };
+          return { records, last, more, resume: keysetOf(row, rec.seq) };
         continue;
       }
       if (records.length === spec.limit) {
@@ -131,7 +135,7 @@ export class PageReader {
         break;
       }
       records.push(rec);
-      last = keyset;
+      last = keysetOf(row, rec.seq);
     }
     return { records, last, more };
   }

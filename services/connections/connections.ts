@@ -45,7 +45,7 @@ interface Live {
 const vaultName = (id: string): string => `connection:${id}`;
 
 /** Two spellings of one base URL (a trailing slash, letter case in the host) are the same destination. */
-export function sameBaseUrl(a: string, b: string): boolean {
+function sameBaseUrl(a: string, b: string): boolean {
   const norm = (u: string): string => {
     try {
       return new URL(u).href.replace(/\/+$/, '');

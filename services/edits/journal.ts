@@ -14,7 +14,7 @@ import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalFiles, JournalHandle } from './ports';
 import type { EditTarget, FailureInfo } from './types';
-import { privateDir } from '../storage/private-files';
+import { PRIVATE_FILE, privateDir } from '../storage/private-files';
 
 /** One (edit, field) pair: the unit the journal tracks. */
 export type FieldRef = readonly [editId: string, field: string];
@@ -70,8 +70,6 @@ export interface LiveEdit {
 }
 
 const FILE = 'journal.jsonl';
-/** The journal holds cell values: readable by the user alone, like the key file. */
-const PRIVATE = 0o600;
 /** An idle journal larger than this is truncated (everything in it has been settled). */
 const TRUNCATE_AT_BYTES = 1 << 20;
 
@@ -118,7 +116,7 @@ export class Journal {
       if (e.code === 'ENOENT') return '';
       throw e;
     });
-    const journal = new Journal(files, path, await files.open(path, 'a', PRIVATE), unlock);
+    const journal = new Journal(files, path, await files.open(path, 'a', PRIVATE_FILE), unlock);
     for (const line of parseLines(text)) journal.track(line);
     for (const create of journal.creates.values()) {
       create.error ??= {
@@ -245,7 +243,7 @@ export class Journal {
     }
     const text = lines.map((l) => l + '\n').join('');
     const tmp = `${this.path}.tmp`;
-    const copy = await this.files.open(tmp, 'w', PRIVATE);
+    const copy = await this.files.open(tmp, 'w', PRIVATE_FILE);
     try {
       await copy.write(text);
       await copy.sync();
@@ -255,7 +253,7 @@ export class Journal {
     await this.handle.close();
     await this.files.rename(tmp, this.path);
     await syncDir(this.files, join(this.path, '..'));
-    this.handle = await this.files.open(this.path, 'a', PRIVATE);
+    this.handle = await this.files.open(this.path, 'a', PRIVATE_FILE);
     this.size = await this.files.size(this.path);
   }
 }
@@ -277,7 +275,7 @@ async function lockDir(files: JournalFiles, dir: string): Promise<() => Promise<
   const path = join(dir, 'journal.lock');
   for (;;) {
     try {
-      const handle = await files.open(path, 'wx', PRIVATE);
+      const handle = await files.open(path, 'wx', PRIVATE_FILE);
       await handle.writeFile(String(process.pid));
       await handle.close();
       return () => files.remove(path);
