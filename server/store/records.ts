@@ -317,7 +317,8 @@ export class RecordStore {
           : field.type === 'checkbox'
             ? `ifnull(r.data -> '$."${field.id}"', 'false')`
             : `r.data -> '$."${field.id}"'`;
-    const sql = `SELECT ${column} AS v FROM json_each(?) j JOIN records r ON r.id = j.value
+    // CROSS JOIN keeps this order (each id looked up by its unique index), never a scan of the table.
+    const sql = `SELECT ${column} AS v FROM json_each(?) j CROSS JOIN records r ON r.id = j.value
       WHERE r.table_id = ? AND v IS NOT NULL ORDER BY j.key`;
     return this.prepared(sql).all(JSON.stringify(ids), table.id) as { v: string }[];
   }
