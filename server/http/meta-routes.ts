@@ -4,6 +4,7 @@ import { RequestWork } from '../filter/cost';
 import type { Service } from '../service';
 import { fieldSchema, tableSchema } from '../store/catalog';
 import type { Table } from '../store/catalog';
+import { isRelational } from '../store/relational';
 import { createBaseBody, fieldSpec, renameBody, tableSpec } from './schemas';
 
 type BaseParams = { baseId: string };
@@ -72,7 +73,8 @@ export function registerMetaRoutes(app: FastifyInstance, service: Service): void
       // One transaction: a formula too expensive to compute over the table leaves no field behind.
       const field = catalog.transaction(() => {
         const created = catalog.createField(table, req.body);
-        if (created.type === 'formula') service.records.recomputeDerived(table, new RequestWork());
+        if (created.type === 'formula' || isRelational(created))
+          service.records.recomputeDerived(table, new RequestWork());
         return created;
       });
       return fieldSchema(field);

@@ -52,6 +52,8 @@ function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['te
       return t.primaryOf(String(field.options?.linkedTableId), value as string[]).join(', ');
     case 'multipleAttachments':
       return (value as Attachment[]).map((a) => `${a.filename} (${a.url})`).join(', ');
+    case 'multipleLookupValues':
+      return lookupText(field, value as unknown[], t);
     default:
       if (Array.isArray(value)) return value.map(String).join(', ');
       if (typeof value === 'object' && value !== null)
@@ -60,11 +62,27 @@ function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['te
   }
 }
 
+/** Field types whose cells are lists: a lookup of one formats its whole list at once. */
+const LIST_TYPES: ReadonlySet<string> = new Set([
+  'multipleSelects',
+  'multipleRecordLinks',
+  'multipleAttachments',
+]);
+
+/** A lookup reads as the looked-up field would: linked records by name, numbers in its format. */
+function lookupText(field: Field, values: unknown[], t: NonNullable<RenderOptions['text']>): string {
+  const result = (field.options?.result ?? {}) as { type?: unknown; options?: Record<string, unknown> };
+  const looked: Field = { id: field.id, name: field.name, type: String(result.type ?? '') };
+  if (result.options) looked.options = result.options;
+  if (LIST_TYPES.has(looked.type)) return safeTextCell(looked, values, t);
+  return values.map((v) => safeTextCell(looked, v, t)).join(', ');
+}
+
 /**
  * Writes refuse values that cannot be formatted, but a database written by an older version may hold some:
  * such a value reads as its plain text rather than failing the whole read.
  */
-function safeTextCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
+export function safeTextCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
   try {
     return textCell(field, value, t);
   } catch {

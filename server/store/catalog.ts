@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import type { Db } from './db';
 import { defaultFieldOptions } from './field-options';
 import { nameProblem } from './names';
+import { RELATIONAL_TYPES, relationalOptions } from './relational';
 
 export interface Field {
   id: string;
@@ -68,7 +69,9 @@ export interface TableSpec {
 /** Checks a formula field's text against its table and returns its stored options; set by the formula layer. */
 export type FormulaOptionsCheck = (formula: string, table: Table, self: FieldSpec) => Record<string, unknown>;
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set(FIELD_TYPES);
+const KNOWN_TYPES: ReadonlySet<string> = new Set([...FIELD_TYPES, ...RELATIONAL_TYPES]);
+/** Fields added after a new table's others: they name other fields (links may name tables made later). */
+const DEFERRED_TYPES: ReadonlySet<string> = new Set(['multipleRecordLinks', 'formula', ...RELATIONAL_TYPES]);
 const PRIMARY_REFUSED: ReadonlySet<string> = new Set([
   'checkbox',
   'multipleSelects',
@@ -248,7 +251,7 @@ export class Catalog {
     const name = checkName('table', spec.name, base.tables);
     const first = spec.fields[0];
     if (!first) throw invalidRequest('A table needs at least one field');
-    if (PRIMARY_REFUSED.has(first.type) || first.type === 'formula')
+    if (PRIMARY_REFUSED.has(first.type) || DEFERRED_TYPES.has(first.type))
       throw invalidRequest(`A field of type ${first.type} cannot be the primary field`);
     const table: Table = {
       id: newId('tbl'),
@@ -266,7 +269,7 @@ export class Catalog {
       .run(table.id, base.id, name, spec.description ?? null, '', base.tables.length);
     base.tables.push(table);
     for (const f of spec.fields) {
-      if (f.type === 'multipleRecordLinks' || f.type === 'formula') continue;
+      if (DEFERRED_TYPES.has(f.type)) continue;
       this.addField(table, f);
     }
     table.primaryFieldId = table.fields[0]!.id;
@@ -277,8 +280,7 @@ export class Catalog {
   }
 
   private addDeferredFields(table: Table, spec: TableSpec): void {
-    for (const f of spec.fields)
-      if (f.type === 'multipleRecordLinks' || f.type === 'formula') this.addField(table, f);
+    for (const f of spec.fields) if (DEFERRED_TYPES.has(f.type)) this.addField(table, f);
     this.orderFields(
       table,
       spec.fields.map((f) => f.name),
@@ -341,10 +343,12 @@ export class Catalog {
     const options =
       spec.type === 'formula'
         ? this.formulaCheck(String(spec.options?.formula ?? ''), table, spec)
-        : defaultFieldOptions(spec.type, spec.options ?? undefined, (id) => {
-            const linked = this.tableById(id);
-            return linked !== undefined && linked.baseId === table.baseId;
-          });
+        : RELATIONAL_TYPES.has(spec.type)
+          ? relationalOptions(spec.type, name, spec.options ?? undefined, table, (id) => this.tableById(id))
+          : defaultFieldOptions(spec.type, spec.options ?? undefined, (id) => {
+              const linked = this.tableById(id);
+              return linked !== undefined && linked.baseId === table.baseId;
+            });
     if (options) field.options = inverseOf ? { ...options, inverseLinkFieldId: inverseOf } : options;
     this.db
       .prepare(

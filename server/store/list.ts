@@ -45,8 +45,8 @@ const MAX_RANKED_CHOICES = 1000;
 /**
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
- * text, everything else through td_text_key (see sort-keys.ts). Formula results are stored with the record,
- * so they sort like text or numbers depending on what they hold. A single select sorts by the order of its
+ * text, everything else through td_text_key (see sort-keys.ts). Formula, rollup and count results are stored
+ * with the record, so they sort like text or numbers depending on what they hold. A single select sorts by the order of its
  * options, as on Airtable (up to MAX_RANKED_CHOICES options); multiple selects by their text; links by the primary values of the linked
  * records, kept beside the cell by the store (linkSortKey).
  */
@@ -62,10 +62,13 @@ function sortExpression(field: Field): string {
     const whens = choices.map((c, i) => ` WHEN ${sqlText(c.name)} THEN ${i + 1}`).join('');
     return `(CASE ifnull(data ->> ${path}, '') WHEN '' THEN 0${whens} ELSE ${choices.length + 1} END)`;
   }
-  if (field.type === 'formula') {
-    const resultType = (field.options?.result as { type?: string } | undefined)?.type ?? '';
-    if (NUMERIC.has(resultType)) return `ifnull(data ->> ${path}, -9e999)`;
-  }
+  if (field.type === 'count') return `ifnull(data ->> ${path}, -9e999)`;
+  const resultType = (field.options?.result as { type?: string } | undefined)?.type ?? '';
+  if ((field.type === 'formula' || field.type === 'rollup') && NUMERIC.has(resultType))
+    return `ifnull(data ->> ${path}, -9e999)`;
+  // A lookup of numbers sorts by its first number.
+  if (field.type === 'multipleLookupValues' && NUMERIC.has(resultType))
+    return `ifnull(data ->> '$."${field.id}"[0]', -9e999)`;
   return `td_text_key(data -> ${path})`;
 }
 

@@ -8,6 +8,7 @@ import type { Db } from './db';
 import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
 import { RequestWork } from '../filter/cost';
+import { isRelational, relationalCell } from './relational';
 
 export interface StoredRecord {
   seq: number;
@@ -62,11 +63,14 @@ export interface Upsert {
 
 const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
 
+/** How far a change is passed on along links (see refreshLinkers). */
+const MAX_LINK_DEPTH = 8;
+
 export class RecordStore {
   computeFormulas: FormulaComputer = () => undefined;
   // Prepared once: they run per record (reading one record is the inner loop of link sort keys).
   private readonly sql;
-  private readonly primaryStatements = new Map<string, Statement>();
+  private readonly statements = new Map<string, Statement>();
   private readonly choicesAdded = new Set<Field>();
   /** The formula budget of the write under way (see write()). */
   private work: RequestWork | undefined;
@@ -267,14 +271,56 @@ export class RecordStore {
     rec.data = data;
     this.save(table, rec);
     this.syncInverseLinks(table, rec.id, before, rec.data);
-    if (before[table.primaryFieldId] !== rec.data[table.primaryFieldId]) this.refreshLinkers(table, rec);
+    this.refreshLinkers(table, rec, before[table.primaryFieldId] !== rec.data[table.primaryFieldId]);
     return rec;
   }
 
-  /** What a record's stored cells give: formula results and link sort keys. */
+  /** What a record's stored cells give: lookups, rollups and counts, then formula results and link sort keys. */
   computeDerived(table: Table, rec: StoredRecord, work = this.work): void {
+    this.computeRelational(table, rec, work ?? new RequestWork());
     this.computeFormulas(table, rec, work);
     this.computeLinkKeys(table, rec);
+  }
+
+  /** Lookups, rollups and counts from the records each one's link field points at, as they are stored now. */
+  private computeRelational(table: Table, rec: StoredRecord, work: RequestWork): void {
+    for (const field of table.fields) {
+      if (!isRelational(field)) continue;
+      const ids = (rec.data[String(field.options?.recordLinkFieldId)] ?? []) as string[];
+      const link = table.fields.find((f) => f.id === field.options?.recordLinkFieldId);
+      const linked = this.catalog.tableById(String(link?.options?.linkedTableId));
+      const target = linked?.fields.find((f) => f.id === field.options?.fieldIdInLinkedTable);
+      const values: unknown[] = [];
+      if (linked && target && ids.length > 0)
+        for (const row of this.linkedCells(linked, target, ids)) {
+          const v = JSON.parse(row.v) as unknown;
+          if (Array.isArray(v)) values.push(...(v as unknown[]));
+          else if (v === false || !isBlank(v)) values.push(v);
+        }
+      work.nextRecord();
+      const value = relationalCell(field, values, ids.length, work);
+      if (value === undefined) delete rec.data[field.id];
+      else rec.data[field.id] = value;
+    }
+  }
+
+  /**
+   * One field's JSON cells of the records `ids` names, in that order. Missing records and blanks are skipped,
+   * except unchecked boxes: they are false, so AND(values) over checkboxes reads as "all checked".
+   */
+  private linkedCells(table: Table, field: Field, ids: string[]): { v: string }[] {
+    const column =
+      field.type === 'createdTime'
+        ? 'json_quote(r.created_time)'
+        : field.type === 'lastModifiedTime'
+          ? 'json_quote(r.modified_time)'
+          : field.type === 'checkbox'
+            ? `ifnull(r.data -> '$."${field.id}"', 'false')`
+            : `r.data -> '$."${field.id}"'`;
+    // CROSS JOIN keeps this order (each id looked up by its unique index), never a scan of the table.
+    const sql = `SELECT ${column} AS v FROM json_each(?) j CROSS JOIN records r ON r.id = j.value
+      WHERE r.table_id = ? AND v IS NOT NULL ORDER BY j.key`;
+    return this.prepared(sql).all(JSON.stringify(ids), table.id) as { v: string }[];
   }
 
   /** The sort key of every link cell: the linked records' primary values, folded like text. */
@@ -303,28 +349,45 @@ export class RecordStore {
         : primary.type === 'lastModifiedTime'
           ? 'modified_time'
           : `data ->> '$."${primary.id}"'`;
-    const sql = `SELECT ${column} AS v FROM records WHERE id = ? AND table_id = ?`;
-    let statement = this.primaryStatements.get(sql);
+    return this.prepared(`SELECT ${column} AS v FROM records WHERE id = ? AND table_id = ?`);
+  }
+
+  /** A statement prepared once per text (those built per field run once per record written). */
+  private prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
-      this.primaryStatements.set(sql, statement);
+      this.statements.set(sql, statement);
     }
     return statement;
   }
 
-  /** After a record's primary value changed: the records linking to it sort by the new name. */
-  private refreshLinkers(table: Table, rec: StoredRecord): void {
+  /**
+   * After a record was written: the records linking to it sort by its new name (when its primary value
+   * changed) and have their lookups, rollups and counts over it computed again. A linker whose derived
+   * values changed passes the change on to its own linkers, so chains (a rollup of a lookup) stay current;
+   * unchanged values stop it, and so does MAX_LINK_DEPTH in a cycle whose values never settle.
+   */
+  private refreshLinkers(table: Table, rec: StoredRecord, primaryChanged: boolean, depth = 0): void {
+    if (depth > MAX_LINK_DEPTH) return;
     for (const t of this.catalog.base(table.baseId)?.tables ?? []) {
       for (const field of t.fields) {
         if (field.type !== 'multipleRecordLinks' || field.options?.linkedTableId !== table.id) continue;
+        const dependent = t.fields.some((f) => isRelational(f) && f.options?.recordLinkFieldId === field.id);
+        if (!primaryChanged && !dependent) continue;
         const inverse = this.catalog.inverseOf(field);
         const linkers = inverse
           ? ((rec.data[inverse.field.id] ?? []) as string[]).map((id) => this.get(t, id))
           : (this.sql.mentioning.all(t.id, rec.id) as RecordRow[]).map(fromRow);
         for (const linker of linkers) {
           if (!linker) continue;
-          this.computeLinkKeys(t, linker);
-          this.sql.saveData.run(JSON.stringify(linker.data), linker.seq);
+          const before = JSON.stringify(linker.data);
+          if (dependent) this.computeDerived(t, linker);
+          else this.computeLinkKeys(t, linker);
+          const after = JSON.stringify(linker.data);
+          if (after === before) continue;
+          this.sql.saveData.run(after, linker.seq);
+          if (dependent) this.refreshLinkers(t, linker, false, depth + 1);
         }
       }
     }
@@ -387,6 +450,7 @@ export class RecordStore {
     if (ids.length === 0) delete rec.data[fieldId];
     else rec.data[fieldId] = ids;
     this.save(table, rec);
+    this.refreshLinkers(table, rec, false);
   }
 
   /** The written values keyed by their field; a name or id that is not a field of the table is refused. */
@@ -467,6 +531,7 @@ export class RecordStore {
           else rec.data[f.id] = kept;
         }
         this.save(t, rec);
+        this.refreshLinkers(t, rec, false);
       }
     }
   }
