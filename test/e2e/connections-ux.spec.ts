@@ -1,0 +1,109 @@
+/**
+ * The connections screen as a newcomer meets it: an unreachable server is named in words, a second Test
+ * clears the first verdict while it runs, and a key the service refuses is saved only when the user says so.
+ */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import '../../core/contract/window';
+import { startFaultProxy } from '../support/fault-proxy';
+import { expect, test } from './fixtures';
+
+test.use({ doorName: 'connections-ux' });
+
+const MADE = ['Nothing there', 'Slow proxy', 'Refused key'];
+
+test.afterEach(async ({ app }) => {
+  // The door lives for the whole worker: connections a test saved must not reach the next one.
+  await app.page.evaluate(async (names) => {
+    const { connections } = await window.tabledesk.call('connections.list', {});
+    for (const c of connections)
+      if (names.includes(c.name)) await window.tabledesk.call('connections.remove', { id: c.id });
+  }, MADE);
+});
+
+/** A loopback port nothing listens on: bound by the system, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function fillNew(page: Page, name: string, baseUrl: string, apiKey: string) {
+  await page.getByRole('button', { name: 'Add connection…' }).click();
+  const form = page.getByRole('form', { name: 'New connection' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Base URL').fill(baseUrl);
+  await form.getByLabel('API key').fill(apiKey);
+  return form;
+}
+
+async function savedNames(page: Page): Promise<string[]> {
+  return page.evaluate(async () =>
+    (await window.tabledesk.call('connections.list', {})).connections.map((c) => c.name),
+  );
+}
+
+test('an unreachable server is named in words, not as a socket code', async ({ app }) => {
+  const port = await closedPort();
+  const form = await fillNew(
+    app.page,
+    'Nothing there',
+    `http://127.0.0.1:${port}`,
+    'patAnyKey000000000000000',
+  );
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('alert')).toHaveText(
+    `Cannot reach 127.0.0.1:${port}: nothing is listening there. Is the server running?`,
+  );
+  await expect(form).not.toContainText('ECONNREFUSED');
+  await expect(form).not.toContainText('fetch failed');
+});
+
+test('a second Test clears the first verdict while it runs', async ({ app, door }) => {
+  const proxy = await startFaultProxy(door.server.url);
+  try {
+    const form = await fillNew(app.page, 'Slow proxy', proxy.url, door.server.apiKey);
+    await form.getByRole('button', { name: 'Save' }).click();
+    const item = app.page.getByRole('navigation', { name: 'Connections' }).getByRole('listitem').filter({
+      hasText: 'Slow proxy',
+    });
+    await expect(item).toBeVisible();
+
+    proxy.inject({ type: 'status', status: 401 }, { match: (r) => r.path.startsWith('/v0/meta/whoami') });
+    await item.getByRole('button', { name: 'Test' }).click();
+    await expect(item.getByRole('alert')).toContainText('refused the API key');
+
+    proxy.inject(
+      { type: 'delay', ms: 3000, after: 'response' },
+      { match: (r) => r.path.startsWith('/v0/meta/whoami') },
+    );
+    await item.getByRole('button', { name: 'Test' }).click();
+    await expect(item.getByRole('status')).toHaveText('Testing…');
+    await expect(item.getByRole('alert')).toHaveCount(0);
+    await expect(item.getByRole('status')).toContainText('Connected', { timeout: 15_000 });
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('a key the service refuses is saved only after the user says so', async ({ app, door }) => {
+  const form = await fillNew(app.page, 'Refused key', door.server.url, 'patThisKeyIsWrong0000000000000000');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const ask = form.getByRole('alertdialog', { name: 'Refused key' });
+  await expect(ask).toContainText('The service refused this key. Save anyway?');
+  await expect(form.getByRole('alert')).toContainText('401');
+
+  await ask.getByRole('button', { name: 'Don’t save' }).click();
+  await expect(ask).toBeHidden();
+  expect(await savedNames(app.page)).not.toContain('Refused key');
+
+  await form.getByRole('button', { name: 'Save' }).click();
+  await ask.getByRole('button', { name: 'Save anyway' }).click();
+  await expect(
+    app.page.getByRole('navigation', { name: 'Connections' }).getByRole('button', { name: /Refused key/ }),
+  ).toBeVisible();
+  expect(await savedNames(app.page)).toContain('Refused key');
+});
