@@ -1,12 +1,14 @@
 /**
  * The connections screen as a newcomer meets it: an unreachable server is named in words, a second Test
  * clears the first verdict while it runs, and a key the service refuses is saved only when the user says so.
+ * The app remembers the connection and tables last used; a first start opens the demo's Tasks by itself.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import '../../core/contract/window';
 import { startFaultProxy } from '../support/fault-proxy';
+import { AppPage } from './app-page';
 import { expect, test } from './fixtures';
 
 test.use({ doorName: 'connections-ux' });
@@ -106,4 +108,42 @@ test('a key the service refuses is saved only after the user says so', async ({ 
     app.page.getByRole('navigation', { name: 'Connections' }).getByRole('button', { name: /Refused key/ }),
   ).toBeVisible();
   expect(await savedNames(app.page)).toContain('Refused key');
+});
+
+test('a first start opens the demo base’s Tasks, not a list to guess from', async ({ page, door }) => {
+  const app = new AppPage(page);
+  await page.goto(door.url);
+  await expect(page.getByRole('tab', { name: 'Tasks', selected: true })).toBeVisible();
+  await expect(app.cell(0, 'Name')).not.toBeEmpty();
+  await expect(page.getByRole('navigation', { name: 'Connections' })).toBeHidden();
+});
+
+test('a reload reopens the tables that were open and the connection last used, not a broken one', async ({
+  app,
+  door,
+}) => {
+  const { page } = app;
+  const form = await fillNew(page, 'Refused key', door.server.url, 'patThisKeyIsWrong0000000000000000');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form
+    .getByRole('alertdialog', { name: 'Refused key' })
+    .getByRole('button', { name: 'Save anyway' })
+    .click();
+  const selected = page.locator('nav.td-connections li.is-selected');
+  await expect(selected).toContainText('Refused key');
+
+  await page.getByRole('button', { name: /local demo server/ }).click();
+  await app.openTable('Teams');
+  await page.keyboard.press('Control+t');
+  await app.openTable('Tasks');
+
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Tasks', selected: true })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Teams', selected: false })).toBeVisible();
+  await expect(app.cell(0, 'Name')).not.toBeEmpty();
+  await page.keyboard.press('Control+t');
+  await expect(selected).toContainText('local demo server');
+  await expect(
+    page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' }),
+  ).toBeVisible();
 });
