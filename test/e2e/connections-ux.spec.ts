@@ -2,10 +2,12 @@
  * The connections screen as a newcomer meets it: an unreachable server is named in words, a second Test
  * clears the first verdict while it runs, and a key the service refuses is saved only when the user says so.
  * The app remembers the connection and tables last used; a first start opens the demo's Tasks by itself.
+ * The formula bar's example is made of the open table's own fields.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
+import { RecordTableClient } from '../../core/api';
 import '../../core/contract/window';
 import { startFaultProxy } from '../support/fault-proxy';
 import { AppPage } from './app-page';
@@ -146,4 +148,28 @@ test('a reload reopens the tables that were open and the connection last used, n
   await expect(
     page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' }),
   ).toBeVisible();
+});
+
+test('the formula bar’s example names fields of the open table', async ({ app, door }) => {
+  const schema = await new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+  }).meta.baseSchema(door.server.baseId);
+  const fieldsOf = (table: string) => schema.find((t) => t.name === table)?.fields ?? [];
+  const firstOf = (table: string, types: string[]) =>
+    fieldsOf(table).find((f) => types.includes(f.type))?.name;
+
+  await app.openTable('Teams');
+  const region = firstOf('Teams', ['singleSelect']);
+  expect(region).toBeDefined();
+  await expect(app.formula).toHaveAttribute('placeholder', `Filter by formula, e.g. {${region}} = '…'`);
+
+  await app.page.keyboard.press('Control+t');
+  await app.openTable('Tasks');
+  const status = firstOf('Tasks', ['singleSelect']);
+  const budget = firstOf('Tasks', ['number', 'currency', 'percent', 'rating']);
+  await expect(app.formula).toHaveAttribute(
+    'placeholder',
+    `Filter by formula, e.g. AND({${status}} = '…', {${budget}} > 100)`,
+  );
 });
