@@ -2,7 +2,8 @@
  * The connections screen as a newcomer meets it: an unreachable server is named in words, a second Test
  * clears the first verdict while it runs, and a key the service refuses is saved only when the user says so.
  * The app remembers the connection and tables last used; a first start opens the demo's Tasks by itself.
- * The formula bar's example is made of the open table's own fields.
+ * The formula bar's example is made of the open table's own fields; the status bar's error goes once the
+ * same kind of request succeeds again.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,7 @@ import { expect, test } from './fixtures';
 
 test.use({ doorName: 'connections-ux' });
 
-const MADE = ['Nothing there', 'Slow proxy', 'Refused key'];
+const MADE = ['Nothing there', 'Slow proxy', 'Refused key', 'Flaky proxy'];
 
 test.afterEach(async ({ app }) => {
   // The door lives for the whole worker: connections a test saved must not reach the next one.
@@ -172,4 +173,28 @@ test('the formula bar’s example names fields of the open table', async ({ app,
     'placeholder',
     `Filter by formula, e.g. AND({${status}} = '…', {${budget}} > 100)`,
   );
+});
+
+test('the status bar’s error clears once the same request succeeds again', async ({ app, door }) => {
+  const proxy = await startFaultProxy(door.server.url);
+  try {
+    const form = await fillNew(app.page, 'Flaky proxy', proxy.url, door.server.apiKey);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(app.page.getByRole('region', { name: 'Bases' })).toContainText('Bases of Flaky proxy');
+    await app.openTable('Tasks');
+
+    // The next records request fails once with a 503 the client retries after 2 s; the retry succeeds.
+    proxy.inject(
+      { type: 'status', status: 503, retryAfter: 2 },
+      { match: (r) => r.path.startsWith(`/v0/${door.server.baseId}/`) },
+    );
+    await app.header('Name').click();
+    const error = app.status.getByRole('alert');
+    await expect(error).toContainText('retrying');
+    await expect(app.cell(0, 'Name')).not.toBeEmpty();
+    await expect(error).toHaveCount(0);
+    expect(proxy.log.filter((r) => r.status === 503)).toHaveLength(1);
+  } finally {
+    await proxy.close();
+  }
 });
