@@ -18,9 +18,10 @@ test.use({ doorName: 'connections-ux' });
 
 const MADE = ['Nothing there', 'Slow proxy', 'Refused key', 'Flaky proxy'];
 
-test.afterEach(async ({ app }) => {
-  // The door lives for the whole worker: connections a test saved must not reach the next one.
-  await app.page.evaluate(async (names) => {
+test.afterEach(async ({ page }) => {
+  // The door lives for the whole worker: connections a test saved must not reach the next one. The page is
+  // the test's own, already open (the app fixture would open it again, as a later start).
+  await page.evaluate(async (names) => {
     const { connections } = await window.tabledesk.call('connections.list', {});
     for (const c of connections)
       if (names.includes(c.name)) await window.tabledesk.call('connections.remove', { id: c.id });
