@@ -1,6 +1,7 @@
 /**
  * The app shell: the home page (connections and the base/table picker) and one tab per open table.
  * Ctrl+W closes the active tab, Ctrl+Tab and Ctrl+Shift+Tab move between tabs, Ctrl+T returns home.
+ * A start reopens the last session's connection and tabs; the very first start opens the demo's Tasks.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { ConnectionSummary, Response } from '../../core/contract';
@@ -12,6 +13,7 @@ import { TablePicker } from './picker/TablePicker';
 import { TableTab } from './table/TableTab';
 import type { TableTarget } from './table/view-session';
 import { TabBar } from './tabs/TabBar';
+import { demoTarget, loadSession, saveSession, withSchema } from './tabs/session';
 import { afterClose, cycle, tabKey } from './tabs/tabs';
 import type { Tab } from './tabs/tabs';
 import { useColorScheme } from './theme';
@@ -26,29 +28,65 @@ export function App() {
   const [failure, setFailure] = useState<string>();
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [activeKey, setActiveKey] = useState<string>();
+  const [session] = useState(loadSession);
+  const [restored, setRestored] = useState(false);
   useQuitGuard(info?.door);
 
-  const reload = useCallback((select?: string) => {
-    tabledesk()
-      .call('connections.list', {})
-      .then(
-        (r) => {
-          setConnections(r.connections);
-          setSelectedId(
-            (current) => select ?? (r.connections.some((c) => c.id === current) ? current : r.defaultId),
-          );
-          setFailure(undefined);
-        },
-        (e: unknown) => setFailure(errorMessage(e)),
-      );
-  }, []);
+  const reload = useCallback(
+    (select?: string) =>
+      tabledesk()
+        .call('connections.list', {})
+        .then(
+          (r) => {
+            const known = (id: string | undefined) => r.connections.some((c) => c.id === id);
+            setConnections(r.connections);
+            // The last connection used, unless it is gone; never a stale one by accident.
+            setSelectedId(
+              (current) =>
+                select ??
+                (known(current)
+                  ? current
+                  : known(session?.connectionId)
+                    ? session?.connectionId
+                    : r.defaultId),
+            );
+            setFailure(undefined);
+            return r.connections;
+          },
+          (e: unknown) => {
+            setFailure(errorMessage(e));
+            return [];
+          },
+        ),
+    [session],
+  );
 
   useEffect(() => {
     tabledesk()
       .call('app.info', {})
       .then(setInfo, (e: unknown) => setFailure(errorMessage(e)));
-    reload();
-  }, [reload]);
+    void reload().then(async (list) => {
+      const ids = new Set(list.map((c) => c.id));
+      const targets = session
+        ? await Promise.all(session.tabs.filter((t) => ids.has(t.connectionId)).map(withSchema))
+        : [await demoTarget(list)].filter((t) => t !== undefined);
+      const reopened = targets.map((target) => ({ key: tabKey(target), target, label: target.table }));
+      // A table the user opened while these loaded stays, after the reopened ones, and stays in front.
+      setTabs((ts) => [...reopened, ...ts.filter((t) => !reopened.some((r) => r.key === t.key))]);
+      const front = session ? session.activeKey : reopened[0]?.key;
+      if (reopened.some((t) => t.key === front)) setActiveKey((current) => current ?? front);
+      setRestored(true);
+    });
+  }, [reload, session]);
+
+  useEffect(() => {
+    if (!restored) return;
+    saveSession({
+      connectionId: selectedId,
+      tabs: tabs.map(({ target: { connectionId, baseId, table } }) => ({ connectionId, baseId, table })),
+      activeKey,
+    });
+  }, [restored, selectedId, tabs, activeKey]);
 
   const closeTab = useCallback(
     (key: string) => {

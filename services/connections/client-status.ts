@@ -1,7 +1,9 @@
 /**
  * `client.status` events for one connection: the client's queue figures, sent at most every 250 ms while
- * requests come and go (a page walk makes several client events per request), plus the last error.
+ * requests come and go (a page walk makes several client events per request), plus the last error, which
+ * clears once a request of the same kind (method and path) succeeds again.
  */
+import type { ClientEvent } from '../../core/api';
 import type { EventPayload } from '../../core/contract';
 
 const EVERY_MS = 250;
@@ -12,7 +14,9 @@ export interface StatsSource {
 
 export class ClientStatus {
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private lastError: string | undefined;
+  private lastError: { message: string; kind: string | undefined } | undefined;
+  /** The kind of the request whose attempt failed last: the error noted next is about it. */
+  private failedKind: string | undefined;
   source: StatsSource | undefined;
 
   constructor(
@@ -21,7 +25,18 @@ export class ClientStatus {
   ) {}
 
   noteError(message: string): void {
-    this.lastError = message;
+    this.lastError = { message, kind: this.failedKind };
+    this.changed();
+  }
+
+  /** Follows the client's requests: which kind failed, and whether the failed kind now succeeds. */
+  observe(e: ClientEvent): void {
+    if (e.type === 'finished') {
+      const kind = `${e.method} ${e.path}`;
+      const failed = e.errorKind !== undefined || (e.status !== undefined && e.status >= 400);
+      if (failed) this.failedKind = kind;
+      else if (this.lastError?.kind === kind) this.lastError = undefined;
+    }
     this.changed();
   }
 
@@ -47,7 +62,7 @@ export class ClientStatus {
       ratePerSecond: s.ratePerSecond,
     };
     if (s.pausedUntil !== undefined) status.pausedUntil = s.pausedUntil;
-    if (this.lastError !== undefined) status.lastError = this.lastError;
+    if (this.lastError !== undefined) status.lastError = this.lastError.message;
     this.emit(status);
     // Keep reporting while work remains, so the bar counts down to idle.
     if (s.queued > 0 || s.inFlight > 0) this.changed();

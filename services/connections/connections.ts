@@ -187,7 +187,7 @@ export class Connections {
       onEvent: (e) => {
         if (e.type === 'retry') {
           status.noteError(`${e.method} ${e.path} failed (${e.reason ?? e.errorKind ?? 'error'}); retrying.`);
-        } else status.changed();
+        } else status.observe(e);
       },
     };
     if (this.options.requestsPerSecond !== undefined) opts.requestsPerSecond = this.options.requestsPerSecond;

@@ -13,9 +13,13 @@ interface Props {
 }
 
 export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAdd, onRemoved }: Props) {
-  const [results, setResults] = useState<Record<string, { ok: boolean; message: string }>>({});
+  const [results, setResults] = useState<Record<string, { ok: boolean; message: string; pending?: boolean }>>(
+    {},
+  );
 
   const test = async (id: string) => {
+    // A rerun must not leave the previous verdict on screen while the new one is awaited.
+    setResults((m) => ({ ...m, [id]: { ok: true, message: 'Testing…', pending: true } }));
     try {
       const r = await tabledesk().call('connections.test', { id });
       setResults((m) => ({ ...m, [id]: { ok: r.ok, message: r.message } }));
@@ -64,7 +68,10 @@ export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAd
                 )}
               </div>
               {result && (
-                <p className={result.ok ? 'td-ok' : 'td-error'} role={result.ok ? 'status' : 'alert'}>
+                <p
+                  className={result.pending ? 'td-muted' : result.ok ? 'td-ok' : 'td-error'}
+                  role={result.ok ? 'status' : 'alert'}
+                >
                   {result.message}
                 </p>
               )}

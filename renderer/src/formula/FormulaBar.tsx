@@ -42,6 +42,21 @@ function signatureParts(label: string, activeArg: number) {
   return parts;
 }
 
+const NUMERIC = new Set(['number', 'currency', 'percent', 'rating']);
+
+/** An example made of the open table's own fields: its first single select (else its first field) and number. */
+function placeholderFor(fields: readonly FormulaField[]): string {
+  const usable = fields.filter((f) => !f.name.includes('}'));
+  const choice = usable.find((f) => f.type === 'singleSelect') ?? usable[0];
+  const number = usable.find((f) => NUMERIC.has(f.type));
+  const parts = [
+    ...(choice && choice !== number ? [`{${choice.name}} = '…'`] : []),
+    ...(number ? [`{${number.name}} > 100`] : []),
+  ];
+  if (parts.length === 0) return 'Filter by formula';
+  return `Filter by formula, e.g. ${parts.length > 1 ? `AND(${parts.join(', ')})` : parts[0]}`;
+}
+
 export function FormulaBar({ fields, fieldsComplete = true, applied, serviceError, recent, onApply }: Props) {
   const [text, setText] = useState(applied);
   const [cursor, setCursor] = useState(applied.length);
@@ -178,7 +193,7 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
             className="td-formula-input"
             aria-label="Filter formula"
             aria-invalid={errors.length > 0}
-            placeholder="Filter by formula, e.g. AND({Status} = 'Done', {Amount} > 100)"
+            placeholder={placeholderFor(fields)}
             spellCheck={false}
             rows={1}
             value={text}
