@@ -26,6 +26,11 @@ const activeTable = 'section.td-table:not([hidden])';
 const firstRowPainted = `${activeTable} .ag-row[row-index="0"][row-id] .ag-cell[col-id="Name"]:not(:empty)`;
 
 async function openTasks(page: Page, door: TestDoor): Promise<number> {
+  // A first start (nothing remembered) opens Tasks by itself; an empty remembered session starts on the Tables
+  // page, so the time is measured from the click, as in every earlier run.
+  await page.addInitScript(
+    `if (localStorage.getItem('tabledesk.session') === null) localStorage.setItem('tabledesk.session', '{"tabs":[]}')`,
+  );
   await page.goto(door.url);
   const tasks = page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' });
   await tasks.waitFor();
