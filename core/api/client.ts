@@ -1,6 +1,8 @@
 import type { ClientEventListener } from './events';
+import { fetchExtensions } from './extensions';
 import { Meta } from './meta';
 import type { MetaClient } from './meta';
+import type { RequestOptions } from './options';
 import { requireId } from './query';
 import { Requester } from './requester';
 import { SchedulerRegistry } from './scheduler';
@@ -56,6 +58,7 @@ export class RecordTableClient {
   readonly meta: MetaClient;
   readonly baseUrl: string;
   readonly #requester: Requester;
+  #extensions: Promise<ReadonlySet<string>> | undefined;
 
   constructor(opts: ClientOptions) {
     const rps = opts.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
@@ -92,6 +95,18 @@ export class RecordTableClient {
     requireId('base id', baseId);
     requireId('table name or id', tableNameOrId);
     return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId);
+  }
+
+  /**
+   * TableDesk's wire extensions this server answers (none for Airtable). Asked once per client; a failed
+   * question is asked again next time.
+   */
+  extensions(opts?: RequestOptions): Promise<ReadonlySet<string>> {
+    this.#extensions ??= fetchExtensions(this.#requester, opts).catch((e: unknown) => {
+      this.#extensions = undefined;
+      throw e;
+    });
+    return this.#extensions;
   }
 
   /** Queue state of one base, or summed over every base used so far. */

@@ -9,6 +9,7 @@ import { loopbackHostAllowed } from './host-check';
 import { parseJsonBody } from './json-body';
 import { parseQueryString } from './query-string';
 import { RateLimiter } from './rate-limit';
+import { registerExtensionRoutes } from './extension-routes';
 import { registerMetaRoutes } from './meta-routes';
 import { registerRecordRoutes } from './record-routes';
 
@@ -159,5 +160,6 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
 
   registerRecordRoutes(app, service);
   registerMetaRoutes(app, service);
+  registerExtensionRoutes(app);
   return app;
 }
