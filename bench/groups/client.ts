@@ -12,41 +12,15 @@ import type { ClientEvent } from '../../core/api/index';
 import { startServer } from '../../server/index';
 import { startFaultProxy } from '../../test/support/fault-proxy';
 import type { BenchResult } from '../result';
+import { CEILING, rows, timed as timedAgainst } from '../rates';
 import { median } from '../stats';
 
 const RECORDS = 10_000;
 const PAGES = RECORDS / 100;
 const UPDATES = 1_000;
 const BATCHES = UPDATES / 10;
-const CEILING = 5;
 const LATENCY = 250;
 const TABLE = 'Tasks';
-
-interface Run {
-  seconds: number;
-  requests: number;
-  tooMany: number;
-}
-
-/** Time, rate against the ceiling and 429s of one job; `against` adds the ratio of its time to ours. */
-function rows(label: string, run: Run, against?: Run): BenchResult[] {
-  const rate = run.requests / run.seconds;
-  return [
-    {
-      name: `${label}: time${against ? ' (ratio: client time / this time)' : ''}`,
-      value: run.seconds,
-      unit: 's',
-      ...(against ? { ratio: against.seconds / run.seconds } : {}),
-    },
-    {
-      name: `${label}: requests/s (ratio to the 5/s ceiling)`,
-      value: rate,
-      unit: 'req/s',
-      ratio: rate / CEILING,
-    },
-    { name: `${label}: 429 responses`, value: run.tooMany, unit: 'count' },
-  ];
-}
 
 export default async function clientBench(): Promise<BenchResult[]> {
   const statuses: number[] = [];
@@ -66,16 +40,7 @@ export default async function clientBench(): Promise<BenchResult[]> {
   const table = client.table(baseId, TABLE);
   const base = new Airtable({ apiKey: server.apiKey, endpointUrl: proxy.url }).base(baseId);
 
-  const timed = async (job: () => Promise<unknown>): Promise<Run> => {
-    // Let the previous job's requests leave the server's one-second window.
-    await new Promise((r) => setTimeout(r, 1200));
-    const mark = statuses.length;
-    const t0 = performance.now();
-    await job();
-    const seconds = (performance.now() - t0) / 1000;
-    const done = statuses.slice(mark);
-    return { seconds, requests: done.length, tooMany: done.filter((s) => s === 429).length };
-  };
+  const timed = (job: () => Promise<unknown>) => timedAgainst(statuses, job);
 
   try {
     // Listing with no added latency: the throttle is the only limit.

@@ -1,0 +1,96 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordTableClient, TableClient } from '../../../core/api/index';
+import { partitionFormulas, walkPartitioned } from '../../../core/api/partitioned-walk';
+import { startHarness } from './setup';
+import type { Harness } from './setup';
+
+let h: Harness;
+let client: RecordTableClient;
+let tasks: TableClient;
+let allIds: string[];
+
+beforeAll(async () => {
+  h = await startHarness();
+  client = h.client();
+  tasks = client.table(h.baseId, 'Tasks');
+  allIds = (await tasks.all({ fields: ['Name'] })).map((r) => r.id).sort();
+});
+afterEach(() => {
+  h.proxy.reset();
+  h.proxy.latencyMs = 0;
+});
+afterAll(() => h.close());
+
+const idsOf = async (walk: AsyncIterable<{ id: string }[]>) => {
+  const ids: string[] = [];
+  for await (const page of walk) ids.push(...page.map((r) => r.id));
+  return ids;
+};
+
+const listRequests = () => h.proxy.log.filter((r) => r.path.includes('/Tasks'));
+
+describe('a full walk as several chains at once', () => {
+  it('hands out every record of the table exactly once', async () => {
+    const ids = await idsOf(walkPartitioned(tasks, { fields: ['Name'] }));
+    expect(ids.length).toBe(allIds.length);
+    expect([...ids].sort()).toEqual(allIds);
+  });
+
+  it("keeps the caller's formula inside every chain", async () => {
+    const formula = "FIND('1', {Name}) > 0";
+    const expected = (await tasks.all({ formula, fields: ['Name'] })).map((r) => r.id).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(allIds.length);
+    const ids = await idsOf(walkPartitioned(tasks, { formula, fields: ['Name'], partitions: 5 }));
+    expect([...ids].sort()).toEqual(expected);
+  });
+
+  it('splits the id alphabet into disjoint classes that cover it', () => {
+    for (const n of [1, 3, 4, 7, 62]) {
+      const classes = partitionFormulas(n).map((f) => /\[(.+)\]\$/.exec(f)?.[1] ?? '');
+      expect(classes).toHaveLength(n);
+      const chars = classes.join('');
+      expect(new Set(chars).size).toBe(62);
+      expect(chars).toHaveLength(62);
+    }
+    expect(partitionFormulas(500)).toHaveLength(62);
+    expect(partitionFormulas(0)).toHaveLength(1);
+  });
+
+  it('has several chains in flight at once when the round trip is long', async () => {
+    h.proxy.latencyMs = 300;
+    await idsOf(walkPartitioned(tasks, { fields: ['Name'], partitions: 4 }));
+    const starts = h.events.filter((e) => e.type === 'started' && e.method === 'GET');
+    const finishes = h.events.filter((e) => e.type === 'finished' && e.method === 'GET');
+    // Some request started while an earlier one was still waiting for its answer.
+    const overlapped = starts.some((s, i) => i > 0 && (finishes[i - 1]?.at ?? Infinity) > s.at);
+    expect(overlapped).toBe(true);
+  });
+
+  it('stops every chain when the caller leaves the loop', async () => {
+    h.proxy.latencyMs = 100;
+    for await (const page of walkPartitioned(tasks, { fields: ['Name'], pageSize: 10 })) {
+      expect(page.length).toBeGreaterThan(0);
+      break;
+    }
+    const sent = listRequests().length;
+    // 100 pages of 10 per walk: a walk left running would go on asking for them.
+    expect(sent).toBeLessThan(20);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(listRequests().length).toBe(sent);
+  });
+
+  it("fails with the first chain's error and stops the others", async () => {
+    h.proxy.latencyMs = 100;
+    h.proxy.inject(
+      { type: 'status', status: 422, body: '{"error":{"type":"INVALID_FILTER_BY_FORMULA","message":"no"}}' },
+      { match: (r) => r.path.includes('/Tasks') && r.path.includes('offset=') },
+    );
+    await expect(idsOf(walkPartitioned(tasks, { fields: ['Name'], pageSize: 20 }))).rejects.toMatchObject({
+      status: 422,
+    });
+    const sent = listRequests().length;
+    await new Promise((r) => setTimeout(r, 800));
+    expect(listRequests().length).toBe(sent);
+  });
+});
