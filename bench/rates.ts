@@ -1,4 +1,8 @@
 /** Figures of a throttled job against the local server: its time, its rate against the 5/s ceiling, its 429s. */
+import { startServer } from '../server/index';
+import type { RunningServer } from '../server/index';
+import { startFaultProxy } from '../test/support/fault-proxy';
+import type { FaultProxy } from '../test/support/fault-proxy';
 import type { BenchResult } from './result';
 
 export const CEILING = 5;
@@ -41,4 +45,38 @@ export async function timed(statuses: readonly number[], job: () => Promise<unkn
   const seconds = (performance.now() - t0) / 1000;
   const done = statuses.slice(mark);
   return { seconds, requests: done.length, tooMany: done.filter((s) => s === 429).length };
+}
+
+export interface RatedServer {
+  server: RunningServer;
+  /** In front of the server, adding latency. */
+  proxy: FaultProxy;
+  baseId: string;
+  /** The status of every answer, in order. */
+  statuses: number[];
+  /** Times a job against `statuses` (see timed). */
+  timed(job: () => Promise<unknown>): Promise<Run>;
+  close(): Promise<void>;
+}
+
+/** The local server with its rate limit on and a demo Tasks table of `records`, behind a latency proxy. */
+export async function startRatedServer(records: number): Promise<RatedServer> {
+  const statuses: number[] = [];
+  const server = await startServer({
+    memory: true,
+    demo: { largeTableRecords: records },
+    onRequest: (e) => statuses.push(e.status),
+  });
+  const proxy = await startFaultProxy(server.url);
+  return {
+    server,
+    proxy,
+    baseId: server.bases[0]?.id ?? '',
+    statuses,
+    timed: (job) => timed(statuses, job),
+    close: async () => {
+      await proxy.close();
+      await server.close();
+    },
+  };
 }

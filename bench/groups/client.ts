@@ -9,10 +9,8 @@
 import Airtable from 'airtable';
 import { RecordTableClient } from '../../core/api/index';
 import type { ClientEvent } from '../../core/api/index';
-import { startServer } from '../../server/index';
-import { startFaultProxy } from '../../test/support/fault-proxy';
 import type { BenchResult } from '../result';
-import { CEILING, rows, timed as timedAgainst } from '../rates';
+import { CEILING, rows, startRatedServer } from '../rates';
 import { median } from '../stats';
 
 const RECORDS = 10_000;
@@ -23,14 +21,7 @@ const LATENCY = 250;
 const TABLE = 'Tasks';
 
 export default async function clientBench(): Promise<BenchResult[]> {
-  const statuses: number[] = [];
-  const server = await startServer({
-    memory: true,
-    demo: { largeTableRecords: RECORDS },
-    onRequest: (e) => statuses.push(e.status),
-  });
-  const proxy = await startFaultProxy(server.url);
-  const baseId = server.bases[0]?.id ?? '';
+  const { server, proxy, baseId, timed, close } = await startRatedServer(RECORDS);
   const events: ClientEvent[] = [];
   const client = new RecordTableClient({
     baseUrl: proxy.url,
@@ -39,8 +30,6 @@ export default async function clientBench(): Promise<BenchResult[]> {
   });
   const table = client.table(baseId, TABLE);
   const base = new Airtable({ apiKey: server.apiKey, endpointUrl: proxy.url }).base(baseId);
-
-  const timed = (job: () => Promise<unknown>) => timedAgainst(statuses, job);
 
   try {
     // Listing with no added latency: the throttle is the only limit.
@@ -104,7 +93,6 @@ export default async function clientBench(): Promise<BenchResult[]> {
       ...rows(`airtable.js: list ${short} records (${short / 100} pages), 0 ms latency`, theirList0),
     ];
   } finally {
-    await proxy.close();
-    await server.close();
+    await close();
   }
 }

@@ -7,27 +7,17 @@
 import Airtable from 'airtable';
 import { RecordTableClient } from '../../core/api/index';
 import { walkPartitioned } from '../../core/api/partitioned-walk';
-import { startServer } from '../../server/index';
-import { startFaultProxy } from '../../test/support/fault-proxy';
 import type { BenchResult } from '../result';
-import { rows, timed as timedAgainst } from '../rates';
+import { rows, startRatedServer } from '../rates';
 
 const RECORDS = 10_000;
 const LATENCY = 250;
 const TABLE = 'Tasks';
 
 export default async function walkBench(): Promise<BenchResult[]> {
-  const statuses: number[] = [];
-  const server = await startServer({
-    memory: true,
-    demo: { largeTableRecords: RECORDS },
-    onRequest: (e) => statuses.push(e.status),
-  });
-  const proxy = await startFaultProxy(server.url);
-  const baseId = server.bases[0]?.id ?? '';
+  const { server, proxy, baseId, timed, close } = await startRatedServer(RECORDS);
   const table = new RecordTableClient({ baseUrl: proxy.url, apiKey: server.apiKey }).table(baseId, TABLE);
   const base = new Airtable({ apiKey: server.apiKey, endpointUrl: proxy.url }).base(baseId);
-  const timed = (job: () => Promise<unknown>) => timedAgainst(statuses, job);
   const expectAll = (n: number) => {
     if (n !== RECORDS) throw new Error(`walked ${n} records, expected ${RECORDS}`);
   };
@@ -56,7 +46,6 @@ export default async function walkBench(): Promise<BenchResult[]> {
       ...rows(label('airtable.js all()'), theirs, partitioned),
     ];
   } finally {
-    await proxy.close();
-    await server.close();
+    await close();
   }
 }
