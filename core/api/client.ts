@@ -1,3 +1,5 @@
+import { Comments } from './comments';
+import type { CommentsClient } from './comments';
 import type { ClientEventListener } from './events';
 import { Meta } from './meta';
 import type { MetaClient } from './meta';
@@ -92,6 +94,13 @@ export class RecordTableClient {
     requireId('base id', baseId);
     requireId('table name or id', tableNameOrId);
     return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId);
+  }
+
+  /** The comments of a table's records, through the same throttle as its records. */
+  comments(baseId: string, tableNameOrId: string): CommentsClient {
+    requireId('base id', baseId);
+    requireId('table name or id', tableNameOrId);
+    return new Comments(this.#requester, baseId, tableNameOrId);
   }
 
   /** Queue state of one base, or summed over every base used so far. */
