@@ -1,13 +1,17 @@
 /**
  * The app behind its browser door for the comments spec: the embedded server with its rate limit, a small
- * Tasks table, and a second user's key, so the spec can write a comment as someone else. The spec's clients
+ * Tasks table, a second user's key, so the spec can write a comment as someone else, and the fault proxy in
+ * front of the server as a second connection. The spec's clients
  * share the app's throttles, so together they keep under the server's 5 requests/s.
  */
 import { RecordTableClient, SchedulerRegistry } from '../../core/api';
 import type { CommentsClient } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
+import { startFaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import { launchTestDoor } from './door';
 import type { TestDoor } from './door';
+import { PROXY_CONNECTION } from './edit-door';
 
 export const OTHER_USER = { id: 'usrOtherPerson001', email: 'other@example.test', name: 'Other Person' };
 const OTHER_KEY = 'patOtherPersonKeyForTheCommentsSpec';
@@ -17,11 +21,13 @@ export interface CommentsDoor extends TestDoor {
   comments(table: string, as?: 'me' | 'other'): CommentsClient;
   /** A record as the server holds it now. */
   record(table: string, id: string): Promise<RecordData>;
+  /** The fault proxy in front of the server, reached through the app's "Through proxy" connection. */
+  proxy: FaultProxy;
 }
 
 export async function openCommentsDoor(): Promise<CommentsDoor> {
   const schedulers = new SchedulerRegistry();
-  const { app: _app, ...door } = await launchTestDoor({
+  const { app, ...door } = await launchTestDoor({
     schedulers,
     embedded: {
       rateLimit: 5,
@@ -30,6 +36,19 @@ export async function openCommentsDoor(): Promise<CommentsDoor> {
       users: [{ apiKey: OTHER_KEY, user: OTHER_USER }],
     },
   });
+  let proxy: FaultProxy;
+  try {
+    proxy = await startFaultProxy(door.server.url);
+    await app.services.handlers['connections.save']({
+      name: PROXY_CONNECTION,
+      baseUrl: proxy.url,
+      apiKey: door.server.apiKey,
+      remember: true,
+    });
+  } catch (error) {
+    await door.close();
+    throw error;
+  }
   const clientOf = (apiKey: string) =>
     new RecordTableClient({ baseUrl: door.server.url, apiKey, schedulers });
   const clients = { me: clientOf(door.server.apiKey), other: clientOf(OTHER_KEY) };
@@ -37,5 +56,10 @@ export async function openCommentsDoor(): Promise<CommentsDoor> {
     ...door,
     comments: (table, as = 'me') => clients[as].comments(door.server.baseId, table),
     record: (table, id) => clients.me.table(door.server.baseId, table).get(id),
+    proxy,
+    async close() {
+      await proxy.close();
+      await door.close();
+    },
   };
 }

@@ -6,6 +6,7 @@
 import type { Locator } from '@playwright/test';
 import type { AppPage } from './app-page';
 import { OTHER_USER, openCommentsDoor } from './comments-door';
+import { openThroughProxy } from './edit-helpers';
 import { doorTest } from './fixtures';
 import { expect } from '@playwright/test';
 
@@ -100,6 +101,26 @@ test('shows the newest comments last, earlier ones on demand, and no Edit or Del
   ]);
   await expect(form.getByRole('button', { name: 'Show earlier comments' })).toHaveCount(0);
   await app.screenshot(info, '02-comments-paged');
+});
+
+test('a comment whose answer was lost is sent once, and the list read afresh shows whether it arrived', async ({
+  app,
+  door,
+}) => {
+  await openThroughProxy(app, TABLE);
+  const { form, id } = await openForm(app, 2);
+  await expect(form.getByText('No comments yet.')).toBeVisible();
+  const isCreate = (r: { method: string; path: string }) =>
+    r.method === 'POST' && r.path.endsWith('/comments');
+  door.proxy.inject({ type: 'drop-after' }, { match: isCreate });
+  const box = form.getByRole('textbox', { name: 'New comment' });
+  await box.fill('Did this arrive?');
+  await form.getByRole('button', { name: 'Comment', exact: true }).click();
+  await expect(form.getByRole('alert')).toContainText('may or may not have been added');
+  await expect(commentTexts(form)).toHaveText(['Did this arrive?']);
+  await expect(box).toHaveValue('Did this arrive?');
+  expect(door.proxy.log.filter((r) => isCreate(r) && r.path.includes(id))).toHaveLength(1);
+  expect((await door.comments(TABLE).page(id)).comments.map((c) => c.text)).toEqual(['Did this arrive?']);
 });
 
 test('Alt+↓ and Alt+↑ move through the records, saving the field being typed in; Esc closes', async ({
