@@ -146,6 +146,18 @@ test('Alt+↓ and Alt+↑ move through the records, saving the field being typed
   await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
   expect((await door.record(TABLE, ids[0] ?? '')).fields['Description']).toBe('Typed, then moved on');
 
+  // A comment being written stays with its record while the form moves on, and is not sent.
+  const draft = form.getByRole('textbox', { name: 'New comment' });
+  await draft.fill('Half a thought');
+  await app.page.keyboard.press('Alt+ArrowDown');
+  await expect(form.locator('dl')).toHaveAttribute('data-record-id', ids[1] ?? '');
+  await expect(draft).toHaveValue('');
+  await expect(draft).toBeFocused();
+  await app.page.keyboard.press('Alt+ArrowUp');
+  await expect(form.locator('dl')).toHaveAttribute('data-record-id', ids[0] ?? '');
+  await expect(draft).toHaveValue('Half a thought');
+  expect((await door.comments(TABLE).page(ids[0] ?? '')).comments).toEqual([]);
+
   await form.getByRole('textbox', { name: 'Description' }).fill('Typed, then closed');
   await app.page.keyboard.press('Escape');
   await expect(form).toHaveCount(0);

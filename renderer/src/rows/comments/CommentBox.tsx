@@ -10,6 +10,8 @@ import { CommentProblem } from './CommentProblem';
 interface Props {
   label: string;
   initial?: string;
+  /** Every change of the text (a draft kept elsewhere), and '' once it is sent. */
+  onText?: (text: string) => void;
   action: string;
   /** Resolves once saved; rejects with a message for the user. */
   onSubmit: (text: string) => Promise<void>;
@@ -24,8 +26,12 @@ function problemOf(text: string): string | undefined {
   return undefined;
 }
 
-export function CommentBox({ label, initial = '', action, onSubmit, onCancel }: Props) {
-  const [text, setText] = useState(initial);
+export function CommentBox({ label, initial = '', onText, action, onSubmit, onCancel }: Props) {
+  const [text, setTextState] = useState(initial);
+  const setText = (next: string) => {
+    setTextState(next);
+    onText?.(next);
+  };
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 

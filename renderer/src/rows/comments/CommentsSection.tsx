@@ -14,6 +14,12 @@ import { CommentProblem } from './CommentProblem';
 /** Comments per page: a record's latest discussion at a glance, more on demand. */
 const PAGE_SIZE = 10;
 
+/**
+ * Comments being written, by record, for this session: moving to the next record or closing the form keeps
+ * what was typed for when the record is shown again.
+ */
+const drafts = new Map<string, string>();
+
 /** A failed call as a sentence that says what did not happen. */
 const failure = (what: string, e: unknown) => new Error(`${what}: ${errorMessage(e)}`, { cause: e });
 
@@ -58,6 +64,7 @@ export function CommentsSection({ target, recordId }: { target: EditTarget; reco
   }, []);
 
   const call = { target, recordId };
+  const draftKey = JSON.stringify([target.connectionId, target.baseId, target.table, recordId]);
   return (
     <div className="td-comments">
       {thread?.earlier && (
@@ -99,6 +106,8 @@ export function CommentsSection({ target, recordId }: { target: EditTarget; reco
       )}
       <CommentBox
         label="New comment"
+        initial={drafts.get(draftKey)}
+        onText={(text) => (text ? drafts.set(draftKey, text) : drafts.delete(draftKey))}
         action="Comment"
         onSubmit={async (text) => {
           try {
