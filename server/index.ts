@@ -6,6 +6,8 @@ import { Service } from './service';
 import { seedDemoBase } from './seed/demo';
 import { installFormulas } from './filter/formulas';
 import { randomBytes } from 'node:crypto';
+import { LOCAL_USER } from './users';
+import type { KeyUser } from './users';
 
 export interface ServerOptions {
   /** 0 = a free port. */
@@ -13,6 +15,8 @@ export interface ServerOptions {
   host?: string;
   /** Generated when absent (see RunningServer.apiKey). */
   apiKey?: string;
+  /** More keys, each for its own user (the server's own key acts for LOCAL_USER). */
+  users?: readonly KeyUser[];
   /** Folder of the SQLite file; without it (or with `memory`) the database lives in memory. */
   dataDir?: string;
   memory?: boolean;
@@ -48,9 +52,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     seedDemoBase(service, typeof opts.demo === 'object' ? opts.demo : {});
   }
   const apiKey = opts.apiKey ?? `pat${randomBytes(24).toString('base64url')}`;
+  if (opts.users?.some((u) => u.apiKey.trim() === '' || u.apiKey === apiKey))
+    throw new Error('Every user needs a key of its own');
   const host = opts.host ?? '127.0.0.1';
   const app = await buildApp(service, {
-    apiKey,
+    keys: [{ apiKey, user: LOCAL_USER }, ...(opts.users ?? [])],
     loopbackOnly: isLoopbackBind(host),
     rateLimit: opts.rateLimit ?? 5,
     penaltyMs: opts.penaltyMs ?? 30_000,

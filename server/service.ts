@@ -1,6 +1,7 @@
 import { ServiceError } from './errors';
 import type { RequestWork } from './filter/cost';
 import { Catalog } from './store/catalog';
+import { CommentStore } from './store/comments';
 import type { Table } from './store/catalog';
 import { CursorStore } from './store/cursors';
 import type { Db } from './store/db';
@@ -18,12 +19,13 @@ export type FilterCompiler = (
   work: RequestWork,
 ) => (record: StoredRecord) => boolean;
 
-/** Everything the routes work on: one database, its catalog, records, pages and list cursors. */
+/** Everything the routes work on: one database, its catalog, records, comments, pages and list cursors. */
 export class Service {
   readonly catalog: Catalog;
   readonly records: RecordStore;
   readonly pages: PageReader;
   readonly cursors: CursorStore;
+  readonly comments: CommentStore;
   compileFilter: FilterCompiler = () => {
     throw new ServiceError(
       422,
@@ -40,5 +42,6 @@ export class Service {
     this.records = new RecordStore(db, this.catalog);
     this.pages = new PageReader(db);
     this.cursors = new CursorStore(opts.offsetTtlMs);
+    this.comments = new CommentStore(db);
   }
 }

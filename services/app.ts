@@ -5,6 +5,7 @@
 import type { SchedulerRegistry } from '../core/api/index';
 import type { EventPayload } from '../core/contract';
 import type { RunningServer } from '../server/index';
+import { commentHandlers } from './comments/comments';
 import { Connections } from './connections/connections';
 import { createDispatcher } from './dispatch';
 import type { Dispatch, Handlers } from './dispatch';
@@ -112,6 +113,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => views.close(r.viewId),
     ...edits.handlers,
+    ...commentHandlers((id) => connections.client(id)),
   };
 
   return {

@@ -35,11 +35,13 @@ export interface EmbeddedServerOptions {
   offsetTtlMs?: number;
   /** Every request the server answered (tests and benches measure the request pattern with it). */
   onRequest?: ServerOptions['onRequest'];
+  /** More keys, each for a user of its own (tests: comments written by someone else). */
+  users?: ServerOptions['users'];
   runner?: EmbeddedRunner;
 }
 
 /** What only an in-process server can honour (neither the child's command line nor a worker takes them). */
-const IN_PROCESS_ONLY = ['largeTableRecords', 'offsetTtlMs', 'onRequest'] as const;
+const IN_PROCESS_ONLY = ['largeTableRecords', 'offsetTtlMs', 'onRequest', 'users'] as const;
 
 const KEY_NAME = 'embedded-server';
 
@@ -97,6 +99,7 @@ async function startInProcess(
     rateLimit: options.rateLimit,
     offsetTtlMs: options.offsetTtlMs,
     onRequest: options.onRequest,
+    users: options.users,
   });
   return Object.assign(server, { pid: process.pid });
 }

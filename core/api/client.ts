@@ -1,3 +1,5 @@
+import { Comments } from './comments';
+import type { CommentsClient } from './comments';
 import type { ClientEventListener } from './events';
 import { fetchExtensions } from './extensions';
 import { Meta } from './meta';
@@ -107,6 +109,13 @@ export class RecordTableClient {
       throw e;
     });
     return this.#extensions;
+  }
+
+  /** The comments of a table's records, through the same throttle as its records. */
+  comments(baseId: string, tableNameOrId: string): CommentsClient {
+    requireId('base id', baseId);
+    requireId('table name or id', tableNameOrId);
+    return new Comments(this.#requester, baseId, tableNameOrId);
   }
 
   /** Queue state of one base, or summed over every base used so far. */

@@ -18,6 +18,13 @@ export { encodeSegment, listQuery, listBody, MAX_URL_LENGTH, toSortSpec } from '
 export { SchedulerRegistry } from './scheduler';
 export type { SchedulerStats } from './scheduler';
 export type { DeletedRecord } from './responses';
+export type {
+  CommentAuthor,
+  CommentPage,
+  CommentPageOptions,
+  CommentsClient,
+  RecordComment,
+} from './comments';
 export { isExpiredOffset } from './table';
 export type {
   Fields,

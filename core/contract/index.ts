@@ -16,9 +16,10 @@
  */
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
 import { appChannels, appEvents } from './channels';
+import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
 
-export const channels = { ...appChannels, ...editChannels } satisfies ChannelSet;
+export const channels = { ...appChannels, ...editChannels, ...commentChannels } satisfies ChannelSet;
 export const events = { ...appEvents, ...editEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
@@ -39,3 +40,5 @@ export * from './schemas';
 export { viewQuerySchema } from './channels';
 export type { ViewQuery } from './channels';
 export * from './wire';
+export { MAX_COMMENT_LENGTH, commentSchema } from './comments';
+export type { Comment } from './comments';

@@ -1,10 +1,12 @@
 import cors from '@fastify/cors';
 import Fastify from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import { ServiceError, invalidRequest } from '../errors';
 import type { Service } from '../service';
+import { Users } from '../users';
+import type { KeyUser, User } from '../users';
+import { registerCommentRoutes } from './comment-routes';
 import { loopbackHostAllowed } from './host-check';
 import { parseJsonBody } from './json-body';
 import { parseQueryString } from './query-string';
@@ -14,7 +16,8 @@ import { registerMetaRoutes } from './meta-routes';
 import { registerRecordRoutes } from './record-routes';
 
 export interface AppOptions {
-  apiKey: string;
+  /** The keys the server admits, each acting for its user. */
+  keys: readonly KeyUser[];
   /** The server listens on loopback only: requests must name a loopback host (see host-check.ts). */
   loopbackOnly: boolean;
   rateLimit: number | 'off';
@@ -112,11 +115,10 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   app.setNotFoundHandler((_req, reply) => reply.status(404).send(new ServiceError(404, null).body()));
 
   const limiter = opts.rateLimit === 'off' ? undefined : new RateLimiter(opts.rateLimit, opts.penaltyMs);
-  const expected = Buffer.from(`Bearer ${opts.apiKey}`);
-  const authorized = (header: string | undefined) => {
-    const given = Buffer.from(header ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+  const users = new Users(opts.keys);
+  const requestUsers = new WeakMap<FastifyRequest, User>();
+  // Every route but OPTIONS runs after the hook below has admitted the request and noted its user.
+  const userOf = (req: FastifyRequest): User => requestUsers.get(req)!;
 
   // Checked as soon as the request is routed (before its body is read), so the rate limit counts arrivals.
   // Every route with a base id answers the same refusal for a base that does not exist, whatever the id's shape.
@@ -124,8 +126,9 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
     if (opts.loopbackOnly && !loopbackHostAllowed(req.headers.host))
       throw new ServiceError(403, 'INVALID_HOST', 'This server answers only requests addressed to 127.0.0.1');
     if (req.method === 'OPTIONS') return;
-    if (!authorized(req.headers.authorization))
-      throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
+    const user = users.byAuthorization(req.headers.authorization);
+    if (!user) throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
+    requestUsers.set(req, user);
     const baseId = baseIdOf(req.params);
     if (baseId === undefined) return;
     if (!service.catalog.base(baseId)) throw modelNotFound();
@@ -159,7 +162,8 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   }
 
   registerRecordRoutes(app, service);
-  registerMetaRoutes(app, service);
+  registerCommentRoutes(app, service, userOf);
+  registerMetaRoutes(app, service, userOf);
   registerExtensionRoutes(app);
   return app;
 }

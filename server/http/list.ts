@@ -23,8 +23,8 @@ export function renderOptions(
 ): RenderOptions {
   const opts: RenderOptions = {
     byFieldId: o.returnFieldsByFieldId === true,
-    commentCount: o.recordMetadata?.includes('commentCount'),
   };
+  if (o.recordMetadata?.includes('commentCount')) opts.commentCount = (id) => service.comments.count(id);
   if (o.fields) {
     opts.only = new Set(
       o.fields.map((n) => {
@@ -153,7 +153,7 @@ export async function listRecords(
         o.timeZone,
         o.userLocale,
         render.byFieldId,
-        render.commentCount,
+        render.commentCount !== undefined,
       ]),
     )
     .digest('base64url');

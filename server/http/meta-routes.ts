@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import { RequestWork } from '../filter/cost';
 import type { Service } from '../service';
 import { fieldSchema, tableSchema } from '../store/catalog';
 import type { Table } from '../store/catalog';
 import { isRelational } from '../store/relational';
+import type { User } from '../users';
 import { createBaseBody, fieldSpec, renameBody, tableSpec } from './schemas';
 
 type BaseParams = { baseId: string };
@@ -16,12 +17,24 @@ function metaTable(service: Service, baseId: string, tableIdOrName: string): Tab
   return table;
 }
 
-export function registerMetaRoutes(app: FastifyInstance, service: Service): void {
+export function registerMetaRoutes(
+  app: FastifyInstance,
+  service: Service,
+  userOf: (req: FastifyRequest) => User,
+): void {
   const { catalog } = service;
 
-  app.get('/v0/meta/whoami', async () => ({
-    id: 'usrLocalTableDesk',
-    scopes: ['data.records:read', 'data.records:write', 'schema.bases:read', 'schema.bases:write'],
+  app.get('/v0/meta/whoami', async (req) => ({
+    id: userOf(req).id,
+    email: userOf(req).email,
+    scopes: [
+      'data.records:read',
+      'data.records:write',
+      'data.recordComments:read',
+      'data.recordComments:write',
+      'schema.bases:read',
+      'schema.bases:write',
+    ],
   }));
 
   app.get('/v0/meta/bases', async () => ({

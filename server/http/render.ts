@@ -11,7 +11,8 @@ export interface RenderOptions {
   byFieldId?: boolean;
   /** Only these field ids (the `fields[]` option). */
   only?: ReadonlySet<string>;
-  commentCount?: boolean;
+  /** `recordMetadata[]=commentCount`: each record's number of comments. */
+  commentCount?: (recordId: string) => number;
   /** cellFormat=string: values as the user would read them, in this zone and locale. */
   text?: { timeZone: string; locale: string; primaryOf: (tableId: string, ids: string[]) => string[] };
 }
@@ -118,6 +119,6 @@ export function renderRecord(table: Table, rec: StoredRecord, opts: RenderOption
       : value;
   }
   const out: RecordData = { id: rec.id, createdTime: rec.createdTime, fields };
-  if (opts.commentCount) out.commentCount = 0;
+  if (opts.commentCount) out.commentCount = opts.commentCount(rec.id);
   return out;
 }

@@ -5,7 +5,7 @@ const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0']), z.literal(1), z.literal(0)])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 1);
 
-const count = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+export const count = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
 
 const sortEntry = z.object({ field: z.string(), direction: z.enum(['asc', 'desc']).optional() });
 

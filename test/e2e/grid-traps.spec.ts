@@ -405,7 +405,7 @@ test('Ctrl+Z works right after the Delete button, and Space opens the added row 
   await added.click();
   await app.page.keyboard.press('Space');
   const form = app.table.getByRole('dialog', { name: 'Record' });
-  await expect(form.getByRole('heading')).toHaveText('Pinned team');
+  await expect(form.getByRole('heading', { level: 2 })).toHaveText('Pinned team');
   await expect(app.table.locator('.ag-row-pinned[row-id]')).toHaveCount(1);
   expect((await door.records('Teams')).length).toBe(count + 1);
   await app.screenshot(info, '13-added-row-opened');

@@ -1,13 +1,18 @@
 /**
- * One record as a form of all its fields, with previous and next (the grid's row order). Changes go
- * through the same edit queue as cell edits; a value that does not parse stays in its box with the reason.
+ * The expanded record: a form of all its fields, with previous and next (the grid's row order; Alt+↑ and
+ * Alt+↓), then its sections (comments). Changes go through the same edit queue as cell edits; a value that
+ * does not parse stays in its box with the reason. The form holds the keyboard; Esc closes it, and the field
+ * being typed in is saved first.
  */
 import { useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { toLocalInput } from '../editing/DateTimeEditor';
 import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
+import { CommentsSection } from './comments/CommentsSection';
+import { RecordSection } from './RecordSection';
 import type { TableEditing } from './table-editing';
 import { useModalFocus } from './useModalFocus';
 
@@ -153,22 +158,72 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
   );
 }
 
+/** Alt+↑ and Alt+↓ move to the previous and next record, wherever the focus is in the form. */
+function stepOf(e: KeyboardEvent): -1 | 1 | undefined {
+  if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return undefined;
+  if (e.key === 'ArrowUp') return -1;
+  if (e.key === 'ArrowDown') return 1;
+  return undefined;
+}
+
 export function RecordDetail({ editing, index, pinned = false, revision, onIndex, onClose }: Props) {
   const grid = editing.gridApi;
   const row = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
   // Previous and next follow the view's rows; a pinned row stands apart from them.
   const count = pinned ? 0 : (grid?.getDisplayedRowCount() ?? 0);
+  const canStep = (step: -1 | 1) => !pinned && index + step >= 0 && index + step < count;
   useEffect(() => {
     if (!pinned) grid?.ensureIndexVisible(index);
   }, [grid, index, pinned]);
   const dialog = useRef<HTMLDivElement>(null);
-  const onKeyDown = useModalFocus(dialog, onClose);
+  /** The field focused when the form moved: the same field of the next record takes the focus. */
+  const refocus = useRef<string | null>(null);
+
+  /** A field being typed in is saved when it loses the focus: it does so before the form moves or closes. */
+  const commitTyping = () => {
+    const active = document.activeElement;
+    if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) active.blur();
+  };
+  const close = () => {
+    commitTyping();
+    onClose();
+  };
+  const step = (by: -1 | 1) => {
+    if (!canStep(by)) return;
+    const active = document.activeElement;
+    refocus.current =
+      active instanceof HTMLInputElement ||
+      active instanceof HTMLTextAreaElement ||
+      active instanceof HTMLSelectElement
+        ? active.getAttribute('aria-label')
+        : null;
+    commitTyping();
+    onIndex(index + by);
+  };
+  useEffect(() => {
+    const label = refocus.current;
+    refocus.current = null;
+    if (label === null) return;
+    const same = [...(dialog.current?.querySelectorAll<HTMLElement>('[aria-label]') ?? [])].find(
+      (el) => el.getAttribute('aria-label') === label,
+    );
+    (same ?? dialog.current)?.focus();
+  }, [row?.id]);
+
+  const trapFocus = useModalFocus(dialog, close);
+  const onKeyDown = (e: KeyboardEvent) => {
+    const by = stepOf(e);
+    if (by === undefined) return trapFocus(e);
+    e.preventDefault();
+    e.stopPropagation();
+    step(by);
+  };
   return (
     <div
       className="td-modal-backdrop"
       // A press outside the form closes it, as outside any popover.
       onPointerDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
+        if (e.target === e.currentTarget) close();
       }}
     >
       <div
@@ -190,27 +245,40 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
                 )
               : 'Loading…'}
           </h2>
-          <button type="button" disabled={pinned || index <= 0} onClick={() => onIndex(index - 1)}>
+          <button
+            type="button"
+            title="Previous record (Alt+↑)"
+            disabled={!canStep(-1)}
+            onClick={() => step(-1)}
+          >
             Previous
           </button>
-          <button type="button" disabled={index >= count - 1} onClick={() => onIndex(index + 1)}>
+          <button type="button" title="Next record (Alt+↓)" disabled={!canStep(1)} onClick={() => step(1)}>
             Next
           </button>
-          <button type="button" onClick={onClose}>
+          <button type="button" title="Close (Esc)" onClick={close}>
             Close
           </button>
         </header>
         {row && (
-          <dl data-record-id={row.id}>
-            {editing.fields.map((f) => (
-              <div key={f.name}>
-                <dt>{f.name}</dt>
-                <dd>
-                  <FieldInput field={f} row={row} editing={editing} />
-                </dd>
-              </div>
-            ))}
-          </dl>
+          // The sections of the expanded record, top to bottom: its fields, then each feature's own section.
+          <div className="td-record-body">
+            <section className="td-record-section" aria-label="Fields">
+              <dl data-record-id={row.id}>
+                {editing.fields.map((f) => (
+                  <div key={f.name}>
+                    <dt>{f.name}</dt>
+                    <dd>
+                      <FieldInput field={f} row={row} editing={editing} />
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+            <RecordSection title="Comments">
+              <CommentsSection key={row.id} target={editing.target} recordId={row.id} />
+            </RecordSection>
+          </div>
         )}
       </div>
     </div>

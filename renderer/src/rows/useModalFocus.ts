@@ -1,6 +1,7 @@
 /**
  * A modal dialog holds the keyboard: focus moves into it when it opens, Tab and Shift+Tab cycle within it,
- * no key reaches the grid behind it, and Escape closes it.
+ * no key reaches the grid behind it, and Escape closes it. When the focused element goes away (a button
+ * removed or disabled by its own click), the dialog takes the focus back rather than leaving it to the page.
  */
 import { useEffect } from 'react';
 import type { KeyboardEvent, RefObject } from 'react';
@@ -8,12 +9,32 @@ import type { KeyboardEvent, RefObject } from 'react';
 const FOCUSABLE =
   'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
 
+/** Focus is nowhere (on the page's body) while this dialog is the one on screen. */
+function lostFrom(el: HTMLElement): boolean {
+  const active = document.activeElement;
+  return (active === null || active === document.body) && el.isConnected && el.checkVisibility();
+}
+
 export function useModalFocus(dialog: RefObject<HTMLElement | null>, onClose: () => void) {
   useEffect(() => {
     const el = dialog.current;
     if (el && !el.contains(document.activeElement)) {
       (el.querySelector<HTMLElement>('input:not(:disabled), select, textarea') ?? el).focus();
     }
+  }, [dialog]);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    // Focus leaving for nowhere (not for another element) is taken back once the browser has settled it.
+    const onFocusOut = (e: FocusEvent) => {
+      if (e.relatedTarget !== null) return;
+      setTimeout(() => {
+        if (lostFrom(el)) el.focus();
+      });
+    };
+    el.addEventListener('focusout', onFocusOut);
+    return () => el.removeEventListener('focusout', onFocusOut);
   }, [dialog]);
 
   return (e: KeyboardEvent) => {

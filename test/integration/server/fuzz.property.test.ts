@@ -16,6 +16,7 @@ const BUDGET_MS = 6_000;
 let s: LocalServer;
 let recordId: string;
 let tasksId: string;
+let commentId: string;
 let probeDone = false;
 let slowestProbeMs = 0;
 let probes = 0;
@@ -27,6 +28,8 @@ beforeAll(async () => {
   recordId = page.body.records[0].id;
   const tables = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
   tasksId = tables.body.tables.find((t: { name: string }) => t.name === 'Tasks').id;
+  commentId = (await s.request('POST', `/v0/${s.baseId}/${tasksId}/${recordId}/comments`, { text: 'fuzzed' }))
+    .body.id;
   probe = (async () => {
     while (!probeDone) {
       const started = performance.now();
@@ -117,6 +120,7 @@ describe('fuzz', () => {
       'recordMetadata',
       'records',
       'include',
+      'text',
       ...POLLUTING,
     );
     const suffix = fc.array(
@@ -137,6 +141,8 @@ describe('fuzz', () => {
       () => ['GET', `/v0/${s.baseId}/${tasksId}`],
       () => ['GET', `/v0/${s.baseId}/${tasksId}/${recordId}`],
       () => ['GET', `/v0/${s.baseId}/tblNope`],
+      () => ['GET', `/v0/${s.baseId}/${tasksId}/${recordId}/comments`],
+      () => ['DELETE', `/v0/${s.baseId}/${tasksId}/${recordId}/comments/comNope`],
       () => ['GET', `/v0/meta/bases/${s.baseId}/tables`],
       () => ['GET', '/v0/meta/whoami'],
       () => ['GET', '/v0/meta/bases'],
@@ -216,9 +222,19 @@ describe('fuzz', () => {
       () => ['POST', `/v0/meta/bases/${s.baseId}/tables/${tasksId}/fields`],
       () => ['POST', `/v0/meta/bases/${s.baseId}/tables`],
       () => ['PATCH', `/v0/meta/bases/${s.baseId}/tables/${tasksId}`],
+      () => ['POST', `/v0/${s.baseId}/${tasksId}/${recordId}/comments`],
+      () => ['PATCH', `/v0/${s.baseId}/${tasksId}/${recordId}/comments/${commentId}`],
+    );
+    const comment = fc.record(
+      {
+        text: fc.oneof(text, anyJson, fc.string({ minLength: 9_990, maxLength: 10_010 })),
+        parentCommentId: fc.oneof(fc.constant(commentId), text, anyJson),
+      },
+      { requiredKeys: [] },
     );
     const body = fc.oneof(
       writes.map((b) => JSON.stringify(b)),
+      comment.map((b) => JSON.stringify(b)),
       list.map((b) => JSON.stringify(b)),
       field.map((b) => JSON.stringify(b)),
       fc.record({ name: text, fields: fc.array(field, { maxLength: 3 }) }).map((b) => JSON.stringify(b)),
