@@ -457,8 +457,7 @@ export function tableSchema(table: Table, includeVisibleFieldIds: boolean): Tabl
     const view: ViewSchema = { id: v.id, name: v.name, type: v.type };
     if (includeVisibleFieldIds && v.type === 'grid')
       view.visibleFieldIds = table.fields.filter((f) => !v.hiddenFieldIds?.includes(f.id)).map((f) => f.id);
-    const details = viewDetails(table, v);
-    if (details) view.tabledesk = details;
+    view.tabledesk = viewDetails(table, v);
     return view;
   });
   const schema: TableSchema = {
@@ -473,15 +472,15 @@ export function tableSchema(table: Table, includeVisibleFieldIds: boolean): Tabl
 }
 
 /**
- * A view's filter and sort, which Airtable's metadata API does not give: an extra property of this server's
- * view objects (clients of Airtable's wire ignore it), so the app can show what a chosen view does.
+ * A view's filter and sort, which Airtable's metadata API does not give: an extra property of every view
+ * object of this server (clients of Airtable's wire ignore it), so the app can show what a chosen view does;
+ * its absence means a service that does not say.
  */
-function viewDetails(table: Table, view: View): ViewDetails | undefined {
-  const sort = view.sort
-    ?.map((s) => ({ field: table.fields.find((f) => f.id === s.fieldId)?.name, direction: s.direction }))
+function viewDetails(table: Table, view: View): ViewDetails {
+  const sort = (view.sort ?? [])
+    .map((s) => ({ field: table.fields.find((f) => f.id === s.fieldId)?.name, direction: s.direction }))
     .filter((s): s is ViewDetails['sort'][number] => s.field !== undefined);
-  if (!view.filterByFormula && !sort?.length) return undefined;
-  return { sort: sort ?? [], ...(view.filterByFormula ? { filterByFormula: view.filterByFormula } : {}) };
+  return { sort, ...(view.filterByFormula ? { filterByFormula: view.filterByFormula } : {}) };
 }
 
 export function fieldSchema(field: Field): FieldSchema {
