@@ -1,9 +1,11 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { checkFormula } from '../../../core/formula';
 import type { Column } from '../../../core/contract';
 import { filterDraft, withExisting } from '../../../renderer/src/table/header-menu/filter-template';
 import { parseLayout } from '../../../renderer/src/table/layout-memory';
-import { viewDetails } from '../../../renderer/src/table/view-note';
+import { ViewNote, viewDetails } from '../../../renderer/src/table/view-note';
 
 const field = (name: string, type: string, options?: Record<string, unknown>): Column =>
   ({ name, type, primary: false, inferred: false, ...(options ? { options } : {}) }) as Column;
@@ -138,5 +140,30 @@ describe('a view’s details', () => {
     expect(viewDetails(view({ sort: [{ field: 'A', direction: 'up' }] }))).toBeUndefined();
     expect(viewDetails(view({ sort: 'A' }))).toBeUndefined();
     expect(viewDetails(view({ sort: [], filterByFormula: 'x'.repeat(100_001) }))).toBeUndefined();
+  });
+});
+
+describe('the view note', () => {
+  const note = (tabledesk: unknown, userSorted = false) =>
+    renderToStaticMarkup(
+      createElement(ViewNote, {
+        view: { id: 'viw1', name: 'Open tasks', type: 'grid', tabledesk } as never,
+        userSorted,
+      }),
+    ).replace(/<[^>]+>/g, '');
+
+  it('says in words that a service without details sorts and filters by the view', () => {
+    expect(note(undefined)).toBe(
+      'View “Open tasks”: sorted and filtered by the view as it is set up in the service (its API does not say how).',
+    );
+  });
+
+  it('shows the local server’s filter and sort, and when the user’s sort replaces it', () => {
+    const details = { filterByFormula: 'NOT({Done})', sort: [{ field: 'Priority', direction: 'desc' }] };
+    expect(note(details)).toBe('View “Open tasks”: filter NOT({Done}) · sorted by Priority ↓');
+    expect(note(details, true)).toBe(
+      'View “Open tasks”: filter NOT({Done}) · sorted by Priority ↓ (your sort replaces it)',
+    );
+    expect(note({ sort: [] })).toBe('View “Open tasks”: no filter · no sort');
   });
 });
