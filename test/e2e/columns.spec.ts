@@ -85,6 +85,7 @@ test('the header menu sorts, hides, freezes and autosizes, by mouse and keyboard
   await app.page.keyboard.press('ArrowDown');
   await app.page.keyboard.press('Enter');
   await expect(headerCell(app, 'Budget')).toHaveAttribute('aria-sort', 'none');
+  await expect(headerCell(app, 'Budget')).toBeFocused();
   await expect.poll(() => lastQuery(app)).not.toHaveProperty('sort');
 
   // A click outside closes a menu; a right click on a header opens it too.

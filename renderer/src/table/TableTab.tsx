@@ -43,7 +43,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const tableKey = `${connectionId}/${baseId}/${table}`;
   // The tab's layout as it was left (view, formula, fields, sort, columns, row height).
   const [layout] = useState(() => loadLayout(tableKey));
-  const [query, setQuery] = useState<BaseQuery>(() => layoutQuery(layout));
+  const [query, setQuery] = useState<BaseQuery>(() => layoutQuery(layout, target.schema));
   const [userSorted, setUserSorted] = useState(false);
   const menus = useMemo(() => new HeaderMenus(), []);
   const section = useRef<HTMLElement>(null);

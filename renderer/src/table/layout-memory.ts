@@ -149,10 +149,24 @@ export function applyGridLayout(api: GridApi, layout: Pick<TabLayout, 'columns' 
   api.applyColumnState({ state, applyOrder: remembered.length > 0, defaultState: { sort: null } });
 }
 
-/** The query part of a remembered layout: the view, formula and fields a tab opens with. */
-export function layoutQuery(layout: TabLayout): Pick<TabLayout, 'view' | 'formula' | 'fields'> {
-  const { view, formula, fields } = layout;
-  return { ...(view ? { view } : {}), ...(formula ? { formula } : {}), ...(fields ? { fields } : {}) };
+/**
+ * The query part of a remembered layout: the view, formula and fields a tab opens with. Where the schema is
+ * known, a view or field the table no longer has is left out rather than sent to be refused.
+ */
+export function layoutQuery(
+  layout: TabLayout,
+  schema: TableSchema | undefined,
+): Pick<TabLayout, 'view' | 'formula' | 'fields'> {
+  const { formula } = layout;
+  const view = schema && !schema.views.some((v) => v.name === layout.view) ? undefined : layout.view;
+  const fields = schema
+    ? layout.fields?.filter((f) => schema.fields.some((s) => s.name === f))
+    : layout.fields;
+  return {
+    ...(view ? { view } : {}),
+    ...(formula ? { formula } : {}),
+    ...(fields?.length ? { fields } : {}),
+  };
 }
 
 /**

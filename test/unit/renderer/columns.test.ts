@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFormula } from '../../../core/formula';
 import type { Column } from '../../../core/contract';
 import { filterDraft, withExisting } from '../../../renderer/src/table/header-menu/filter-template';
-import { parseLayout } from '../../../renderer/src/table/layout-memory';
+import { layoutQuery, parseLayout } from '../../../renderer/src/table/layout-memory';
 import { ViewNote, viewDetails } from '../../../renderer/src/table/view-note';
 
 const field = (name: string, type: string, options?: Record<string, unknown>): Column =>
@@ -122,6 +122,23 @@ describe('a remembered layout', () => {
     });
     expect(parseLayout('{"__proto__": {"polluted": true}, "view": "V"}')).toEqual({ view: 'V' });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('a remembered query', () => {
+  const layout = { view: 'Gone', formula: '{A} > 1', fields: ['Name', 'Dropped'] };
+  const schema = {
+    id: 'tbl1',
+    name: 'T',
+    primaryFieldId: 'fld1',
+    fields: [{ id: 'fld1', name: 'Name', type: 'singleLineText' }],
+    views: [{ id: 'viw1', name: 'Grid view', type: 'grid' }],
+  } as never;
+
+  it('leaves out a view or field the table no longer has, where the schema is known', () => {
+    expect(layoutQuery(layout, schema)).toEqual({ formula: '{A} > 1', fields: ['Name'] });
+    expect(layoutQuery({ ...layout, view: 'Grid view' }, schema)).toMatchObject({ view: 'Grid view' });
+    expect(layoutQuery(layout, undefined)).toEqual(layout);
   });
 });
 

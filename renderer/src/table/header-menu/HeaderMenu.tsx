@@ -45,11 +45,12 @@ export function HeaderMenu({ menus, api, columns, formulaInput, onHide }: Props)
   const ref = useRef<HTMLDivElement>(null);
   const colId = open?.colId;
 
+  // Focus left in the closing menu goes back to its header; a press elsewhere then moves it where it pressed.
   const close = useCallback(() => {
-    const fromKeyboard = ref.current?.contains(document.activeElement) ?? false;
+    const hadFocus = ref.current?.contains(document.activeElement) ?? false;
     menus.close();
     const grid = api();
-    if (fromKeyboard && grid && colId !== undefined) grid.setFocusedHeader(colId);
+    if (hadFocus && grid?.getColumn(colId ?? '')) grid.setFocusedHeader(colId ?? '');
   }, [menus, api, colId]);
   useDismiss(open !== undefined, ref, close);
 
@@ -72,8 +73,9 @@ export function HeaderMenu({ menus, api, columns, formulaInput, onHide }: Props)
   const pinned = column.isPinned();
   const locked = field?.primary ?? false;
 
+  // Back on the header after an action, unless the action takes focus on (the formula bar).
   const act = (action: () => void) => () => {
-    menus.close();
+    close();
     action();
   };
   const sortBy = (direction: 'asc' | 'desc') =>
