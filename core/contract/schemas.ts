@@ -36,11 +36,18 @@ export const fieldSchema = z.object({
   options: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
+/** A view's filter and sort as TableDesk's local server gives them (Airtable's metadata API does not). */
+export const viewDetailsSchema = z.object({
+  filterByFormula: z.string().max(100_000).optional(),
+  sort: z.array(z.object({ field: z.string().min(1).max(1000), direction: z.enum(['asc', 'desc']) })).max(20),
+});
+
 export const viewSchema = z.object({
   id: z.string(),
   name: z.string(),
   type: z.string(),
   visibleFieldIds: z.array(z.string()).optional(),
+  tabledesk: viewDetailsSchema.optional(),
 });
 
 export const tableSchema = z.object({

@@ -52,6 +52,20 @@ function openParens(tokens: readonly Token[]): Frame[] {
   return stack;
 }
 
+/** How many parentheses opened before it the text closes. */
+function closedAfter(rest: string): number {
+  let depth = 0;
+  let closed = 0;
+  for (const t of tokenize(rest)) {
+    if (t.kind === '(') depth++;
+    else if (t.kind === ')') {
+      if (depth > 0) depth--;
+      else closed++;
+    }
+  }
+  return closed;
+}
+
 function signatureOf(stack: readonly Frame[]): SignatureHelp | undefined {
   for (let i = stack.length - 1; i >= 0; i--) {
     const frame = stack[i] as Frame;
@@ -97,7 +111,9 @@ export function complete(text: string, cursor: number, fields: readonly FormulaF
   const signature = signatureOf(stack);
   const last = tokens[tokens.length - 1];
   const touching = last !== undefined && last.end === at;
-  const closeParen: CompletionItem[] = stack.length > 0 ? [{ label: ')', insert: ')', kind: 'close' }] : [];
+  // A `)` is offered only where the text after the cursor does not already close every open call.
+  const closeParen: CompletionItem[] =
+    stack.length > closedAfter(text.slice(at)) ? [{ label: ')', insert: ')', kind: 'close' }] : [];
   const result = (from: number, items: CompletionItem[], to = at): CompletionResult =>
     signature ? { from, to, items, signature } : { from, to, items };
   // The word or reference the cursor is in may go on after the cursor: a choice replaces all of it.

@@ -74,11 +74,22 @@ export interface FieldSchema {
   options?: Record<string, unknown> | null;
 }
 
+/**
+ * What a view does, given only by TableDesk's local server (an extra property Airtable's metadata API does
+ * not have): its filter formula and its sort, by field name.
+ */
+export interface ViewDetails {
+  filterByFormula?: string;
+  sort: { field: string; direction: SortDirection }[];
+}
+
 export interface ViewSchema {
   id: string;
   name: string;
   type: string;
   visibleFieldIds?: string[];
+  /** Only from TableDesk's local server; untrusted like any answer, so checked before use. */
+  tabledesk?: ViewDetails;
 }
 
 export interface TableSchema {

@@ -1,4 +1,4 @@
-import type { FieldSchema, TableSchema, ViewSchema } from '../../core/records/types';
+import type { FieldSchema, TableSchema, ViewDetails, ViewSchema } from '../../core/records/types';
 import { FIELD_TYPES, READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import { ServiceError, invalidRequest } from '../errors';
 import { newId } from '../ids';
@@ -457,6 +457,7 @@ export function tableSchema(table: Table, includeVisibleFieldIds: boolean): Tabl
     const view: ViewSchema = { id: v.id, name: v.name, type: v.type };
     if (includeVisibleFieldIds && v.type === 'grid')
       view.visibleFieldIds = table.fields.filter((f) => !v.hiddenFieldIds?.includes(f.id)).map((f) => f.id);
+    view.tabledesk = viewDetails(table, v);
     return view;
   });
   const schema: TableSchema = {
@@ -468,6 +469,18 @@ export function tableSchema(table: Table, includeVisibleFieldIds: boolean): Tabl
   };
   if (table.description) schema.description = table.description;
   return schema;
+}
+
+/**
+ * A view's filter and sort, which Airtable's metadata API does not give: an extra property of every view
+ * object of this server (clients of Airtable's wire ignore it), so the app can show what a chosen view does;
+ * its absence means a service that does not say.
+ */
+function viewDetails(table: Table, view: View): ViewDetails {
+  const sort = (view.sort ?? [])
+    .map((s) => ({ field: table.fields.find((f) => f.id === s.fieldId)?.name, direction: s.direction }))
+    .filter((s): s is ViewDetails['sort'][number] => s.field !== undefined);
+  return { sort, ...(view.filterByFormula ? { filterByFormula: view.filterByFormula } : {}) };
 }
 
 export function fieldSchema(field: Field): FieldSchema {

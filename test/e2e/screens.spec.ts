@@ -1,7 +1,7 @@
 /**
  * Screenshots of the main screens in light and dark mode, written to test-results/screenshots/ so anyone can
  * look at them: the start screen, a table's grid, the formula bar with its problems and completions, the
- * Fields popover and the record form.
+ * Fields popover, the record form and a column's header menu.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -41,6 +41,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await app.page.keyboard.press('Space');
       await expect(app.table.getByRole('dialog', { name: 'Record' })).toBeVisible();
       await shot(app.page, '05-record');
+      await app.page.keyboard.press('Escape');
+
+      await app.table.locator('.ag-header-cell[col-id="Status"]').hover();
+      await app.table.getByRole('button', { name: 'Status column menu' }).click();
+      await expect(app.table.getByRole('menu', { name: 'Status column' })).toBeVisible();
+      await shot(app.page, '06-column-menu');
     });
   });
 }

@@ -3,7 +3,7 @@
  * Every change of view, fields, sort or formula asks for a new view on the services side (a new page chain).
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { GridApi } from 'ag-grid-community';
+import type { ColDef, GridApi } from 'ag-grid-community';
 import type { Column, EventPayload } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { errorMessage, isChannelError, tabledesk } from '../bridge';
@@ -16,9 +16,16 @@ import { StatusBar } from '../status/StatusBar';
 import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
+import { withColumnHeader } from './header-menu/column-header';
+import { HeaderMenu } from './header-menu/HeaderMenu';
+import { HeaderMenus } from './header-menu/header-menus';
+import { layoutQuery, loadLayout, schemaColumns } from './layout-memory';
+import { RowHeightPicker } from './row-height';
+import { useLayoutMemory } from './useLayoutMemory';
 import { viewDatasource } from './view-datasource';
 import { ViewSession } from './view-session';
 import type { OpenedView, TableTarget, ViewQuery } from './view-session';
+import { ViewNote, viewDetails } from './view-note';
 
 /** Block size = the service's page size, so one grid block is one request. */
 const PAGE_SIZE = 100;
@@ -34,8 +41,13 @@ interface Progress {
 export function TableTab({ target, active }: { target: TableTarget; active: boolean }) {
   const { connectionId, baseId, table } = target;
   const tableKey = `${connectionId}/${baseId}/${table}`;
-  const [query, setQuery] = useState<BaseQuery>({});
-  const [columns, setColumns] = useState<readonly Column[]>([]);
+  // The tab's layout as it was left (view, formula, fields, sort, columns, row height).
+  const [layout] = useState(() => loadLayout(tableKey));
+  const [query, setQuery] = useState<BaseQuery>(() => layoutQuery(layout, target.schema));
+  const [userSorted, setUserSorted] = useState(false);
+  const menus = useMemo(() => new HeaderMenus(), []);
+  const section = useRef<HTMLElement>(null);
+  const [columns, setColumns] = useState(() => (layout.fields ? schemaColumns(target.schema) : []));
   const [viewId, setViewId] = useState<string>();
   const [progress, setProgress] = useState<Progress>({ loaded: 0 });
   const [error, setError] = useState<string>();
@@ -44,6 +56,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [recent, setRecent] = useState(() => recentFormulas(tableKey));
   const [gotoRow, setGotoRow] = useState('');
   const gridApi = useRef<GridApi<RecordData> | null>(null);
+  const memory = useLayoutMemory(tableKey, layout, query, gridApi);
   const gotoInput = useRef<HTMLInputElement>(null);
   const { editing, view: editingView, decorate, gridProps, selectedCount } = useTableEditing(target);
   const knownColumns = useRef(new Set<string>());
@@ -83,7 +96,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     () =>
       viewDatasource(
         session,
-        query,
+        memory.withRestoredSort(query),
         {
           rows: (rows) => {
             setProgress((p) => ({ ...p, loaded: rows.loaded, total: rows.rowCount ?? p.total }));
@@ -101,7 +114,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         },
         editing.placements,
       ),
-    [session, query, editing],
+    [session, query, memory, editing],
   );
 
   const change = (next: BaseQuery) => {
@@ -134,25 +147,37 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const tabGridProps = useMemo(
     () => ({
       ...gridProps,
+      ...memory.gridProps,
       // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
       onSortChanged: () => {
         editing.viewOrderAsked();
         gridApi.current?.ensureIndexVisible(0, 'top');
+        setUserSorted(gridApi.current?.getColumnState().some((c) => c.sort) ?? false);
+        memory.save();
       },
       onNewColumnsLoaded: () => {
-        if (gridApi.current)
-          knownColumns.current = restoreColumnPlaces(
-            gridApi.current,
-            tableColumns.current,
-            knownColumns.current,
-          );
+        const api = gridApi.current;
+        if (!api) return;
+        knownColumns.current = restoreColumnPlaces(api, tableColumns.current, knownColumns.current);
+        memory.columnsLoaded(api);
       },
     }),
-    [gridProps, editing],
+    [gridProps, editing, memory],
+  );
+  const tabDecorate = useCallback(
+    (def: ColDef<RecordData>, field: Column) => withColumnHeader(decorate(def, field), menus),
+    [decorate, menus],
   );
   useEffect(() => editing.viewOrderAsked(), [editing, datasource]);
   const formulaFields = useMemo(() => columns.map((c) => ({ name: c.name, type: c.type })), [columns]);
   const views = target.schema?.views ?? [];
+  const chosenView = views.find((v) => v.name === query.view);
+  useEffect(() => menus.setViewSort(viewDetails(chosenView)?.sort ?? []), [menus, chosenView]);
+  const hideField = (name: string) => {
+    const { fields: _old, ...rest } = query;
+    change({ ...rest, fields: shownColumns.map((c) => c.name).filter((n) => n !== name) });
+  };
+  const grid = useCallback(() => gridApi.current, []);
 
   const jump = () => {
     const row = Number(gotoRow);
@@ -161,7 +186,9 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
 
   return (
     <section
+      ref={section}
       className="td-table"
+      data-row-height={memory.rowHeight}
       hidden={!active}
       aria-label={table}
       onKeyDown={(e) => {
@@ -199,6 +226,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             change(fields ? { ...rest, fields } : rest);
           }}
         />
+        <RowHeightPicker value={memory.rowHeight} onChange={memory.setRowHeight} />
         <form
           className="td-goto"
           onSubmit={(e) => {
@@ -228,6 +256,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         recent={recent}
         onApply={applyFormula}
       />
+      <ViewNote view={chosenView} userSorted={userSorted} />
       {progress.loadingPage !== undefined && (
         <div className="td-grid-loading" aria-hidden>
           Loading page {progress.loadingPage}…
@@ -244,7 +273,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           columns={shownColumns}
           datasource={datasource}
           blockSize={PAGE_SIZE}
-          decorate={decorate}
+          decorate={tabDecorate}
           gridProps={tabGridProps}
           onReady={(api) => {
             gridApi.current = api;
@@ -252,6 +281,13 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           }}
         />
       </EditingFrame>
+      <HeaderMenu
+        menus={menus}
+        api={grid}
+        columns={columns}
+        formulaInput={() => section.current?.querySelector('textarea') ?? null}
+        onHide={hideField}
+      />
       <StatusBar
         loaded={progress.loaded}
         total={progress.total}

@@ -58,6 +58,18 @@ describe('metadata API', () => {
     expect(byDue.visibleFieldIds).toHaveLength(tasks.fields.length - 1);
   });
 
+  it('gives each view its filter and sort as an extra property, by field name', async () => {
+    const schema = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
+    const tasks = schema.body.tables.find((t: { name: string }) => t.name === 'Tasks');
+    const view = (name: string) => tasks.views.find((v: { name: string }) => v.name === name);
+    expect(view('Open tasks').tabledesk).toEqual({
+      filterByFormula: 'NOT({Done})',
+      sort: [{ field: 'Priority', direction: 'desc' }],
+    });
+    expect(view('By due date').tabledesk).toEqual({ sort: [{ field: 'Due', direction: 'asc' }] });
+    expect(view('Grid view').tabledesk).toEqual({ sort: [] });
+  });
+
   it('seeds links both ways, sortable by the linked names', async () => {
     const people = new Map<string, string>();
     let offset = '';

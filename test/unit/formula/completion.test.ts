@@ -67,6 +67,13 @@ describe('completion', () => {
     ]);
   });
 
+  it('offers no ) where the text after the cursor already closes the call', () => {
+    expect(labels('AND({Qty} > 1, {Qty} > 10)', 25)).toEqual([]);
+    expect(labels('AND(1, SUM(2, 3', 15)).toEqual([')']);
+    expect(labels('AND(1, SUM(2, 3)', 15)).toEqual([')']);
+    expect(labels('AND(1, SUM(2, 3))', 15)).toEqual([]);
+  });
+
   it('offers nothing inside a string', () => {
     expect(labels('IF({Name} = "Ba')).toEqual([]);
   });

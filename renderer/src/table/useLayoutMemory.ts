@@ -1,0 +1,59 @@
+/**
+ * A tab's layout kept across restarts (layout-memory.ts): what it was left with, the row height, and the grid
+ * options that save each change of sort, column order, width or freezing. The remembered sort goes with the
+ * tab's first requests (`withRestoredSort`) until the grid's headers have it, so a reopened tab asks once.
+ */
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { RefObject } from 'react';
+import type { GridApi } from 'ag-grid-community';
+import type { ViewQuery } from './view-session';
+import { applyGridLayout, gridLayout, saveLayout } from './layout-memory';
+import type { TabLayout } from './layout-memory';
+import { ROW_HEIGHTS } from './row-height';
+
+type BaseQuery = Omit<ViewQuery, 'sort'>;
+
+export function useLayoutMemory(
+  tableKey: string,
+  layout: TabLayout,
+  query: BaseQuery,
+  gridApi: RefObject<GridApi | null>,
+) {
+  const [rowHeight, setRowHeight] = useState(layout.rowHeight ?? 'short');
+  const [restoredSort, setRestoredSort] = useState(layout.sort);
+  const applied = useRef(false);
+  // Until the grid has the remembered columns and sort, those are kept as they were.
+  const save = useRef(() => {});
+  useLayoutEffect(() => {
+    save.current = () => {
+      const api = gridApi.current;
+      const grid = api && applied.current ? gridLayout(api) : { columns: layout.columns, sort: layout.sort };
+      saveLayout(tableKey, { ...query, ...grid, rowHeight });
+    };
+    save.current();
+  }, [tableKey, layout, query, rowHeight, gridApi]);
+
+  return useMemo(
+    () => ({
+      rowHeight,
+      setRowHeight,
+      withRestoredSort: (q: BaseQuery): ViewQuery => (restoredSort ? { ...q, sort: restoredSort } : q),
+      /** Saves the grid's sort, order, widths and freezing (call on sort changes). */
+      save: () => save.current(),
+      /** Puts the remembered columns and sort on the grid once its field columns are there. */
+      columnsLoaded: (api: GridApi) => {
+        if (applied.current || !api.getColumnState().some((c) => !c.colId.startsWith('ag-Grid-'))) return;
+        applied.current = true;
+        applyGridLayout(api, layout);
+        setRestoredSort(undefined);
+      },
+      gridProps: {
+        rowHeight: ROW_HEIGHTS[rowHeight],
+        onColumnMoved: (e: { finished: boolean }) => e.finished && save.current(),
+        onColumnResized: (e: { finished: boolean }) => e.finished && save.current(),
+        onColumnPinned: () => save.current(),
+      },
+    }),
+    [rowHeight, restoredSort, layout],
+  );
+}
