@@ -88,7 +88,7 @@ test('edits email, phone and url, and refuses an invalid email locally', async (
   await editor.locator('input').press('Enter');
   // The editor stays open with the reason; nothing is sent.
   await expect(editor).toBeVisible();
-  await expect(app.page.getByText('"not an email" is not an email address')).toBeVisible();
+  await expect(app.page.locator('.td-cell-problem')).toHaveText('"not an email" is not an email address');
   await app.screenshot(info, '03-invalid-email-blocked');
   await editor.locator('input').press('Escape');
 
