@@ -17,8 +17,9 @@
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
 import { appChannels, appEvents } from './channels';
 import { editChannels, editEvents } from './edits';
+import { walkChannels } from './view-walk';
 
-export const channels = { ...appChannels, ...editChannels } satisfies ChannelSet;
+export const channels = { ...appChannels, ...editChannels, ...walkChannels } satisfies ChannelSet;
 export const events = { ...appEvents, ...editEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
