@@ -7,7 +7,7 @@ import type { GridApi } from 'ag-grid-community';
 import type { Column, EventPayload } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { errorMessage, isChannelError, tabledesk } from '../bridge';
-import { TableGrid, goToRow } from '../grid/TableGrid';
+import { TableGrid } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
 import { recentFormulas, rememberFormula } from '../formula/recent';
 import { EditingFrame } from '../rows/EditingFrame';
@@ -16,6 +16,8 @@ import { StatusBar } from '../status/StatusBar';
 import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
+import { GotoProgress } from './goto/GotoProgress';
+import { useGoToRow } from './goto/useGoToRow';
 import { viewDatasource } from './view-datasource';
 import { ViewSession } from './view-session';
 import type { OpenedView, TableTarget, ViewQuery } from './view-session';
@@ -49,6 +51,10 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const knownColumns = useRef(new Set<string>());
   const tableColumns = useRef<readonly Column[]>([]);
   useEffect(() => editing.setColumns(columns), [editing, columns]);
+  const currentGrid = useCallback(() => gridApi.current, []);
+  const tab = useRef<HTMLElement>(null);
+  const tabElement = useCallback(() => tab.current, []);
+  const goto = useGoToRow({ viewId, grid: currentGrid, root: tabElement, loaded: progress.loaded });
 
   const onOpened = useCallback((view: OpenedView) => {
     setViewId(view.viewId);
@@ -134,6 +140,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const tabGridProps = useMemo(
     () => ({
       ...gridProps,
+      rowClassRules: goto.rowClassRules,
       // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
       onSortChanged: () => {
         editing.viewOrderAsked();
@@ -148,29 +155,33 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           );
       },
     }),
-    [gridProps, editing],
+    [gridProps, editing, goto.rowClassRules],
   );
   useEffect(() => editing.viewOrderAsked(), [editing, datasource]);
   const formulaFields = useMemo(() => columns.map((c) => ({ name: c.name, type: c.type })), [columns]);
   const views = target.schema?.views ?? [];
 
-  const jump = () => {
-    const row = Number(gotoRow);
-    if (gridApi.current && Number.isInteger(row) && row >= 1) goToRow(gridApi.current, row - 1);
+  // Ctrl+G from anywhere while the tab is in front (focus may be on no element of it, e.g. just opened).
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'g') {
+        e.preventDefault();
+        gotoInput.current?.focus();
+        gotoInput.current?.select();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [active]);
+
+  const cancelGoto = () => {
+    goto.cancel();
+    gotoInput.current?.focus();
   };
 
   return (
-    <section
-      className="td-table"
-      hidden={!active}
-      aria-label={table}
-      onKeyDown={(e) => {
-        if (e.ctrlKey && e.key.toLowerCase() === 'g') {
-          e.preventDefault();
-          gotoInput.current?.focus();
-        }
-      }}
-    >
+    <section className="td-table" hidden={!active} aria-label={table} ref={tab}>
       <div className="td-toolbar">
         {views.length > 0 && (
           <label className="td-view-picker">
@@ -203,7 +214,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           className="td-goto"
           onSubmit={(e) => {
             e.preventDefault();
-            jump();
+            void goto.go(Number(gotoRow));
           }}
         >
           <input
@@ -214,10 +225,18 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             aria-label="Go to row"
             value={gotoRow}
             onChange={(e) => setGotoRow(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && goto.walk) cancelGoto();
+            }}
           />
           <button type="submit" title="Go to row (Ctrl+G)">
             Go
           </button>
+          {goto.note && (
+            <span className="td-goto-note" role="status">
+              {goto.note}
+            </span>
+          )}
         </form>
       </div>
       <FormulaBar
@@ -228,7 +247,15 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         recent={recent}
         onApply={applyFormula}
       />
-      {progress.loadingPage !== undefined && (
+      {goto.walk && (
+        <GotoProgress
+          walk={goto.walk}
+          pageSize={PAGE_SIZE}
+          requestsPerSecond={client?.ratePerSecond}
+          onCancel={cancelGoto}
+        />
+      )}
+      {progress.loadingPage !== undefined && !goto.walk && (
         <div className="td-grid-loading" aria-hidden>
           Loading page {progress.loadingPage}…
         </div>
