@@ -37,8 +37,12 @@ function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['te
   switch (field.type) {
     case 'number':
       return formatNumber(value as number, t.locale, precision);
-    case 'currency':
-      return `${String(field.options?.symbol ?? '$')}${formatNumber(value as number, t.locale, precision)}`;
+    case 'currency': {
+      // The sign goes before the symbol, as Airtable writes it: -$1,200.50.
+      const amount = value as number;
+      const sign = amount < 0 ? '-' : '';
+      return `${sign}${String(field.options?.symbol ?? '$')}${formatNumber(Math.abs(amount), t.locale, precision)}`;
+    }
     case 'percent':
       return `${formatNumber((value as number) * 100, t.locale, precision)}%`;
     case 'duration':
