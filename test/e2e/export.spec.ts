@@ -110,10 +110,20 @@ test('a hidden export shows again from its button and can be cancelled: no more 
   slowExportPages(door);
   let downloads = 0;
   app.page.on('download', () => downloads++);
+  // Past the last row: the view's count is known from then on, so the export's bar has its full length.
+  const goto = app.table.getByRole('spinbutton', { name: 'Go to row' });
+  await goto.fill('1000');
+  await goto.press('Enter');
+  await expect(app.table.getByText('This view has 300 records; here is the last one.')).toBeVisible();
   const exportButton = app.table.getByRole('button', { name: /^Export CSV/ });
   await exportButton.click();
   const panel = app.table.getByRole('dialog', { name: 'Export CSV' });
+  const bar = panel.getByRole('progressbar', { name: 'Export progress' });
+  await expect(bar).toHaveAttribute('max', '300');
+  await expect(bar).toHaveAttribute('value', '0');
+  await expect(panel.getByTestId('export-status')).toContainText('0 of 300 records written');
   await panel.getByRole('button', { name: 'Hide' }).click();
+  await expect(exportButton).toHaveText('Export CSV · 0%');
   await expect(panel).toBeHidden();
   await exportButton.click();
   await expect(panel.getByTestId('export-status')).toContainText('Exporting:');
