@@ -41,6 +41,7 @@ function readingFormat(): { timeZone: string; userLocale: string } {
 export function useExportJob(target: EditTarget) {
   const [job, setJob] = useState<ExportJob>();
   const current = useRef<string | undefined>(undefined);
+  const starting = useRef(false);
   // Progress may arrive before `export.start` answers (a one-page export): the latest per export, until then.
   const early = useRef(new Map<string, EventPayload<'export.progress'>>());
 
@@ -74,7 +75,7 @@ export function useExportJob(target: EditTarget) {
     () =>
       tabledesk().on('export.progress', (p) => {
         if (p.exportId === current.current) handle(p);
-        else if (current.current === undefined) early.current.set(p.exportId, p);
+        else if (starting.current) early.current.set(p.exportId, p);
       }),
     [handle],
   );
@@ -92,19 +93,24 @@ export function useExportJob(target: EditTarget) {
       cancel();
       current.current = undefined;
       early.current.clear();
+      starting.current = true;
       const now = Date.now();
       setJob({ state: 'running', rows: 0, pages: 0, startedAt: now, at: now });
       tabledesk()
         .call('export.start', { target, query, columns, ...readingFormat() })
         .then(
           ({ exportId }) => {
+            starting.current = false;
             current.current = exportId;
             setJob((j) => j && { ...j, exportId });
             const seen = early.current.get(exportId);
             early.current.clear();
             if (seen) handle(seen);
           },
-          (e: unknown) => setJob((j) => j && { ...j, state: 'failed', error: errorMessage(e) }),
+          (e: unknown) => {
+            starting.current = false;
+            setJob((j) => j && { ...j, state: 'failed', error: errorMessage(e) });
+          },
         );
     },
     [target, cancel, handle],
