@@ -112,6 +112,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.open': (r) => views.open(r),
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => views.close(r.viewId),
+    'view.walk': (r) => views.walk(r),
+    'view.cancelWalk': async (r) => views.cancelWalk(r.viewId),
     ...edits.handlers,
     ...commentHandlers((id) => connections.client(id)),
   };

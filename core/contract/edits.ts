@@ -165,6 +165,9 @@ export const editChannels = {
         /** Column order; default: the query's fields, else the order fields first appear in. */
         columns: z.array(z.string()).optional(),
         includeRecordId: z.boolean().default(false),
+        /** With both: cells as the service writes them for people (cellFormat=string), as Airtable's CSV export. */
+        timeZone: z.string().min(1).max(100).optional(),
+        userLocale: z.string().min(1).max(50).optional(),
       })
       .strict(),
     z.object({ exportId: idSchema }),

@@ -18,8 +18,14 @@ import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf
 import { appChannels, appEvents } from './channels';
 import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
+import { walkChannels } from './view-walk';
 
-export const channels = { ...appChannels, ...editChannels, ...commentChannels } satisfies ChannelSet;
+export const channels = {
+  ...appChannels,
+  ...editChannels,
+  ...commentChannels,
+  ...walkChannels,
+} satisfies ChannelSet;
 export const events = { ...appEvents, ...editEvents } satisfies EventSet;
 
 export type Channels = typeof channels;

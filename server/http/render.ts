@@ -6,6 +6,7 @@ import type { Attachment } from '../store/cells';
 import { isBlank } from '../store/cells';
 import { jsonCell } from '../store/records';
 import type { StoredRecord } from '../store/records';
+import { dateText, dateTimeText } from './date-text';
 
 export interface RenderOptions {
   byFieldId?: boolean;
@@ -24,13 +25,25 @@ function formatNumber(n: number, locale: string, digits: number): string {
   }).format(n);
 }
 
+/** A computed field's format: its `result`'s options (created and last-modified times). */
+function resultOptions(field: Field): Record<string, unknown> | undefined {
+  const result = field.options?.result;
+  return typeof result === 'object' && result !== null
+    ? ((result as { options?: Record<string, unknown> }).options ?? undefined)
+    : undefined;
+}
+
 function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
   const precision = Number(field.options?.precision ?? 0);
   switch (field.type) {
     case 'number':
       return formatNumber(value as number, t.locale, precision);
-    case 'currency':
-      return `${String(field.options?.symbol ?? '$')}${formatNumber(value as number, t.locale, precision)}`;
+    case 'currency': {
+      // The sign goes before the symbol, as Airtable writes it: -$1,200.50.
+      const amount = value as number;
+      const sign = amount < 0 ? '-' : '';
+      return `${sign}${String(field.options?.symbol ?? '$')}${formatNumber(Math.abs(amount), t.locale, precision)}`;
+    }
     case 'percent':
       return `${formatNumber((value as number) * 100, t.locale, precision)}%`;
     case 'duration':
@@ -38,17 +51,12 @@ function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['te
     case 'checkbox':
       return value ? 'checked' : '';
     case 'date':
-      return new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', dateStyle: 'short' }).format(
-        new Date(`${String(value)}T00:00:00Z`),
-      );
+      return dateText(String(value), field.options, t.locale);
     case 'dateTime':
+      return dateTimeText(String(value), field.options, t.timeZone, t.locale);
     case 'createdTime':
     case 'lastModifiedTime':
-      return new Intl.DateTimeFormat(t.locale, {
-        timeZone: t.timeZone,
-        dateStyle: 'short',
-        timeStyle: 'short',
-      }).format(new Date(String(value)));
+      return dateTimeText(String(value), resultOptions(field), t.timeZone, t.locale);
     case 'multipleRecordLinks':
       return t.primaryOf(String(field.options?.linkedTableId), value as string[]).join(', ');
     case 'multipleAttachments':

@@ -25,6 +25,9 @@ export interface ExportRequest {
   query: ViewQuery;
   columns?: string[];
   includeRecordId?: boolean;
+  /** Both given: the service formats every cell (cellFormat=string) in this zone and locale. */
+  timeZone?: string;
+  userLocale?: string;
 }
 
 /** Asks the user where to save (a suggested file name); undefined when they cancel. */
@@ -69,8 +72,10 @@ function columnsFor(req: ExportRequest, records: readonly RecordData[]): string[
  * A text cell starting with one of these is run as a formula by spreadsheet apps (CSV injection, OWASP): it is
  * written with a leading `'` (and quoted), which they show as text. Papa's own `escapeFormulae: true` pattern
  * ends in `.*$` without the `s` flag, so it misses a cell whose text goes on to a second line: this one does not.
+ * A negative amount as the service writes it for people (`-5`, `-$1,200.50`, `-12%`, `-1:30`) is data, not a
+ * formula: nothing but a sign, a currency symbol, digits and separators, so it is left as it is.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^(?!-\p{Sc}?\d[\d.,: \u00a0\u202f]*%?$)[=+\-@\t\r]/u;
 
 /** A cell for the CSV: a number stays a number, which is never escaped (a negative number is data). */
 function csvCell(value: unknown): string | number {
@@ -160,6 +165,11 @@ export class CsvExports {
       if (req.query.sort !== undefined) opts.sort = req.query.sort;
       if (req.query.formula !== undefined && req.query.formula.trim() !== '')
         opts.formula = req.query.formula;
+      if (req.timeZone !== undefined && req.userLocale !== undefined) {
+        opts.cellFormat = 'string';
+        opts.timeZone = req.timeZone;
+        opts.userLocale = req.userLocale;
+      }
       const records: RecordData[] = [];
       for await (const page of table.pages(opts)) {
         records.push(...page);

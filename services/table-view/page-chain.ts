@@ -52,13 +52,24 @@ export class PageChain {
 
   /** Rows [start, end), walking forward as far as needed; fewer when the table ends first. */
   async rows(start: number, end: number): Promise<RecordData[]> {
-    while (this.records.length < end && !this.done) {
-      this.walking ??= this.next().finally(() => {
-        this.walking = undefined;
-      });
-      await this.walking;
-    }
+    while (this.records.length < end && !this.done) await this.step();
     return this.records.slice(start, end);
+  }
+
+  /**
+   * Walks forward until `end` rows are held or the table ends (go to row), and stops waiting the moment
+   * `signal` aborts: no page after the one in flight is asked for, and that one is kept for the next caller.
+   */
+  async walkTo(end: number, signal: AbortSignal): Promise<void> {
+    const stopped = new Promise<never>((_, reject) => {
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    });
+    // Only raced against a page; a walk that ends first leaves it pending with nobody to tell.
+    stopped.catch(() => undefined);
+    while (this.records.length < end && !this.done) {
+      signal.throwIfAborted();
+      await Promise.race([this.step(), stopped]);
+    }
   }
 
   /** Puts the service's newer copy of a record in place of the held one (an acknowledged edit). */
@@ -88,6 +99,14 @@ export class PageChain {
   /** Cancels the request in flight and every later one; waiting callers reject with an AbortError. */
   close(): void {
     this.controller.abort();
+  }
+
+  /** The next page, shared by every caller waiting for it (one walk at a time). */
+  private step(): Promise<void> {
+    this.walking ??= this.next().finally(() => {
+      this.walking = undefined;
+    });
+    return this.walking;
   }
 
   private async next(): Promise<void> {

@@ -38,13 +38,28 @@ export class TableView {
     return this.schemaColumns ?? inferredColumns(this.inferred);
   }
 
+  get loaded(): number {
+    return this.chain.loaded;
+  }
+
   async rows(
     start: number,
     end: number,
   ): Promise<{ records: RecordData[]; rowCount?: number; loaded: number }> {
+    const records = await this.reported(this.chain.rows(start, end));
+    return { records, rowCount: this.chain.total, loaded: this.chain.loaded };
+  }
+
+  /** Go to row: the walk to row `to`, ended early by `signal` (Cancel) with an AbortError. */
+  async walk(to: number, signal: AbortSignal): Promise<{ loaded: number; rowCount?: number }> {
+    await this.reported(this.chain.walkTo(to, signal));
+    return { loaded: this.chain.loaded, rowCount: this.chain.total };
+  }
+
+  /** A walk's failure (not a cancel) goes to the view's state and the connection's last error too. */
+  private async reported<T>(walk: Promise<T>): Promise<T> {
     try {
-      const records = await this.chain.rows(start, end);
-      return { records, rowCount: this.chain.total, loaded: this.chain.loaded };
+      return await walk;
     } catch (error) {
       const channelError = toChannelError(error);
       if (channelError.kind !== 'aborted') {

@@ -22,7 +22,10 @@ const sameTable = (a: ViewTarget, b: ViewTarget): boolean =>
 export const PAGE_SIZE = 100;
 
 export class TableViews {
-  private readonly views = new Map<string, { view: TableView; target: ViewTarget; fields?: string[] }>();
+  private readonly views = new Map<
+    string,
+    { view: TableView; target: ViewTarget; fields?: string[]; walk?: AbortController }
+  >();
 
   constructor(
     private readonly connections: Connections,
@@ -63,14 +66,34 @@ export class TableViews {
   }
 
   async rows(request: ParsedRequest<'view.rows'>): Promise<Response<'view.rows'>> {
-    const entry = this.views.get(request.viewId);
-    if (entry === undefined)
-      throw new ServiceError('not-found', 'This view was closed; open the table again.');
-    return entry.view.rows(request.start, request.end);
+    return this.entry(request.viewId).view.rows(request.start, request.end);
+  }
+
+  /** Go to row: one walk per view; a newer one, a cancel or closing the view ends the one before. */
+  async walk(request: ParsedRequest<'view.walk'>): Promise<Response<'view.walk'>> {
+    const entry = this.entry(request.viewId);
+    entry.walk?.abort();
+    const walk = new AbortController();
+    entry.walk = walk;
+    try {
+      return { ...(await entry.view.walk(request.to, walk.signal)), cancelled: false };
+    } catch (error) {
+      if (!walk.signal.aborted) throw error;
+      return { loaded: entry.view.loaded, cancelled: true };
+    } finally {
+      if (entry.walk === walk) delete entry.walk;
+    }
+  }
+
+  cancelWalk(viewId: string): { cancelled: boolean } {
+    const walk = this.views.get(viewId)?.walk;
+    walk?.abort();
+    return { cancelled: walk !== undefined };
   }
 
   close(viewId: string): { closed: boolean } {
     const entry = this.views.get(viewId);
+    entry?.walk?.abort();
     entry?.view.close();
     this.views.delete(viewId);
     return { closed: entry !== undefined };
@@ -92,6 +115,13 @@ export class TableViews {
     const set = new Set(ids);
     for (const entry of this.views.values())
       if (sameTable(entry.target, target)) entry.view.applyDeleted(set);
+  }
+
+  private entry(viewId: string) {
+    const entry = this.views.get(viewId);
+    if (entry === undefined)
+      throw new ServiceError('not-found', 'This view was closed; open the table again.');
+    return entry;
   }
 
   closeAll(): void {

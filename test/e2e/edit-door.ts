@@ -4,6 +4,7 @@
  * through a second connection ("Through proxy"), so a spec can count requests or inject failures.
  */
 import { RecordTableClient, SchedulerRegistry } from '../../core/api';
+import type { ListOptions } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import { startFaultProxy } from '../support/fault-proxy';
 import type { FaultProxy } from '../support/fault-proxy';
@@ -23,8 +24,8 @@ export interface EditDoor extends TestDoor {
   /** Every request the server answered, oldest first. */
   requests: ServerRequest[];
   proxy: FaultProxy;
-  /** All records of a table as the server holds them now, read with the spec's own client. */
-  records(table: string): Promise<RecordData[]>;
+  /** All records of a table as the server holds them now, read with the spec's own client (`cellFormat`…). */
+  records(table: string, options?: ListOptions): Promise<RecordData[]>;
   /** Creates records straight on the server with the spec's own client (set-up a test needs for itself). */
   create(table: string, fieldsList: Record<string, unknown>[]): Promise<RecordData[]>;
 }
@@ -61,7 +62,7 @@ export async function openEditDoor(): Promise<EditDoor> {
       ...door,
       requests,
       proxy,
-      records: (table) => client.table(door.server.baseId, table).all(),
+      records: (table, options) => client.table(door.server.baseId, table).all(options),
       create: (table, fieldsList) => client.table(door.server.baseId, table).createMany(fieldsList),
       async close() {
         await proxy.close();

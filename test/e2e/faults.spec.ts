@@ -183,7 +183,7 @@ test('a slow CSV export shows its progress and can be cancelled', async ({ app, 
     await app.table.getByRole('button', { name: 'Export CSV' }).click();
     const dialog = app.page.getByRole('dialog', { name: 'Export CSV' });
     await expect(dialog.getByRole('progressbar', { name: 'Export progress' })).toBeVisible();
-    await expect(dialog.getByTestId('export-status')).toContainText('rows');
+    await expect(dialog.getByTestId('export-status')).toContainText('records');
     await app.screenshot(info, '05-export-running');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();

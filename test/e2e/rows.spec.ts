@@ -115,7 +115,7 @@ test('exports the view to CSV with progress, matching the server', async ({ app,
   const download = app.page.waitForEvent('download');
   await app.table.getByRole('button', { name: 'Export CSV' }).click();
   const file = await (await download).path();
-  await expect(app.page.getByTestId('export-status')).toHaveText(`Exported ${records.length} rows.`);
+  await expect(app.page.getByTestId('export-status')).toHaveText(`Exported ${records.length} records.`);
   await app.screenshot(info, '07-exported');
 
   const csv = Papa.parse<Record<string, string>>(await readFile(file, 'utf8'), { header: true });

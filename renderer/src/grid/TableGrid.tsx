@@ -64,13 +64,3 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, g
     </div>
   );
 }
-
-/** Jumps to a row, extending a still-unknown row count so the grid asks for that block. */
-export function goToRow(api: GridApi<RecordData>, index: number): void {
-  const count = api.getDisplayedRowCount();
-  if (index >= count) {
-    if (api.isLastRowIndexKnown()) index = Math.max(0, count - 1);
-    else api.setRowCount(index + 1, false);
-  }
-  api.ensureIndexVisible(index, 'top');
-}

@@ -8,7 +8,7 @@
 import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
 import type { CellPosition } from 'ag-grid-community';
-import type { Column, Request } from '../../../core/contract';
+import type { Column } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { isToggle } from '../editing/column-editing';
@@ -18,13 +18,13 @@ import { cellProblem } from './cell-problem';
 import type { CellProblem } from './cell-problem';
 import { ConfirmDialog } from './ConfirmDialog';
 import type { Confirmation } from './ConfirmDialog';
-import { ExportDialog } from './ExportDialog';
+import { ExportPanel, exportShort } from './export/ExportPanel';
+import { useExportJob } from './export/useExportJob';
+import type { ExportQuery } from './export/useExportJob';
 import { planPaste } from './paste';
 import { RecordDetail } from './RecordDetail';
 import type { EditingView, TableEditing } from './table-editing';
 import { parseTsv, toTsv } from './tsv';
-
-type ExportQuery = NonNullable<Request<'export.start'>['query']>;
 
 interface Props {
   editing: TableEditing;
@@ -44,7 +44,9 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
   const [problem, setProblem] = useState<CellProblem>();
   const [adding, setAdding] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
-  const [exporting, setExporting] = useState<{ query: ExportQuery; columns: string[] }>();
+  const exporter = useExportJob(editing.target);
+  const [exportHidden, setExportHidden] = useState(false);
+  const exportRunning = exporter.job?.state === 'running';
   const grid = editing.gridApi;
   const busy = () => !grid || grid.getEditingCells().length > 0;
 
@@ -88,14 +90,17 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
   };
 
   const startExport = () => {
+    setExportHidden(false);
+    // A hidden export is shown again, not started twice.
+    if (exportRunning) return;
     const sort = (grid?.getColumnState() ?? [])
       .filter((c) => c.sort)
       .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
       .map((c) => ({ field: c.colId, direction: c.sort ?? 'asc' }));
-    setExporting({
-      query: { ...query, ...(sort.length > 0 ? { sort } : {}) },
-      columns: displayed().map((c) => c.name),
-    });
+    exporter.start(
+      { ...query, ...(sort.length > 0 ? { sort } : {}) },
+      displayed().map((c) => c.name),
+    );
   };
 
   /** After the grid has handled a key: the editor it kept open, if any, and why. */
@@ -263,6 +268,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
         </button>
         <button type="button" onClick={startExport}>
           Export CSV
+          {exportRunning && exportHidden && exporter.job ? ` · ${exportShort(exporter.job, total)}` : ''}
         </button>
       </div>
       <EditNotices editing={editing} view={view} />
@@ -294,13 +300,16 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
           }}
         />
       )}
-      {exporting && (
-        <ExportDialog
-          target={editing.target}
-          query={exporting.query}
-          columns={exporting.columns}
+      {exporter.job && (!exportHidden || !exportRunning) && (
+        <ExportPanel
+          job={exporter.job}
           total={total}
-          onClose={() => setExporting(undefined)}
+          onCancel={() => {
+            exporter.cancel();
+            exporter.dismiss();
+          }}
+          onHide={() => setExportHidden(true)}
+          onClose={exporter.dismiss}
         />
       )}
     </div>

@@ -7,7 +7,7 @@ import type { ColDef, GridApi } from 'ag-grid-community';
 import type { Column, EventPayload } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { errorMessage, isChannelError, tabledesk } from '../bridge';
-import { TableGrid, goToRow } from '../grid/TableGrid';
+import { TableGrid } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
 import { recentFormulas, rememberFormula } from '../formula/recent';
 import { EditingFrame } from '../rows/EditingFrame';
@@ -22,6 +22,8 @@ import { HeaderMenus } from './header-menu/header-menus';
 import { layoutQuery, loadLayout, schemaColumns } from './layout-memory';
 import { RowHeightPicker } from './row-height';
 import { useLayoutMemory } from './useLayoutMemory';
+import { GotoProgress } from './goto/GotoProgress';
+import { useGoToRow } from './goto/useGoToRow';
 import { viewDatasource } from './view-datasource';
 import { ViewSession } from './view-session';
 import type { OpenedView, TableTarget, ViewQuery } from './view-session';
@@ -62,6 +64,9 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const knownColumns = useRef(new Set<string>());
   const tableColumns = useRef<readonly Column[]>([]);
   useEffect(() => editing.setColumns(columns), [editing, columns]);
+  const currentGrid = useCallback(() => gridApi.current, []);
+  const tabElement = useCallback(() => section.current, []);
+  const goto = useGoToRow({ viewId, grid: currentGrid, root: tabElement, loaded: progress.loaded });
 
   const onOpened = useCallback((view: OpenedView) => {
     setViewId(view.viewId);
@@ -148,6 +153,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     () => ({
       ...gridProps,
       ...memory.gridProps,
+      rowClassRules: goto.rowClassRules,
       // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
       onSortChanged: () => {
         editing.viewOrderAsked();
@@ -162,7 +168,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         memory.columnsLoaded(api);
       },
     }),
-    [gridProps, editing, memory],
+    [gridProps, editing, memory, goto.rowClassRules],
   );
   const tabDecorate = useCallback(
     (def: ColDef<RecordData>, field: Column) => withColumnHeader(decorate(def, field), menus),
@@ -179,9 +185,23 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   };
   const grid = useCallback(() => gridApi.current, []);
 
-  const jump = () => {
-    const row = Number(gotoRow);
-    if (gridApi.current && Number.isInteger(row) && row >= 1) goToRow(gridApi.current, row - 1);
+  // Ctrl+G from anywhere while the tab is in front (focus may be on no element of it, e.g. just opened).
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'g') {
+        e.preventDefault();
+        gotoInput.current?.focus();
+        gotoInput.current?.select();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [active]);
+
+  const cancelGoto = () => {
+    goto.cancel();
+    gotoInput.current?.focus();
   };
 
   return (
@@ -191,12 +211,6 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       data-row-height={memory.rowHeight}
       hidden={!active}
       aria-label={table}
-      onKeyDown={(e) => {
-        if (e.ctrlKey && e.key.toLowerCase() === 'g') {
-          e.preventDefault();
-          gotoInput.current?.focus();
-        }
-      }}
     >
       <div className="td-toolbar">
         {views.length > 0 && (
@@ -231,7 +245,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           className="td-goto"
           onSubmit={(e) => {
             e.preventDefault();
-            jump();
+            void goto.go(Number(gotoRow));
           }}
         >
           <input
@@ -242,10 +256,18 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             aria-label="Go to row"
             value={gotoRow}
             onChange={(e) => setGotoRow(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && goto.walk) cancelGoto();
+            }}
           />
           <button type="submit" title="Go to row (Ctrl+G)">
             Go
           </button>
+          {goto.note && (
+            <span className="td-goto-note" role="status">
+              {goto.note}
+            </span>
+          )}
         </form>
       </div>
       <FormulaBar
@@ -257,7 +279,15 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         onApply={applyFormula}
       />
       <ViewNote view={chosenView} userSorted={userSorted} />
-      {progress.loadingPage !== undefined && (
+      {goto.walk && (
+        <GotoProgress
+          walk={goto.walk}
+          pageSize={PAGE_SIZE}
+          requestsPerSecond={client?.ratePerSecond}
+          onCancel={cancelGoto}
+        />
+      )}
+      {progress.loadingPage !== undefined && !goto.walk && (
         <div className="td-grid-loading" aria-hidden>
           Loading page {progress.loadingPage}…
         </div>

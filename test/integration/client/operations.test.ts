@@ -236,7 +236,7 @@ describe('listing', () => {
     const [shown] = (
       await table.listPage({ cellFormat: 'string', timeZone: 'Europe/Paris', userLocale: 'en-gb' })
     ).records;
-    expect(shown?.fields.When).toMatch(/02\/07\/2024.*00:30/);
+    expect(shown?.fields.When).toBe('2024-07-02 00:30');
   });
 
   it('sends a list whose URL would pass 16,000 characters as POST listRecords, offset in the body', async () => {

@@ -109,7 +109,7 @@ describe('official airtable client', () => {
         maxRecords: 1,
       })
       .firstPage();
-    expect(strings[0]!.get('When')).toBe('06.05.24, 09:08');
+    expect(strings[0]!.get('When')).toBe('2024-05-06 09:08');
 
     const high = await table.select({ view: 'High' }).all();
     expect(high.map((r) => r.get('Score'))).toEqual(

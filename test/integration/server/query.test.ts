@@ -124,7 +124,7 @@ describe('query parsing (airtable-wire.md §2.2)', () => {
       'GET',
       `${path}?cellFormat=string&timeZone=America/New_York&userLocale=en-US&maxRecords=1&fields[]=Age&fields[]=Done&fields[]=When`,
     );
-    expect(text.body.records[0].fields).toEqual({ Age: '40', Done: 'checked', When: '1/1/24, 10:04 PM' });
+    expect(text.body.records[0].fields).toEqual({ Age: '40', Done: 'checked', When: '2024-01-01 22:04' });
   });
 
   it('POST listRecords takes the options in the body, timeZone and userLocale from the query', async () => {
@@ -140,7 +140,7 @@ describe('query parsing (airtable-wire.md §2.2)', () => {
       recordMetadata: ['commentCount'],
     });
     expect(r.status).toBe(200);
-    expect(r.body.records[0].fields).toEqual({ Name: "O'Brien", When: '02/01/2024, 03:04' });
+    expect(r.body.records[0].fields).toEqual({ Name: "O'Brien", When: '2024-01-02 03:04' });
     expect(r.body.records[0].commentCount).toBe(0);
   });
 });

@@ -1,0 +1,141 @@
+/**
+ * Go to row (the toolbar box, Ctrl+G). The services walk the view's page chain to the row (`view.walk`) while
+ * the grid stays where it is, so no blank rows show; meanwhile a panel tells the pages and time left and
+ * offers Cancel (`view.cancelWalk`), after which no further page is asked for. On arrival the row is scrolled
+ * to the middle, its first cell focused and the row marked until the next key or click. A row past the end
+ * goes to the last one and says how many records the view has.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { GridApi, RowClassParams } from 'ag-grid-community';
+import { plural } from '../../../../core/records/format';
+import type { RecordData } from '../../../../core/records/types';
+import { errorMessage, tabledesk } from '../../bridge';
+import { focusFirstCell, showRow } from './arrive';
+
+/** A walk under way: the row asked for, the rows it walks to, rows held now and when it began, for the pace. */
+export interface GotoWalk {
+  row: number;
+  to: number;
+  loaded: number;
+  startLoaded: number;
+  startedAt: number;
+  at: number;
+}
+
+interface Options {
+  viewId: string | undefined;
+  grid: () => GridApi<RecordData> | null;
+  /** The tab's element, where the grid draws its rows. */
+  root: () => HTMLElement | null;
+  /** Rows the services hold for the view now. */
+  loaded: number;
+}
+
+export const ARRIVED_CLASS = 'td-row-arrived';
+
+/** Rows walked past the one asked for, so that it can sit in the middle with rows drawn below it. */
+const ROWS_BELOW = 20;
+
+export function useGoToRow({ viewId, grid, root, loaded }: Options) {
+  const [walk, setWalk] = useState<GotoWalk>();
+  const [note, setNote] = useState<string>();
+  const marked = useRef<string | undefined>(undefined);
+  const unmark = useRef<() => void>(() => undefined);
+  const walking = walk !== undefined;
+
+  useEffect(() => {
+    if (!walking || viewId === undefined) return;
+    return tabledesk().on('view.state', (s) => {
+      if (s.viewId !== viewId) return;
+      setWalk((w) => w && { ...w, loaded: Math.max(w.loaded, s.loaded), at: Date.now() });
+    });
+  }, [walking, viewId]);
+
+  const rowClassRules = useMemo(
+    () => ({
+      [ARRIVED_CLASS]: (p: RowClassParams<RecordData>) =>
+        p.data !== undefined && p.data.id === marked.current,
+    }),
+    [],
+  );
+
+  /**
+   * Marks the row until the next key or click anywhere, with the note if any. The class goes on the row's
+   * elements at once (a redraw would take the focus back to the grid) and the rule keeps it on rows the grid
+   * draws again meanwhile.
+   */
+  const mark = useCallback(
+    (id: string) => {
+      unmark.current();
+      marked.current = id;
+      const rows = () => root()?.querySelectorAll(`.ag-row[row-id="${CSS.escape(id)}"]`) ?? [];
+      for (const row of rows()) row.classList.add(ARRIVED_CLASS);
+      const listening = new AbortController();
+      const clear = () => {
+        if (listening.signal.aborted) return;
+        listening.abort();
+        if (marked.current === id) marked.current = undefined;
+        for (const row of rows()) row.classList.remove(ARRIVED_CLASS);
+        setNote(undefined);
+      };
+      unmark.current = clear;
+      // After the event that brought the row here has finished its way through the document.
+      setTimeout(() => {
+        if (listening.signal.aborted) return;
+        for (const type of ['keydown', 'pointerdown'] as const)
+          document.addEventListener(type, clear, { capture: true, signal: listening.signal });
+      });
+    },
+    [root],
+  );
+
+  const go = useCallback(
+    async (row: number) => {
+      const api = grid();
+      if (!api || viewId === undefined || !Number.isInteger(row) || row < 1) return;
+      unmark.current();
+      setNote(undefined);
+      let rowCount = api.isLastRowIndexKnown() ? api.getDisplayedRowCount() : undefined;
+      let held = 0;
+      if (rowCount === undefined || row <= rowCount) {
+        const now = Date.now();
+        const start = loaded;
+        const to = row + ROWS_BELOW;
+        setWalk({ row, to, loaded: start, startLoaded: start, startedAt: now, at: now });
+        try {
+          const answer = await tabledesk().call('view.walk', { viewId, to });
+          if (answer.cancelled) return;
+          rowCount = answer.rowCount;
+          held = answer.loaded;
+        } catch (e) {
+          setNote(errorMessage(e));
+          return;
+        } finally {
+          setWalk(undefined);
+        }
+      }
+      let index = row - 1;
+      let past: string | undefined;
+      if (rowCount !== undefined && index >= rowCount) {
+        past =
+          rowCount === 0
+            ? 'This view has no records.'
+            : `This view has ${plural(rowCount, 'record')}; here is the last one.`;
+        index = rowCount - 1;
+      }
+      setNote(past);
+      if (index < 0) return;
+      const node = await showRow(api, index, { rowCount, held });
+      if (node?.data === undefined) return;
+      mark(node.data.id);
+      await focusFirstCell(api, index);
+    },
+    [grid, viewId, mark, loaded],
+  );
+
+  const cancel = useCallback(() => {
+    if (viewId !== undefined) void tabledesk().call('view.cancelWalk', { viewId });
+  }, [viewId]);
+
+  return { walk, note, go, cancel, rowClassRules };
+}
