@@ -11,6 +11,8 @@ import { parseQueryString } from './query-string';
 import { RateLimiter } from './rate-limit';
 import { registerMetaRoutes } from './meta-routes';
 import { registerRecordRoutes } from './record-routes';
+import { registerFileRoutes } from './file-routes';
+import { FILES_PREFIX } from '../files/signing';
 
 export interface AppOptions {
   apiKey: string;
@@ -122,7 +124,8 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   app.addHook('onRequest', async (req) => {
     if (opts.loopbackOnly && !loopbackHostAllowed(req.headers.host))
       throw new ServiceError(403, 'INVALID_HOST', 'This server answers only requests addressed to 127.0.0.1');
-    if (req.method === 'OPTIONS') return;
+    // Attachment links carry their own signature instead of the key (see files/signing.ts).
+    if (req.method === 'OPTIONS' || req.url.startsWith(FILES_PREFIX)) return;
     if (!authorized(req.headers.authorization))
       throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
     const baseId = baseIdOf(req.params);
@@ -159,5 +162,6 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
 
   registerRecordRoutes(app, service);
   registerMetaRoutes(app, service);
+  registerFileRoutes(app, service);
   return app;
 }

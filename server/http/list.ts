@@ -24,6 +24,7 @@ export function renderOptions(
   const opts: RenderOptions = {
     byFieldId: o.returnFieldsByFieldId === true,
     commentCount: o.recordMetadata?.includes('commentCount'),
+    attachments: (value) => service.attachments.wire(value),
   };
   if (o.fields) {
     opts.only = new Set(
