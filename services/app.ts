@@ -12,6 +12,8 @@ import { startEmbeddedServer } from './embedded-server';
 import type { EmbeddedServerOptions } from './embedded-server';
 import type { ChooseDestination } from './edits/csv-export';
 import { createEditServices } from './edits/index';
+import { Uploads } from './attachments/uploads';
+import type { ChooseFile } from './attachments/uploads';
 import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
 import { Metadata } from './metadata/metadata';
@@ -32,6 +34,8 @@ export interface AppServicesOptions {
   fetch?: typeof fetch;
   /** The door's save dialog for CSV exports (Electron); without it an export is downloaded by the page. */
   exportDestination?: ChooseDestination;
+  /** The door's open dialog for attachments (Electron); without it the page offers a file input. */
+  chooseFile?: ChooseFile;
 }
 
 export interface AppServices {
@@ -94,6 +98,13 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     exportDestination: options.exportDestination,
   });
 
+  const uploads = new Uploads({
+    clientFor: (id) => connections.client(id),
+    edits: edits.ready,
+    emit: events.emit,
+    chooseFile: options.chooseFile,
+  });
+
   const handlers: Handlers = {
     'app.info': async () => ({
       name: 'TableDesk',
@@ -112,6 +123,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => views.close(r.viewId),
     ...edits.handlers,
+    ...uploads.handlers,
   };
 
   return {

@@ -17,9 +17,10 @@
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
 import { appChannels, appEvents } from './channels';
 import { editChannels, editEvents } from './edits';
+import { attachmentChannels, attachmentEvents } from './attachments';
 
-export const channels = { ...appChannels, ...editChannels } satisfies ChannelSet;
-export const events = { ...appEvents, ...editEvents } satisfies EventSet;
+export const channels = { ...appChannels, ...editChannels, ...attachmentChannels } satisfies ChannelSet;
+export const events = { ...appEvents, ...editEvents, ...attachmentEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;
