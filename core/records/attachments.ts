@@ -38,7 +38,7 @@ export function isAttachment(value: unknown): value is AttachmentData {
 /** Why a file cannot be uploaded as it is, in words for the user; undefined when it can. */
 export function uploadProblem(file: { name: string; size: number; type: string }): string | undefined {
   if (file.size > MAX_UPLOAD_BYTES)
-    return `${file.name} is ${formatBytes(file.size)}; an upload may be at most ${formatBytes(MAX_UPLOAD_BYTES)}.`;
+    return `${file.name} is ${formatBytes(file.size, 'up')}; an upload may be at most ${formatBytes(MAX_UPLOAD_BYTES)}.`;
   if (file.size === 0) return `${file.name} is empty.`;
   if (file.name === '' || file.name.length > MAX_FILENAME_LENGTH)
     return `A file name must have 1 to ${MAX_FILENAME_LENGTH} characters.`;
@@ -50,8 +50,11 @@ export function uploadProblem(file: { name: string; size: number; type: string }
   return undefined;
 }
 
-/** 1536 → "1.5 KB": sizes as people read them (1 KB = 1024 bytes). */
-export function formatBytes(n: number): string {
+/**
+ * 1536 → "1.5 KB": sizes as people read them (1 KB = 1024 bytes). `up` rounds up, so a size over a limit
+ * never reads as the limit itself.
+ */
+export function formatBytes(n: number, round: 'nearest' | 'up' = 'nearest'): string {
   if (n < 1024) return `${n} B`;
   const units = ['KB', 'MB', 'GB'];
   let v = n / 1024;
@@ -60,5 +63,6 @@ export function formatBytes(n: number): string {
     v /= 1024;
     i++;
   }
-  return `${v >= 10 ? Math.round(v) : Math.round(v * 10) / 10} ${units[i]}`;
+  const r = round === 'up' ? Math.ceil : Math.round;
+  return `${v >= 10 ? r(v) : r(v * 10) / 10} ${units[i]}`;
 }

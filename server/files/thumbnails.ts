@@ -26,6 +26,8 @@ const MAX_INPUT_PIXELS = 50_000_000;
 const TIMEOUT_SECONDS = 20;
 
 sharp.cache(false);
+// One libvips thread per image: the app and its server share a few cores, and thumbnails are small work.
+sharp.concurrency(1);
 
 /**
  * Width, height and thumbnails of an image, or undefined for anything that is not one of the raster formats

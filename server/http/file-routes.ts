@@ -65,7 +65,7 @@ export function registerFileRoutes(app: FastifyInstance, service: Service): void
         throw refused(
           413,
           'REQUEST_TOO_LARGE',
-          `The file is ${formatBytes(bytes.length)}; an upload may be at most ${formatBytes(MAX_UPLOAD_BYTES)}`,
+          `The file is ${formatBytes(bytes.length, 'up')}; an upload may be at most ${formatBytes(MAX_UPLOAD_BYTES)}`,
         );
       const problem = uploadProblem({ name: filename, size: bytes.length, type: contentType });
       if (problem) throw refused(422, 'INVALID_ATTACHMENT_OBJECT', problem);

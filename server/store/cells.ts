@@ -193,11 +193,12 @@ function toAttachments(field: Field, value: unknown, w: CellWriter, previous: un
   return value.map((item: unknown) => {
     if (typeof item !== 'object' || item === null) throw invalidValue(field.name);
     const a = item as Record<string, unknown>;
-    if (typeof a.id === 'string' && a.url === undefined) {
-      const old = kept.get(a.id);
-      if (!old) throw invalidValue(field.name, `unknown attachment ${a.id}`);
-      return old;
-    }
+    // An attachment the record has is kept by its id, with or without the rest of it (clients often write
+    // back what they read); its stored form wins over whatever else came with it.
+    const old = typeof a.id === 'string' ? kept.get(a.id) : undefined;
+    if (old) return old;
+    if (typeof a.id === 'string' && a.url === undefined)
+      throw invalidValue(field.name, `unknown attachment ${a.id}`);
     const url = typeof a.url === 'string' && URL.canParse(a.url) ? new URL(a.url) : undefined;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw invalidValue(field.name, 'an attachment needs an http(s) url');

@@ -9,6 +9,7 @@ import { toLocalInput } from '../editing/DateTimeEditor';
 import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
 import type { TableEditing } from './table-editing';
+import { Attachments } from './attachments/Attachments';
 import { useModalFocus } from './useModalFocus';
 
 interface Props {
@@ -46,6 +47,7 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
     else setProblem(parsed.error);
   };
 
+  if (type === 'multipleAttachments') return <Attachments field={field} row={row} editing={editing} />;
   if (!isEditable(field)) return <output aria-label={label}>{formatCell(shown, field)}</output>;
   const key = `${row.id}:${JSON.stringify(shown ?? null)}`;
   let input;

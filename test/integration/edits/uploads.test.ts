@@ -108,7 +108,7 @@ describe('uploads through the services', () => {
         contentType: 'video/quicktime',
         size: 6_000_000,
       }),
-    ).rejects.toThrow(/is 5.7 MB; an upload may be at most 5 MB/);
+    ).rejects.toThrow(/is 5.8 MB; an upload may be at most 5 MB/);
     await expect(
       call('attachments.stage', { ...base, filename: 'x', contentType: 'nonsense', size: 3 }),
     ).rejects.toThrow(/content type/);

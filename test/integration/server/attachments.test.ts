@@ -299,3 +299,29 @@ describe('files on disk', () => {
     );
   });
 });
+
+describe('keeping attachments', () => {
+  it('an attachment written back whole, as read, is kept by its id, even one whose URL is not its own', async () => {
+    const r = await upload(s, people[3]!, Buffer.from('keep me'), 'keep.txt', 'text/plain');
+    const mine = r.body.fields.Photo.at(-1);
+    const table = (await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`)).body.tables.find(
+      (t: { name: string }) => t.name === 'People',
+    );
+    // A record of the demo seed holds a photo by an outside URL (stored before uploads existed).
+    const seeded = (await s.request('GET', `/v0/${s.baseId}/${table.id}?pageSize=100`)).body.records.find(
+      (x: { fields: { Photo?: { url: string }[] } }) =>
+        x.fields.Photo?.[0]?.url.startsWith('http') && !x.fields.Photo[0].url.startsWith(s.url),
+    );
+    expect(seeded).toBeDefined();
+    const again = await s.request('PATCH', `/v0/${s.baseId}/People/${seeded.id}`, {
+      fields: { Photo: seeded.fields.Photo },
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.fields.Photo).toEqual(seeded.fields.Photo);
+    const back = await s.request('PATCH', `/v0/${s.baseId}/People/${people[3]}`, {
+      fields: { Photo: [mine] },
+    });
+    expect(back.status, back.text).toBe(200);
+    expect(back.body.fields.Photo.map((a: { id: string }) => a.id)).toEqual([mine.id]);
+  });
+});
