@@ -1,5 +1,4 @@
-import sharp from 'sharp';
-import type { Metadata } from 'sharp';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
 
 export interface ImageInfo {
   width: number;
@@ -25,15 +24,31 @@ const BOXES = {
 const MAX_INPUT_PIXELS = 50_000_000;
 const TIMEOUT_SECONDS = 20;
 
-sharp.cache(false);
-// One libvips thread per image: the app and its server share a few cores, and thumbnails are small work.
-sharp.concurrency(1);
+type SharpFactory = (input: Buffer, options: SharpOptions) => Sharp;
+let loading: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp (and its 20 MB libvips) is loaded on the first image, not with the server: most starts never see one,
+ * and the embedded server's thread then never holds native image code it does not use.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    // One libvips thread per image: the app and its server share a few cores, and thumbnails are small work.
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loading;
+}
 
 /**
  * Width, height and thumbnails of an image, or undefined for anything that is not one of the raster formats
  * above (or cannot be decoded as one): such files are attachments without a preview.
  */
 export async function describeImage(bytes: Buffer): Promise<ImageInfo | undefined> {
+  // Where the native module cannot load, files are still stored, as attachments without a preview.
+  const sharp = await loadSharp().catch(() => undefined);
+  if (!sharp) return undefined;
   const open = () =>
     sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).timeout({
       seconds: TIMEOUT_SECONDS,
