@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import type { RecordData } from '../../core/records/types';
 import type { EditDoor } from './edit-door';
 import { expect, test } from './edit-fixtures';
-import { showCell } from './edit-helpers';
+import { openThroughProxy, showCell } from './edit-helpers';
 
 test.use({ doorName: 'attachments' });
 test.describe.configure({ mode: 'serial' });
@@ -107,4 +107,28 @@ test('a PNG dropped on a cell is uploaded, shown as a thumbnail and previewed in
   await expect
     .poll(async () => (await photos(door, id)).map((a) => a.filename))
     .toEqual([...before.map((a) => a.filename), 'notes.txt']);
+});
+
+test('an upload whose answer is lost says it may or may not have been attached, and is not sent again', async ({
+  app,
+  door,
+}, info) => {
+  await openThroughProxy(app, PEOPLE);
+  const id = (await app.rowId(1)) ?? '';
+  const before = (await photos(door, id)).length;
+  door.proxy.inject({ type: 'drop-after' }, { match: (r) => r.path.endsWith('/uploadAttachment') });
+  const sent = uploads(door).length;
+  const cell = await showCell(app, 1, 'Photo');
+  await dropFiles(app.page, cell, [{ name: 'lost.txt', type: 'text/plain', bytes: Buffer.from('lost?') }]);
+  const notice = app.table
+    .getByRole('alert')
+    .filter({ hasText: 'lost.txt may or may not have been attached' });
+  await expect(notice).toBeVisible();
+  await app.screenshot(info, 'attachments-03-uncertain-upload');
+  // It reached the server once; nothing sends it again.
+  await app.page.waitForTimeout(1000);
+  expect(uploads(door).length - sent).toBe(1);
+  expect((await photos(door, id)).length).toBe(before + 1);
+  await notice.getByRole('button', { name: 'I have checked' }).click();
+  await expect(notice).toHaveCount(0);
 });

@@ -32,7 +32,6 @@ const WORDS: Record<UploadEntry['state'], string> = {
   done: 'Uploaded',
   failed: 'Not uploaded',
   refused: 'Not uploaded',
-  uncertain: 'May or may not have been attached:',
 };
 
 /** Every upload of the tab, or of one record (the record form's). */
@@ -55,14 +54,13 @@ export function UploadBar({ editing, recordId }: { editing: TableEditing; record
   return (
     <ul className="td-uploads" aria-label="Uploads">
       {entries.map((e) => {
-        const over = e.state === 'failed' || e.state === 'refused' || e.state === 'uncertain';
+        const over = e.state === 'failed' || e.state === 'refused';
         return (
           <li key={e.key} className={over ? 'td-error' : undefined} role={over ? 'alert' : 'status'}>
             <span>
               {WORDS[e.state]} {e.filename}
               {e.total > 0 && !over ? ` (${formatBytes(e.total)})` : ''}
               {e.error ? `: ${e.error}` : ''}
-              {e.state === 'uncertain' ? ' Check the record before adding it again.' : ''}
             </span>
             {over ? (
               <button type="button" onClick={() => tracker.dismiss(e.key)}>

@@ -18,7 +18,7 @@ export interface UploadEntry {
   filename: string;
   sent: number;
   total: number;
-  state: 'reading' | 'staged' | 'queued' | 'sending' | 'done' | 'failed' | 'uncertain' | 'refused';
+  state: 'reading' | 'staged' | 'queued' | 'sending' | 'done' | 'failed' | 'refused';
   error?: string;
 }
 
@@ -48,6 +48,8 @@ export class UploadTracker {
     );
     this.off = api.on('attachments.progress', (p) => {
       if (!sameTarget(p.target, target)) return;
+      // An upload of unknown outcome is listed by the edit notices, with "I have checked", like a create.
+      if (p.state === 'uncertain') return this.dismiss(p.uploadId);
       this.patch(p.uploadId, {
         sent: p.sent,
         total: p.total,
@@ -137,12 +139,8 @@ export class UploadTracker {
       // Done: the cell shows the file; the bar lets it go.
       this.dismiss(uploadId);
     } catch (e) {
-      const entry = this.entries.find((x) => x.key === uploadId);
-      // The progress event already said whether the outcome is unknown; keep that, add the message.
-      this.patch(uploadId, {
-        state: entry?.state === 'uncertain' ? 'uncertain' : 'failed',
-        error: errorMessage(e),
-      });
+      // One of unknown outcome has left the list already (see the constructor); patch finds no entry then.
+      this.patch(uploadId, { state: 'failed', error: errorMessage(e) });
     }
   }
 
