@@ -3,11 +3,17 @@
  * create. A lost answer (the fault proxy drops it) is listed as uncertain, survives a restart, and the file is
  * never sent again on its own.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Dialog, OpenDialogOptions } from 'electron';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api';
 import { UPLOAD_PART_BYTES, attachmentChannels, attachmentEvents } from '../../../core/contract/attachments';
 import type { EventPayload } from '../../../core/contract';
+import type { ResponseOf } from '../../../core/contract/define';
 import { Uploads } from '../../../services/attachments/uploads';
+import type { ChooseFile } from '../../../services/attachments/uploads';
+import { attachmentSource } from '../../../electron/attachment-source';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
 
@@ -21,7 +27,7 @@ afterEach(async () => {
 
 type Progress = EventPayload<'attachments.progress'>;
 
-function uploadsOf(harness: Harness) {
+function uploadsOf(harness: Harness, chooseFile?: ChooseFile) {
   const progress: Progress[] = [];
   const saved: EventPayload<'edits.saved'>[] = [];
   const client = new RecordTableClient({
@@ -32,6 +38,7 @@ function uploadsOf(harness: Harness) {
   const uploads = new Uploads({
     clientFor: async () => client,
     edits: Promise.resolve(harness.parts),
+    chooseFile,
     emit: (event, payload) => {
       if (event === 'attachments.progress')
         progress.push(attachmentEvents['attachments.progress'].parse(payload));
@@ -39,12 +46,15 @@ function uploadsOf(harness: Harness) {
     },
   });
   // As the dispatcher calls them: requests and answers checked by the contract.
-  const call = async <C extends keyof typeof attachmentChannels>(channel: C, request: unknown) =>
+  const call = async <C extends keyof typeof attachmentChannels>(
+    channel: C,
+    request: unknown,
+  ): Promise<ResponseOf<typeof attachmentChannels, C>> =>
     attachmentChannels[channel].response.parse(
       await (uploads.handlers[channel] as (r: unknown) => Promise<unknown>)(
         attachmentChannels[channel].request.parse(request),
       ),
-    );
+    ) as ResponseOf<typeof attachmentChannels, C>;
   return { uploads, progress, saved, call };
 }
 
@@ -149,5 +159,55 @@ describe('uploads through the services', () => {
     // Dismissed once the user has checked.
     expect(await restarted.parts.records.dismissUncertain(listed[0]!.id)).toBe(true);
     expect(restarted.parts.records.uncertain()).toEqual([]);
+  });
+});
+
+describe("the door's open dialog", () => {
+  /** Electron's dialog, the one stand-in: it answers with the file the user "picked". */
+  const dialogPicking = (path: string | undefined, asked: OpenDialogOptions[]) =>
+    ({
+      showOpenDialog: async (options: OpenDialogOptions) => {
+        asked.push(options);
+        return { canceled: path === undefined, filePaths: path === undefined ? [] : [path] };
+      },
+    }) as unknown as Pick<Dialog, 'showOpenDialog'>;
+
+  it('reads the file the user picked in the services and uploads it; the renderer names no path', async () => {
+    h = await startHarness();
+    const path = join(h.userDataDir, 'picked.txt');
+    await writeFile(path, 'picked in the dialog');
+    const asked: OpenDialogOptions[] = [];
+    const { call } = uploadsOf(
+      h,
+      attachmentSource({ dialog: dialogPicking(path, asked), window: () => undefined }),
+    );
+    const recordId = await firstPerson(h);
+    const request = { target: h.target('People'), recordId, field: 'Photo' };
+    // A path in the request is not part of the channel: it is dropped before the handler sees it.
+    const picked = await call('attachments.pick', { ...request, path: '/etc/passwd' });
+    if (!picked.staged) throw new Error('nothing staged');
+    expect(asked).toMatchObject([{ properties: ['openFile'] }]);
+    expect(picked.staged).toMatchObject({ filename: 'picked.txt', size: 20 });
+    const { record } = await call('attachments.send', { uploadId: picked.staged.uploadId });
+    expect(record.fields['Photo']).toMatchObject([{ filename: 'picked.txt', type: 'text/plain' }]);
+  });
+
+  it('a cancelled dialog stages nothing; a picked file over 5 MB is refused; no dialog, no pick', async () => {
+    h = await startHarness();
+    const base = { target: h.target('People'), recordId: await firstPerson(h), field: 'Photo' };
+    const cancelled = uploadsOf(
+      h,
+      attachmentSource({ dialog: dialogPicking(undefined, []), window: () => undefined }),
+    );
+    expect(await cancelled.call('attachments.pick', base)).toEqual({ supported: true });
+    const big = join(h.userDataDir, 'big.bin');
+    await writeFile(big, Buffer.alloc(5 * 1024 * 1024 + 1));
+    const tooBig = uploadsOf(
+      h,
+      attachmentSource({ dialog: dialogPicking(big, []), window: () => undefined }),
+    );
+    await expect(tooBig.call('attachments.pick', base)).rejects.toThrow(/big.bin is 5.1 MB/);
+    expect(await uploadsOf(h).call('attachments.pick', base)).toEqual({ supported: false });
+    expect(uploadCalls(h)).toEqual([]);
   });
 });
