@@ -10,6 +10,7 @@ import type { AppServices } from '../services/app';
 import type { EmbeddedRunner } from '../services/embedded-server';
 import { APP_ORIGIN, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
 import { exportDestination } from './export-destination';
+import { attachmentSource } from './attachment-source';
 import { bindIpc } from './ipc';
 import { installMenu } from './menu';
 import { createSafeStorageVault } from './safe-storage-vault';
@@ -127,6 +128,7 @@ if (!app.requestSingleInstanceLock()) {
         window: () => BrowserWindow.getAllWindows()[0],
         folder: () => app.getPath('downloads'),
       }),
+      chooseFile: attachmentSource({ dialog, window: () => BrowserWindow.getAllWindows()[0] }),
     });
     // Electron's single-instance lock does not see the browser door (npm run web) on the same folder.
     const refused = await services.ready.then(

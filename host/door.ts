@@ -39,7 +39,9 @@ function contentSecurityPolicy(port: number): string {
     "script-src 'self'",
     // ag-grid sets its theme and row positions through inline styles.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    // Attachment thumbnails: the hosted service's are https; a local service's (the demo's port is random)
+    // are signed links on loopback. Images only: no script or fetch reaches those origins.
+    "img-src 'self' data: https: http://127.0.0.1:* http://localhost:*",
     "font-src 'self' data:",
     `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
     "frame-ancestors 'none'",

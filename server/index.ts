@@ -8,6 +8,7 @@ import { installFormulas } from './filter/formulas';
 import { randomBytes } from 'node:crypto';
 import { LOCAL_USER } from './users';
 import type { KeyUser } from './users';
+import { DEFAULT_URL_TTL_MS } from './files/attachments';
 
 export interface ServerOptions {
   /** 0 = a free port. */
@@ -28,6 +29,8 @@ export interface ServerOptions {
   penaltyMs?: number;
   /** Lifetime of a list offset. Default 600,000 ms. */
   offsetTtlMs?: number;
+  /** Lifetime of an attachment URL. Default two hours, as Airtable's. */
+  attachmentUrlTtlMs?: number;
   /** Largest accepted request body in bytes. Default 2 MiB. */
   bodyLimit?: number;
   logger?: boolean;
@@ -46,7 +49,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   // An empty key would admit `Authorization: Bearer ` from anyone.
   if (opts.apiKey !== undefined && opts.apiKey.trim() === '') throw new Error('The API key is empty');
   const db: Db = openDatabase({ dataDir: opts.dataDir, memory: opts.memory });
-  const service = new Service(db, { offsetTtlMs: opts.offsetTtlMs ?? 600_000 });
+  const service = new Service(db, {
+    offsetTtlMs: opts.offsetTtlMs ?? 600_000,
+    dataDir: opts.memory ? undefined : opts.dataDir,
+    attachmentUrlTtlMs: opts.attachmentUrlTtlMs ?? DEFAULT_URL_TTL_MS,
+  });
+  service.attachments.files.collect();
   installFormulas(service);
   if (opts.demo && service.catalog.listBases().length === 0) {
     seedDemoBase(service, typeof opts.demo === 'object' ? opts.demo : {});
@@ -68,11 +76,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await app.listen({ port: opts.port ?? 0, host });
   } catch (err) {
     db.close();
+    service.attachments.files.close();
     throw err;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  service.attachments.origin = `http://${urlHost}:${port}`;
   return {
     url: `http://${urlHost}:${port}`,
     apiKey,
@@ -82,6 +92,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     close: async () => {
       await app.close();
       db.close();
+      service.attachments.files.close();
     },
   };
 }

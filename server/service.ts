@@ -1,5 +1,7 @@
 import { ServiceError } from './errors';
 import type { RequestWork } from './filter/cost';
+import { Attachments } from './files/attachments';
+import { FileStore } from './files/store';
 import { Catalog } from './store/catalog';
 import { CommentStore } from './store/comments';
 import type { Table } from './store/catalog';
@@ -26,6 +28,7 @@ export class Service {
   readonly pages: PageReader;
   readonly cursors: CursorStore;
   readonly comments: CommentStore;
+  readonly attachments: Attachments;
   compileFilter: FilterCompiler = () => {
     throw new ServiceError(
       422,
@@ -36,12 +39,14 @@ export class Service {
 
   constructor(
     readonly db: Db,
-    opts: { offsetTtlMs: number },
+    opts: { offsetTtlMs: number; dataDir?: string; attachmentUrlTtlMs: number },
   ) {
     this.catalog = new Catalog(db);
     this.records = new RecordStore(db, this.catalog);
     this.pages = new PageReader(db);
     this.cursors = new CursorStore(opts.offsetTtlMs);
     this.comments = new CommentStore(db);
+    this.attachments = new Attachments(new FileStore(db, opts.dataDir), opts.attachmentUrlTtlMs);
+    this.records.attachmentAt = (url, filename) => this.attachments.fromUrl(url, filename);
   }
 }

@@ -13,6 +13,8 @@ import { startEmbeddedServer } from './embedded-server';
 import type { EmbeddedServerOptions } from './embedded-server';
 import type { ChooseDestination } from './edits/csv-export';
 import { createEditServices } from './edits/index';
+import { Uploads } from './attachments/uploads';
+import type { ChooseFile } from './attachments/uploads';
 import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
 import { Metadata } from './metadata/metadata';
@@ -33,6 +35,8 @@ export interface AppServicesOptions {
   fetch?: typeof fetch;
   /** The door's save dialog for CSV exports (Electron); without it an export is downloaded by the page. */
   exportDestination?: ChooseDestination;
+  /** The door's open dialog for attachments (Electron); without it the page offers a file input. */
+  chooseFile?: ChooseFile;
 }
 
 export interface AppServices {
@@ -95,6 +99,13 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     exportDestination: options.exportDestination,
   });
 
+  const uploads = new Uploads({
+    clientFor: (id) => connections.client(id),
+    edits: edits.ready,
+    emit: events.emit,
+    chooseFile: options.chooseFile,
+  });
+
   const handlers: Handlers = {
     'app.info': async () => ({
       name: 'TableDesk',
@@ -116,6 +127,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.cancelWalk': async (r) => views.cancelWalk(r.viewId),
     ...edits.handlers,
     ...commentHandlers((id) => connections.client(id)),
+    ...uploads.handlers,
   };
 
   return {

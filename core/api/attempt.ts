@@ -12,6 +12,31 @@ export interface AttemptSpec {
   body?: unknown;
   /** A POST that creates records: a failure after it may have reached the service is "outcome unknown". */
   creates: boolean;
+  /** What may or may not have happened when such a POST's answer is lost; records created by default. */
+  unknownOutcome?: string;
+  /** Another origin of the same service (Airtable's uploads go to its content host); the base URL by default. */
+  origin?: string;
+  /** Bytes of the body handed to the connection so far, as they go. */
+  onProgress?: (sent: number, total: number) => void;
+}
+
+/** Progress is counted in pieces of this size as the connection reads the body. */
+const PROGRESS_CHUNK = 64 * 1024;
+
+/** A JSON body that reports how much of it was read, with its length so nothing is sent chunked. */
+function progressBody(text: string, onProgress: (sent: number, total: number) => void) {
+  const bytes = new TextEncoder().encode(text);
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= bytes.length) return controller.close();
+      const end = Math.min(bytes.length, sent + PROGRESS_CHUNK);
+      controller.enqueue(bytes.subarray(sent, end));
+      sent = end;
+      onProgress(sent, bytes.length);
+    },
+  });
+  return { stream, length: bytes.length };
 }
 
 export interface AttemptConfig {
@@ -66,17 +91,27 @@ export async function sendAttempt(
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const headers: Record<string, string> = { Authorization: `Bearer ${config.apiKey}` };
   if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
+  const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  let body: string | ReadableStream<Uint8Array> | undefined = bodyText;
+  if (bodyText !== undefined && spec.onProgress) {
+    const p = progressBody(bodyText, spec.onProgress);
+    body = p.stream;
+    headers['Content-Length'] = String(p.length);
+  }
+  const maybe = spec.unknownOutcome ?? 'the records may or may not have been created';
 
   let status: number | undefined;
   let text: string;
   let response: Response | undefined;
   try {
-    response = await config.fetch(config.baseUrl + spec.path, {
+    response = await config.fetch((spec.origin ?? config.baseUrl) + spec.path, {
       method: spec.method,
       headers,
-      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      body,
       signal: combined,
-    });
+      // A stream body needs half duplex (fetch's rule); RequestInit's type does not know the option yet.
+      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    } as RequestInit);
     status = response.status;
     text = await response.text();
   } catch (cause) {
@@ -85,7 +120,7 @@ export async function sendAttempt(
       throw fail({
         kind: spec.creates ? 'outcome-unknown' : 'aborted',
         message: spec.creates
-          ? `${where} was cancelled after it was sent: the records may or may not have been created`
+          ? `${where} was cancelled after it was sent: ${maybe}`
           : `${where} was cancelled`,
         status,
         cause,
@@ -94,7 +129,7 @@ export async function sendAttempt(
     if (timeout.aborted) {
       throw fail({
         kind: spec.creates ? 'outcome-unknown' : 'timeout',
-        message: `${where} timed out after ${config.timeoutMs} ms${spec.creates ? ': the records may or may not have been created' : ''}`,
+        message: `${where} timed out after ${config.timeoutMs} ms${spec.creates ? `: ${maybe}` : ''}`,
         status,
         retryable: !spec.creates,
         cause,
@@ -105,7 +140,7 @@ export async function sendAttempt(
     if (spec.creates && !refused) {
       throw fail({
         kind: 'outcome-unknown',
-        message: `${where} failed after it may have reached the service (${detail}): the records may or may not have been created`,
+        message: `${where} failed after it may have reached the service (${detail}): ${maybe}`,
         status,
         cause,
       });
@@ -155,7 +190,7 @@ export async function sendAttempt(
     {
       kind: unknown ? 'outcome-unknown' : 'http',
       message: unknown
-        ? `${where}: ${label}${parsed ? '' : ' (not JSON)'}; the records may or may not have been created`
+        ? `${where}: ${label}${parsed ? '' : ' (not JSON)'}; ${maybe}`
         : `${where}: ${label}${parsed ? '' : ` (not JSON): ${text.slice(0, 200)}`}`,
       status,
       type: service?.type,

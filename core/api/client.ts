@@ -11,6 +11,9 @@ import { SchedulerRegistry } from './scheduler';
 import type { SchedulerStats } from './scheduler';
 import { Table } from './table';
 import type { TableClient } from './table';
+import { uploadAttachment } from './upload';
+import type { UploadFile, UploadOptions } from './upload';
+import type { RecordData } from '../records/types';
 
 export interface ClientOptions {
   /** e.g. https://api.airtable.com or the local server's url; without the /v0 segment. */
@@ -116,6 +119,20 @@ export class RecordTableClient {
     requireId('base id', baseId);
     requireId('table name or id', tableNameOrId);
     return new Comments(this.#requester, baseId, tableNameOrId);
+  }
+
+  /**
+   * Appends a file (at most 5 MB) to an attachment field of a record, through the base's throttle. Never
+   * retried once it may have reached the service: a lost answer is an `outcome-unknown` error.
+   */
+  uploadAttachment(
+    baseId: string,
+    recordId: string,
+    field: string,
+    file: UploadFile,
+    opts?: UploadOptions,
+  ): Promise<RecordData> {
+    return uploadAttachment(this.#requester, this.baseUrl, baseId, recordId, field, file, opts);
   }
 
   /** Queue state of one base, or summed over every base used so far. */

@@ -36,3 +36,5 @@ export type {
   UpsertResult,
 } from './table';
 export { backoffMs } from './requester';
+export { uploadOrigin } from './upload';
+export type { UploadFile, UploadOptions } from './upload';

@@ -67,6 +67,10 @@ export const uncertainCreateSchema = z.object({
   at: z.number(),
   records: z.array(z.record(z.string(), z.unknown())),
   error: channelErrorSchema,
+  /** Set for an upload (core/contract/attachments.ts): the file that may or may not have been attached. */
+  upload: z
+    .object({ recordId: idSchema, field: z.string(), filename: z.string(), size: z.number().int() })
+    .optional(),
 });
 
 const historyState = z.object({

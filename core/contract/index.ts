@@ -19,14 +19,16 @@ import { appChannels, appEvents } from './channels';
 import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
 import { walkChannels } from './view-walk';
+import { attachmentChannels, attachmentEvents } from './attachments';
 
 export const channels = {
   ...appChannels,
   ...editChannels,
   ...commentChannels,
   ...walkChannels,
+  ...attachmentChannels,
 } satisfies ChannelSet;
-export const events = { ...appEvents, ...editEvents } satisfies EventSet;
+export const events = { ...appEvents, ...editEvents, ...attachmentEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;

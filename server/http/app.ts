@@ -14,6 +14,8 @@ import { RateLimiter } from './rate-limit';
 import { registerExtensionRoutes } from './extension-routes';
 import { registerMetaRoutes } from './meta-routes';
 import { registerRecordRoutes } from './record-routes';
+import { registerFileRoutes } from './file-routes';
+import { FILES_PREFIX } from '../files/signing';
 
 export interface AppOptions {
   /** The keys the server admits, each acting for its user. */
@@ -125,7 +127,8 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   app.addHook('onRequest', async (req) => {
     if (opts.loopbackOnly && !loopbackHostAllowed(req.headers.host))
       throw new ServiceError(403, 'INVALID_HOST', 'This server answers only requests addressed to 127.0.0.1');
-    if (req.method === 'OPTIONS') return;
+    // Attachment links carry their own signature instead of the key (see files/signing.ts).
+    if (req.method === 'OPTIONS' || req.url.startsWith(FILES_PREFIX)) return;
     const user = users.byAuthorization(req.headers.authorization);
     if (!user) throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
     requestUsers.set(req, user);
@@ -165,5 +168,6 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   registerCommentRoutes(app, service, userOf);
   registerMetaRoutes(app, service, userOf);
   registerExtensionRoutes(app);
+  registerFileRoutes(app, service);
   return app;
 }

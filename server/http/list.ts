@@ -23,6 +23,7 @@ export function renderOptions(
 ): RenderOptions {
   const opts: RenderOptions = {
     byFieldId: o.returnFieldsByFieldId === true,
+    attachments: (value) => service.attachments.wire(value),
   };
   if (o.recordMetadata?.includes('commentCount')) opts.commentCount = (id) => service.comments.count(id);
   if (o.fields) {

@@ -3,7 +3,7 @@ import { ServiceError, recordNotFound } from '../errors';
 import type { Service } from '../service';
 import type { Table } from '../store/catalog';
 import { listRecords, renderOptions } from './list';
-import { renderRecord } from './render';
+import { renderRecord, writeRender } from './render';
 import { createBody, deleteQuery, listOptions, recordQuery, updateManyBody, updateOneBody } from './schemas';
 import type { ListOptions } from './schemas';
 
@@ -77,7 +77,7 @@ export function registerRecordRoutes(app: FastifyInstance, service: Service): vo
     async (req) => {
       const table = resolveTable(service, req.params.baseId, req.params.table);
       const body = req.body;
-      const render = { byFieldId: body.returnFieldsByFieldId === true };
+      const render = writeRender(service, body.returnFieldsByFieldId);
       if (body.records) {
         checkBatch(body.records.length, 'created');
         const recs = service.records.create(
@@ -108,7 +108,7 @@ export function registerRecordRoutes(app: FastifyInstance, service: Service): vo
         const table = resolveTable(service, req.params.baseId, req.params.table);
         const body = req.body;
         checkBatch(body.records.length, 'updated');
-        const render = { byFieldId: body.returnFieldsByFieldId === true };
+        const render = writeRender(service, body.returnFieldsByFieldId);
         const opts = { typecast: body.typecast, replace };
         if (body.performUpsert) {
           const r = service.records.upsert(table, body.records, body.performUpsert.fieldsToMergeOn, opts);
@@ -138,7 +138,7 @@ export function registerRecordRoutes(app: FastifyInstance, service: Service): vo
           typecast: req.body.typecast,
           replace,
         });
-        return renderRecord(table, rec!, { byFieldId: req.body.returnFieldsByFieldId === true });
+        return renderRecord(table, rec!, writeRender(service, req.body.returnFieldsByFieldId));
       },
     });
   }

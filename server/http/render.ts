@@ -7,6 +7,7 @@ import { isBlank } from '../store/cells';
 import { jsonCell } from '../store/records';
 import type { StoredRecord } from '../store/records';
 import { dateText, dateTimeText } from './date-text';
+import type { Service } from '../service';
 
 export interface RenderOptions {
   byFieldId?: boolean;
@@ -14,6 +15,8 @@ export interface RenderOptions {
   only?: ReadonlySet<string>;
   /** `recordMetadata[]=commentCount`: each record's number of comments. */
   commentCount?: (recordId: string) => number;
+  /** Gives uploaded attachments their signed URLs (Attachments.wire). */
+  attachments?: (value: unknown) => unknown;
   /** cellFormat=string: values as the user would read them, in this zone and locale. */
   text?: { timeZone: string; locale: string; primaryOf: (tableId: string, ids: string[]) => string[] };
 }
@@ -60,7 +63,7 @@ function textCell(field: Field, value: unknown, t: NonNullable<RenderOptions['te
     case 'multipleRecordLinks':
       return t.primaryOf(String(field.options?.linkedTableId), value as string[]).join(', ');
     case 'multipleAttachments':
-      return (value as Attachment[]).map((a) => `${a.filename} (${a.url})`).join(', ');
+      return (value as Attachment[]).map((a) => `${a.filename} (${a.url ?? ''})`).join(', ');
     case 'multipleLookupValues':
       return lookupText(field, value as unknown[], t);
     default:
@@ -114,14 +117,20 @@ export function checkTextFormat(
   return { timeZone, locale };
 }
 
+const holdsAttachments = (field: Field) =>
+  field.type === 'multipleAttachments' ||
+  (field.type === 'multipleLookupValues' &&
+    (field.options?.result as { type?: unknown } | undefined)?.type === 'multipleAttachments');
+
 /** A record on the wire: empty values are left out, 0 is kept (airtable-wire.md §3.7). */
 export function renderRecord(table: Table, rec: StoredRecord, opts: RenderOptions = {}): RecordData {
   // No prototype: a field may be named `__proto__` (or `constructor`), and is then an ordinary key.
   const fields = Object.create(null) as Record<string, unknown>;
   for (const field of table.fields) {
     if (opts.only && !opts.only.has(field.id)) continue;
-    const value = jsonCell(field, rec);
-    if (isBlank(value)) continue;
+    const stored = jsonCell(field, rec);
+    if (isBlank(stored)) continue;
+    const value = opts.attachments && holdsAttachments(field) ? opts.attachments(stored) : stored;
     fields[opts.byFieldId ? field.id : field.name] = opts.text
       ? safeTextCell(field, value, opts.text)
       : value;
@@ -130,3 +139,9 @@ export function renderRecord(table: Table, rec: StoredRecord, opts: RenderOption
   if (opts.commentCount) out.commentCount = opts.commentCount(rec.id);
   return out;
 }
+
+/** How a write's answer renders its records. */
+export const writeRender = (service: Service, byFieldId: unknown): RenderOptions => ({
+  byFieldId: byFieldId === true,
+  attachments: (value) => service.attachments.wire(value),
+});

@@ -2,10 +2,10 @@ import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import { ServiceError, invalidValue } from '../errors';
-import { newId } from '../ids';
 import type { Field } from './catalog';
 import { isComputed } from './catalog';
 import { nameProblem } from './names';
+import { MAX_FILENAME_LENGTH } from '../../core/records/attachments';
 
 dayjs.extend(utc);
 dayjs.extend(customParseFormat);
@@ -22,11 +22,14 @@ export interface CellWriter {
    * matches. All at once: one lookup for any number of texts.
    */
   linksByPrimary(field: Field, texts: string[]): Map<string, string>;
+  /** The attachment a URL this server made names (see server/files/attachments.ts), else undefined. */
+  attachmentAt(url: URL, filename: string | undefined): { id: string } | undefined;
 }
 
+/** An attachment as stored: one uploaded here (by file hash), or one kept as written by an older version. */
 export interface Attachment {
   id: string;
-  url: string;
+  url?: string;
   filename: string;
   size?: number;
   type?: string;
@@ -175,29 +178,43 @@ function fileNameOf(url: URL): string {
   }
 }
 
-function toAttachments(field: Field, value: unknown, previous: unknown): Attachment[] {
+const ATTACHMENT_ID = /^att[A-Za-z0-9]{14}$/;
+
+/**
+ * `[{id}]` keeps an attachment the record has; `[{url, filename?}]` adds one. This server downloads nothing:
+ * fetching a URL a client names would let anyone holding a key make it reach hosts only it can see (other
+ * services on loopback or the LAN, cloud metadata addresses). So a URL is accepted only when it is one of
+ * its own attachment URLs (from a record it answered, or an upload), and the file is then named by
+ * reference; any other URL is refused with a message saying to upload the file instead.
+ */
+function toAttachments(field: Field, value: unknown, w: CellWriter, previous: unknown): unknown[] {
   if (!Array.isArray(value)) throw invalidValue(field.name);
   const kept = new Map((Array.isArray(previous) ? (previous as Attachment[]) : []).map((a) => [a.id, a]));
   return value.map((item: unknown) => {
     if (typeof item !== 'object' || item === null) throw invalidValue(field.name);
     const a = item as Record<string, unknown>;
-    if (typeof a.id === 'string' && a.url === undefined) {
-      const old = kept.get(a.id);
-      if (!old) throw invalidValue(field.name, `unknown attachment ${a.id}`);
-      return old;
-    }
+    // An attachment the record has is kept by its id, with or without the rest of it (clients often write
+    // back what they read); its stored form wins over whatever else came with it.
+    const old = typeof a.id === 'string' ? kept.get(a.id) : undefined;
+    if (old) return old;
+    if (typeof a.id === 'string' && a.url === undefined)
+      throw invalidValue(field.name, `unknown attachment ${a.id}`);
     const url = typeof a.url === 'string' && URL.canParse(a.url) ? new URL(a.url) : undefined;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw invalidValue(field.name, 'an attachment needs an http(s) url');
-    // Nothing is downloaded: the url and filename are kept as given.
-    const out: Attachment = {
-      id: typeof a.id === 'string' ? a.id : newId('att'),
-      url: a.url as string,
-      filename: typeof a.filename === 'string' ? a.filename : fileNameOf(url),
-    };
-    if (typeof a.size === 'number') out.size = a.size;
-    if (typeof a.type === 'string') out.type = a.type;
-    return out;
+    if (
+      a.filename !== undefined &&
+      (typeof a.filename !== 'string' || a.filename === '' || a.filename.length > MAX_FILENAME_LENGTH)
+    )
+      throw invalidValue(field.name, `an attachment's filename has 1 to ${MAX_FILENAME_LENGTH} characters`);
+    const own = w.attachmentAt(url, (a.filename as string | undefined) ?? fileNameOf(url));
+    if (!own)
+      throw invalidValue(
+        field.name,
+        `this server does not download files, so it takes only attachment URLs it made itself (${url.origin} is not one); upload the file with uploadAttachment instead`,
+      );
+    if (typeof a.id === 'string' && ATTACHMENT_ID.test(a.id)) own.id = a.id;
+    return own;
   });
 }
 
@@ -274,7 +291,7 @@ export function writeCell(field: Field, value: unknown, w: CellWriter, previous?
       out = toLinks(field, value, w);
       break;
     case 'multipleAttachments':
-      out = toAttachments(field, value, previous);
+      out = toAttachments(field, value, w, previous);
       break;
     default:
       throw invalidValue(field.name, `fields of type ${field.type} cannot be written`);

@@ -68,6 +68,8 @@ const MAX_LINK_DEPTH = 8;
 
 export class RecordStore {
   computeFormulas: FormulaComputer = () => undefined;
+  /** Names an uploaded file by one of this server's attachment URLs; provided by server/files. */
+  attachmentAt: CellWriter['attachmentAt'] = () => undefined;
   // Prepared once: they run per record (reading one record is the inner loop of link sort keys).
   private readonly sql;
   private readonly statements = new Map<string, Statement>();
@@ -467,6 +469,7 @@ export class RecordStore {
   private writer(opts: WriteOptions): CellWriter {
     return {
       typecast: opts.typecast === true,
+      attachmentAt: (url, filename) => this.attachmentAt(url, filename),
       addChoice: (field, name) => {
         const choices = field.options?.choices;
         if (Array.isArray(choices)) choices.push({ id: newId('sel'), name });

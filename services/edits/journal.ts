@@ -43,6 +43,8 @@ export interface CreateLine {
   at: number;
   target: EditTarget;
   records: Record<string, unknown>[];
+  /** An attachment upload, journaled like a create (services/attachments): the file, not its bytes. */
+  upload?: { recordId: string; field: string; filename: string; size: number };
 }
 
 type CreateOutcomeLine =
@@ -121,8 +123,9 @@ export class Journal {
     for (const create of journal.creates.values()) {
       create.error ??= {
         kind: 'outcome-unknown',
-        message:
-          'TableDesk stopped while these records were being sent: they may or may not have been created.',
+        message: create.line.upload
+          ? `TableDesk stopped while ${create.line.upload.filename} was being uploaded: it may or may not have been attached.`
+          : 'TableDesk stopped while these records were being sent: they may or may not have been created.',
       };
     }
     await journal.compact();

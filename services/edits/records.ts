@@ -9,7 +9,7 @@ import { chunk } from '../../core/api/query';
 import type { EditEventPayload } from '../../core/contract/edits';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
-import type { Journal } from './journal';
+import type { CreateLine, Journal } from './journal';
 import type { Emit } from './queue';
 import type { TableFor } from './ports';
 import type { EditTarget, FailureInfo, FieldValues } from './types';
@@ -36,7 +36,7 @@ export interface DeleteResult {
 }
 
 /** Whether a failed create may still have created its records (the client never repeats those on its own). */
-function outcomeOf(e: unknown): CreateFailure['outcome'] {
+export function outcomeOf(e: unknown): CreateFailure['outcome'] {
   if (!(e instanceof RecordTableError)) return 'rejected';
   return e.kind === 'outcome-unknown' || e.kind === 'timeout' || e.kind === 'aborted'
     ? 'unknown'
@@ -60,13 +60,20 @@ export class RecordWriter {
 
   /** Creates whose outcome is unknown, from this run or an earlier one (not those still out). */
   uncertain(): EditEventPayload<'records.uncertain'>['creates'] {
-    return this.journal
-      .uncertainCreates()
-      .flatMap(({ line, error }) =>
-        error === undefined
-          ? []
-          : [{ id: line.id, target: line.target, at: line.at, records: line.records, error }],
-      );
+    return this.journal.uncertainCreates().flatMap(({ line, error }) =>
+      error === undefined
+        ? []
+        : [
+            {
+              id: line.id,
+              target: line.target,
+              at: line.at,
+              records: line.records,
+              error,
+              ...(line.upload ? { upload: line.upload } : {}),
+            },
+          ],
+    );
   }
 
   async dismissUncertain(id: string): Promise<boolean> {
@@ -90,23 +97,11 @@ export class RecordWriter {
     const settled = await Promise.allSettled(
       batches.map(async (batch) => {
         const fields = batch.map((b) => b.fields);
-        // Written down before it is sent: a create cut short by a crash is shown as unknown on the next start.
-        const id = randomUUID();
-        await this.journal.append({ t: 'create', id, at: Date.now(), target, records: fields });
-        try {
-          const records = await table.createMany(fields, { typecast, priority: 'interactive' });
-          await this.journal.append({ t: 'create-settled', id });
-          this.emit('records.created', { target, records });
-          return records;
-        } catch (e) {
-          if (outcomeOf(e) === 'unknown') {
-            await this.journal.append({ t: 'create-unknown', id, error: toChannelError(e) });
-            this.emit('records.uncertain', { creates: this.uncertain() });
-          } else {
-            await this.journal.append({ t: 'create-settled', id });
-          }
-          throw e;
-        }
+        const records = await this.once({ target, records: fields }, () =>
+          table.createMany(fields, { typecast, priority: 'interactive' }),
+        );
+        this.emit('records.created', { target, records });
+        return records;
       }),
     );
     const result: CreateResult = { created: [], createdIndexes: [], failed: [] };
@@ -122,6 +117,28 @@ export class RecordWriter {
       for (const b of batch) result.failed.push({ index: b.index, fields: b.fields, outcome, error });
     });
     return result;
+  }
+
+  /**
+   * Sends a request that must never go twice (a create, an upload): written down before it is sent, so one
+   * cut short by a crash is shown as unknown on the next start; one whose answer is lost stays listed.
+   */
+  async once<T>(line: Pick<CreateLine, 'target' | 'records' | 'upload'>, send: () => Promise<T>): Promise<T> {
+    const id = randomUUID();
+    await this.journal.append({ t: 'create', id, at: Date.now(), ...line });
+    try {
+      const out = await send();
+      await this.journal.append({ t: 'create-settled', id });
+      return out;
+    } catch (e) {
+      if (outcomeOf(e) === 'unknown') {
+        await this.journal.append({ t: 'create-unknown', id, error: toChannelError(e) });
+        this.emit('records.uncertain', { creates: this.uncertain() });
+      } else {
+        await this.journal.append({ t: 'create-settled', id });
+      }
+      throw e;
+    }
   }
 
   /** DELETEs 10 ids per request (a lone id in the single-record form); rows leave as each batch succeeds. */

@@ -32,10 +32,17 @@ export function EditNotices({ editing, view }: { editing: TableEditing; view: Ed
       )}
       {view.uncertain.map((c) => (
         <p key={c.id} className="td-warning" role="alert">
-          <span>
-            {plural(c.records.length, 'new record')} may or may not have been created ({c.error.message}).
-            Check the table before adding them again.
-          </span>
+          {c.upload ? (
+            <span>
+              {c.upload.filename} may or may not have been attached to {c.upload.recordId} ({c.error.message}
+              ). Check the record before adding it again.
+            </span>
+          ) : (
+            <span>
+              {plural(c.records.length, 'new record')} may or may not have been created ({c.error.message}).
+              Check the table before adding them again.
+            </span>
+          )}
           <button type="button" onClick={() => void editing.dismissUncertain(c.id)}>
             I have checked
           </button>

@@ -1,5 +1,5 @@
 /**
- * Cell renderers for select pills and link and attachment chips. They are plain DOM components rather than
+ * Cell renderers for select pills, link chips, and attachment thumbnails and chips. They are plain DOM components rather than
  * React ones: many cells render per frame while scrolling, and ag-grid mounts plain components far more
  * cheaply. Text goes in through textContent only, never as HTML. Other types use a value formatter.
  */
@@ -99,16 +99,70 @@ export class LinkCell extends ChipsCell {
   }
 }
 
-export class AttachmentCell extends ChipsCell {
-  protected chips(value: unknown): Chip[] {
-    return asList(value).map((v) => {
-      const a = (v ?? {}) as { filename?: unknown; type?: unknown };
-      const name = typeof a.filename === 'string' ? a.filename : genericText(v);
-      return {
-        text: `📎 ${name}`,
-        className: 'td-chip td-chip-file',
-        ...(typeof a.type === 'string' ? { title: a.type } : {}),
-      };
-    });
+/** Thumbnails drawn per cell at most; more files show as "+N". */
+const MAX_THUMBNAILS = 4;
+
+/**
+ * Images as their small thumbnail (36 px high, loaded lazily, decoded off the main thread), other files as
+ * chips with their name. Refreshing with the same value (the grid re-renders rows often) touches no DOM.
+ */
+export class AttachmentCell implements ICellRendererComp<RecordData> {
+  private readonly gui = document.createElement('span');
+  private value: unknown;
+
+  init(params: Params): void {
+    this.gui.className = 'td-chips td-attachment-cell';
+    this.render(params.value);
   }
+
+  getGui(): HTMLElement {
+    return this.gui;
+  }
+
+  refresh(params: Params): boolean {
+    if (params.value !== this.value) this.render(params.value);
+    return true;
+  }
+
+  private render(value: unknown): void {
+    this.value = value;
+    const list = asList(value);
+    const parts = list.slice(0, MAX_THUMBNAILS).map((v) => {
+      const a = (v ?? {}) as { filename?: unknown; type?: unknown; thumbnails?: { small?: Partial<Thumb> } };
+      const name = typeof a.filename === 'string' ? a.filename : genericText(v);
+      const small = a.thumbnails?.small;
+      if (small && typeof small.url === 'string') {
+        const img = document.createElement('img');
+        img.className = 'td-thumb';
+        img.loading = 'lazy';
+        img.decoding = 'async';
+        img.alt = name;
+        img.title = name;
+        if (typeof small.width === 'number' && typeof small.height === 'number') {
+          img.width = small.width;
+          img.height = small.height;
+        }
+        img.src = small.url;
+        return img;
+      }
+      const chip = document.createElement('span');
+      chip.className = 'td-chip td-chip-file';
+      chip.textContent = `📎 ${name}`;
+      if (typeof a.type === 'string') chip.title = a.type;
+      return chip;
+    });
+    if (list.length > MAX_THUMBNAILS) {
+      const more = document.createElement('span');
+      more.className = 'td-chip';
+      more.textContent = `+${list.length - MAX_THUMBNAILS}`;
+      parts.push(more);
+    }
+    this.gui.replaceChildren(...parts);
+  }
+}
+
+interface Thumb {
+  url: string;
+  width: number;
+  height: number;
 }

@@ -23,6 +23,7 @@ import { useExportJob } from './export/useExportJob';
 import type { ExportQuery } from './export/useExportJob';
 import { planPaste } from './paste';
 import { RecordDetail } from './RecordDetail';
+import { AttachmentDrop, UploadBar } from './attachments/UploadBar';
 import type { EditingView, TableEditing } from './table-editing';
 import { parseTsv, toTsv } from './tsv';
 
@@ -272,7 +273,8 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
         </button>
       </div>
       <EditNotices editing={editing} view={view} />
-      {children}
+      <UploadBar editing={editing} />
+      <AttachmentDrop editing={editing}>{children}</AttachmentDrop>
       {problem && (
         <div className="td-cell-problem" role="alert" style={{ top: problem.top, left: problem.left }}>
           {problem.text}

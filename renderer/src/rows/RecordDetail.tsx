@@ -14,6 +14,7 @@ import { effectiveType, formatCell } from '../grid/format';
 import { CommentsSection } from './comments/CommentsSection';
 import { RecordSection } from './RecordSection';
 import type { TableEditing } from './table-editing';
+import { Attachments } from './attachments/Attachments';
 import { useModalFocus } from './useModalFocus';
 
 interface Props {
@@ -51,6 +52,7 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
     else setProblem(parsed.error);
   };
 
+  if (type === 'multipleAttachments') return <Attachments field={field} row={row} editing={editing} />;
   if (!isEditable(field)) return <output aria-label={label}>{formatCell(shown, field)}</output>;
   const key = `${row.id}:${JSON.stringify(shown ?? null)}`;
   let input;

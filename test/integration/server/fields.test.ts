@@ -53,6 +53,14 @@ const create = (fields: Record<string, unknown>, typecast = false) =>
 describe('values per field type', () => {
   it('stores valid values of every writable type as sent and computes the read-only ones', async () => {
     const person = await s.request('POST', `/v0/${s.baseId}/Folk`, { fields: { Name: 'Ada' } });
+    // An attachment is written by one of the server's own URLs (it downloads nothing): one from an upload.
+    const holder = await create({ Text: 'holder' });
+    const uploaded = await s.request('POST', `/v0/${s.baseId}/${holder.body.id}/Files/uploadAttachment`, {
+      contentType: 'application/pdf',
+      file: Buffer.from('%PDF-1.4').toString('base64'),
+      filename: 'report.pdf',
+    });
+    const fileUrl: string = uploaded.body.fields.Files[0].url;
     // Values read back exactly as written, for every type that does not normalise them.
     const asWritten = {
       Text: 'hello',
@@ -74,15 +82,13 @@ describe('values per field type', () => {
     const r = await create({
       ...asWritten,
       At: 1640520000000,
-      Files: [{ url: 'https://example.com/files/report%20q1.pdf' }],
+      Files: [{ url: fileUrl, filename: 'report q1.pdf' }],
     });
     expect(r.status).toBe(200);
     const f = r.body.fields;
-    expect(f).toMatchObject({ ...asWritten, At: '2021-12-26T12:00:00.000Z', Auto: 1, Total: '3 hello' });
-    expect(f.Files[0]).toMatchObject({
-      url: 'https://example.com/files/report%20q1.pdf',
-      filename: 'report q1.pdf',
-    });
+    // Auto 2: the holder above is record 1.
+    expect(f).toMatchObject({ ...asWritten, At: '2021-12-26T12:00:00.000Z', Auto: 2, Total: '3 hello' });
+    expect(f.Files[0]).toMatchObject({ filename: 'report q1.pdf', size: 8, type: 'application/pdf' });
     expect(f.Files[0].id).toMatch(/^att/);
     expect(f.Created).toBe(r.body.createdTime);
     expect(f.Modified).toBe(r.body.createdTime);
@@ -91,7 +97,7 @@ describe('values per field type', () => {
     const p = await s.request('PATCH', `${path}/${r.body.id}`, {
       fields: { Files: [{ id: f.Files[0].id }], Number: 2 },
     });
-    expect(p.body.fields.Files).toEqual(f.Files);
+    expect(p.body.fields.Files).toMatchObject([{ id: f.Files[0].id, filename: 'report q1.pdf', size: 8 }]);
     expect(p.body.fields.Total).toBe('4 hello');
     expect(p.body.fields.Modified >= f.Modified).toBe(true);
   });

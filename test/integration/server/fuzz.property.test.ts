@@ -17,6 +17,9 @@ let s: LocalServer;
 let recordId: string;
 let tasksId: string;
 let commentId: string;
+let personId: string;
+/** A signed link to a stored file: its query is fuzzed like any other. */
+let filePath: string;
 let probeDone = false;
 let slowestProbeMs = 0;
 let probes = 0;
@@ -30,6 +33,13 @@ beforeAll(async () => {
   tasksId = tables.body.tables.find((t: { name: string }) => t.name === 'Tasks').id;
   commentId = (await s.request('POST', `/v0/${s.baseId}/${tasksId}/${recordId}/comments`, { text: 'fuzzed' }))
     .body.id;
+  personId = (await s.request('GET', `/v0/${s.baseId}/People?pageSize=1`)).body.records[0].id;
+  const uploaded = await s.request('POST', `/v0/${s.baseId}/${personId}/Photo/uploadAttachment`, {
+    contentType: 'text/plain',
+    file: Buffer.from('fuzz').toString('base64'),
+    filename: 'f.txt',
+  });
+  filePath = new URL(uploaded.body.fields.Photo[0].url).pathname;
   probe = (async () => {
     while (!probeDone) {
       const started = performance.now();
@@ -121,6 +131,9 @@ describe('fuzz', () => {
       'records',
       'include',
       'text',
+      'type',
+      'expires',
+      'signature',
       ...POLLUTING,
     );
     const suffix = fc.array(
@@ -147,6 +160,8 @@ describe('fuzz', () => {
       () => ['GET', '/v0/meta/whoami'],
       () => ['GET', '/v0/meta/bases'],
       () => ['DELETE', `/v0/${s.baseId}/${tasksId}`],
+      () => ['GET', filePath],
+      () => ['GET', `/files/${'0'.repeat(64)}/small/a.png`],
     );
     await run(
       fc.asyncProperty(route, fc.array(pair, { maxLength: 8 }), fc.boolean(), async (r, pairs, auth) => {
@@ -224,6 +239,9 @@ describe('fuzz', () => {
       () => ['PATCH', `/v0/meta/bases/${s.baseId}/tables/${tasksId}`],
       () => ['POST', `/v0/${s.baseId}/${tasksId}/${recordId}/comments`],
       () => ['PATCH', `/v0/${s.baseId}/${tasksId}/${recordId}/comments/${commentId}`],
+      () => ['POST', `/v0/${s.baseId}/${personId}/Photo/uploadAttachment`],
+      () => ['POST', `/v0/${s.baseId}/${recordId}/Name/uploadAttachment`],
+      () => ['PATCH', `/v0/${s.baseId}/People/${personId}`],
     );
     const comment = fc.record(
       {
@@ -232,7 +250,35 @@ describe('fuzz', () => {
       },
       { requiredKeys: [] },
     );
+    const upload = fc.record(
+      {
+        contentType: fc.oneof(text, fc.constantFrom('image/png', 'text/html', 'image/svg+xml')),
+        file: fc.oneof(
+          fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString('base64')),
+          text,
+        ),
+        filename: text,
+      },
+      { requiredKeys: [] },
+    );
+    const attachments = fc.record({
+      fields: fc.record({
+        Photo: fc.array(
+          fc.record(
+            {
+              id: text,
+              url: fc.oneof(text, fc.constantFrom('http://127.0.0.1:1/x', `${s.url}${filePath}`)),
+              filename: fc.oneof(text, anyJson),
+            },
+            { requiredKeys: [] },
+          ),
+          { maxLength: 3 },
+        ),
+      }),
+    });
     const body = fc.oneof(
+      upload.map((b) => JSON.stringify(b)),
+      attachments.map((b) => JSON.stringify(b)),
       writes.map((b) => JSON.stringify(b)),
       comment.map((b) => JSON.stringify(b)),
       list.map((b) => JSON.stringify(b)),

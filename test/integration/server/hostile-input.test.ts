@@ -131,11 +131,16 @@ describe('counts', () => {
 });
 
 describe('values', () => {
-  it('an attachment URL with a malformed escape is kept, its file name as written', async () => {
-    const r = await create({ Files: [{ url: 'https://files.example/a%zz%E0.png' }] });
-    expect(r.status, r.text).toBe(200);
-    expect(r.body.records[0].fields.Files[0].filename).toBe('a%zz%E0.png');
-    for (const url of ['https://[', 'http://', 'https://exa mple.com/x', 'javascript:alert(1)'])
+  it('attachment URLs other than its own, malformed ones too, are refused', async () => {
+    for (const url of [
+      'https://files.example/a%zz%E0.png',
+      'http://127.0.0.1:1/files/x',
+      `${s.url}/files/${'a'.repeat(64)}/file/a%zz%E0.png?type=image%2Fpng&expires=1&signature=x`,
+      'https://[',
+      'http://',
+      'https://exa mple.com/x',
+      'javascript:alert(1)',
+    ])
       expectRefused(await create({ Files: [{ url }] }), 422);
   });
 
