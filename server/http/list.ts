@@ -5,8 +5,10 @@ import type { Service } from '../service';
 import type { SortRule, Table } from '../store/catalog';
 import type { Keyset, PageSpec } from '../store/list';
 import type { StoredRecord } from '../store/records';
+import { jsonCell } from '../store/records';
+import { isBlank } from '../store/cells';
 import { FILTER_BUSY_MS, RequestWork, filterTooExpensive } from '../filter/cost';
-import { checkTextFormat, renderRecord } from './render';
+import { checkTextFormat, renderRecord, safeTextCell } from './render';
 import type { RenderOptions } from './render';
 import type { ListOptions } from './schemas';
 
@@ -34,18 +36,31 @@ export function renderOptions(
   }
   if (o.cellFormat === 'string') {
     const { timeZone, locale } = checkTextFormat(o.timeZone, o.userLocale);
-    opts.text = { timeZone, locale, primaryOf: (tableId, ids) => primaryValues(service, tableId, ids) };
+    const text: NonNullable<RenderOptions['text']> = {
+      timeZone,
+      locale,
+      primaryOf: (tableId, ids) => primaryValues(service, tableId, ids, text),
+    };
+    opts.text = text;
   }
   return opts;
 }
 
-function primaryValues(service: Service, tableId: string, ids: string[]): string[] {
+/** Linked records as Airtable names them: their primary value as text, "Unnamed record" when it is empty. */
+function primaryValues(
+  service: Service,
+  tableId: string,
+  ids: string[],
+  text: NonNullable<RenderOptions['text']>,
+): string[] {
   const table = service.catalog.tableById(tableId);
-  if (!table) return ids;
+  const primary = table?.fields.find((f) => f.id === table.primaryFieldId);
+  if (!table || !primary) return ids;
   return ids.map((id) => {
     const rec = service.records.get(table, id);
-    const v = rec?.data[table.primaryFieldId];
-    return v === undefined ? id : String(v);
+    if (!rec) return id;
+    const v = jsonCell(primary, rec);
+    return isBlank(v) ? 'Unnamed record' : safeTextCell(primary, v, text);
   });
 }
 

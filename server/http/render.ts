@@ -82,7 +82,7 @@ function lookupText(field: Field, values: unknown[], t: NonNullable<RenderOption
  * Writes refuse values that cannot be formatted, but a database written by an older version may hold some:
  * such a value reads as its plain text rather than failing the whole read.
  */
-function safeTextCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
+export function safeTextCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
   try {
     return textCell(field, value, t);
   } catch {

@@ -374,4 +374,25 @@ describe('reading by lookups, rollups and counts', () => {
       'Job titles': 'w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11',
     });
   });
+
+  it('names linked records by their formatted primary value, or "Unnamed record" when it is empty', async () => {
+    const sprints = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Sprints',
+      fields: [
+        { name: 'Number', type: 'number', options: { precision: 1 } },
+        { name: 'Squads', type: 'multipleRecordLinks', options: { linkedTableId: ids.squads } },
+      ],
+    });
+    expect(sprints.status).toBe(200);
+    const sprintsPath = `/v0/${s.baseId}/Sprints`;
+    const one = await create(sprintsPath, { Number: 1234.5 });
+    const unnamed = await create(sprintsPath, {});
+    const squad = await create(squadsPath, { Name: 'East', Sprints: [one, unnamed] });
+    const r = await s.request(
+      'GET',
+      `${squadsPath}/${squad}?cellFormat=string&timeZone=UTC&userLocale=de-DE`,
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.fields.Sprints).toBe('1.234,5, Unnamed record');
+  });
 });
