@@ -220,6 +220,25 @@ describe('values and their recomputation', () => {
     });
   });
 
+  it('answers #ERROR! for a rollup past its formula budget, and still saves the write', async () => {
+    const heavy = await addField(ids.squads, {
+      name: 'Heavy',
+      type: 'rollup',
+      options: {
+        recordLinkFieldId: ids.inverse,
+        fieldIdInLinkedTable: ids.Title,
+        formula: `LEN(${Array.from({ length: 5 }, () => 'REPT(ARRAYJOIN(values), 60000)').join(' & ')})`,
+      },
+    });
+    expect(heavy.status).toBe(200);
+    const squad = await create(squadsPath, { Name: 'Heavy squad' });
+    const job = await s.request('POST', jobsPath, {
+      fields: { Title: 'abcdefghijklmnop', Squad: [squad] },
+    });
+    expect(job.status).toBe(200);
+    expect((await fieldsOf(squadsPath, squad)).Heavy).toEqual({ error: '#ERROR!' });
+  });
+
   it('refuses writes to lookups, rollups and counts', async () => {
     for (const [path, id, name] of [
       [squadsPath, red, 'Points'],
