@@ -14,6 +14,7 @@ import type { ChooseDestination } from './edits/csv-export';
 import { createEditServices } from './edits/index';
 import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
+import { createLinkServices } from './links/index';
 import { Metadata } from './metadata/metadata';
 import { Secrets } from './secrets';
 import { privateDirSync } from './storage/private-files';
@@ -74,17 +75,26 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const metadata = new Metadata((id) => connections.client(id));
   const views = new TableViews(connections, metadata, (state) => events.emit('view.state', state));
+  const links = createLinkServices({
+    clientFor: (id) => connections.client(id),
+    metadata,
+    emit: events.emit,
+    noteError: (id, message) => connections.noteError(id, message),
+  });
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
   events.subscribe((event, payload) => {
     if (event === 'edits.saved') {
       const saved = payload as EventPayload<'edits.saved'>;
       views.applySaved(saved.target, saved.record);
+      // A schema that cannot be read leaves the cached names as they were.
+      void links.applySaved(saved.target, saved.record).catch(() => undefined);
     } else if (event === 'records.created') {
       const created = payload as EventPayload<'records.created'>;
       views.applyCreated(created.target, created.records);
     } else if (event === 'records.deleted') {
       const deleted = payload as EventPayload<'records.deleted'>;
       views.applyDeleted(deleted.target, deleted.ids);
+      void links.applyDeleted(deleted.target, deleted.ids).catch(() => undefined);
     }
   });
   const edits = createEditServices({
@@ -112,6 +122,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => views.close(r.viewId),
     ...edits.handlers,
+    ...links.handlers,
   };
 
   return {

@@ -17,9 +17,10 @@
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
 import { appChannels, appEvents } from './channels';
 import { editChannels, editEvents } from './edits';
+import { linkChannels, linkEvents } from './links';
 
-export const channels = { ...appChannels, ...editChannels } satisfies ChannelSet;
-export const events = { ...appEvents, ...editEvents } satisfies EventSet;
+export const channels = { ...appChannels, ...editChannels, ...linkChannels } satisfies ChannelSet;
+export const events = { ...appEvents, ...editEvents, ...linkEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;
