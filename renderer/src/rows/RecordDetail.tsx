@@ -8,6 +8,10 @@ import type { RecordData } from '../../../core/records/types';
 import { toLocalInput } from '../editing/DateTimeEditor';
 import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
+import { useBaseTables } from '../links/context';
+import { LinkChips } from '../links/LinkChips';
+import { linkedTableId } from '../links/names';
+import { LinkedRecords } from './links/LinkedRecords';
 import type { TableEditing } from './table-editing';
 import { useModalFocus } from './useModalFocus';
 
@@ -46,6 +50,7 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
     else setProblem(parsed.error);
   };
 
+  if (linkedTableId(field) !== undefined) return <LinkChips field={field} value={shown} />;
   if (!isEditable(field)) return <output aria-label={label}>{formatCell(shown, field)}</output>;
   const key = `${row.id}:${JSON.stringify(shown ?? null)}`;
   let input;
@@ -163,6 +168,7 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
   }, [grid, index, pinned]);
   const dialog = useRef<HTMLDivElement>(null);
   const onKeyDown = useModalFocus(dialog, onClose);
+  const tables = useBaseTables(editing.target.connectionId, editing.target.baseId);
   return (
     <div
       className="td-modal-backdrop"
@@ -212,6 +218,7 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
             ))}
           </dl>
         )}
+        {row && <LinkedRecords tables={tables} table={editing.target.table} record={row} />}
       </div>
     </div>
   );

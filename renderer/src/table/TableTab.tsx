@@ -10,6 +10,9 @@ import { errorMessage, isChannelError, tabledesk } from '../bridge';
 import { TableGrid, goToRow } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
 import { recentFormulas, rememberFormula } from '../formula/recent';
+import { LinksContext } from '../links/context';
+import { useLinkedForms } from '../links/useLinkedForms';
+import { useLinkCells } from '../links/useLinkCells';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
@@ -49,6 +52,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const knownColumns = useRef(new Set<string>());
   const tableColumns = useRef<readonly Column[]>([]);
   useEffect(() => editing.setColumns(columns), [editing, columns]);
+  const rowNames = useLinkCells(gridApi, columns, connectionId, baseId);
+  const linked = useLinkedForms(connectionId, baseId);
 
   const onOpened = useCallback((view: OpenedView) => {
     setViewId(view.viewId);
@@ -88,6 +93,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           rows: (rows) => {
             setProgress((p) => ({ ...p, loaded: rows.loaded, total: rows.rowCount ?? p.total }));
             setError(undefined);
+            rowNames.rows(rows.records);
           },
           error: (e) => {
             setError(errorMessage(e));
@@ -101,7 +107,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         },
         editing.placements,
       ),
-    [session, query, editing],
+    [session, query, editing, rowNames],
   );
 
   const change = (next: BaseQuery) => {
@@ -164,6 +170,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       className="td-table"
       hidden={!active}
       aria-label={table}
+      onClick={linked.onClick}
       onKeyDown={(e) => {
         if (e.ctrlKey && e.key.toLowerCase() === 'g') {
           e.preventDefault();
@@ -233,25 +240,28 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           Loading page {progress.loadingPage}…
         </div>
       )}
-      <EditingFrame
-        editing={editing}
-        view={editingView}
-        selectedCount={selectedCount}
-        query={query}
-        total={progress.total}
-      >
-        <TableGrid
-          columns={shownColumns}
-          datasource={datasource}
-          blockSize={PAGE_SIZE}
-          decorate={decorate}
-          gridProps={tabGridProps}
-          onReady={(api) => {
-            gridApi.current = api;
-            editing.attach(api);
-          }}
-        />
-      </EditingFrame>
+      <LinksContext.Provider value={linked.scope}>
+        <EditingFrame
+          editing={editing}
+          view={editingView}
+          selectedCount={selectedCount}
+          query={query}
+          total={progress.total}
+        >
+          <TableGrid
+            columns={shownColumns}
+            datasource={datasource}
+            blockSize={PAGE_SIZE}
+            decorate={decorate}
+            gridProps={tabGridProps}
+            onReady={(api) => {
+              gridApi.current = api;
+              editing.attach(api);
+            }}
+          />
+        </EditingFrame>
+        {linked.form}
+      </LinksContext.Provider>
       <StatusBar
         loaded={progress.loaded}
         total={progress.total}
