@@ -32,7 +32,7 @@ const chipTexts = (app: AppPage, row: number, column: string) =>
 test('the grid, the copied text and the record form name linked records; a chip opens its record, with Back', async ({
   app,
   door,
-}) => {
+}, info) => {
   await app.openTable('Tasks');
   const { tasks, name } = await tables(door);
   const row = await app.rowIds(3);
@@ -65,6 +65,7 @@ test('the grid, the copied text and the record form name linked records; a chip 
   const linkedFrom = linked.getByRole('region', { name: 'Linked from' });
   await expect(linkedFrom).toContainText('Tasks · Assignee');
   await expect(linkedFrom.getByRole('button', { name: String(task.fields['Name']) })).toBeVisible();
+  await app.screenshot(info, 'links-01-linked-record');
 
   // Deeper: the task again from the person's list, then Back, Back: the task's own form is still open.
   await linkedFrom.getByRole('button', { name: String(task.fields['Name']) }).click();
@@ -86,7 +87,7 @@ test('the grid, the copied text and the record form name linked records; a chip 
 test('the picker links and unlinks records, saved on the server, and the lookup follows', async ({
   app,
   door,
-}) => {
+}, info) => {
   await app.openTable('Tasks');
   const { people, name } = await tables(door);
   const id = (await app.rowId(1))!;
@@ -100,6 +101,7 @@ test('the picker links and unlinks records, saved on the server, and the lookup 
   await picker.getByRole('searchbox', { name: 'Find a record' }).fill(personName.slice(0, -1));
   await picker.getByRole('list', { name: 'Records' }).getByRole('button', { name: personName }).click();
   await expect(picker.getByRole('group', { name: 'Linked' })).toHaveText(`${personName}×`);
+  await app.screenshot(info, 'links-02-picker');
   await picker.getByRole('button', { name: 'Done' }).click();
 
   await expect

@@ -8,6 +8,8 @@ import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
 import { effectiveType } from '../grid/format';
 
+export const RECORD_ID = /^rec[A-Za-z0-9]{3,40}$/;
+
 export type NamesListener = (tableId: string, ids: ReadonlySet<string>) => void;
 
 /** The table a link field (or a lookup of one) points at. */
@@ -86,7 +88,8 @@ class LinkNameStore {
       const missing = new Set<string>();
       for (const id of ids) {
         const key = `${tableId}/${id}`;
-        if (this.name(tableId, id) !== undefined || this.asked.has(key)) continue;
+        // Only record ids are asked for: one odd value must not make the services refuse the whole call.
+        if (!RECORD_ID.test(id) || this.name(tableId, id) !== undefined || this.asked.has(key)) continue;
         this.asked.add(key);
         missing.add(id);
       }

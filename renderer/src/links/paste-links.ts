@@ -6,9 +6,8 @@
 import type { Column } from '../../../core/contract';
 import { errorMessage, tabledesk } from '../bridge';
 import type { Parsed } from '../editing/parse';
-import { linkTokens, linkedTableId } from './names';
+import { RECORD_ID, linkTokens, linkedTableId } from './names';
 
-const RECORD_ID = /^rec[A-Za-z0-9]{3,40}$/;
 /** At most this many names per lookup call (the channel's bound). */
 const NAMES_PER_CALL = 1000;
 
