@@ -47,6 +47,9 @@ test('the grid, the copied text and the record form name linked records; a chip 
   const assignees = links(task, 'Assignee');
   const names = assignees.map((id) => name.get(id)!);
 
+  // Shown first by id, the cells on screen are redrawn with the names when they come, with no scrolling.
+  await expect(app.cell(index, 'Assignee')).toBeVisible();
+  await expect.poll(() => chipTexts(app, index, 'Assignee')).toEqual(names);
   await showCell(app, index, 'Team');
   // A task's team, looked up through its assignee, is named too.
   await expect(app.cell(index, 'Team').locator('.td-chip-link').first()).not.toHaveText(/^rec/);
