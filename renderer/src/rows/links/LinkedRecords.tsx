@@ -24,26 +24,24 @@ export function LinkedRecords({ tables, table, record }: Props) {
   return (
     <section className="td-linked-records" aria-label="Linked from">
       <h3>Linked from</h3>
-      <dl>
+      <ul>
         {inverse.map(({ field, from, link }) => (
-          <div key={field.id}>
-            <dt>
+          <li key={field.id}>
+            <span className="td-linked-from">
               {from.name} · {link.name}
-            </dt>
-            <dd>
-              {Array.isArray(record.fields[field.name]) ? (
-                <LinkChips
-                  field={field}
-                  value={record.fields[field.name]}
-                  label={`${from.name} · ${link.name}`}
-                />
-              ) : (
-                <span className="td-muted">None</span>
-              )}
-            </dd>
-          </div>
+            </span>
+            {Array.isArray(record.fields[field.name]) ? (
+              <LinkChips
+                field={field}
+                value={record.fields[field.name]}
+                label={`${from.name} · ${link.name}`}
+              />
+            ) : (
+              <span className="td-muted">None</span>
+            )}
+          </li>
         ))}
-      </dl>
+      </ul>
     </section>
   );
 }
