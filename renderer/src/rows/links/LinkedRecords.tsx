@@ -23,7 +23,7 @@ export function LinkedRecords({ tables, table, record }: Props) {
   if (inverse.length === 0) return null;
   return (
     <section className="td-linked-records" aria-label="Linked from">
-      <h3>Linked from</h3>
+      <p className="td-section-title">Linked from</p>
       <ul>
         {inverse.map(({ field, from, link }) => (
           <li key={field.id}>
