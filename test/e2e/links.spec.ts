@@ -7,7 +7,7 @@ import type { RecordData } from '../../core/records/types';
 import type { AppPage } from './app-page';
 import type { EditDoor } from './edit-door';
 import { expect, test } from './edit-fixtures';
-import { showCell, startEditing } from './edit-helpers';
+import { showCell, startEditing, typeInto } from './edit-helpers';
 import { copyText, pasteText } from './rows-helpers';
 
 const links = (r: RecordData | undefined, field: string) => (r?.fields[field] as string[] | undefined) ?? [];
@@ -162,4 +162,30 @@ test('names pasted into a link cell link those records; an unknown name is skipp
       'Assignee',
     ),
   ).toEqual(two.map((p) => p.id));
+});
+
+test('a record renamed in its own tab is renamed in the link cells of another', async ({ app, door }) => {
+  await app.openTable('People');
+  const person = (await app.rowId(0))!;
+  await app.page.getByRole('tab', { name: 'Tables' }).click();
+  await app.openTable('Tasks');
+  const id = (await app.rowId(3))!;
+  await focusCell(app, 3, 'Assignee');
+  await pasteText(app, person);
+  await expect
+    .poll(async () =>
+      links(
+        (await door.records('Tasks')).find((r) => r.id === id),
+        'Assignee',
+      ),
+    )
+    .toEqual([person]);
+
+  await app.page.getByRole('tab', { name: 'People' }).click();
+  await typeInto(app, 0, 'Name', 'Renamed In Place');
+  await expect
+    .poll(async () => (await door.records('People')).find((r) => r.id === person)?.fields['Name'])
+    .toBe('Renamed In Place');
+  await app.page.getByRole('tab', { name: 'Tasks' }).click();
+  await expect.poll(() => chipTexts(app, 3, 'Assignee')).toEqual(['Renamed In Place']);
 });

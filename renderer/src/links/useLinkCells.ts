@@ -1,12 +1,14 @@
 /**
- * A tab's link cells: asks for the names in rows as they arrive (`rows`), and refreshes only the link cells
- * whose names have just come: the rows holding those ids, in those columns.
+ * A tab's link cells: asks for the names in rows as they arrive (`rows`) and in records saved from this tab
+ * (a picked or pasted link), and refreshes only the link cells whose names have just come: the rows holding
+ * those ids, in those columns.
  */
 import { useEffect, useMemo } from 'react';
 import type { RefObject } from 'react';
 import type { GridApi, IRowNode } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
+import { tabledesk } from '../bridge';
 import { linkIds, linkNames, linkedTableId } from './names';
 
 /** The tab's columns as last rendered; rows that arrive before the first columns wait for them. */
@@ -30,11 +32,20 @@ class RowNames {
 export function useLinkCells(
   grid: RefObject<GridApi<RecordData> | null>,
   columns: readonly Column[],
-  connectionId: string,
-  baseId: string,
+  target: { connectionId: string; baseId: string; table: string },
 ): RowNames {
+  const { connectionId, baseId, table } = target;
   const names = useMemo(() => new RowNames({ connectionId, baseId }), [connectionId, baseId]);
   useEffect(() => names.setColumns(columns), [names, columns]);
+  useEffect(
+    () =>
+      tabledesk().on('edits.saved', (e) => {
+        const t = e.target;
+        if (t.connectionId === connectionId && t.baseId === baseId && t.table === table)
+          names.rows([e.record]);
+      }),
+    [names, connectionId, baseId, table],
+  );
   useEffect(
     () =>
       linkNames.subscribe((tableId, ids) => {

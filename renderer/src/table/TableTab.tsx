@@ -52,7 +52,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const knownColumns = useRef(new Set<string>());
   const tableColumns = useRef<readonly Column[]>([]);
   useEffect(() => editing.setColumns(columns), [editing, columns]);
-  const rowNames = useLinkCells(gridApi, columns, connectionId, baseId);
+  const rowNames = useLinkCells(gridApi, columns, { connectionId, baseId, table });
   const linked = useLinkedForms(connectionId, baseId);
 
   const onOpened = useCallback((view: OpenedView) => {
