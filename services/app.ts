@@ -17,6 +17,7 @@ import { Uploads } from './attachments/uploads';
 import type { ChooseFile } from './attachments/uploads';
 import { EventHub } from './events';
 import type { KeyVault } from './keys/key-vault';
+import { createLinkServices } from './links/index';
 import { Metadata } from './metadata/metadata';
 import { Secrets } from './secrets';
 import { privateDirSync } from './storage/private-files';
@@ -79,17 +80,26 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   const metadata = new Metadata((id) => connections.client(id));
   const views = new TableViews(connections, metadata, (state) => events.emit('view.state', state));
+  const links = createLinkServices({
+    clientFor: (id) => connections.client(id),
+    metadata,
+    emit: events.emit,
+    noteError: (id, message) => connections.noteError(id, message),
+  });
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
   events.subscribe((event, payload) => {
     if (event === 'edits.saved') {
       const saved = payload as EventPayload<'edits.saved'>;
       views.applySaved(saved.target, saved.record);
+      // A schema that cannot be read leaves the cached names as they were.
+      void links.applySaved(saved.target, saved.record).catch(() => undefined);
     } else if (event === 'records.created') {
       const created = payload as EventPayload<'records.created'>;
       views.applyCreated(created.target, created.records);
     } else if (event === 'records.deleted') {
       const deleted = payload as EventPayload<'records.deleted'>;
       views.applyDeleted(deleted.target, deleted.ids);
+      void links.applyDeleted(deleted.target, deleted.ids).catch(() => undefined);
     }
   });
   const edits = createEditServices({
@@ -128,6 +138,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ...edits.handlers,
     ...commentHandlers((id) => connections.client(id)),
     ...uploads.handlers,
+    ...links.handlers,
   };
 
   return {

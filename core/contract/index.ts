@@ -20,6 +20,7 @@ import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
 import { walkChannels } from './view-walk';
 import { attachmentChannels, attachmentEvents } from './attachments';
+import { linkChannels, linkEvents } from './links';
 
 export const channels = {
   ...appChannels,
@@ -27,8 +28,9 @@ export const channels = {
   ...commentChannels,
   ...walkChannels,
   ...attachmentChannels,
+  ...linkChannels,
 } satisfies ChannelSet;
-export const events = { ...appEvents, ...editEvents, ...attachmentEvents } satisfies EventSet;
+export const events = { ...appEvents, ...editEvents, ...attachmentEvents, ...linkEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;

@@ -9,14 +9,16 @@
  *   Team (multipleRecordLinks → Teams), Photo (multipleAttachments), Start date (date), Active (checkbox),
  *   Level (rating, max 5), Skills (multipleSelects: TypeScript, SQL, Design, Writing, Sales, Support),
  *   Tasks (multipleRecordLinks → Tasks, the inverse of Tasks.Assignee). Teams also get People (the inverse
- *   of People.Team): every link has its inverse field, as on Airtable.
+ *   of People.Team): every link has its inverse field, as on Airtable. People also get Task count (count of
+ *   Tasks) and Task budget (rollup `SUM(values)` of the tasks' Budget); Teams get Task count and Budget total
+ *   (rollups summing their people's).
  * - "Tasks" (50,000 records, `largeTableRecords`): Name (primary), Notes (multilineText),
  *   Status (singleSelect: Todo, In progress, Blocked, Done), Tags (multipleSelects: Bug, Feature, Docs,
  *   Urgent, Backend, Frontend), Assignee (multipleRecordLinks → People), Estimate (duration, seconds),
  *   Budget (currency, $, 2 decimals), Progress (percent), Priority (rating, max 5), Done (checkbox),
  *   Due (date), Started at (dateTime), Points (number), Task # (autoNumber), Created (createdTime),
  *   Last modified (lastModifiedTime), Label (formula `{Status} & ": " & {Name}`),
- *   Value (formula `ROUND({Budget} * {Progress}, 2)`).
+ *   Value (formula `ROUND({Budget} * {Progress}, 2)`), Team (lookup of the assignee's Team).
  *   Views: "Grid view" (all), "Open tasks" (filter `NOT({Done})`, sort Priority descending),
  *   "By due date" (sort Due ascending, Notes hidden).
  */
@@ -98,6 +100,36 @@ function tables(): TableSpec[] {
   ];
 }
 
+/**
+ * Lookups, rollups and counts, added once the links exist (their options name link fields by id): a
+ * person's task count and budget, a team's totals of its people's, and a task's team through its assignee.
+ */
+function addRollups(service: Service, teams: Table, people: Table, tasks: Table): void {
+  const id = (table: Table, name: string) => table.fields.find((f) => f.name === name)!.id;
+  const add = (table: Table, name: string, type: string, options: Record<string, unknown>) =>
+    service.catalog.createField(table, { name, type, options });
+  add(people, 'Task count', 'count', { recordLinkFieldId: id(people, 'Tasks') });
+  add(people, 'Task budget', 'rollup', {
+    recordLinkFieldId: id(people, 'Tasks'),
+    fieldIdInLinkedTable: id(tasks, 'Budget'),
+    formula: 'SUM(values)',
+  });
+  add(teams, 'Task count', 'rollup', {
+    recordLinkFieldId: id(teams, 'People'),
+    fieldIdInLinkedTable: id(people, 'Task count'),
+    formula: 'SUM(values)',
+  });
+  add(teams, 'Budget total', 'rollup', {
+    recordLinkFieldId: id(teams, 'People'),
+    fieldIdInLinkedTable: id(people, 'Task budget'),
+    formula: 'SUM(values)',
+  });
+  add(tasks, 'Team', 'multipleLookupValues', {
+    recordLinkFieldId: id(tasks, 'Assignee'),
+    fieldIdInLinkedTable: id(people, 'Team'),
+  });
+}
+
 /** Writes generated records straight into the store, in one transaction (they are valid by construction). */
 function insertGenerated(
   service: Service,
@@ -150,6 +182,7 @@ export function seedDemoBase(service: Service, opts: { largeTableRecords?: numbe
         spec.fields.map((f) => f.name),
       );
     }
+    addRollups(service, teams, people, tasks);
 
     const pick = <T>(list: readonly T[]) => list[faker.number.int(list.length - 1)]!;
     const pool = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
@@ -215,7 +248,8 @@ export function seedDemoBase(service: Service, opts: { largeTableRecords?: numbe
     for (const table of [people, tasks])
       for (const f of table.fields)
         if (f.type === 'multipleRecordLinks') service.records.rebuildInverseLinks(table, f);
-    // The inverse links written just now need their sort keys.
-    for (const table of [teams, people]) service.records.recomputeDerived(table);
+    // The inverse links written just now need their sort keys, and the rollups over them their values
+    // (people first: a team's rollups add up its people's).
+    for (const table of [people, teams]) service.records.recomputeDerived(table);
   })();
 }

@@ -4,17 +4,8 @@
  * `values`); their values are stored with the record like formula results, computed by the record store
  * whenever the record or a record it links to is written.
  */
-import type { CompiledFormula, EvalBudget, FormulaValue, Node } from '../../core/formula/index';
-import {
-  FormulaCostError,
-  compileFormula,
-  fromCell,
-  parse,
-  print,
-  resultType,
-  toCellValue,
-  truthy,
-} from '../../core/formula/index';
+import type { CompiledFormula, EvalBudget } from '../../core/formula/index';
+import { FormulaCostError, compileFormula, resultType, toCellValue } from '../../core/formula/index';
 import { invalidRequest } from '../errors';
 import type { Field, Table } from './catalog';
 
@@ -26,40 +17,6 @@ export const isRelational = (field: Field) => RELATIONAL_TYPES.has(field.type);
 
 /** The one field a rollup formula may name: the looked-up values. */
 const ROLLUP_FIELDS = [{ name: 'values', type: 'multipleLookupValues' }];
-
-/**
- * In a rollup, AND(values) and OR(values) ask about every value, as on Airtable; the engine counts a list
- * argument as one value (the filter rule), so such arguments are rewritten to these, computed per value.
- */
-const ALL_TRUE = 'values:all';
-const ANY_TRUE = 'values:any';
-const EVAL_FIELDS = [
-  ...ROLLUP_FIELDS,
-  { name: ALL_TRUE, type: 'checkbox' },
-  { name: ANY_TRUE, type: 'checkbox' },
-];
-
-function spreadLogical(node: Node): Node {
-  switch (node.kind) {
-    case 'call': {
-      const each = node.name === 'AND' ? ALL_TRUE : node.name === 'OR' ? ANY_TRUE : undefined;
-      const args = node.args.map((a) =>
-        each && a.kind === 'field' && a.name === 'values'
-          ? { ...a, name: each, bare: false }
-          : spreadLogical(a),
-      );
-      return { ...node, args };
-    }
-    case 'unary':
-      return { ...node, operand: spreadLogical(node.operand) };
-    case 'binary':
-      return { ...node, left: spreadLogical(node.left), right: spreadLogical(node.right) };
-    case 'group':
-      return { ...node, expr: spreadLogical(node.expr) };
-    default:
-      return node;
-  }
-}
 
 const ROLLUP_RESULTS: Record<string, string> = {
   number: 'number',
@@ -73,10 +30,7 @@ const compiled = new Map<string, CompiledFormula>();
 function compileRollup(formula: string): CompiledFormula | undefined {
   let f = compiled.get(formula);
   if (!f) {
-    // Checked as written (only `values` may be named), then compiled with AND/OR over each value.
-    const parsed = parse(formula);
-    if (!parsed.ok || !compileFormula(formula, ROLLUP_FIELDS).ok) return undefined;
-    const r = compileFormula(print(spreadLogical(parsed.ast)), EVAL_FIELDS);
+    const r = compileFormula(formula, ROLLUP_FIELDS);
     if (!r.ok) return undefined;
     f = r.formula;
     compiled.set(formula, f);
@@ -142,14 +96,8 @@ export function relationalCell(
   if (field.type === 'multipleLookupValues') return values.length > 0 ? values : undefined;
   const formula = compileRollup(String(field.options?.formula ?? ''));
   if (!formula) return { error: '#ERROR!' };
-  const items: FormulaValue[] = values.map(fromCell);
-  const fields = {
-    values,
-    [ALL_TRUE]: items.length > 0 && items.every(truthy),
-    [ANY_TRUE]: items.some(truthy),
-  };
   try {
-    return toCellValue(formula.evaluate({ id: '', createdTime: '', fields }, { budget }));
+    return toCellValue(formula.evaluate({ id: '', createdTime: '', fields: { values } }, { budget }));
   } catch (e) {
     if (e instanceof FormulaCostError) return { error: '#ERROR!' };
     throw e;

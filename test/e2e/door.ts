@@ -19,9 +19,17 @@ export interface TestDoor {
 /** With the server's rate limit off, the app's client need not pace itself either (benchmarks). */
 const UNPACED_REQUESTS_PER_SECOND = 1000;
 
-export async function openTestDoor(options: { rateLimit: number | 'off' }): Promise<TestDoor> {
+export async function openTestDoor(options: {
+  rateLimit: number | 'off';
+  /** Sees every request the embedded server answers (the app benchmark counts some). */
+  onRequest?: (e: { method: string; url: string }) => void;
+}): Promise<TestDoor> {
   return launchTestDoor({
-    embedded: { rateLimit: options.rateLimit, memory: true },
+    embedded: {
+      rateLimit: options.rateLimit,
+      memory: true,
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    },
     ...(options.rateLimit === 'off' ? { requestsPerSecond: UNPACED_REQUESTS_PER_SECOND } : {}),
   });
 }

@@ -345,12 +345,12 @@ test('the app pastes its own rows back, every field type, and says what it skipp
 
   const message = app.table.getByTestId('edit-message');
   await expect(message.locator('.td-message-line').first()).toHaveText('Not pasted:');
-  for (const field of ['Task #', 'Created', 'Last modified', 'Label', 'Value']) {
+  for (const field of ['Task #', 'Created', 'Last modified', 'Label', 'Value', 'Team']) {
     await expect(
       message.locator('.td-message-line', { hasText: `${field}: read-only field (1 cell skipped)` }),
     ).toHaveCount(1);
   }
-  await expect(message.locator('.td-message-line')).toHaveCount(6);
+  await expect(message.locator('.td-message-line')).toHaveCount(7);
   await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
   await app.screenshot(info, '12-own-row-pasted');
 

@@ -3,14 +3,22 @@ import { valuesEqual } from '../compare';
 import type { Evaluator, FunctionDef } from '../runtime';
 import { FormulaError, truthy, type FormulaValue } from '../values';
 
-/** An array argument counts as one value, true when not empty (the filter rule), not item by item. */
-function countTruthy(args: FormulaValue[]): number | FormulaError {
-  let n = 0;
-  for (const v of args) {
-    if (v instanceof FormulaError) return v;
-    if (truthy(v)) n++;
+/**
+ * AND and OR ask about every item of a list argument, as Airtable does for lookups and rollups (`AND(values)`):
+ * a list counts item by item, an empty one as a single blank.
+ */
+function tally(args: FormulaValue[]): { truthy: number; total: number } | FormulaError {
+  let truthyCount = 0;
+  let total = 0;
+  for (const arg of args) {
+    const items = Array.isArray(arg) && arg.length > 0 ? arg : [arg];
+    for (const v of items) {
+      if (v instanceof FormulaError) return v;
+      total++;
+      if (truthy(v)) truthyCount++;
+    }
   }
-  return n;
+  return { truthy: truthyCount, total };
 }
 
 export const logicalFunctions: FunctionDef[] = [
@@ -60,8 +68,8 @@ export const logicalFunctions: FunctionDef[] = [
     signature: 'AND(logical1, [logical2, ...])',
     doc: 'True if every argument is true.',
     call: (args) => {
-      const n = countTruthy(args);
-      return n instanceof FormulaError ? n : n === args.length;
+      const t = tally(args);
+      return t instanceof FormulaError ? t : t.truthy === t.total;
     },
   },
   {
@@ -73,8 +81,8 @@ export const logicalFunctions: FunctionDef[] = [
     signature: 'OR(logical1, [logical2, ...])',
     doc: 'True if any argument is true.',
     call: (args) => {
-      const n = countTruthy(args);
-      return n instanceof FormulaError ? n : n > 0;
+      const t = tally(args);
+      return t instanceof FormulaError ? t : t.truthy > 0;
     },
   },
   {
@@ -86,8 +94,8 @@ export const logicalFunctions: FunctionDef[] = [
     signature: 'XOR(logical1, [logical2, ...])',
     doc: 'True if an odd number of arguments are true.',
     call: (args) => {
-      const n = countTruthy(args);
-      return n instanceof FormulaError ? n : n % 2 === 1;
+      const t = tally(args);
+      return t instanceof FormulaError ? t : t.truthy % 2 === 1;
     },
   },
   {

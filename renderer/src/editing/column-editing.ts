@@ -10,6 +10,7 @@ import { effectiveType } from '../grid/format';
 import type { EditStore } from './edit-store';
 import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
+import { LinkPicker } from '../links/LinkPicker';
 import { MultiSelectEditor } from './MultiSelectEditor';
 import { choiceNames, isEditable, parseInput } from './parse';
 
@@ -70,6 +71,8 @@ function editorFor(field: Column): Partial<Def> {
         cellEditor: 'agSelectCellEditor',
         cellEditorParams: { values: ['', ...choiceNames(field)] },
       };
+    case 'multipleRecordLinks':
+      return { cellEditor: LinkPicker, cellEditorPopup: true, cellEditorParams: { field } };
     case 'multipleSelects':
       return {
         cellEditor: MultiSelectEditor,

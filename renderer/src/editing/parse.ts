@@ -12,8 +12,8 @@ export type Parsed = { ok: true; value: unknown; typecast: boolean } | { ok: fal
 const ok = (value: unknown, typecast = false): Parsed => ({ ok: true, value, typecast });
 const fail = (error: string): Parsed => ({ ok: false, error });
 
-/** Link and attachment cells need pickers the grid does not have; they stay read-only here. */
-const NOT_EDITABLE = new Set(['multipleRecordLinks', 'multipleAttachments']);
+/** Attachment cells need a picker the grid does not have; they stay read-only here (links have theirs). */
+const NOT_EDITABLE = new Set(['multipleAttachments']);
 
 export function isEditable(field: Pick<Column, 'type'>): boolean {
   return !READ_ONLY_FIELD_TYPES.has(field.type) && !NOT_EDITABLE.has(field.type);

@@ -6,6 +6,7 @@
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
+import { linkIds, linkNames, linkedTableId } from '../links/names';
 import { genericText } from './format';
 
 type Params = ICellRendererParams<RecordData, unknown> & { field: Column };
@@ -14,6 +15,8 @@ interface Chip {
   text: string;
   className: string;
   title?: string;
+  /** A linked record's chip names it, so a click can open it. */
+  link?: { recordId: string; tableId: string };
 }
 
 const COLOR_FAMILIES = ['blue', 'cyan', 'teal', 'green', 'yellow', 'orange', 'red', 'pink', 'purple', 'gray'];
@@ -78,6 +81,10 @@ abstract class ChipsCell implements ICellRendererComp<RecordData> {
         span.className = c.className;
         span.textContent = c.text;
         if (c.title !== undefined) span.title = c.title;
+        if (c.link) {
+          span.dataset['recordId'] = c.link.recordId;
+          span.dataset['tableId'] = c.link.tableId;
+        }
         return span;
       }),
     );
@@ -93,9 +100,19 @@ export class SelectCell extends ChipsCell {
   }
 }
 
+/** Linked records by name once the names have come (ids until then); see links/names. */
 export class LinkCell extends ChipsCell {
-  protected chips(value: unknown): Chip[] {
-    return asList(value).map((v) => ({ text: genericText(v), className: 'td-chip td-chip-link' }));
+  protected chips(value: unknown, field: Column): Chip[] {
+    const tableId = linkedTableId(field);
+    return linkIds(value).map((id) => {
+      const name = tableId === undefined ? undefined : linkNames.name(tableId, id);
+      return {
+        text: name ?? id,
+        className: 'td-chip td-chip-link',
+        title: id,
+        ...(tableId === undefined ? {} : { link: { recordId: id, tableId } }),
+      };
+    });
   }
 }
 

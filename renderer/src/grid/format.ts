@@ -104,15 +104,20 @@ export function genericText(value: unknown): string {
  */
 export function cellFormatter(field: Pick<Column, 'type' | 'options'>): (value: unknown) => string {
   const type = effectiveType(field);
-  const number = isNumericType(type) ? numberFormatter(type, field) : undefined;
+  // A computed field's number format (precision, symbol) is its result's.
+  const result = field.options?.['result'] as Pick<Column, 'options'> | undefined;
+  const number = isNumericType(type) ? numberFormatter(type, result?.options ? result : field) : undefined;
   const isDate = type === 'date' || DATE_TIME_TYPES.has(type);
-  return (value) => {
+  const format = (value: unknown): string => {
     if (value === null || value === undefined) return '';
+    // A lookup's values are formatted one by one in its result's format.
+    if (Array.isArray(value)) return value.map(format).join(', ');
     if (typeof value === 'number' && number) return number(value);
     if (typeof value === 'string' && isDate) return formatDate(value, type !== 'date' && value.length > 10);
     if (type === 'checkbox') return value === true ? '✓' : '';
     return genericText(value);
   };
+  return format;
 }
 
 export function formatCell(value: unknown, field: Pick<Column, 'type' | 'options'>): string {

@@ -14,6 +14,8 @@ import type { RecordData } from '../../../core/records/types';
 import { isToggle } from '../editing/column-editing';
 import { EditNotices } from '../editing/EditNotices';
 import { formatCell } from '../grid/format';
+import { linkText } from '../links/names';
+import { pastedLinks } from '../links/paste-links';
 import { cellProblem } from './cell-problem';
 import type { CellProblem } from './cell-problem';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -151,7 +153,10 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
   const onCopy = (e: ClipboardEvent) => {
     if (!inGrid(e.target) || busy() || !grid) return;
     const columns = displayed();
-    const text = (row: RecordData, f: Column) => formatCell(editing.store.value(row, f.name), f);
+    const text = (row: RecordData, f: Column) => {
+      const value = editing.store.value(row, f.name);
+      return linkText(f, value) ?? formatCell(value, f);
+    };
     const rows = selectedRows();
     let lines: string[][];
     if (rows.length > 0) lines = rows.map((r) => columns.map((f) => text(r, f)));
@@ -183,40 +188,46 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     );
     const count = grid.getDisplayedRowCount();
     const known = grid.isLastRowIndexKnown() ?? false;
-    const plan = planPaste(parseTsv(text), {
-      columns: columns.slice(start),
-      startRow: focused.rowIndex,
-      rowAt: (i) =>
-        focused.rowPinned === 'top'
-          ? grid.getPinnedTopRow(i)?.data
-          : known && i >= count
-            ? 'past-end'
-            : grid.getDisplayedRowAtIndex(i)?.data,
-      shown: (row, field) => editing.store.value(row, field),
-    });
-    const left = [
-      ...(plan.unloaded > 0
-        ? [`${plural(plan.unloaded, 'line')} fell on rows not loaded yet and were not pasted.`]
-        : []),
-      ...plan.problems,
-    ];
-    const run = async () => {
-      void editing.edit(plan.changes);
-      if (plan.creates.length > 0) await editing.create(plan.creates, plan.createTypecast);
-      // One line per reason; the report goes at the user's next action.
-      if (left.length > 0)
-        editing.say(['Not pasted:', ...left].join('\n'), 'error', { untilNextAction: true });
-    };
-    if (plan.creates.length === 0) void run();
-    else
-      setAsk({
-        title: 'Add rows',
-        text: `This paste goes past the last row: it adds ${plural(plan.creates.length, 'new record')}${
-          plan.changes.length > 0 ? ` and changes ${plural(plan.changes.length, 'row')}` : ''
-        }.`,
-        action: 'Add rows',
-        run: () => void run(),
+    const lines = parseTsv(text);
+    const pasteColumns = columns.slice(start);
+    // Names in link cells are looked up in their linked tables first (one request per table).
+    void pastedLinks(editing.target, lines, pasteColumns).then((links) => {
+      const plan = planPaste(lines, {
+        columns: pasteColumns,
+        links,
+        startRow: focused.rowIndex,
+        rowAt: (i) =>
+          focused.rowPinned === 'top'
+            ? grid.getPinnedTopRow(i)?.data
+            : known && i >= count
+              ? 'past-end'
+              : grid.getDisplayedRowAtIndex(i)?.data,
+        shown: (row, field) => editing.store.value(row, field),
       });
+      const left = [
+        ...(plan.unloaded > 0
+          ? [`${plural(plan.unloaded, 'line')} fell on rows not loaded yet and were not pasted.`]
+          : []),
+        ...plan.problems,
+      ];
+      const run = async () => {
+        void editing.edit(plan.changes);
+        if (plan.creates.length > 0) await editing.create(plan.creates, plan.createTypecast);
+        // One line per reason; the report goes at the user's next action.
+        if (left.length > 0)
+          editing.say(['Not pasted:', ...left].join('\n'), 'error', { untilNextAction: true });
+      };
+      if (plan.creates.length === 0) void run();
+      else
+        setAsk({
+          title: 'Add rows',
+          text: `This paste goes past the last row: it adds ${plural(plan.creates.length, 'new record')}${
+            plan.changes.length > 0 ? ` and changes ${plural(plan.changes.length, 'row')}` : ''
+          }.`,
+          action: 'Add rows',
+          run: () => void run(),
+        });
+    });
   };
 
   const history = view.history;

@@ -13,6 +13,10 @@ import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
 import { CommentsSection } from './comments/CommentsSection';
 import { RecordSection } from './RecordSection';
+import { useBaseTables } from '../links/context';
+import { LinkChips } from '../links/LinkChips';
+import { linkedTableId } from '../links/names';
+import { LinkedRecords } from './links/LinkedRecords';
 import type { TableEditing } from './table-editing';
 import { Attachments } from './attachments/Attachments';
 import { useModalFocus } from './useModalFocus';
@@ -53,6 +57,7 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
   };
 
   if (type === 'multipleAttachments') return <Attachments field={field} row={row} editing={editing} />;
+  if (linkedTableId(field) !== undefined) return <LinkChips field={field} value={shown} />;
   if (!isEditable(field)) return <output aria-label={label}>{formatCell(shown, field)}</output>;
   const key = `${row.id}:${JSON.stringify(shown ?? null)}`;
   let input;
@@ -220,6 +225,7 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
     e.stopPropagation();
     step(by);
   };
+  const tables = useBaseTables(editing.target.connectionId, editing.target.baseId);
   return (
     <div
       className="td-modal-backdrop"
@@ -282,6 +288,7 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
             </RecordSection>
           </div>
         )}
+        {row && <LinkedRecords tables={tables} table={editing.target.table} record={row} />}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 /**
  * A TSV paste planned against the grid: cells over loaded rows become one set of edits (the queue sends
  * them as PATCH batches), lines past the last row become new records. Whatever the grid copies pastes back
- * (stars, percents, currencies, durations, shown dates, linked record ids). Text that does not fit a field,
+ * (stars, percents, currencies, durations, shown dates, linked records' names). Text that does not fit a field,
  * and cells of fields that take none (read-only, attachments), are left out and reported, never sent half-parsed.
  */
 import type { Column } from '../../../core/contract';
@@ -29,6 +29,8 @@ export interface PasteTarget {
   rowAt: (index: number) => RecordData | 'past-end' | undefined;
   /** What the cell shows now (the previous value for undo). */
   shown: (row: RecordData, field: string) => unknown;
+  /** Link cell text (names or ids) to record ids; by default only ids are taken. */
+  links?: (field: Column, text: string) => Parsed;
 }
 
 /** Why a field takes no pasted text, or undefined when it does. */
@@ -38,9 +40,10 @@ function refusal(field: Column): string | undefined {
   return undefined;
 }
 
-/** Pasted text for a field: what the grid shows and copies is taken back, linked records by their ids. */
-function parsePasted(field: Column, text: string): Parsed {
-  return field.type === 'multipleRecordLinks' ? parseLinks(text) : parseInput(field, text);
+/** Pasted text for a field: what the grid shows and copies is taken back, linked records by name or id. */
+function parsePasted(field: Column, text: string, links: PasteTarget['links']): Parsed {
+  if (field.type !== 'multipleRecordLinks') return parseInput(field, text);
+  return links ? links(field, text) : parseLinks(text);
 }
 
 const cellCount = (n: number) => `${n} ${n === 1 ? 'cell' : 'cells'}`;
@@ -70,7 +73,7 @@ export function planPaste(lines: string[][], target: PasteTarget): PastePlan {
         refused.set(field.name, { why, count: seen.count + 1 });
         return;
       }
-      const parsed = parsePasted(field, text);
+      const parsed = parsePasted(field, text, target.links);
       if (!parsed.ok) {
         plan.problems.push(`Line ${i + 1}, ${field.name}: ${parsed.error}`);
         return;

@@ -10,6 +10,9 @@ import { errorMessage, isChannelError, tabledesk } from '../bridge';
 import { TableGrid } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
 import { recentFormulas, rememberFormula } from '../formula/recent';
+import { LinksContext } from '../links/context';
+import { useLinkedForms } from '../links/useLinkedForms';
+import { useLinkCells } from '../links/useLinkCells';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
@@ -67,6 +70,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const currentGrid = useCallback(() => gridApi.current, []);
   const tabElement = useCallback(() => section.current, []);
   const goto = useGoToRow({ viewId, grid: currentGrid, root: tabElement, loaded: progress.loaded });
+  const rowNames = useLinkCells(gridApi, columns, { connectionId, baseId, table });
+  const linked = useLinkedForms(connectionId, baseId);
 
   const onOpened = useCallback((view: OpenedView) => {
     setViewId(view.viewId);
@@ -106,6 +111,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           rows: (rows) => {
             setProgress((p) => ({ ...p, loaded: rows.loaded, total: rows.rowCount ?? p.total }));
             setError(undefined);
+            rowNames.rows(rows.records);
           },
           error: (e) => {
             setError(errorMessage(e));
@@ -119,7 +125,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         },
         editing.placements,
       ),
-    [session, query, memory, editing],
+    [session, query, memory, editing, rowNames],
   );
 
   const change = (next: BaseQuery) => {
@@ -211,6 +217,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       data-row-height={memory.rowHeight}
       hidden={!active}
       aria-label={table}
+      onClick={linked.onClick}
     >
       <div className="td-toolbar">
         {views.length > 0 && (
@@ -292,25 +299,28 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           Loading page {progress.loadingPage}…
         </div>
       )}
-      <EditingFrame
-        editing={editing}
-        view={editingView}
-        selectedCount={selectedCount}
-        query={query}
-        total={progress.total}
-      >
-        <TableGrid
-          columns={shownColumns}
-          datasource={datasource}
-          blockSize={PAGE_SIZE}
-          decorate={tabDecorate}
-          gridProps={tabGridProps}
-          onReady={(api) => {
-            gridApi.current = api;
-            editing.attach(api);
-          }}
-        />
-      </EditingFrame>
+      <LinksContext.Provider value={linked.scope}>
+        <EditingFrame
+          editing={editing}
+          view={editingView}
+          selectedCount={selectedCount}
+          query={query}
+          total={progress.total}
+        >
+          <TableGrid
+            columns={shownColumns}
+            datasource={datasource}
+            blockSize={PAGE_SIZE}
+            decorate={tabDecorate}
+            gridProps={tabGridProps}
+            onReady={(api) => {
+              gridApi.current = api;
+              editing.attach(api);
+            }}
+          />
+        </EditingFrame>
+        {linked.form}
+      </LinksContext.Provider>
       <HeaderMenu
         menus={menus}
         api={grid}

@@ -359,6 +359,33 @@ describe('reading by lookups, rollups and counts', () => {
     expect(titles.indexOf('w1')).toBeLessThan(titles.indexOf('n1'));
   });
 
+  it('sorts and filters by a formula over a count and a rollup, and sorts by a lookup of text', async () => {
+    const score = await addField(ids.squads, {
+      name: 'Score',
+      type: 'formula',
+      options: { formula: '{Job count} * 100 + {Points}' },
+    });
+    expect(score.status, score.text).toBe(200);
+    // North 2 jobs, 2 points: 202; South 1 job, 7 points: 107; West 11 jobs, 11 points: 1111.
+    expect(inOrder(await list('sort[0][field]=Score&sort[0][direction]=desc'))).toEqual([
+      'West',
+      'North',
+      'South',
+    ]);
+    const over = `filterByFormula=${encodeURIComponent('{Score} > 150')}`;
+    expect(inOrder(await list(`${over}&sort[0][field]=Score`))).toEqual(['North', 'West']);
+
+    const ours = encodeURIComponent('FIND(LEFT({Title}, 1), "nsw") > 0');
+    const r = await s.request(
+      'GET',
+      `${jobsPath}?filterByFormula=${ours}&sort[0][field]=Squad%20name&sort[1][field]=Title&sort[1][direction]=desc&pageSize=100`,
+    );
+    expect(r.status, r.text).toBe(200);
+    // By squad name first (North, South, West), against the titles' own descending order (w…, s1, n…).
+    const titles = (r.body.records as { fields: Fields }[]).map((x) => String(x.fields.Title));
+    expect(titles.slice(0, 4)).toEqual(['n2', 'n1', 's1', 'w9']);
+  });
+
   it('filters with Airtable array semantics', async () => {
     const formula = (f: string) => `filterByFormula=${encodeURIComponent(f)}`;
     expect(inOrder(await list(formula('{Job count} > 2')))).toEqual(['West']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cell } from './helpers';
+import { cell, recordWith } from './helpers';
 
 describe('logical functions', () => {
   it.each([
@@ -49,5 +49,20 @@ describe('logical functions', () => {
     ['false', undefined],
   ])('%s → %j', (formula, value) => {
     expect(cell(formula)).toEqual(value);
+  });
+
+  // Airtable's array semantics: a lookup's items are asked one by one; an empty list is one blank.
+  it.each([
+    ['AND({Lookup})', [1, 0, 2], undefined],
+    ['AND({Lookup})', [1, 2], true],
+    ['AND({Lookup})', [], undefined],
+    ['AND({Lookup}, 1)', [true, false], undefined],
+    ['OR({Lookup})', [0, '', false], undefined],
+    ['OR({Lookup})', [0, 'x'], true],
+    ['OR({Lookup})', [], undefined],
+    ['XOR({Lookup})', [1, 1, 0], undefined],
+    ['XOR({Lookup})', [1, 0, 0], true],
+  ])('%s over %j → %j', (formula, items, value) => {
+    expect(cell(formula, recordWith({ Lookup: items }))).toEqual(value);
   });
 });

@@ -66,17 +66,20 @@ describe('parseInput', () => {
     });
   });
 
-  it('computed, link and attachment fields are not editable', () => {
+  it('computed and attachment fields are not editable; links are, through their picker', () => {
     for (const type of [
       'formula',
       'autoNumber',
       'createdTime',
       'lastModifiedTime',
-      'multipleRecordLinks',
+      'multipleLookupValues',
+      'rollup',
+      'count',
       'multipleAttachments',
     ])
       expect(isEditable(field('X', type))).toBe(false);
     expect(isEditable(field('X', 'singleLineText'))).toBe(true);
+    expect(isEditable(field('X', 'multipleRecordLinks'))).toBe(true);
   });
 });
 

@@ -18,6 +18,20 @@ describe('formatCell', () => {
     expect(formatCell(42, col('autoNumber'))).toBe('42');
   });
 
+  it("formats a lookup's values one by one in its result's format, and a count as a number", () => {
+    const budgets = col('multipleLookupValues', {
+      result: { type: 'currency', options: { precision: 2, symbol: '$' } },
+    });
+    expect(formatCell([1000, 2.5], budgets)).toMatch(/^\$1[,.\s]?000[.,]00, \$2[.,]50$/);
+    expect(formatCell([true, false], col('multipleLookupValues', { result: { type: 'checkbox' } }))).toBe(
+      '✓, ',
+    );
+    expect(formatCell(3, col('count'))).toBe('3');
+    expect(formatCell(1234.5, col('rollup', { result: { type: 'number', options: { precision: 1 } } }))).toBe(
+      (1234.5).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    );
+  });
+
   it('keeps a date field on its calendar day whatever the time zone', () => {
     for (const day of ['2022-09-05', '2022-01-05']) {
       const text = formatCell(day, col('date'));

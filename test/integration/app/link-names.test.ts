@@ -1,0 +1,155 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TableSchema } from '../../../core/records/types';
+import { startHarness } from './harness';
+import type { Harness } from './harness';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+async function schema(baseId: string): Promise<Map<string, TableSchema>> {
+  const tables = await h.call('meta.tables', { connectionId: 'demo', baseId });
+  if (tables.refused) throw new Error(tables.message);
+  return new Map(tables.tables.map((t) => [t.name, t as TableSchema]));
+}
+
+/** List requests (GET or POST listRecords) the server answered for one table, by its id. */
+const listsOf = (tableId: string) =>
+  h.requests.filter((r) => {
+    const path = new URL(r.url, 'http://x').pathname;
+    return (
+      (r.method === 'GET' && path.endsWith(`/${tableId}`)) ||
+      (r.method === 'POST' && path.endsWith(`/${tableId}/listRecords`))
+    );
+  }).length;
+
+async function firstPageLinks(baseId: string) {
+  const { viewId } = await h.call('view.open', { connectionId: 'demo', baseId, table: 'Tasks' });
+  const { records } = await h.call('view.rows', { viewId, start: 0, end: 100 });
+  const ids = [...new Set(records.flatMap((r) => (r.fields['Assignee'] as string[] | undefined) ?? []))];
+  return { records, ids };
+}
+
+/** The people's names as the server holds them. */
+async function serverNames(baseId: string, peopleId: string): Promise<Map<string, string>> {
+  const server = await h.services.embedded!;
+  const names = new Map<string, string>();
+  let offset: string | undefined;
+  do {
+    const url = `${server.url}/v0/${baseId}/${peopleId}?pageSize=100${offset ? `&offset=${offset}` : ''}`;
+    const page = (await (
+      await fetch(url, { headers: { Authorization: `Bearer ${server.apiKey}` } })
+    ).json()) as {
+      records: { id: string; fields: Record<string, string> }[];
+      offset?: string;
+    };
+    for (const r of page.records) names.set(r.id, r.fields['Name']!);
+    offset = page.offset;
+  } while (offset !== undefined);
+  return names;
+}
+
+describe('names of linked records (real local server)', () => {
+  it('names a page of links in one request per linked table, however the asks arrive, then from the cache', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const tables = await schema(baseId);
+    const people = tables.get('People')!;
+    const { ids } = await firstPageLinks(baseId);
+    expect(ids.length).toBeGreaterThan(10);
+    expect(ids.length).toBeLessThanOrEqual(100);
+    const before = listsOf(people.id);
+
+    // The grid asks block by block: three asks at once, overlapping, go out as one request.
+    const thirds = [ids.slice(0, 20), ids.slice(10, 50), ids.slice(40)];
+    const answers = await Promise.all(
+      thirds.map((part) =>
+        h.call('links.names', { connectionId: 'demo', baseId, tables: [{ tableId: people.id, ids: part }] }),
+      ),
+    );
+    expect(listsOf(people.id) - before).toBe(1);
+    const expected = await serverNames(baseId, people.id);
+    const named = Object.assign({}, ...answers.map((a) => a.tables[0]!.names)) as Record<string, string>;
+    expect(Object.keys(named).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(named[id]).toBe(expected.get(id));
+
+    // Asked again: from the cache, no request.
+    const afterFirst = listsOf(people.id);
+    const again = await h.call('links.names', {
+      connectionId: 'demo',
+      baseId,
+      tables: [{ tableId: people.id, ids }],
+    });
+    expect(again.tables[0]!.names).toEqual(named);
+    expect(listsOf(people.id)).toBe(afterFirst);
+  });
+
+  it('asks a page of 100 ids a request, and leaves out ids the service does not know', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    const all = [...(await serverNames(baseId, people.id)).keys()];
+    expect(all.length).toBeGreaterThan(150);
+    const before = listsOf(people.id);
+    const wanted = [...all.slice(0, 150), 'recNoSuchRecord00'];
+    const answer = await h.call('links.names', {
+      connectionId: 'demo',
+      baseId,
+      tables: [{ tableId: people.id, ids: wanted }],
+    });
+    expect(listsOf(people.id) - before).toBe(2);
+    expect(Object.keys(answer.tables[0]!.names)).toHaveLength(150);
+    expect(answer.tables[0]!.names).not.toHaveProperty('recNoSuchRecord00');
+  });
+
+  it('follows a rename made through the edit queue, and announces it', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    const { ids } = await firstPageLinks(baseId);
+    const person = ids[0]!;
+    await h.call('links.names', { connectionId: 'demo', baseId, tables: [{ tableId: people.id, ids }] });
+    const requests = listsOf(people.id);
+
+    await h.call('edits.edit', {
+      target: { connectionId: 'demo', baseId, table: 'People' },
+      changes: [{ recordId: person, fields: { Name: 'Renamed Person' } }],
+    });
+    await expect
+      .poll(() => h.eventsOf('links.renamed').find((e) => e.names[person] !== undefined), { timeout: 10_000 })
+      .toEqual({ baseId, tableId: people.id, names: { [person]: 'Renamed Person' } });
+    const after = await h.call('links.names', {
+      connectionId: 'demo',
+      baseId,
+      tables: [{ tableId: people.id, ids: [person] }],
+    });
+    expect(after.tables[0]!.names[person]).toBe('Renamed Person');
+    // The saved record carried the new name: nothing was asked again.
+    expect(listsOf(people.id)).toBe(requests);
+  });
+
+  it('searches a table by its primary field, resolves names to ids, and reads one record', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    const names = await serverNames(baseId, people.id);
+    const [id, name] = [...names][3]!;
+    const ref = { connectionId: 'demo', baseId, tableId: people.id };
+
+    const found = await h.call('links.search', { ...ref, text: name.slice(1, -1).toUpperCase() });
+    expect(found.records).toContainEqual({ id, name });
+    for (const r of found.records) expect(r.name.toLowerCase()).toContain(name.slice(1, -1).toLowerCase());
+    const firstPage = await h.call('links.search', { ...ref, text: '' });
+    expect(firstPage.records).toHaveLength(100);
+    expect(firstPage.offset).toBeDefined();
+    const next = await h.call('links.search', { ...ref, text: '', offset: firstPage.offset! });
+    expect(next.records[0]!.id).not.toBe(firstPage.records[0]!.id);
+
+    const resolved = await h.call('links.resolve', { ...ref, names: [name, "No one's name"] });
+    expect(resolved.ids).toEqual({ [name]: id });
+
+    const { record } = await h.call('links.record', { ...ref, recordId: id });
+    expect(record.fields['Name']).toBe(name);
+  });
+});
