@@ -73,7 +73,12 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     emitStatus: (status) => events.emit('client.status', status),
   });
   const metadata = new Metadata((id) => connections.client(id));
-  const views = new TableViews(connections, metadata, (state) => events.emit('view.state', state));
+  const views = new TableViews(
+    connections,
+    metadata,
+    (state) => events.emit('view.state', state),
+    (count) => events.emit('view.count', count),
+  );
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
   events.subscribe((event, payload) => {
     if (event === 'edits.saved') {
