@@ -32,6 +32,8 @@ export interface ViewCountOptions {
 const WALK_PAGE_SIZE = 100;
 /** Expired offsets in a row before a walk gives up (the service keeps expiring them). */
 const MAX_RESTARTS = 3;
+/** Quiet time after a create or delete before the count is asked again. */
+const SETTLE_MS = 500;
 
 export class ViewCount {
   private readonly controller = new AbortController();
@@ -45,6 +47,7 @@ export class ViewCount {
   private running: Promise<void> | undefined;
   private again = false;
   private started = false;
+  private settle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly opts: ViewCountOptions) {}
 
@@ -56,6 +59,7 @@ export class ViewCount {
   }
 
   close(): void {
+    clearTimeout(this.settle);
     this.controller.abort();
   }
 
@@ -64,13 +68,13 @@ export class ViewCount {
     if (this.mode === 'walk' && this.walked && this.unfiltered) {
       for (const id of ids) this.ids.add(id);
       this.emitWalk();
-    } else this.run();
+    } else this.runSettled();
   }
 
   applyDeleted(ids: ReadonlySet<string>): void {
     if (!this.started) return;
     if (this.mode !== 'walk') {
-      this.run();
+      this.runSettled();
       return;
     }
     let removed = 0;
@@ -80,6 +84,15 @@ export class ViewCount {
 
   private get unfiltered(): boolean {
     return this.opts.query.view === undefined && !this.opts.query.formula?.trim();
+  }
+
+  /**
+   * Counts again once changes stop for SETTLE_MS: a delete of many rows comes as one event per batch of 10,
+   * and a count after each would take a turn of the throttle from every other batch.
+   */
+  private runSettled(): void {
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => this.run(), SETTLE_MS);
   }
 
   /** Counts now, or once the count under way ends. */

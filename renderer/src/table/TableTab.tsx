@@ -13,6 +13,7 @@ import { recentFormulas, rememberFormula } from '../formula/recent';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
+import type { ViewCount } from '../status/StatusBar';
 import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
@@ -38,6 +39,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [columns, setColumns] = useState<readonly Column[]>([]);
   const [viewId, setViewId] = useState<string>();
   const [progress, setProgress] = useState<Progress>({ loaded: 0 });
+  const [count, setCount] = useState<ViewCount>();
   const [error, setError] = useState<string>();
   const [formulaError, setFormulaError] = useState<{ formula: string; message: string }>();
   const [client, setClient] = useState<EventPayload<'client.status'>>();
@@ -54,6 +56,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     setViewId(view.viewId);
     setColumns((known) => mergeColumns(known, view.columns));
     setProgress({ loaded: 0 });
+    setCount(undefined);
   }, []);
 
   const session = useMemo(
@@ -73,9 +76,13 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     const offClient = api.on('client.status', (s) => {
       if (s.connectionId === connectionId) setClient(s);
     });
+    const offCount = api.on('view.count', ({ viewId: id, ...c }) => {
+      if (id === viewId) setCount(c);
+    });
     return () => {
       offState();
       offClient();
+      offCount();
     };
   }, [viewId, connectionId]);
 
@@ -239,6 +246,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         selectedCount={selectedCount}
         query={query}
         total={progress.total}
+        viewId={viewId}
+        count={count}
       >
         <TableGrid
           columns={shownColumns}
@@ -256,6 +265,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         loaded={progress.loaded}
         total={progress.total}
         loadingPage={progress.loadingPage}
+        count={count}
         client={client}
         error={error ?? client?.lastError}
         onRetry={retry}
