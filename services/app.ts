@@ -79,7 +79,12 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     emitStatus: (status) => events.emit('client.status', status),
   });
   const metadata = new Metadata((id) => connections.client(id));
-  const views = new TableViews(connections, metadata, (state) => events.emit('view.state', state));
+  const views = new TableViews(
+    connections,
+    metadata,
+    (state) => events.emit('view.state', state),
+    (count) => events.emit('view.count', count),
+  );
   const links = createLinkServices({
     clientFor: (id) => connections.client(id),
     metadata,

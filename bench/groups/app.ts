@@ -1,7 +1,8 @@
 /**
  * The app in Chromium through the browser door against the local server (demo base, 50,000 Tasks), with the
  * server's rate limit off, then on (5 requests/s per base):
- * - time from clicking the 50,000-record table to its first rows painted (median of 5 fresh pages);
+ * - time from clicking the 50,000-record table to its first rows painted (median of 5 fresh pages), and to
+ *   its first rows with the record count shown in the status bar;
  * - renderer JS heap (after a forced GC) once the view has loaded all 50,000 rows: the services hold the
  *   records, the grid only the blocks near the view, so this stays flat as tables grow;
  * - p95 frame time while scrolling through loaded rows (500 animation frames of 10 rows: 5,000 rows, which
@@ -37,7 +38,10 @@ function isNamesRequest(e: { method: string; url: string }): boolean {
 }
 const firstRowPainted = `${activeTable} .ag-row[row-index="0"][row-id] .ag-cell[col-id="Name"]:not(:empty)`;
 
-async function openTasks(page: Page, door: TestDoor): Promise<number> {
+const countShown = `${activeTable} footer.td-status [data-testid="row-count"]`;
+
+/** Milliseconds from the click to the first rows painted, and to both those and the count shown. */
+async function openTasks(page: Page, door: TestDoor): Promise<{ rows: number; counted: number }> {
   // A first start (nothing remembered) opens Tasks by itself; an empty remembered session starts on the Tables
   // page, so the time is measured from the click, as in every earlier run.
   await page.addInitScript(
@@ -49,18 +53,22 @@ async function openTasks(page: Page, door: TestDoor): Promise<number> {
   const started = performance.now();
   await tasks.click();
   await page.locator(firstRowPainted).waitFor();
-  return performance.now() - started;
+  const rows = performance.now() - started;
+  await page
+    .locator(countShown)
+    .getByText(`${ROWS.toLocaleString('en-US')} records`)
+    .waitFor();
+  return { rows, counted: performance.now() - started };
 }
 
-/** Jumps to the last row and waits until the view knows the total: every page has then been fetched. */
+/** Jumps to the last row and waits until every row is loaded (the status bar's loaded rows leave it). */
 async function loadAll(page: Page): Promise<void> {
   const goto = page.locator(activeTable).getByRole('spinbutton', { name: 'Go to row' });
   await goto.fill(String(ROWS));
   await goto.press('Enter');
   await page
-    .locator(`${activeTable} footer.td-status`)
-    .getByText(`${ROWS.toLocaleString('en-US')} records`)
-    .waitFor({ timeout: 300_000 });
+    .locator(`${activeTable} footer.td-status [data-testid="loaded-count"]`)
+    .waitFor({ state: 'detached', timeout: 300_000 });
   await page.locator(`${activeTable} .ag-row[row-index="${ROWS - 1}"][row-id]`).waitFor();
 }
 
@@ -113,9 +121,12 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
   try {
     const paints: number[] = [];
     let namesRequests = 0;
+    const counted: number[] = [];
     for (let i = 0; i < PAINTS; i++) {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      paints.push(await openTasks(page, door));
+      const opened = await openTasks(page, door);
+      paints.push(opened.rows);
+      counted.push(opened.counted);
       if (i === 0) {
         // The first page's names: the services' cache is empty only on this first open.
         // A chip shows its record's id (its title) until the name comes. A string keeps DOM types out.
@@ -139,6 +150,13 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
         name: `app: open 50,000-row table to first rows painted, median (${label})`,
         value: median(paints),
         unit: 'ms',
+      },
+      // The goal: first rows and the count on screen within 1 s.
+      {
+        name: `app: open 50,000-row table to first rows and record count shown, median (${label})`,
+        value: median(counted),
+        unit: 'ms',
+        ratio: median(counted) / 1000,
       },
       {
         name: `app: requests for the names of the links in the first 100 rows (${label})`,

@@ -4,10 +4,19 @@
  */
 import { RecordTableError } from './errors';
 import type { RequestOptions } from './options';
+import { encodeSegment } from './query';
 import type { Requester } from './requester';
 import { asObject } from './responses';
 
-export const EXTENSIONS_PATH = '/_tabledesk/v1/extensions';
+const PREFIX = '/_tabledesk/v1';
+export const EXTENSIONS_PATH = `${PREFIX}/extensions`;
+
+/** The extension that counts a view's records in one request (`Table.count`). */
+export const COUNT_EXTENSION = 'count';
+
+export function countPath(baseId: string, table: string): string {
+  return `${PREFIX}/${encodeSegment(baseId)}/${encodeSegment(table)}/count`;
+}
 
 /** An answer naming more is not a TableDesk server's: names are short words, and there are few. */
 const MAX_NAMES = 64;

@@ -6,6 +6,7 @@ export type { ErrorKind } from './errors';
 export type { ClientEvent, ClientEventListener } from './events';
 export type {
   CellFormatOptions,
+  CountOptions,
   GetOptions,
   ListOptions,
   ListPageOptions,

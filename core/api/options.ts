@@ -38,3 +38,9 @@ export interface ListOptions extends RequestOptions, CellFormatOptions {
 export interface ListPageOptions extends ListOptions {
   offset?: string;
 }
+
+/** What a count depends on: the view and the formula (sort, fields and paging do not change it). */
+export interface CountOptions extends RequestOptions {
+  view?: string;
+  formula?: string;
+}

@@ -37,6 +37,13 @@ export function asObject(body: unknown, what: string): Record<string, unknown> {
   throw unexpected(what, body);
 }
 
+/** The `count` extension's answer: `{"count": n}`, n a whole number. */
+export function asCount(body: unknown): number {
+  const n = isObject(body) ? body.count : undefined;
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
+  throw unexpected('a count', body);
+}
+
 export interface DeletedRecord {
   id: string;
   deleted: boolean;

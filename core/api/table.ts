@@ -2,7 +2,15 @@
 import type { CellValue, RecordData } from '../records/types';
 import { runBatches } from './batches';
 import { RecordTableError } from './errors';
-import type { GetOptions, ListOptions, ListPageOptions, RequestOptions, WriteOptions } from './options';
+import { countPath } from './extensions';
+import type {
+  CountOptions,
+  GetOptions,
+  ListOptions,
+  ListPageOptions,
+  RequestOptions,
+  WriteOptions,
+} from './options';
 import {
   getQuery,
   requireId,
@@ -15,7 +23,7 @@ import {
   withQuery,
 } from './query';
 import type { Requester, SendSpec } from './requester';
-import { asDeleted, asList, asRecord, asRecordList, asStringArray } from './responses';
+import { asCount, asDeleted, asList, asRecord, asRecordList, asStringArray } from './responses';
 import type { DeletedRecord } from './responses';
 
 export type Fields = Record<string, CellValue>;
@@ -49,6 +57,8 @@ export interface TableClient {
   /** Every page; after an expired offset it restarts and skips the records it already handed out. */
   pages(opts?: ListOptions): AsyncIterable<RecordData[]>;
   all(opts?: ListOptions): Promise<RecordData[]>;
+  /** The `count` extension: only where `client.extensions()` names it (never on Airtable's service). */
+  count(opts?: CountOptions): Promise<number>;
   get(id: string, opts?: GetOptions): Promise<RecordData>;
   create(fields: Fields, opts?: WriteOptions): Promise<RecordData>;
   createMany(fieldsList: readonly Fields[], opts?: WriteOptions): Promise<RecordData[]>;
@@ -99,18 +109,7 @@ export class Table implements TableClient {
   }
 
   async listPage(opts: ListPageOptions = {}): Promise<ListPage> {
-    const getPath = withQuery(this.#path, listQuery(opts));
-    const long = this.#baseUrl.length + getPath.length > MAX_URL_LENGTH;
-    const body = await this.#send(
-      opts,
-      long
-        ? {
-            method: 'POST',
-            path: withQuery(`${this.#path}/listRecords`, localeQuery(opts)),
-            body: listBody(opts),
-          }
-        : { method: 'GET', path: getPath },
-    );
+    const body = await this.#sendList(opts, this.#path, `${this.#path}/listRecords`);
     const { list, body: page } = asRecordList(body);
     return typeof page.offset === 'string' && page.offset.length > 0
       ? { records: list, offset: page.offset }
@@ -147,6 +146,12 @@ export class Table implements TableClient {
     const out: RecordData[] = [];
     for await (const page of this.pages(opts)) out.push(...page);
     return out;
+  }
+
+  async count(opts: CountOptions = {}): Promise<number> {
+    const path = countPath(this.baseId, this.table);
+    const { view, formula, signal, priority } = opts;
+    return asCount(await this.#sendList({ view, formula, signal, priority }, path, path));
   }
 
   async get(id: string, opts: GetOptions = {}): Promise<RecordData> {
@@ -268,6 +273,18 @@ export class Table implements TableClient {
     opts?: RequestOptions,
   ): Promise<unknown> {
     return this.#send(opts, { method, path, body, creates: method === 'POST' });
+  }
+
+  /** List options in the query, or as a JSON body POSTed to `postPath` where the URL would be too long. */
+  #sendList(opts: ListPageOptions, getBase: string, postPath: string): Promise<unknown> {
+    const getPath = withQuery(getBase, listQuery(opts));
+    const long = this.#baseUrl.length + getPath.length > MAX_URL_LENGTH;
+    return this.#send(
+      opts,
+      long
+        ? { method: 'POST', path: withQuery(postPath, localeQuery(opts)), body: listBody(opts) }
+        : { method: 'GET', path: getPath },
+    );
   }
 
   /** Every request of the table goes out here, through its base's throttle; only #write's POSTs create. */

@@ -144,6 +144,8 @@ export const appEvents = {
     /** Present when inferred columns grew (schema refused). */
     columns: z.array(columnSchema).optional(),
   }),
+  /** The view's record count (its named view and formula): exact, or at least `count` while it is walked. */
+  'view.count': z.object({ viewId: idSchema, count: z.number().int(), exact: z.boolean() }),
   'client.status': z.object({
     connectionId: idSchema,
     queued: z.number().int(),

@@ -167,7 +167,7 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   registerRecordRoutes(app, service);
   registerCommentRoutes(app, service, userOf);
   registerMetaRoutes(app, service, userOf);
-  registerExtensionRoutes(app);
+  registerExtensionRoutes(app, service);
   registerFileRoutes(app, service);
   return app;
 }

@@ -74,10 +74,29 @@ function and(a: ((r: StoredRecord) => boolean) | undefined, b: ((r: StoredRecord
 const SLICE_MS = 20;
 
 /**
- * A page of records. A filtered read runs in slices of SLICE_MS, yielding to other requests between them
- * (each slice is a complete SQLite statement, resumed after the last record it scanned), and is refused
- * once it has computed for FILTER_BUSY_MS in all: a costly filter never holds the server.
+ * Runs a filtered scan in slices of SLICE_MS, yielding to other requests between them (each slice is a
+ * complete SQLite statement, resumed after the last record it scanned), and refuses it once it has computed
+ * for FILTER_BUSY_MS in all: a costly filter never holds the server.
  */
+async function inSlices<S extends { resume?: Keyset }>(
+  from: Keyset | undefined,
+  step: (from: Keyset | undefined, until: number) => S,
+  take: (slice: S) => void,
+): Promise<void> {
+  let busyMs = 0;
+  for (;;) {
+    const started = performance.now();
+    const slice = step(from, started + SLICE_MS);
+    busyMs += performance.now() - started;
+    take(slice);
+    if (!slice.resume) return;
+    if (busyMs > FILTER_BUSY_MS) throw filterTooExpensive('it ran too long');
+    from = slice.resume;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A page of records; a filtered one is read in slices (see inSlices). */
 async function readPage(
   service: Service,
   table: Table,
@@ -87,23 +106,68 @@ async function readPage(
   if (!spec.filter) return service.pages.read(table, spec, after);
   const records: StoredRecord[] = [];
   let last: Keyset | undefined;
-  let from = after;
-  let busyMs = 0;
-  for (;;) {
-    const started = performance.now();
-    const slice = service.pages.read(
-      table,
-      { ...spec, limit: spec.limit - records.length, until: started + SLICE_MS },
-      from,
+  let more = false;
+  await inSlices(
+    after,
+    (from, until) => service.pages.read(table, { ...spec, limit: spec.limit - records.length, until }, from),
+    (slice) => {
+      records.push(...slice.records);
+      last = slice.last ?? last;
+      more = slice.more;
+    },
+  );
+  return { records, last, more };
+}
+
+/** The view, sort and filter of a list (or a count), checked as Airtable checks them. */
+function viewQuery(
+  service: Service,
+  table: Table,
+  o: Pick<ListOptions, 'view' | 'sort' | 'filterByFormula'>,
+  work: RequestWork,
+) {
+  const view = o.view === undefined ? undefined : service.catalog.view(table, o.view);
+  if (o.view !== undefined && !view)
+    throw new ServiceError(
+      422,
+      'VIEW_NAME_NOT_FOUND',
+      `Could not find view ${JSON.stringify(o.view)} in table ${table.name}`,
     );
-    busyMs += performance.now() - started;
-    records.push(...slice.records);
-    last = slice.last ?? last;
-    if (!slice.resume) return { records, last, more: slice.more };
-    if (busyMs > FILTER_BUSY_MS) throw filterTooExpensive('it ran too long');
-    from = slice.resume;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const sort: SortRule[] = o.sort?.length
+    ? o.sort.map((s) => {
+        const f = service.catalog.field(table, s.field);
+        if (!f) throw unknownField(s.field);
+        return { fieldId: f.id, direction: s.direction ?? 'asc' };
+      })
+    : (view?.sort ?? []);
+  const formula = o.filterByFormula?.trim() ? o.filterByFormula : undefined;
+  const filter = and(
+    view?.filterByFormula ? service.compileFilter(table, view.filterByFormula, work) : undefined,
+    formula ? service.compileFilter(table, formula, work) : undefined,
+  );
+  return { view, sort, formula, filter };
+}
+
+/**
+ * The number of records a list with these options would return over all its pages (view and formula; sort,
+ * fields and paging do not change it), with the list's checks and formula budget.
+ */
+export async function countRecords(
+  service: Service,
+  table: Table,
+  o: Pick<ListOptions, 'view' | 'sort' | 'filterByFormula'>,
+): Promise<number> {
+  const { filter } = viewQuery(service, table, o, new RequestWork());
+  if (!filter) return service.pages.count(table).count;
+  let count = 0;
+  await inSlices(
+    undefined,
+    (from, until) => service.pages.count(table, filter, until, from),
+    (slice) => {
+      count += slice.count;
+    },
+  );
+  return count;
 }
 
 /**
@@ -116,30 +180,10 @@ export async function listRecords(
   table: Table,
   o: ListOptions,
 ): Promise<{ records: RecordData[]; offset?: string }> {
-  const view = o.view === undefined ? undefined : service.catalog.view(table, o.view);
-  if (o.view !== undefined && !view)
-    throw new ServiceError(
-      422,
-      'VIEW_NAME_NOT_FOUND',
-      `Could not find view ${JSON.stringify(o.view)} in table ${table.name}`,
-    );
+  const { view, sort, formula, filter } = viewQuery(service, table, o, new RequestWork());
   const pageSize = o.pageSize ?? o.limit ?? 100;
   if (pageSize < 1 || pageSize > 100) throw invalidRequest('pageSize must be from 1 to 100');
   const render = renderOptions(service, table, o);
-
-  const sort: SortRule[] = o.sort?.length
-    ? o.sort.map((s) => {
-        const f = service.catalog.field(table, s.field);
-        if (!f) throw unknownField(s.field);
-        return { fieldId: f.id, direction: s.direction ?? 'asc' };
-      })
-    : (view?.sort ?? []);
-  const formula = o.filterByFormula?.trim() ? o.filterByFormula : undefined;
-  const work = new RequestWork();
-  const filter = and(
-    view?.filterByFormula ? service.compileFilter(table, view.filterByFormula, work) : undefined,
-    formula ? service.compileFilter(table, formula, work) : undefined,
-  );
 
   // A walk must repeat its options; pageSize may change between pages without harm.
   const hash = createHash('sha1')

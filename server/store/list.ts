@@ -143,6 +143,36 @@ export class PageReader {
     return { records, last, more };
   }
 
+  /**
+   * How many records of the table pass `filter` (all of them without one). A filtered count scans in creation
+   * order and, like `read`, stops at `until` and says where to resume, so the caller can let other requests in.
+   */
+  count(
+    table: Table,
+    filter?: (record: StoredRecord) => boolean,
+    until?: number,
+    after?: Keyset,
+  ): { count: number; resume?: Keyset } {
+    if (!filter) {
+      const row = this.db.prepare('SELECT count(*) AS n FROM records WHERE table_id = ?').get(table.id) as {
+        n: number;
+      };
+      return { count: row.n };
+    }
+    const sql =
+      'SELECT seq, id, created_time, modified_time, data FROM records WHERE table_id = ? AND seq > ? ORDER BY seq';
+    let count = 0;
+    for (const row of this.db
+      .prepare(sql)
+      .iterate(table.id, after?.seq ?? -1) as IterableIterator<RecordRow>) {
+      const rec = fromRow(row);
+      if (filter(rec)) count++;
+      if (until !== undefined && performance.now() > until)
+        return { count, resume: { keys: [], seq: rec.seq } };
+    }
+    return { count };
+  }
+
   /** One index per field, named after its expression (a select's changes with its options); stale ones go. */
   private ensureIndex(field: Field, expr: string): void {
     if (expr === 'created_time' || expr === 'modified_time') return;

@@ -7,6 +7,7 @@ import { ServiceError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
 import { schemaColumns } from './columns';
 import { TableView } from './table-view';
+import { ViewCount } from './view-count';
 
 /** Which table a view shows, as the edit services name it in their events. */
 export interface ViewTarget {
@@ -24,13 +25,14 @@ export const PAGE_SIZE = 100;
 export class TableViews {
   private readonly views = new Map<
     string,
-    { view: TableView; target: ViewTarget; fields?: string[]; walk?: AbortController }
+    { view: TableView; count: ViewCount; target: ViewTarget; fields?: string[]; walk?: AbortController }
   >();
 
   constructor(
     private readonly connections: Connections,
     private readonly metadata: Metadata,
     private readonly emitState: (state: EventPayload<'view.state'>) => void,
+    private readonly emitCount: (count: EventPayload<'view.count'>) => void = () => undefined,
   ) {}
 
   async open(request: ParsedRequest<'view.open'>): Promise<Response<'view.open'>> {
@@ -55,7 +57,15 @@ export class TableViews {
           ...(offset === undefined ? {} : { offset }),
         }),
     });
-    this.views.set(viewId, { view, target: { connectionId, baseId, table }, fields: query.fields });
+    // Counted by the view's named view and formula, beside the rows and never ahead of them (see view-count.ts).
+    const count = new ViewCount({
+      client,
+      table: tableClient,
+      query: { view: query.view, formula: query.formula },
+      primaryFieldId: schema?.primaryFieldId,
+      onCount: (state) => this.emitCount({ viewId, ...state }),
+    });
+    this.views.set(viewId, { view, count, target: { connectionId, baseId, table }, fields: query.fields });
     const primary = schema?.fields.find((f) => f.id === schema.primaryFieldId)?.name;
     return {
       viewId,
@@ -66,7 +76,10 @@ export class TableViews {
   }
 
   async rows(request: ParsedRequest<'view.rows'>): Promise<Response<'view.rows'>> {
-    return this.entry(request.viewId).view.rows(request.start, request.end);
+    const entry = this.entry(request.viewId);
+    const rows = await entry.view.rows(request.start, request.end);
+    entry.count.start();
+    return rows;
   }
 
   /** Go to row: one walk per view; a newer one, a cancel or closing the view ends the one before. */
@@ -95,6 +108,7 @@ export class TableViews {
     const entry = this.views.get(viewId);
     entry?.walk?.abort();
     entry?.view.close();
+    entry?.count.close();
     this.views.delete(viewId);
     return { closed: entry !== undefined };
   }
@@ -107,14 +121,21 @@ export class TableViews {
   }
 
   applyCreated(target: ViewTarget, records: readonly RecordData[]): void {
+    const ids = records.map((r) => r.id);
     for (const entry of this.views.values())
-      if (sameTable(entry.target, target)) entry.view.applyCreated(records);
+      if (sameTable(entry.target, target)) {
+        entry.view.applyCreated(records);
+        entry.count.applyCreated(ids);
+      }
   }
 
   applyDeleted(target: ViewTarget, ids: readonly string[]): void {
     const set = new Set(ids);
     for (const entry of this.views.values())
-      if (sameTable(entry.target, target)) entry.view.applyDeleted(set);
+      if (sameTable(entry.target, target)) {
+        entry.view.applyDeleted(set);
+        entry.count.applyDeleted(set);
+      }
   }
 
   private entry(viewId: string) {

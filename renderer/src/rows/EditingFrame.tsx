@@ -12,6 +12,7 @@ import type { Column } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { isToggle } from '../editing/column-editing';
+import { tabledesk } from '../bridge';
 import { EditNotices } from '../editing/EditNotices';
 import { formatCell } from '../grid/format';
 import { linkText } from '../links/names';
@@ -26,6 +27,8 @@ import type { ExportQuery } from './export/useExportJob';
 import { planPaste } from './paste';
 import { RecordDetail } from './RecordDetail';
 import { AttachmentDrop, UploadBar } from './attachments/UploadBar';
+import { useSelectAll } from './select-all';
+import type { ViewCount } from '../status/StatusBar';
 import type { EditingView, TableEditing } from './table-editing';
 import { parseTsv, toTsv } from './tsv';
 
@@ -36,12 +39,15 @@ interface Props {
   /** The tab's query without sort (the grid holds the sort). */
   query: Omit<ExportQuery, 'sort'>;
   total: number | undefined;
+  /** The open view and its record count, for selecting all of it. */
+  viewId?: string | undefined;
+  count?: ViewCount | undefined;
   children: ReactNode;
 }
 
 const inGrid = (el: EventTarget): boolean => el instanceof Element && el.closest('.ag-root-wrapper') !== null;
 
-export function EditingFrame({ editing, view, selectedCount, query, total, children }: Props) {
+export function EditingFrame({ editing, view, selectedCount, query, total, viewId, count, children }: Props) {
   const [ask, setAsk] = useState<Confirmation>();
   const [detail, setDetail] = useState<{ index: number; pinned: boolean }>();
   const [problem, setProblem] = useState<CellProblem>();
@@ -51,6 +57,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
   const [exportHidden, setExportHidden] = useState(false);
   const exportRunning = exporter.job?.state === 'running';
   const grid = editing.gridApi;
+  const selectAll = useSelectAll({ api: tabledesk(), frame, viewId, count, selectedCount, ask: setAsk });
   const busy = () => !grid || grid.getEditingCells().length > 0;
 
   /** Field columns as displayed, left to right. */
@@ -66,6 +73,20 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
       .map((n) => n.data as RecordData);
 
   const askDelete = () => {
+    const whole = selectAll.wholeView;
+    if (whole !== undefined) {
+      setAsk({
+        title: 'Delete records',
+        text: `Delete all ${plural(whole, 'record')} of this view? Undo (Ctrl+Z) re-creates them with new ids.`,
+        action: 'Delete',
+        run: () =>
+          void selectAll.readAll().then((rows) => {
+            selectAll.clear();
+            if (rows && rows.length > 0) void editing.delete(rows);
+          }),
+      });
+      return;
+    }
     const rows = selectedRows();
     if (rows.length === 0) return;
     setAsk({
@@ -256,8 +277,19 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
         >
           Add row
         </button>
-        <button type="button" disabled={selectedCount === 0} onClick={askDelete}>
-          Delete{selectedCount > 0 ? ` ${plural(selectedCount, 'row')}` : ''}
+        <button
+          type="button"
+          disabled={
+            (selectedCount === 0 && selectAll.wholeView === undefined) || selectAll.reading !== undefined
+          }
+          onClick={askDelete}
+        >
+          Delete
+          {selectAll.wholeView !== undefined
+            ? ` ${plural(selectAll.wholeView, 'row')}`
+            : selectedCount > 0
+              ? ` ${plural(selectedCount, 'row')}`
+              : ''}
         </button>
         <button type="button" onClick={openFocused} title="Open the focused record (Space)">
           Open record
@@ -283,6 +315,16 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
           {exportRunning && exportHidden && exporter.job ? ` · ${exportShort(exporter.job, total)}` : ''}
         </button>
       </div>
+      {selectAll.reading && (
+        <div className="td-select-reading" role="status">
+          Reading the records to delete: {selectAll.reading.read.toLocaleString()} of{' '}
+          {selectAll.reading.total.toLocaleString()}
+          <progress max={selectAll.reading.total} value={selectAll.reading.read} />
+          <button type="button" onClick={selectAll.cancelReading}>
+            Cancel
+          </button>
+        </div>
+      )}
       <EditNotices editing={editing} view={view} />
       <UploadBar editing={editing} />
       <AttachmentDrop editing={editing}>{children}</AttachmentDrop>

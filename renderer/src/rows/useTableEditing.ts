@@ -7,6 +7,7 @@ import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
 import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
+import { rowNumberColumn } from './row-numbers';
 import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
 
@@ -60,6 +61,8 @@ export function useTableEditing(target: EditTarget) {
         headerCheckbox: false,
         enableClickSelection: false,
       },
+      // The checkbox and the row's number, first and pinned; its header selects all (see row-numbers.ts).
+      selectionColumnDef: rowNumberColumn,
       onSelectionChanged: (e) => setSelectedCount(e.api.getSelectedNodes().length),
       onRowSelected: (e) => {
         if (e.node.isSelected() && e.source === 'checkboxSelected')

@@ -1,9 +1,19 @@
-/** The tab's status bar: records loaded (and the total once known), the request queue, the last error. */
+/**
+ * The tab's status bar: the view's record count ("at least" while it is walked; records loaded until a count
+ * comes), the request queue, the last error.
+ */
 import type { EventPayload } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 
+/** The `view.count` event: exact, or at least `count` while the service's ids are walked. */
+export interface ViewCount {
+  count: number;
+  exact: boolean;
+}
+
 interface Props {
   loaded: number;
+  count?: ViewCount | undefined;
   total?: number | undefined;
   loadingPage?: number | undefined;
   client?: EventPayload<'client.status'> | undefined;
@@ -13,14 +23,26 @@ interface Props {
 
 const count = new Intl.NumberFormat();
 
-export function StatusBar({ loaded, total, loadingPage, client, error, onRetry }: Props) {
+function countText(loaded: number, total: number | undefined, viewCount: ViewCount | undefined): string {
+  // The page chain's own end is exact too, and may come first (a short view).
+  if (total !== undefined) return plural(total, 'record');
+  if (viewCount?.exact) return plural(viewCount.count, 'record');
+  if (viewCount) return `≥ ${count.format(Math.max(viewCount.count, loaded))} records`;
+  return `${count.format(loaded)}+ loaded`;
+}
+
+export function StatusBar({ loaded, total, count: viewCount, loadingPage, client, error, onRetry }: Props) {
+  const known = total ?? (viewCount?.exact ? viewCount.count : undefined);
   return (
     <footer className="td-status" aria-label="Status">
       <span className="td-status-count" data-testid="row-count">
-        {total === undefined
-          ? `${count.format(loaded)}+ loaded`
-          : `${plural(total, 'record')} · ${count.format(loaded)} loaded`}
+        {countText(loaded, total, viewCount)}
       </span>
+      {(viewCount !== undefined || total !== undefined) && (known === undefined || loaded < known) && (
+        <span className="td-status-loaded" data-testid="loaded-count">
+          {count.format(loaded)} loaded
+        </span>
+      )}
       {loadingPage !== undefined && (
         <span className="td-status-loading" data-testid="loading-page">
           Loading page {count.format(loadingPage)}…

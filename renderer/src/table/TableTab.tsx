@@ -16,6 +16,7 @@ import { useLinkCells } from '../links/useLinkCells';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
+import type { ViewCount } from '../status/StatusBar';
 import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
@@ -55,6 +56,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [columns, setColumns] = useState(() => (layout.fields ? schemaColumns(target.schema) : []));
   const [viewId, setViewId] = useState<string>();
   const [progress, setProgress] = useState<Progress>({ loaded: 0 });
+  const [count, setCount] = useState<ViewCount>();
   const [error, setError] = useState<string>();
   const [formulaError, setFormulaError] = useState<{ formula: string; message: string }>();
   const [client, setClient] = useState<EventPayload<'client.status'>>();
@@ -77,6 +79,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     setViewId(view.viewId);
     setColumns((known) => mergeColumns(known, view.columns));
     setProgress({ loaded: 0 });
+    setCount(undefined);
   }, []);
 
   const session = useMemo(
@@ -96,9 +99,13 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     const offClient = api.on('client.status', (s) => {
       if (s.connectionId === connectionId) setClient(s);
     });
+    const offCount = api.on('view.count', ({ viewId: id, ...c }) => {
+      if (id === viewId) setCount(c);
+    });
     return () => {
       offState();
       offClient();
+      offCount();
     };
   }, [viewId, connectionId]);
 
@@ -306,6 +313,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           selectedCount={selectedCount}
           query={query}
           total={progress.total}
+          viewId={viewId}
+          count={count}
         >
           <TableGrid
             columns={shownColumns}
@@ -332,6 +341,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         loaded={progress.loaded}
         total={progress.total}
         loadingPage={progress.loadingPage}
+        count={count}
         client={client}
         error={error ?? client?.lastError}
         onRetry={retry}

@@ -156,6 +156,7 @@ describe('fuzz', () => {
       () => ['GET', `/v0/${s.baseId}/tblNope`],
       () => ['GET', `/v0/${s.baseId}/${tasksId}/${recordId}/comments`],
       () => ['DELETE', `/v0/${s.baseId}/${tasksId}/${recordId}/comments/comNope`],
+      () => ['GET', `/_tabledesk/v1/${s.baseId}/${tasksId}/count`],
       () => ['GET', `/v0/meta/bases/${s.baseId}/tables`],
       () => ['GET', '/v0/meta/whoami'],
       () => ['GET', '/v0/meta/bases'],
@@ -234,6 +235,7 @@ describe('fuzz', () => {
       () => ['PUT', `/v0/${s.baseId}/${tasksId}`],
       () => ['PATCH', `/v0/${s.baseId}/${tasksId}/${recordId}`],
       () => ['POST', `/v0/${s.baseId}/${tasksId}/listRecords`],
+      () => ['POST', `/_tabledesk/v1/${s.baseId}/${tasksId}/count`],
       () => ['POST', `/v0/meta/bases/${s.baseId}/tables/${tasksId}/fields`],
       () => ['POST', `/v0/meta/bases/${s.baseId}/tables`],
       () => ['PATCH', `/v0/meta/bases/${s.baseId}/tables/${tasksId}`],
@@ -332,6 +334,11 @@ describe('fuzz', () => {
         if (pick === 0) {
           const body = JSON.stringify({ name: `F${n++}`, type: 'formula', options: { formula: f } });
           await send('POST', `/v0/meta/bases/${s.baseId}/tables/${tasksId}/fields`, body);
+        } else if (pick === 1) {
+          await send(
+            'GET',
+            `/_tabledesk/v1/${s.baseId}/${tasksId}/count?filterByFormula=${encodeURIComponent(f)}`,
+          );
         } else {
           await send('GET', `/v0/${s.baseId}/${tasksId}?filterByFormula=${encodeURIComponent(f)}`);
         }
