@@ -88,7 +88,8 @@ test('edits email, phone and url, and refuses an invalid email locally', async (
   await editor.locator('input').press('Enter');
   // The editor stays open with the reason; nothing is sent.
   await expect(editor).toBeVisible();
-  await expect(app.page.getByText('"not an email" is not an email address')).toBeVisible();
+  // Exact: the grid also announces the reason in its live region for screen readers, with a prefix.
+  await expect(app.page.getByText('"not an email" is not an email address', { exact: true })).toBeVisible();
   await app.screenshot(info, '03-invalid-email-blocked');
   await editor.locator('input').press('Escape');
 

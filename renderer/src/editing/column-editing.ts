@@ -12,8 +12,12 @@ import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
 import { MultiSelectEditor } from './MultiSelectEditor';
 import { choiceNames, isEditable, parseInput } from './parse';
+import { reactEditor } from './react-editor';
 
 type Def = ColDef<RecordData>;
+
+const DateTimeCellEditor = reactEditor(DateTimeEditor);
+const MultiSelectCellEditor = reactEditor(MultiSelectEditor);
 
 /** Typed text is parsed by the field's rules; an invalid entry keeps the editor open with the reason. */
 function textEditor(field: Column, useFormatter: boolean): Partial<Def> {
@@ -56,7 +60,7 @@ function editorFor(field: Column): Partial<Def> {
       // No editor: one click or Space toggles the box (the table's cell handlers).
       return { editable: false, cellRenderer: CheckboxCell };
     case 'dateTime':
-      return { cellEditor: DateTimeEditor };
+      return { cellEditor: DateTimeCellEditor };
     case 'date':
       return {
         cellEditor: 'agDateStringCellEditor',
@@ -72,7 +76,7 @@ function editorFor(field: Column): Partial<Def> {
       };
     case 'multipleSelects':
       return {
-        cellEditor: MultiSelectEditor,
+        cellEditor: MultiSelectCellEditor,
         cellEditorPopup: true,
         cellEditorParams: (_: ICellEditorParams) => ({ choices: choiceNames(field) }),
       };
