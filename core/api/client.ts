@@ -16,12 +16,12 @@ export interface ClientOptions {
   requestsPerSecond?: number;
   /**
    * Least time between two starts to one base. Default 1000/requestsPerSecond + 5 ms. The service counts
-   * arrivals, which trail starts: on loopback by a few ms, by up to 58 ms for the first request on a new
-   * connection (six starts 1025 ms apart leave 75 ms over the local server's 950 ms window), and by up to
-   * 100 ms for the first request of a burst (a fresh process, or connections opened again after an idle
-   * second). So the start after the first of a burst waits 250 ms, and the six starts from a cold one span
-   * 1065 ms; every other gap keeps the plain spacing, and a run of 100 requests keeps 98% of the ceiling
-   * (a 10 ms margin on every gap kept 96%).
+   * arrivals, which trail starts: by a few ms on a connection already open, by up to 58 ms on a new one, and
+   * by up to 100 ms for the first request of a burst (a fresh process, or connections opened again after an
+   * idle second). So the start after one that likely opens a connection (the first of a burst, or one that
+   * finds more requests in flight than before in the burst) waits 250 ms, and six starts from it span
+   * 1070 ms; otherwise six starts span 1025 ms, 75 ms over the local server's 950 ms window. A run of 100
+   * requests so keeps about 98% of the ceiling (a 10 ms margin on every gap kept 96%).
    */
   minSpacingMs?: number;
   /** Per attempt, default 60 s. */

@@ -47,6 +47,18 @@ describe('BaseScheduler', () => {
     }
   });
 
+  it('holds the start after one that raised the number in flight (a new connection) longer', async () => {
+    const s = new BaseScheduler(40, 150);
+    const starts: number[] = [];
+    const slow = async () => {
+      starts.push(Date.now());
+      await sleep(1000);
+    };
+    await Promise.all(Array.from({ length: 3 }, () => s.run(slow, 0)));
+    // Each start finds one more in flight than before, as a pool opening connections would.
+    for (const gap of gaps(starts)) expect(gap).toBeGreaterThanOrEqual(150);
+  });
+
   it('(why strict mode) p-queue fixed windows let two starts come closer than the interval', async () => {
     const q = new PQueue({ intervalCap: 1, interval: 200 });
     const starts: number[] = [];
