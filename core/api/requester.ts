@@ -25,6 +25,8 @@ export interface RetryPolicy {
 
 export interface RequesterConfig extends AttemptConfig, RetryPolicy {
   spacingMs: number;
+  /** The gap after the first start of a burst, whose arrival can trail more. */
+  coldSpacingMs: number;
   schedulers: SchedulerRegistry;
   onEvent?: ClientEventListener;
 }
@@ -71,7 +73,12 @@ export class Requester {
   scheduler(baseId: string): BaseScheduler {
     let s = this.#schedulers.get(baseId);
     if (!s) {
-      s = this.#config.schedulers.get(this.#config.baseUrl, baseId, this.#config.spacingMs);
+      s = this.#config.schedulers.get(
+        this.#config.baseUrl,
+        baseId,
+        this.#config.spacingMs,
+        this.#config.coldSpacingMs,
+      );
       this.#schedulers.set(baseId, s);
     }
     return s;

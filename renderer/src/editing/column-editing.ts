@@ -13,8 +13,12 @@ import { DateTimeEditor } from './DateTimeEditor';
 import { LinkPicker } from '../links/LinkPicker';
 import { MultiSelectEditor } from './MultiSelectEditor';
 import { choiceNames, isEditable, parseInput } from './parse';
+import { reactEditor } from './react-editor';
 
 type Def = ColDef<RecordData>;
+
+const DateTimeCellEditor = reactEditor(DateTimeEditor);
+const MultiSelectCellEditor = reactEditor(MultiSelectEditor);
 
 /** Typed text is parsed by the field's rules; an invalid entry keeps the editor open with the reason. */
 function textEditor(field: Column, useFormatter: boolean): Partial<Def> {
@@ -57,7 +61,7 @@ function editorFor(field: Column): Partial<Def> {
       // No editor: one click or Space toggles the box (the table's cell handlers).
       return { editable: false, cellRenderer: CheckboxCell };
     case 'dateTime':
-      return { cellEditor: DateTimeEditor };
+      return { cellEditor: DateTimeCellEditor };
     case 'date':
       return {
         cellEditor: 'agDateStringCellEditor',
@@ -75,7 +79,7 @@ function editorFor(field: Column): Partial<Def> {
       return { cellEditor: LinkPicker, cellEditorPopup: true, cellEditorParams: { field } };
     case 'multipleSelects':
       return {
-        cellEditor: MultiSelectEditor,
+        cellEditor: MultiSelectCellEditor,
         cellEditorPopup: true,
         cellEditorParams: (_: ICellEditorParams) => ({ choices: choiceNames(field) }),
       };
