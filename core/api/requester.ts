@@ -25,8 +25,6 @@ export interface RetryPolicy {
 
 export interface RequesterConfig extends AttemptConfig, RetryPolicy {
   spacingMs: number;
-  /** The gap after the first start of a burst, whose arrival can trail more. */
-  coldSpacingMs: number;
   schedulers: SchedulerRegistry;
   onEvent?: ClientEventListener;
 }
@@ -73,12 +71,7 @@ export class Requester {
   scheduler(baseId: string): BaseScheduler {
     let s = this.#schedulers.get(baseId);
     if (!s) {
-      s = this.#config.schedulers.get(
-        this.#config.baseUrl,
-        baseId,
-        this.#config.spacingMs,
-        this.#config.coldSpacingMs,
-      );
+      s = this.#config.schedulers.get(this.#config.baseUrl, baseId, this.#config.spacingMs);
       this.#schedulers.set(baseId, s);
     }
     return s;

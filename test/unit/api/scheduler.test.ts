@@ -29,36 +29,6 @@ describe('BaseScheduler', () => {
     expect(maxInFlight).toBeGreaterThanOrEqual(2);
   });
 
-  it('holds the start after the first of a burst longer, and only that one', async () => {
-    const s = new BaseScheduler(40, 150);
-    const starts: number[] = [];
-    const task = async () => void starts.push(Date.now());
-    await Promise.all(Array.from({ length: 4 }, () => s.run(task, 0)));
-    // A second without a start: the next burst begins cold again.
-    await sleep(1050);
-    await Promise.all(Array.from({ length: 3 }, () => s.run(task, 0)));
-    const [cold1, warm1, warm2, idle, cold2, warm3] = gaps(starts);
-    expect(cold1).toBeGreaterThanOrEqual(150);
-    expect(cold2).toBeGreaterThanOrEqual(150);
-    expect(idle).toBeGreaterThanOrEqual(1000);
-    for (const warm of [warm1, warm2, warm3]) {
-      expect(warm).toBeGreaterThanOrEqual(38);
-      expect(warm).toBeLessThan(150);
-    }
-  });
-
-  it('holds the start after one that raised the number in flight (a new connection) longer', async () => {
-    const s = new BaseScheduler(40, 150);
-    const starts: number[] = [];
-    const slow = async () => {
-      starts.push(Date.now());
-      await sleep(1000);
-    };
-    await Promise.all(Array.from({ length: 3 }, () => s.run(slow, 0)));
-    // Each start finds one more in flight than before, as a pool opening connections would.
-    for (const gap of gaps(starts)) expect(gap).toBeGreaterThanOrEqual(150);
-  });
-
   it('(why strict mode) p-queue fixed windows let two starts come closer than the interval', async () => {
     const q = new PQueue({ intervalCap: 1, interval: 200 });
     const starts: number[] = [];
