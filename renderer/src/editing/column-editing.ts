@@ -7,7 +7,7 @@ import type { ColDef, ICellEditorParams, ValueGetterParams } from 'ag-grid-commu
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { effectiveType } from '../grid/format';
-import type { EditStore } from './edit-store';
+import type { EditStore, EditTarget } from './edit-store';
 import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
 import { LinkPicker } from '../links/LinkPicker';
@@ -19,6 +19,7 @@ type Def = ColDef<RecordData>;
 
 const DateTimeCellEditor = reactEditor(DateTimeEditor);
 const MultiSelectCellEditor = reactEditor(MultiSelectEditor);
+const LinkPickerEditor = reactEditor(LinkPicker);
 
 /** Typed text is parsed by the field's rules; an invalid entry keeps the editor open with the reason. */
 function textEditor(field: Column, useFormatter: boolean): Partial<Def> {
@@ -39,7 +40,7 @@ function textEditor(field: Column, useFormatter: boolean): Partial<Def> {
   };
 }
 
-function editorFor(field: Column): Partial<Def> {
+function editorFor(field: Column, target: EditTarget): Partial<Def> {
   const type = effectiveType(field);
   switch (type) {
     case 'multilineText':
@@ -76,7 +77,12 @@ function editorFor(field: Column): Partial<Def> {
         cellEditorParams: { values: ['', ...choiceNames(field)] },
       };
     case 'multipleRecordLinks':
-      return { cellEditor: LinkPicker, cellEditorPopup: true, cellEditorParams: { field } };
+      // The picker mounts in a React root of its own (react-editor.tsx), outside the tab's context: it gets the base here.
+      return {
+        cellEditor: LinkPickerEditor,
+        cellEditorPopup: true,
+        cellEditorParams: { field, base: { connectionId: target.connectionId, baseId: target.baseId } },
+      };
     case 'multipleSelects':
       return {
         cellEditor: MultiSelectCellEditor,
@@ -105,7 +111,7 @@ export function withEditing(def: Def, field: Column, store: EditStore): Def {
   if (!isEditable(field))
     return { ...base, editable: false, cellClass: [...classList(def.cellClass), 'td-cell-readonly'] };
   // A row still loading has nothing to edit yet: typing there would have no record to go to.
-  return { ...base, editable: (p) => p.data !== undefined, ...editorFor(field) };
+  return { ...base, editable: (p) => p.data !== undefined, ...editorFor(field, store.target) };
 }
 
 /** Whether a column is a checkbox the user may toggle with one click or Space. */

@@ -3,15 +3,13 @@
  * list scrolls), pick records, remove chosen ones. A field that prefers a single record keeps one. The
  * chosen ids become the cell's new value when editing stops, and go through the edit queue like any edit.
  */
-import { useCallback, useContext, useEffect, useRef, useState } from 'react';
-import type { CustomCellEditorProps } from 'ag-grid-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Column } from '../../../core/contract';
-import type { RecordData } from '../../../core/records/types';
 import { errorMessage, tabledesk } from '../bridge';
-import { LinksContext } from './context';
+import type { EditorProps } from '../editing/react-editor';
 import { linkIds, linkNames, linkedTableId } from './names';
 
-type Props = CustomCellEditorProps<RecordData, string[] | null> & { field: Column };
+type Props = EditorProps<string[]> & { field: Column; base: { connectionId: string; baseId: string } };
 
 /** Typing settles for this long before the service is asked. */
 const DEBOUNCE_MS = 250;
@@ -23,8 +21,7 @@ interface Found {
   name: string;
 }
 
-export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) {
-  const scope = useContext(LinksContext);
+export function LinkPicker({ value, onValueChange, stopEditing, field, base }: Props) {
   const tableId = linkedTableId(field) ?? '';
   const single = field.options?.['prefersSingleRecordLink'] === true;
   const chosen = linkIds(value);
@@ -39,12 +36,11 @@ export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) 
 
   const load = useCallback(
     (query: string, from?: string) => {
-      if (!scope) return;
       const asked = ++search.current;
       setLoading(true);
       tabledesk()
         .call('links.search', {
-          ...scope.target,
+          ...base,
           tableId,
           text: query,
           ...(from === undefined ? {} : { offset: from }),
@@ -61,7 +57,7 @@ export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) 
         )
         .finally(() => asked === search.current && setLoading(false));
     },
-    [scope, tableId],
+    [base, tableId],
   );
 
   useEffect(() => {
