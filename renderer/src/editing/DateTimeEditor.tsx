@@ -3,7 +3,8 @@
  * (ag-grid's date string editor dropped the time part when committing in our tests, so this one is ours.)
  */
 import { useEffect, useRef } from 'react';
-import type { EditorProps } from './react-editor';
+import type { CustomCellEditorProps } from 'ag-grid-react';
+import type { RecordData } from '../../../core/records/types';
 
 /** An ISO instant as the value of a datetime-local input (local wall time, minutes). */
 export function toLocalInput(iso: unknown): string {
@@ -13,7 +14,7 @@ export function toLocalInput(iso: unknown): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-export function DateTimeEditor({ initialValue, onValueChange }: EditorProps<string>) {
+export function DateTimeEditor({ initialValue, onValueChange }: CustomCellEditorProps<RecordData, string>) {
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   return (

@@ -1,8 +1,9 @@
 /** The multiple-selects cell editor: a popup list of the field's choices, each toggled by a checkbox. */
 import { useEffect, useRef } from 'react';
-import type { EditorProps } from './react-editor';
+import type { CustomCellEditorProps } from 'ag-grid-react';
+import type { RecordData } from '../../../core/records/types';
 
-type Props = EditorProps<string[]> & { choices: string[] };
+type Props = CustomCellEditorProps<RecordData, string[]> & { choices: string[] };
 
 export function MultiSelectEditor({ value, onValueChange, choices, stopEditing }: Props) {
   const chosen = Array.isArray(value) ? value : [];

@@ -7,19 +7,14 @@ import type { ColDef, ICellEditorParams, ValueGetterParams } from 'ag-grid-commu
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { effectiveType } from '../grid/format';
-import type { EditStore, EditTarget } from './edit-store';
+import type { EditStore } from './edit-store';
 import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
 import { LinkPicker } from '../links/LinkPicker';
 import { MultiSelectEditor } from './MultiSelectEditor';
 import { choiceNames, isEditable, parseInput } from './parse';
-import { reactEditor } from './react-editor';
 
 type Def = ColDef<RecordData>;
-
-const DateTimeCellEditor = reactEditor(DateTimeEditor);
-const MultiSelectCellEditor = reactEditor(MultiSelectEditor);
-const LinkPickerEditor = reactEditor(LinkPicker);
 
 /** Typed text is parsed by the field's rules; an invalid entry keeps the editor open with the reason. */
 function textEditor(field: Column, useFormatter: boolean): Partial<Def> {
@@ -40,7 +35,7 @@ function textEditor(field: Column, useFormatter: boolean): Partial<Def> {
   };
 }
 
-function editorFor(field: Column, target: EditTarget): Partial<Def> {
+function editorFor(field: Column): Partial<Def> {
   const type = effectiveType(field);
   switch (type) {
     case 'multilineText':
@@ -62,7 +57,7 @@ function editorFor(field: Column, target: EditTarget): Partial<Def> {
       // No editor: one click or Space toggles the box (the table's cell handlers).
       return { editable: false, cellRenderer: CheckboxCell };
     case 'dateTime':
-      return { cellEditor: DateTimeCellEditor };
+      return { cellEditor: DateTimeEditor };
     case 'date':
       return {
         cellEditor: 'agDateStringCellEditor',
@@ -77,15 +72,10 @@ function editorFor(field: Column, target: EditTarget): Partial<Def> {
         cellEditorParams: { values: ['', ...choiceNames(field)] },
       };
     case 'multipleRecordLinks':
-      // The picker mounts in a React root of its own (react-editor.tsx), outside the tab's context: it gets the base here.
-      return {
-        cellEditor: LinkPickerEditor,
-        cellEditorPopup: true,
-        cellEditorParams: { field, base: { connectionId: target.connectionId, baseId: target.baseId } },
-      };
+      return { cellEditor: LinkPicker, cellEditorPopup: true, cellEditorParams: { field } };
     case 'multipleSelects':
       return {
-        cellEditor: MultiSelectCellEditor,
+        cellEditor: MultiSelectEditor,
         cellEditorPopup: true,
         cellEditorParams: (_: ICellEditorParams) => ({ choices: choiceNames(field) }),
       };
@@ -111,7 +101,7 @@ export function withEditing(def: Def, field: Column, store: EditStore): Def {
   if (!isEditable(field))
     return { ...base, editable: false, cellClass: [...classList(def.cellClass), 'td-cell-readonly'] };
   // A row still loading has nothing to edit yet: typing there would have no record to go to.
-  return { ...base, editable: (p) => p.data !== undefined, ...editorFor(field, store.target) };
+  return { ...base, editable: (p) => p.data !== undefined, ...editorFor(field) };
 }
 
 /** Whether a column is a checkbox the user may toggle with one click or Space. */

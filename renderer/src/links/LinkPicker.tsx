@@ -3,13 +3,15 @@
  * list scrolls), pick records, remove chosen ones. A field that prefers a single record keeps one. The
  * chosen ids become the cell's new value when editing stops, and go through the edit queue like any edit.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
+import type { CustomCellEditorProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
 import { errorMessage, tabledesk } from '../bridge';
-import type { EditorProps } from '../editing/react-editor';
+import { LinksContext } from './context';
 import { linkIds, linkNames, linkedTableId } from './names';
 
-type Props = EditorProps<string[]> & { field: Column; base: { connectionId: string; baseId: string } };
+type Props = CustomCellEditorProps<RecordData, string[] | null> & { field: Column };
 
 /** Typing settles for this long before the service is asked. */
 const DEBOUNCE_MS = 250;
@@ -21,7 +23,8 @@ interface Found {
   name: string;
 }
 
-export function LinkPicker({ value, onValueChange, stopEditing, field, base }: Props) {
+export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) {
+  const scope = useContext(LinksContext);
   const tableId = linkedTableId(field) ?? '';
   const single = field.options?.['prefersSingleRecordLink'] === true;
   const chosen = linkIds(value);
@@ -36,11 +39,12 @@ export function LinkPicker({ value, onValueChange, stopEditing, field, base }: P
 
   const load = useCallback(
     (query: string, from?: string) => {
+      if (!scope) return;
       const asked = ++search.current;
       setLoading(true);
       tabledesk()
         .call('links.search', {
-          ...base,
+          ...scope.target,
           tableId,
           text: query,
           ...(from === undefined ? {} : { offset: from }),
@@ -57,7 +61,7 @@ export function LinkPicker({ value, onValueChange, stopEditing, field, base }: P
         )
         .finally(() => asked === search.current && setLoading(false));
     },
-    [base, tableId],
+    [scope, tableId],
   );
 
   useEffect(() => {

@@ -1,6 +1,7 @@
 /** A table tab's editing controller and the grid options that plug it in. */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ColDef, GridOptions, SuppressKeyboardEventParams } from 'ag-grid-community';
+import type { ColDef, SuppressKeyboardEventParams } from 'ag-grid-community';
+import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
@@ -45,7 +46,7 @@ export function useTableEditing(target: EditTarget) {
     [editing],
   );
 
-  const gridProps = useMemo<GridOptions<RecordData>>(
+  const gridProps = useMemo<AgGridReactProps<RecordData>>(
     () => ({
       readOnlyEdit: true,
       onCellEditRequest: (e) => editing.onCellEditRequest(e),
