@@ -15,6 +15,7 @@ import { bindIpc } from './ipc';
 import { installMenu } from './menu';
 import { createSafeStorageVault } from './safe-storage-vault';
 import { loadWindowState, rememberWindowState } from './window-state';
+import { opensExternally } from './external-links';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '../renderer');
@@ -52,7 +53,7 @@ async function openWindow(services: AppServices): Promise<void> {
     if (!isAppUrl(url)) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(({ url }) => {
-    if (new URL(url).protocol === 'https:') void shell.openExternal(url);
+    if (opensExternally(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
   nativeTheme.on('updated', () => {
