@@ -72,9 +72,10 @@ export class AppPage {
     return ids;
   }
 
+  /** The field columns' ids in order; the first column (row number and checkbox) is ag-grid's own. */
   async headers(): Promise<string[]> {
     return this.table
-      .locator('.ag-header-cell[col-id]')
+      .locator('.ag-header-cell[col-id]:not([col-id="ag-Grid-SelectionColumn"])')
       .evaluateAll((cells) => cells.map((c) => c.getAttribute('col-id') ?? ''));
   }
 
