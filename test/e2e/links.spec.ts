@@ -61,17 +61,22 @@ test('the grid, the copied text and the record form name linked records; a chip 
   await cell.press('Space');
   const form = app.page.getByRole('dialog', { name: 'Record' });
   await expect(form.getByRole('group', { name: 'Assignee' }).getByRole('button')).toHaveText(names);
-  await form.getByRole('group', { name: 'Assignee' }).getByRole('button', { name: names[0] }).click();
+  await form
+    .getByRole('group', { name: 'Assignee' })
+    .getByRole('button', { name: names[0], exact: true })
+    .click();
   const linked = app.page.getByRole('dialog', { name: 'Linked record' });
   await expect(linked.getByRole('heading', { name: names[0] })).toBeVisible();
   // The person's form lists the tasks that link to them, this one among them.
   const linkedFrom = linked.getByRole('region', { name: 'Linked from' });
   await expect(linkedFrom).toContainText('Tasks · Assignee');
-  await expect(linkedFrom.getByRole('button', { name: String(task.fields['Name']) })).toBeVisible();
+  await expect(
+    linkedFrom.getByRole('button', { name: String(task.fields['Name']), exact: true }),
+  ).toBeVisible();
   await app.screenshot(info, 'links-01-linked-record');
 
   // Deeper: the task again from the person's list, then Back, Back: the task's own form is still open.
-  await linkedFrom.getByRole('button', { name: String(task.fields['Name']) }).click();
+  await linkedFrom.getByRole('button', { name: String(task.fields['Name']), exact: true }).click();
   await expect(linked.getByRole('heading', { name: String(task.fields['Name']) })).toBeVisible();
   await linked.getByRole('button', { name: 'Back' }).click();
   await expect(linked.getByRole('heading', { name: names[0] })).toBeVisible();
@@ -102,7 +107,10 @@ test('the picker links and unlinks records, saved on the server, and the lookup 
   for (const remove of await picker.getByRole('button', { name: /^Remove / }).all()) await remove.click();
   await expect(picker.getByRole('button', { name: /^Remove / })).toHaveCount(0);
   await picker.getByRole('searchbox', { name: 'Find a record' }).fill(personName.slice(0, -1));
-  await picker.getByRole('list', { name: 'Records' }).getByRole('button', { name: personName }).click();
+  await picker
+    .getByRole('list', { name: 'Records' })
+    .getByRole('button', { name: personName, exact: true })
+    .click();
   await expect(picker.getByRole('group', { name: 'Linked' })).toHaveText(`${personName}×`);
   await app.screenshot(info, 'links-02-picker');
   await picker.getByRole('button', { name: 'Done' }).click();
