@@ -160,6 +160,6 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
 
   registerRecordRoutes(app, service);
   registerMetaRoutes(app, service);
-  registerExtensionRoutes(app);
+  registerExtensionRoutes(app, service);
   return app;
 }

@@ -4,12 +4,15 @@
  * it (against Airtable the discovery path is a 404, so the client keeps to Airtable's wire).
  */
 import type { FastifyInstance } from 'fastify';
+import type { Service } from '../service';
+import { registerAggregateRoute } from './aggregate-route';
 
 export const EXTENSION_PREFIX = '/_tabledesk/v1';
 
 /** The extensions this server answers, by name; each is registered under EXTENSION_PREFIX. */
-export const SERVER_EXTENSIONS: readonly string[] = [];
+export const SERVER_EXTENSIONS: readonly string[] = ['aggregate'];
 
-export function registerExtensionRoutes(app: FastifyInstance): void {
+export function registerExtensionRoutes(app: FastifyInstance, service: Service): void {
   app.get(`${EXTENSION_PREFIX}/extensions`, async () => ({ extensions: SERVER_EXTENSIONS }));
+  registerAggregateRoute(app, service);
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { RecordData } from '../../core/records/types';
 import { ServiceError, invalidRequest, unknownField } from '../errors';
 import type { Service } from '../service';
-import type { SortRule, Table } from '../store/catalog';
-import type { Keyset, PageSpec } from '../store/list';
+import type { SortRule, Table, View } from '../store/catalog';
+import type { Keyset, PageRead, PageSpec } from '../store/list';
 import type { StoredRecord } from '../store/records';
 import { jsonCell } from '../store/records';
 import { isBlank } from '../store/cells';
@@ -77,14 +77,15 @@ const SLICE_MS = 20;
  * (each slice is a complete SQLite statement, resumed after the last record it scanned), and is refused
  * once it has computed for FILTER_BUSY_MS in all: a costly filter never holds the server.
  */
-async function readPage(
+export async function readPage(
   service: Service,
   table: Table,
   spec: PageSpec,
   after: Keyset | undefined,
-): Promise<{ records: StoredRecord[]; last?: Keyset; more: boolean }> {
+): Promise<PageRead> {
   if (!spec.filter) return service.pages.read(table, spec, after);
   const records: StoredRecord[] = [];
+  const keys: unknown[][] | undefined = spec.withKeys ? [] : undefined;
   let last: Keyset | undefined;
   let from = after;
   let busyMs = 0;
@@ -97,35 +98,38 @@ async function readPage(
     );
     busyMs += performance.now() - started;
     records.push(...slice.records);
+    keys?.push(...(slice.keys ?? []));
     last = slice.last ?? last;
-    if (!slice.resume) return { records, last, more: slice.more };
+    if (!slice.resume) return { records, keys, last, more: slice.more };
     if (busyMs > FILTER_BUSY_MS) throw filterTooExpensive('it ran too long');
     from = slice.resume;
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
-/**
- * One page of a list request: view, filter, sort, paging by keyset cursor, maxRecords. A view applies its
- * filter and its sort; its hidden fields are still returned, as Airtable documents for `view` (they show
- * as `visibleFieldIds` in the schema for clients that hide them).
- */
-export async function listRecords(
-  service: Service,
-  table: Table,
-  o: ListOptions,
-): Promise<{ records: RecordData[]; offset?: string }> {
-  const view = o.view === undefined ? undefined : service.catalog.view(table, o.view);
-  if (o.view !== undefined && !view)
+/** The view a read names, or a 422 where the table has none of that name or id. */
+export function findView(service: Service, table: Table, name: string | undefined): View | undefined {
+  if (name === undefined) return undefined;
+  const view = service.catalog.view(table, name);
+  if (!view)
     throw new ServiceError(
       422,
       'VIEW_NAME_NOT_FOUND',
-      `Could not find view ${JSON.stringify(o.view)} in table ${table.name}`,
+      `Could not find view ${JSON.stringify(name)} in table ${table.name}`,
     );
-  const pageSize = o.pageSize ?? o.limit ?? 100;
-  if (pageSize < 1 || pageSize > 100) throw invalidRequest('pageSize must be from 1 to 100');
-  const render = renderOptions(service, table, o);
+  return view;
+}
 
+/**
+ * A read's order (its `sort`, else its view's) and filter (its view's and its formula, both compiled with
+ * one formula budget for the request).
+ */
+export function orderAndFilter(
+  service: Service,
+  table: Table,
+  o: Pick<ListOptions, 'sort' | 'filterByFormula'>,
+  view: View | undefined,
+): { sort: SortRule[]; formula?: string; filter?: (r: StoredRecord) => boolean } {
   const sort: SortRule[] = o.sort?.length
     ? o.sort.map((s) => {
         const f = service.catalog.field(table, s.field);
@@ -139,6 +143,24 @@ export async function listRecords(
     view?.filterByFormula ? service.compileFilter(table, view.filterByFormula, work) : undefined,
     formula ? service.compileFilter(table, formula, work) : undefined,
   );
+  return { sort, formula, filter };
+}
+
+/**
+ * One page of a list request: view, filter, sort, paging by keyset cursor, maxRecords. A view applies its
+ * filter and its sort; its hidden fields are still returned, as Airtable documents for `view` (they show
+ * as `visibleFieldIds` in the schema for clients that hide them).
+ */
+export async function listRecords(
+  service: Service,
+  table: Table,
+  o: ListOptions,
+): Promise<{ records: RecordData[]; offset?: string }> {
+  const view = findView(service, table, o.view);
+  const pageSize = o.pageSize ?? o.limit ?? 100;
+  if (pageSize < 1 || pageSize > 100) throw invalidRequest('pageSize must be from 1 to 100');
+  const render = renderOptions(service, table, o);
+  const { sort, formula, filter } = orderAndFilter(service, table, o, view);
 
   // A walk must repeat its options; pageSize may change between pages without harm.
   const hash = createHash('sha1')

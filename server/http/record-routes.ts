@@ -12,7 +12,7 @@ type RecordParams = TableParams & { recordId: string };
 
 const MAX_BATCH = 10;
 
-function resolveTable(service: Service, baseId: string, nameOrId: string): Table {
+export function resolveTable(service: Service, baseId: string, nameOrId: string): Table {
   const base = service.catalog.base(baseId)!;
   const table = service.catalog.table(base, nameOrId);
   if (!table)

@@ -216,8 +216,34 @@ describe('fuzz', () => {
       () => ['POST', `/v0/meta/bases/${s.baseId}/tables/${tasksId}/fields`],
       () => ['POST', `/v0/meta/bases/${s.baseId}/tables`],
       () => ['PATCH', `/v0/meta/bases/${s.baseId}/tables/${tasksId}`],
+      () => ['POST', `/_tabledesk/v1/${s.baseId}/${tasksId}/aggregate`],
+    );
+    const aggregate = fc.record(
+      {
+        view: text,
+        filterByFormula: text,
+        groupBy: fc.oneof(
+          anyJson,
+          fc.array(fc.record({ field: text, direction: text }, { requiredKeys: [] }), { maxLength: 3 }),
+        ),
+        summaries: fc.oneof(
+          anyJson,
+          fc.array(
+            fc.record({
+              field: text,
+              kind: fc.oneof(
+                fc.constantFrom('count', 'filled', 'empty', 'sum', 'average', 'min', 'max'),
+                text,
+              ),
+            }),
+            { maxLength: 4 },
+          ),
+        ),
+      },
+      { requiredKeys: [] },
     );
     const body = fc.oneof(
+      aggregate.map((b) => JSON.stringify(b)),
       writes.map((b) => JSON.stringify(b)),
       list.map((b) => JSON.stringify(b)),
       field.map((b) => JSON.stringify(b)),
@@ -270,6 +296,9 @@ describe('fuzz', () => {
         if (pick === 0) {
           const body = JSON.stringify({ name: `F${n++}`, type: 'formula', options: { formula: f } });
           await send('POST', `/v0/meta/bases/${s.baseId}/tables/${tasksId}/fields`, body);
+        } else if (pick === 1) {
+          const body = JSON.stringify({ filterByFormula: f, groupBy: [{ field: 'Status' }] });
+          await send('POST', `/_tabledesk/v1/${s.baseId}/${tasksId}/aggregate`, body);
         } else {
           await send('GET', `/v0/${s.baseId}/${tasksId}?filterByFormula=${encodeURIComponent(f)}`);
         }
