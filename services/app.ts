@@ -111,6 +111,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.open': (r) => views.open(r),
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => views.close(r.viewId),
+    'view.aggregate': (r) => views.aggregate(r),
     ...edits.handlers,
   };
 

@@ -1,3 +1,5 @@
+import { fetchAggregate } from './aggregate';
+import type { Aggregate, AggregateRequest } from './aggregate';
 import type { ClientEventListener } from './events';
 import { fetchExtensions } from './extensions';
 import { Meta } from './meta';
@@ -107,6 +109,16 @@ export class RecordTableClient {
       throw e;
     });
     return this.#extensions;
+  }
+
+  /** Groups and summaries of a view, where `extensions()` names 'aggregate' (the local server). */
+  aggregate(
+    baseId: string,
+    table: string,
+    request: AggregateRequest,
+    opts?: RequestOptions,
+  ): Promise<Aggregate> {
+    return fetchAggregate(this.#requester, requireId('baseId', baseId), table, request, opts);
   }
 
   /** Queue state of one base, or summed over every base used so far. */

@@ -15,10 +15,11 @@
  * handler; `services/app.ts` merges the edit services' handlers the same way).
  */
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
+import { aggregateChannels } from './aggregate';
 import { appChannels, appEvents } from './channels';
 import { editChannels, editEvents } from './edits';
 
-export const channels = { ...appChannels, ...editChannels } satisfies ChannelSet;
+export const channels = { ...appChannels, ...editChannels, ...aggregateChannels } satisfies ChannelSet;
 export const events = { ...appEvents, ...editEvents } satisfies EventSet;
 
 export type Channels = typeof channels;
