@@ -16,6 +16,7 @@ import { EditNotices } from '../editing/EditNotices';
 import { formatCell } from '../grid/format';
 import { cellProblem } from './cell-problem';
 import type { CellProblem } from './cell-problem';
+import { groupHeaderOf, recordIndexFrom } from '../table/groups/group-rows';
 import { ConfirmDialog } from './ConfirmDialog';
 import type { Confirmation } from './ConfirmDialog';
 import { ExportDialog } from './ExportDialog';
@@ -78,6 +79,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
 
   const openFocused = () => {
     const focused = grid?.getFocusedCell();
+    if (focused && groupHeaderOf(rowAt(focused)?.data)) return;
     setDetail({ index: focused?.rowIndex ?? 0, pinned: focused?.rowPinned === 'top' });
   };
 
@@ -124,6 +126,8 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     }
     if (!inGrid(e.target) || busy() || !grid) return;
     const focused = grid.getFocusedCell();
+    // A group header's keys are its own (Enter or Space collapse it).
+    if (focused && groupHeaderOf(rowAt(focused)?.data)) return;
     if (e.key === ' ' && focused) {
       e.preventDefault();
       const node = rowAt(focused);
@@ -177,15 +181,16 @@ export function EditingFrame({ editing, view, selectedCount, query, total, child
     );
     const count = grid.getDisplayedRowCount();
     const known = grid.isLastRowIndexKnown() ?? false;
+    // Lines go down the records, passing over the headers of a grouped view.
+    const recordIndex = recordIndexFrom(grid, focused.rowIndex);
     const plan = planPaste(parseTsv(text), {
       columns: columns.slice(start),
       startRow: focused.rowIndex,
-      rowAt: (i) =>
-        focused.rowPinned === 'top'
-          ? grid.getPinnedTopRow(i)?.data
-          : known && i >= count
-            ? 'past-end'
-            : grid.getDisplayedRowAtIndex(i)?.data,
+      rowAt: (i) => {
+        if (focused.rowPinned === 'top') return grid.getPinnedTopRow(i)?.data;
+        const at = recordIndex(i - focused.rowIndex);
+        return known && at >= count ? 'past-end' : grid.getDisplayedRowAtIndex(at)?.data;
+      },
       shown: (row, field) => editing.store.value(row, field),
     });
     const left = [

@@ -9,6 +9,7 @@ import { toLocalInput } from '../editing/DateTimeEditor';
 import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
 import type { TableEditing } from './table-editing';
+import { groupHeaderOf } from '../table/groups/group-rows';
 import { useModalFocus } from './useModalFocus';
 
 interface Props {
@@ -155,7 +156,9 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
 
 export function RecordDetail({ editing, index, pinned = false, revision, onIndex, onClose }: Props) {
   const grid = editing.gridApi;
-  const row = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
+  const data = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
+  // A group header of a grouped view is no record: Previous and Next pass it showing no form.
+  const row = groupHeaderOf(data) ? undefined : data;
   // Previous and next follow the view's rows; a pinned row stands apart from them.
   const count = pinned ? 0 : (grid?.getDisplayedRowCount() ?? 0);
   useEffect(() => {

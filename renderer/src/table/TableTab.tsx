@@ -16,7 +16,9 @@ import { StatusBar } from '../status/StatusBar';
 import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
-import { viewDatasource } from './view-datasource';
+import { GroupControl } from './groups/GroupControl';
+import { SummaryBar } from './groups/SummaryBar';
+import { useGrouping } from './groups/useGrouping';
 import { ViewSession } from './view-session';
 import type { OpenedView, TableTarget, ViewQuery } from './view-session';
 
@@ -44,6 +46,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [recent, setRecent] = useState(() => recentFormulas(tableKey));
   const [gotoRow, setGotoRow] = useState('');
   const gridApi = useRef<GridApi<RecordData> | null>(null);
+  const [readyGrid, setReadyGrid] = useState<GridApi<RecordData>>();
   const gotoInput = useRef<HTMLInputElement>(null);
   const { editing, view: editingView, decorate, gridProps, selectedCount } = useTableEditing(target);
   const knownColumns = useRef(new Set<string>());
@@ -61,6 +64,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     [connectionId, baseId, table, onOpened],
   );
   useEffect(() => () => session.restart(), [session]);
+  const grouping = useGrouping(session, target, columns, gridApi);
+  const datasourceFor = grouping.datasource;
 
   useEffect(() => {
     const api = tabledesk();
@@ -81,7 +86,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
 
   const datasource = useMemo(
     () =>
-      viewDatasource(
+      datasourceFor(
         session,
         query,
         {
@@ -101,7 +106,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         },
         editing.placements,
       ),
-    [session, query, editing],
+    [session, query, editing, datasourceFor],
   );
 
   const change = (next: BaseQuery) => {
@@ -134,6 +139,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const tabGridProps = useMemo(
     () => ({
       ...gridProps,
+      ...grouping.gridProps,
       // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
       onSortChanged: () => {
         editing.viewOrderAsked();
@@ -148,7 +154,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           );
       },
     }),
-    [gridProps, editing],
+    [gridProps, grouping.gridProps, editing],
   );
   useEffect(() => editing.viewOrderAsked(), [editing, datasource]);
   const formulaFields = useMemo(() => columns.map((c) => ({ name: c.name, type: c.type })), [columns]);
@@ -199,6 +205,15 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             change(fields ? { ...rest, fields } : rest);
           }}
         />
+        <GroupControl columns={columns} groupBy={grouping.groupBy} onChange={grouping.change} />
+        {grouping.aggregate?.basis === 'loaded' && (
+          <span className="td-group-basis">
+            Groups of the {grouping.aggregate.total.toLocaleString()} rows loaded{' '}
+            <button type="button" onClick={() => grouping.setScope('all')}>
+              Group whole view
+            </button>
+          </span>
+        )}
         <form
           className="td-goto"
           onSubmit={(e) => {
@@ -248,10 +263,19 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           gridProps={tabGridProps}
           onReady={(api) => {
             gridApi.current = api;
+            setReadyGrid(api);
             editing.attach(api);
           }}
         />
       </EditingFrame>
+      <SummaryBar
+        api={readyGrid}
+        session={session}
+        target={target}
+        columns={shownColumns}
+        viewId={viewId}
+        loaded={progress.loaded}
+      />
       <StatusBar
         loaded={progress.loaded}
         total={progress.total}
