@@ -17,6 +17,8 @@ export interface AggregateSource {
   loaded: () => readonly RecordData[];
   /** Whether `loaded` is the whole view (its last page has arrived). */
   complete: () => boolean;
+  /** Loads the view's first page if it has none yet, so that a new view's groups are not empty. */
+  loadFirst: () => Promise<void>;
   /** Aborted when the view closes. */
   signal: AbortSignal;
 }
@@ -84,5 +86,6 @@ export async function aggregateView(source: AggregateSource, request: Request): 
     for await (const r of walk(source, request)) records.push(r);
     return { ...aggregateRecords(records, request), basis: 'view' };
   }
+  await source.loadFirst();
   return { ...aggregateRecords(source.loaded(), request), basis: source.complete() ? 'view' : 'loaded' };
 }

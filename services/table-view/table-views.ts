@@ -94,6 +94,9 @@ export class TableViews {
         query: entry.query,
         loaded: () => entry.view.loadedRecords,
         complete: () => entry.view.complete,
+        loadFirst: async () => {
+          await entry.view.rows(0, PAGE_SIZE);
+        },
         signal: entry.closed.signal,
       },
       request,
