@@ -3,6 +3,7 @@
  * extension); elsewhere (Airtable) they are computed here, over the rows the view has loaded, or, when the user
  * asks, over a walk of the whole view at background priority with only the fields they need.
  */
+import { RecordTableError } from '../../core/api/index';
 import type { RecordTableClient } from '../../core/api/index';
 import type { ParsedRequest, Response, ViewQuery } from '../../core/contract';
 import { GroupBuilder, SummaryAccumulator, groupKey } from '../../core/records/aggregate';
@@ -68,18 +69,24 @@ async function* walk(source: AggregateSource, request: Request): AsyncGenerator<
 export async function aggregateView(source: AggregateSource, request: Request): Promise<Answer> {
   const { client, baseId, table, query, signal } = source;
   if (await serverAnswers(client, signal)) {
-    const answer = await client.aggregate(
-      baseId,
-      table,
-      {
-        ...(query.view === undefined ? {} : { view: query.view }),
-        ...(query.formula === undefined ? {} : { filterByFormula: query.formula }),
-        groupBy: request.groupBy,
-        summaries: request.summaries,
-      },
-      { signal, priority: 'interactive' },
-    );
-    return { ...answer, basis: 'view' };
+    try {
+      const answer = await client.aggregate(
+        baseId,
+        table,
+        {
+          ...(query.view === undefined ? {} : { view: query.view }),
+          ...(query.formula === undefined ? {} : { filterByFormula: query.formula }),
+          groupBy: request.groupBy,
+          summaries: request.summaries,
+        },
+        { signal, priority: 'interactive' },
+      );
+      return { ...answer, basis: 'view' };
+    } catch (e) {
+      // A server that named the extension and no longer answers it (another server behind the same address,
+      // a proxy that refuses the path) is treated as one without it; any other failure is the answer.
+      if (!(e instanceof RecordTableError && e.status === 404 && e.type === 'NOT_FOUND')) throw e;
+    }
   }
   if (request.scope === 'all' && !source.complete()) {
     const records: RecordData[] = [];

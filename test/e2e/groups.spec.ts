@@ -7,7 +7,7 @@ import type { Locator } from '@playwright/test';
 import type { RecordData } from '../../core/records/types';
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
-import { showCell, typeInto } from './edit-helpers';
+import { openThroughProxy, showCell, typeInto } from './edit-helpers';
 
 test.use({ doorName: 'groups' });
 
@@ -171,4 +171,43 @@ test('an edit in a grouped view is saved, and the summary follows it', async ({ 
   // Emptying the name shows in the summary once saved.
   await typeInto(app, 1, 'Name', '');
   await expect(bar.locator('[data-field="Name"] output')).toHaveText((before - 1).toLocaleString('en-US'));
+});
+
+test('where the server cannot group or sum (as Airtable), the rows loaded are used and said so, until the whole view is asked for', async ({
+  app,
+  door,
+}) => {
+  // The proxy answers the extensions' discovery as Airtable does: no such path.
+  door.proxy.inject(
+    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
+  );
+  try {
+    await openThroughProxy(app, TASKS);
+    const server = await door.records(TASKS);
+    const bar = app.table.getByRole('group', { name: 'Summary' });
+    await bar.getByLabel('Summary of Name').selectOption('count');
+    const basis = bar.getByText(/of [\d,]+ rows loaded/);
+    await expect(basis).toBeVisible();
+    const loaded = Number((await bar.locator('[data-field="Name"] output').textContent())?.replace(/,/g, ''));
+    expect(loaded).toBeLessThan(server.length);
+    await expect(basis).toContainText(`of ${loaded.toLocaleString('en-US')} rows loaded`);
+
+    await bar.getByRole('button', { name: 'Whole view' }).click();
+    await expect(bar.locator('[data-field="Name"] output')).toHaveText(server.length.toLocaleString('en-US'));
+    await expect(basis).toHaveCount(0);
+
+    await groupBy(app, 'Group by', 'Status');
+    await app.page.keyboard.press('Escape');
+    await expect(app.table.getByText(/Groups of the [\d,]+ rows loaded/)).toBeVisible();
+    await app.table.getByRole('button', { name: 'Group whole view' }).click();
+    await expect(app.table.getByText(/Groups of the [\d,]+ rows loaded/)).toHaveCount(0);
+    const byStatus = countBy(server, statusOf);
+    const first = byStatus.has('') ? '' : STATUS.find((s) => byStatus.has(s))!;
+    await expect
+      .poll(async () => (await shownHeaders(app))[0])
+      .toBe(`${first === '' ? '(empty)' : first} · ${records(byStatus.get(first)!)}`);
+  } finally {
+    door.proxy.reset();
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * Screenshots of the main screens in light and dark mode, written to test-results/screenshots/ so anyone can
  * look at them: the start screen, a table's grid, the formula bar with its problems and completions, the
- * Fields popover and the record form.
+ * Fields popover, the record form, and a grouped view with its summary bar.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -41,6 +41,18 @@ for (const scheme of ['light', 'dark'] as const) {
       await app.page.keyboard.press('Space');
       await expect(app.table.getByRole('dialog', { name: 'Record' })).toBeVisible();
       await shot(app.page, '05-record');
+      await app.page.keyboard.press('Escape');
+
+      await app.table.getByRole('button', { name: /^Group/ }).click();
+      const group = app.table.getByRole('dialog', { name: 'Group' });
+      await group.getByRole('combobox', { name: 'Group by', exact: true }).selectOption('Status');
+      await group.getByRole('combobox', { name: 'then by', exact: true }).selectOption('Done');
+      await app.page.keyboard.press('Escape');
+      const summary = app.table.getByRole('group', { name: 'Summary' });
+      await summary.getByLabel('Summary of Name').selectOption('count');
+      await expect(summary.locator('output').first()).not.toBeEmpty();
+      await expect(app.table.locator('.td-group-row[data-level="1"]').first()).toBeVisible();
+      await shot(app.page, '06-grouped');
     });
   });
 }

@@ -126,4 +126,23 @@ describe('view.aggregate', () => {
     expect(walked.length).toBeGreaterThanOrEqual(Math.ceil(TOTAL / 100));
     expect(proxy.log.some((r) => r.path.includes('aggregate'))).toBe(false);
   });
+
+  it('a server that named the extension and then answers its path with a 404 is taken as one without it', async () => {
+    proxy.reset();
+    const server = (await h.services.embedded)!;
+    const other = await h.call('connections.save', {
+      name: 'Lost extension',
+      baseUrl: proxy.url,
+      apiKey: server.apiKey,
+    });
+    const viewId = await open(other.connection.id);
+    expect((await h.call('view.aggregate', request(viewId))).basis).toBe('view');
+    proxy.inject(
+      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+      { match: (r) => r.path.includes('/aggregate'), times: Infinity },
+    );
+    const after = await h.call('view.aggregate', request(viewId));
+    expect(after).toMatchObject({ basis: 'loaded', total: 100 });
+    proxy.reset();
+  });
 });

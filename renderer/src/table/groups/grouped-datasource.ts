@@ -61,6 +61,8 @@ export function groupedDatasource(
   const block = async (start: number, end: number, sort: SortSpec[]) => {
     const q: ViewQuery = {
       ...query,
+      // The group fields are read even where the Fields choice hides them: rows loaded are grouped by them.
+      ...(query.fields ? { fields: [...new Set([...query.fields, ...fields])] } : {}),
       sort: [...grouping.groupBy, ...sort.filter((s) => !fields.includes(s.field))],
     };
     const aggregate = await groupsOf(q);

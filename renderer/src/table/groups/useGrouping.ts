@@ -21,7 +21,7 @@ import type { TableTarget, ViewQuery, ViewSession } from '../view-session';
 import { GroupRowContext, groupHeaderRenderer } from './GroupHeaderRow';
 import { groupedDatasource } from './grouped-datasource';
 import type { Aggregate, GroupedDatasource } from './grouped-datasource';
-import { groupHeaderOf } from './group-rows';
+import { groupHeaderOf, headerRowData } from './group-rows';
 
 const sameTable = (a: { connectionId: string; baseId: string; table: string }, b: TableTarget) =>
   a.connectionId === b.connectionId && a.baseId === b.baseId && a.table === b.table;
@@ -43,6 +43,11 @@ export function useGrouping(
       const next = new Set(collapsed.current);
       if (!next.delete(key)) next.add(key);
       collapsed.current = next;
+      // The header turns at once; the rows under it follow when the block is read again (which may walk the
+      // page chain to a group deep in the view, as Go to row does).
+      const node = grid.current?.getRowNode(`group:${key}`);
+      const header = groupHeaderOf(node?.data);
+      if (node && header) node.setData(headerRowData({ ...header, collapsed: next.has(key) }));
       grid.current?.refreshInfiniteCache();
     },
     [grid],
