@@ -80,7 +80,17 @@ async function grouped(page: Page): Promise<{ open: number; expand: number; next
   const collapse = table.getByRole('button', { name: /^Collapse Status/ }).first();
   const expandFirst = table.getByRole('button', { name: /^Expand Status/ }).first();
   // Collapsed, the first group gives its place to the next group, whose records follow the first group's.
-  const next = await timed(page, () => collapse.click(), rowPainted(2));
+  // The rows shown stay until the block is read again: wait for the next group's header in row 1 first.
+  const next = await timed(
+    page,
+    () =>
+      collapse
+        .click()
+        .then(() =>
+          page.locator(`${activeTable} .ag-full-width-row[row-index="1"]`).waitFor({ timeout: 300_000 }),
+        ),
+    rowPainted(2),
+  );
   // Its records were read before: expanding shows them from the view's pages in memory.
   const expand = await timed(page, () => expandFirst.click(), rowPainted(1));
   return { open, expand, next };
