@@ -140,6 +140,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.close': async (r) => views.close(r.viewId),
     'view.walk': (r) => views.walk(r),
     'view.cancelWalk': async (r) => views.cancelWalk(r.viewId),
+    'view.aggregate': (r) => views.aggregate(r),
     ...edits.handlers,
     ...commentHandlers((id) => connections.client(id)),
     ...uploads.handlers,

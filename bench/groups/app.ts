@@ -10,6 +10,10 @@
  * - requests the services spend on the names of the linked records in the first page of 100 rows (Tasks link
  *   People through Assignee and Teams through the Team lookup), counted at the server: the goal is one per
  *   linked table, so the ratio is requests per linked table.
+ * - a grouped view (by Status, through the server's `aggregate` extension): from choosing the field to the
+ *   first group headers and the first group's rows painted; collapsing the first group to the next group's
+ *   first rows, which lie deep in the view (the page chain walks there, as Go to row does); expanding it again
+ *   to its first rows.
  */
 import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
@@ -70,6 +74,46 @@ async function loadAll(page: Page): Promise<void> {
     .locator(`${activeTable} footer.td-status [data-testid="loaded-count"]`)
     .waitFor({ state: 'detached', timeout: 300_000 });
   await page.locator(`${activeTable} .ag-row[row-index="${ROWS - 1}"][row-id]`).waitFor();
+}
+
+const groupHeader = `${activeTable} .td-group-row`;
+const rowPainted = (index: number) =>
+  `${activeTable} .ag-row[row-index="${index}"][row-id^="rec"] .ag-cell[col-id="Name"]:not(:empty)`;
+
+/** Milliseconds from `act` to `selector` on screen. */
+async function timed(page: Page, act: () => Promise<void>, selector: string): Promise<number> {
+  const started = performance.now();
+  await act();
+  await page.locator(selector).first().waitFor({ timeout: 300_000 });
+  return performance.now() - started;
+}
+
+async function grouped(page: Page): Promise<{ open: number; expand: number; next: number }> {
+  const table = page.locator(activeTable);
+  await table.getByRole('button', { name: /^Group/ }).click();
+  const field = table
+    .getByRole('dialog', { name: 'Group' })
+    .getByRole('combobox', { name: 'Group by', exact: true });
+  const open = await timed(page, () => field.selectOption('Status').then(() => undefined), rowPainted(1));
+  await page.keyboard.press('Escape');
+  await page.locator(groupHeader).first().waitFor();
+  const collapse = table.getByRole('button', { name: /^Collapse Status/ }).first();
+  const expandFirst = table.getByRole('button', { name: /^Expand Status/ }).first();
+  // Collapsed, the first group gives its place to the next group, whose records follow the first group's.
+  // The rows shown stay until the block is read again: wait for the next group's header in row 1 first.
+  const next = await timed(
+    page,
+    () =>
+      collapse
+        .click()
+        .then(() =>
+          page.locator(`${activeTable} .ag-full-width-row[row-index="1"]`).waitFor({ timeout: 300_000 }),
+        ),
+    rowPainted(2),
+  );
+  // Its records were read before: expanding shows them from the view's pages in memory.
+  const expand = await timed(page, () => expandFirst.click(), rowPainted(1));
+  return { open, expand, next };
 }
 
 async function heapMegabytes(page: Page): Promise<number> {
@@ -138,6 +182,10 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
       }
       await page.close();
     }
+    const groupPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await openTasks(groupPage, door);
+    const groups = await grouped(groupPage);
+    await groupPage.close();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await openTasks(page, door);
     const loadStarted = performance.now();
@@ -165,6 +213,21 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
         ratio: namesRequests / LINKED_TABLES,
       },
       { name: `app: load all 50,000 rows through the view (${label})`, value: loadMs, unit: 'ms' },
+      {
+        name: `app: group 50,000 rows by Status to first headers and rows painted (${label})`,
+        value: groups.open,
+        unit: 'ms',
+      },
+      {
+        name: `app: expand a collapsed group to its first rows (${label})`,
+        value: groups.expand,
+        unit: 'ms',
+      },
+      {
+        name: `app: collapse the first group to the next group's first rows, deep in the view (${label})`,
+        value: groups.next,
+        unit: 'ms',
+      },
       { name: `app: renderer JS heap after loading all rows (${label})`, value: heap, unit: 'MB' },
       // One frame at 60 Hz is 16.7 ms: the ratio says how many frames the slowest 5 % take.
       {

@@ -1,5 +1,7 @@
 import { Comments } from './comments';
 import type { CommentsClient } from './comments';
+import { fetchAggregate } from './aggregate';
+import type { Aggregate, AggregateRequest } from './aggregate';
 import type { ClientEventListener } from './events';
 import { fetchExtensions } from './extensions';
 import { Meta } from './meta';
@@ -133,6 +135,16 @@ export class RecordTableClient {
     opts?: UploadOptions,
   ): Promise<RecordData> {
     return uploadAttachment(this.#requester, this.baseUrl, baseId, recordId, field, file, opts);
+  }
+
+  /** Groups and summaries of a view, where `extensions()` names 'aggregate' (the local server). */
+  aggregate(
+    baseId: string,
+    table: string,
+    request: AggregateRequest,
+    opts?: RequestOptions,
+  ): Promise<Aggregate> {
+    return fetchAggregate(this.#requester, requireId('baseId', baseId), table, request, opts);
   }
 
   /** Queue state of one base, or summed over every base used so far. */

@@ -15,6 +15,7 @@
  * handler; `services/app.ts` merges the edit services' handlers the same way).
  */
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
+import { aggregateChannels } from './aggregate';
 import { appChannels, appEvents } from './channels';
 import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
@@ -29,6 +30,7 @@ export const channels = {
   ...walkChannels,
   ...attachmentChannels,
   ...linkChannels,
+  ...aggregateChannels,
 } satisfies ChannelSet;
 export const events = { ...appEvents, ...editEvents, ...attachmentEvents, ...linkEvents } satisfies EventSet;
 

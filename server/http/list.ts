@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { RecordData } from '../../core/records/types';
 import { ServiceError, invalidRequest, unknownField } from '../errors';
 import type { Service } from '../service';
-import type { SortRule, Table } from '../store/catalog';
-import type { Keyset, PageSpec } from '../store/list';
+import type { SortRule, Table, View } from '../store/catalog';
+import type { Keyset, PageRead, PageSpec } from '../store/list';
 import type { StoredRecord } from '../store/records';
 import { jsonCell } from '../store/records';
 import { isBlank } from '../store/cells';
@@ -97,14 +97,15 @@ async function inSlices<S extends { resume?: Keyset }>(
 }
 
 /** A page of records; a filtered one is read in slices (see inSlices). */
-async function readPage(
+export async function readPage(
   service: Service,
   table: Table,
   spec: PageSpec,
   after: Keyset | undefined,
-): Promise<{ records: StoredRecord[]; last?: Keyset; more: boolean }> {
+): Promise<PageRead> {
   if (!spec.filter) return service.pages.read(table, spec, after);
   const records: StoredRecord[] = [];
+  const keys: unknown[][] | undefined = spec.withKeys ? [] : undefined;
   let last: Keyset | undefined;
   let more = false;
   await inSlices(
@@ -112,27 +113,37 @@ async function readPage(
     (from, until) => service.pages.read(table, { ...spec, limit: spec.limit - records.length, until }, from),
     (slice) => {
       records.push(...slice.records);
+      keys?.push(...(slice.keys ?? []));
       last = slice.last ?? last;
       more = slice.more;
     },
   );
-  return { records, last, more };
+  return { records, keys, last, more };
 }
 
-/** The view, sort and filter of a list (or a count), checked as Airtable checks them. */
-function viewQuery(
-  service: Service,
-  table: Table,
-  o: Pick<ListOptions, 'view' | 'sort' | 'filterByFormula'>,
-  work: RequestWork,
-) {
-  const view = o.view === undefined ? undefined : service.catalog.view(table, o.view);
-  if (o.view !== undefined && !view)
+/** The view a read names, or a 422 where the table has none of that name or id. */
+export function findView(service: Service, table: Table, name: string | undefined): View | undefined {
+  if (name === undefined) return undefined;
+  const view = service.catalog.view(table, name);
+  if (!view)
     throw new ServiceError(
       422,
       'VIEW_NAME_NOT_FOUND',
-      `Could not find view ${JSON.stringify(o.view)} in table ${table.name}`,
+      `Could not find view ${JSON.stringify(name)} in table ${table.name}`,
     );
+  return view;
+}
+
+/**
+ * A read's order (its `sort`, else its view's) and filter (its view's and its formula, both compiled with
+ * one formula budget for the request).
+ */
+export function orderAndFilter(
+  service: Service,
+  table: Table,
+  o: Pick<ListOptions, 'sort' | 'filterByFormula'>,
+  view: View | undefined,
+): { sort: SortRule[]; formula?: string; filter?: (r: StoredRecord) => boolean } {
   const sort: SortRule[] = o.sort?.length
     ? o.sort.map((s) => {
         const f = service.catalog.field(table, s.field);
@@ -141,11 +152,12 @@ function viewQuery(
       })
     : (view?.sort ?? []);
   const formula = o.filterByFormula?.trim() ? o.filterByFormula : undefined;
+  const work = new RequestWork();
   const filter = and(
     view?.filterByFormula ? service.compileFilter(table, view.filterByFormula, work) : undefined,
     formula ? service.compileFilter(table, formula, work) : undefined,
   );
-  return { view, sort, formula, filter };
+  return { sort, formula, filter };
 }
 
 /**
@@ -157,7 +169,7 @@ export async function countRecords(
   table: Table,
   o: Pick<ListOptions, 'view' | 'sort' | 'filterByFormula'>,
 ): Promise<number> {
-  const { filter } = viewQuery(service, table, o, new RequestWork());
+  const { filter } = orderAndFilter(service, table, o, findView(service, table, o.view));
   if (!filter) return service.pages.count(table).count;
   let count = 0;
   await inSlices(
@@ -180,10 +192,11 @@ export async function listRecords(
   table: Table,
   o: ListOptions,
 ): Promise<{ records: RecordData[]; offset?: string }> {
-  const { view, sort, formula, filter } = viewQuery(service, table, o, new RequestWork());
+  const view = findView(service, table, o.view);
   const pageSize = o.pageSize ?? o.limit ?? 100;
   if (pageSize < 1 || pageSize > 100) throw invalidRequest('pageSize must be from 1 to 100');
   const render = renderOptions(service, table, o);
+  const { sort, formula, filter } = orderAndFilter(service, table, o, view);
 
   // A walk must repeat its options; pageSize may change between pages without harm.
   const hash = createHash('sha1')

@@ -17,6 +17,17 @@ export interface PageSpec {
   limit: number;
   /** A filtered read stops scanning at this performance.now() time and says where to resume. */
   until?: number;
+  /** Return each record's sort key values too (`keys`, beside `records`): groups end where they change. */
+  withKeys?: boolean;
+}
+
+export interface PageRead {
+  records: StoredRecord[];
+  /** With `withKeys`: each record's sort key values, in the order of `records`. */
+  keys?: unknown[][];
+  last?: Keyset;
+  more: boolean;
+  resume?: Keyset;
 }
 
 const NUMERIC: ReadonlySet<string> = new Set([
@@ -82,11 +93,7 @@ export class PageReader {
 
   constructor(private readonly db: Db) {}
 
-  read(
-    table: Table,
-    spec: PageSpec,
-    after?: Keyset,
-  ): { records: StoredRecord[]; last?: Keyset; more: boolean; resume?: Keyset } {
+  read(table: Table, spec: PageSpec, after?: Keyset): PageRead {
     const fields = spec.sort.map((s) => table.fields.find((f) => f.id === s.fieldId)!);
     const exprs = fields.map(sortExpression);
     const dirs = spec.sort.map((s) => s.direction);
@@ -115,6 +122,7 @@ export class PageReader {
     const sql = `SELECT seq, id, created_time, modified_time, data${keyCols} FROM records WHERE ${where.join(' AND ')} ORDER BY ${order}`;
 
     const records: StoredRecord[] = [];
+    const keys: unknown[][] | undefined = spec.withKeys ? [] : undefined;
     let last: Keyset | undefined;
     let more = false;
     // One record beyond the page tells whether another page follows.
@@ -130,7 +138,7 @@ export class PageReader {
       const rec = fromRow(row);
       if (spec.filter && !spec.filter(rec)) {
         if (spec.until !== undefined && performance.now() > spec.until)
-          return { records, last, more, resume: keysetOf(row, rec.seq) };
+          return { records, keys, last, more, resume: keysetOf(row, rec.seq) };
         continue;
       }
       if (records.length === spec.limit) {
@@ -139,8 +147,9 @@ export class PageReader {
       }
       records.push(rec);
       last = keysetOf(row, rec.seq);
+      keys?.push(last.keys);
     }
-    return { records, last, more };
+    return { records, keys, last, more };
   }
 
   /**

@@ -1,15 +1,7 @@
 /**
- * Sort keys for text-like cells. Airtable orders text case-insensitively and ignores accents, the way a
- * locale-aware collation does; SQLite through better-sqlite3 cannot register a collation, so each value is
- * folded into a key whose binary order approximates that (NFKD, marks removed, lower case). Equal keys
- * fall back to creation order, which keeps the sort stable. Blanks become '' and so come first ascending.
+ * Sort keys for text-like cells. SQLite through better-sqlite3 cannot register a collation, so each value is
+ * folded into a key whose binary order approximates Airtable's (see textSortKey). Equal keys fall back to
+ * creation order, which keeps the sort stable. Blanks become '' and so come first ascending. The app groups
+ * records it has read by the same key, so its groups match the server's.
  */
-export function textSortKey(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map((v) => textSortKey(v)).join(', ');
-  if (typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return textSortKey(o.name ?? o.filename ?? o.url ?? o.id ?? JSON.stringify(o));
-  }
-  return String(value).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
+export { textSortKey } from '../../core/records/aggregate';

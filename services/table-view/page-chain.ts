@@ -45,6 +45,11 @@ export class PageChain {
     return this.records.length;
   }
 
+  /** The records held, in the chain's order. */
+  get held(): readonly RecordData[] {
+    return this.records;
+  }
+
   /** The row count, once the last page has arrived. */
   get total(): number | undefined {
     return this.done ? this.records.length : undefined;

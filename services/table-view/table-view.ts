@@ -70,6 +70,16 @@ export class TableView {
     }
   }
 
+  /** The rows held so far, in the view's order. */
+  get loadedRecords(): readonly RecordData[] {
+    return this.chain.held;
+  }
+
+  /** Whether every row of the view is held. */
+  get complete(): boolean {
+    return this.chain.total !== undefined;
+  }
+
   close(): void {
     this.chain.close();
   }

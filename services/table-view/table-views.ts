@@ -1,10 +1,11 @@
 /** The open table views, by id: open (schema columns or inference), rows, close (cancels its requests). */
 import { randomBytes } from 'node:crypto';
-import type { EventPayload, ParsedRequest, Response } from '../../core/contract';
+import type { EventPayload, ParsedRequest, Response, ViewQuery } from '../../core/contract';
 import type { RecordData } from '../../core/records/types';
 import type { Connections } from '../connections/connections';
 import { ServiceError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
+import { aggregateView } from './aggregate';
 import { schemaColumns } from './columns';
 import { TableView } from './table-view';
 import { ViewCount } from './view-count';
@@ -25,7 +26,15 @@ export const PAGE_SIZE = 100;
 export class TableViews {
   private readonly views = new Map<
     string,
-    { view: TableView; count: ViewCount; target: ViewTarget; fields?: string[]; walk?: AbortController }
+    {
+      view: TableView;
+      count: ViewCount;
+      target: ViewTarget;
+      fields?: string[];
+      walk?: AbortController;
+      query: ViewQuery;
+      closed: AbortController;
+    }
   >();
 
   constructor(
@@ -65,7 +74,14 @@ export class TableViews {
       primaryFieldId: schema?.primaryFieldId,
       onCount: (state) => this.emitCount({ viewId, ...state }),
     });
-    this.views.set(viewId, { view, count, target: { connectionId, baseId, table }, fields: query.fields });
+    this.views.set(viewId, {
+      view,
+      count,
+      target: { connectionId, baseId, table },
+      fields: query.fields,
+      query,
+      closed: new AbortController(),
+    });
     const primary = schema?.fields.find((f) => f.id === schema.primaryFieldId)?.name;
     return {
       viewId,
@@ -104,11 +120,36 @@ export class TableViews {
     return { cancelled: walk !== undefined };
   }
 
+  /** Groups and summaries of an open view (see aggregate.ts). */
+  async aggregate(request: ParsedRequest<'view.aggregate'>): Promise<Response<'view.aggregate'>> {
+    const entry = this.views.get(request.viewId);
+    if (entry === undefined)
+      throw new ServiceError('not-found', 'This view was closed; open the table again.');
+    const { connectionId, baseId, table } = entry.target;
+    const client = await this.connections.client(connectionId);
+    return aggregateView(
+      {
+        client,
+        baseId,
+        table,
+        query: entry.query,
+        loaded: () => entry.view.loadedRecords,
+        complete: () => entry.view.complete,
+        loadFirst: async () => {
+          await entry.view.rows(0, PAGE_SIZE);
+        },
+        signal: entry.closed.signal,
+      },
+      request,
+    );
+  }
+
   close(viewId: string): { closed: boolean } {
     const entry = this.views.get(viewId);
     entry?.walk?.abort();
     entry?.view.close();
     entry?.count.close();
+    entry?.closed.abort();
     this.views.delete(viewId);
     return { closed: entry !== undefined };
   }

@@ -338,6 +338,9 @@ test('the app pastes its own rows back, every field type, and says what it skipp
   const targetId = records[to]!.id;
 
   await app.openTable(TASKS);
+  // The row may lie past the rows drawn (below the summary bar's line): the keyboard brings it into view.
+  await app.cell(0, 'Name').click();
+  for (let i = 0; i < to; i++) await app.page.keyboard.press('ArrowDown');
   await app.cell(from, 'Name').click({ modifiers: ['Control'] });
   const tsv = await copyText(app);
   expect(tsv).toContain('★');

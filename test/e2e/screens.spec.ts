@@ -1,7 +1,7 @@
 /**
  * Screenshots of the main screens in light and dark mode, written to test-results/screenshots/ so anyone can
  * look at them: the start screen, a table's grid, the formula bar with its problems and completions, the
- * Fields popover, the record form and a column's header menu.
+ * Fields popover, the record form, a column's header menu, and a grouped view with its summary bar.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -47,6 +47,17 @@ for (const scheme of ['light', 'dark'] as const) {
       await app.table.getByRole('button', { name: 'Status column menu' }).click();
       await expect(app.table.getByRole('menu', { name: 'Status column' })).toBeVisible();
       await shot(app.page, '06-column-menu');
+      await app.page.keyboard.press('Escape');
+      await app.table.getByRole('button', { name: /^Group/ }).click();
+      const group = app.table.getByRole('dialog', { name: 'Group' });
+      await group.getByRole('combobox', { name: 'Group by', exact: true }).selectOption('Status');
+      await group.getByRole('combobox', { name: 'then by', exact: true }).selectOption('Done');
+      await app.page.keyboard.press('Escape');
+      const summary = app.table.getByRole('group', { name: 'Summary' });
+      await summary.getByLabel('Summary of Name').selectOption('count');
+      await expect(summary.locator('output').first()).not.toBeEmpty();
+      await expect(app.table.locator('.td-group-row[data-level="1"]').first()).toBeVisible();
+      await shot(app.page, '06-grouped');
     });
   });
 }

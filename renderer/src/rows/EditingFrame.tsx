@@ -19,6 +19,7 @@ import { linkText } from '../links/names';
 import { pastedLinks } from '../links/paste-links';
 import { cellProblem } from './cell-problem';
 import type { CellProblem } from './cell-problem';
+import { groupHeaderOf, recordIndexFrom } from '../table/groups/group-rows';
 import { ConfirmDialog } from './ConfirmDialog';
 import type { Confirmation } from './ConfirmDialog';
 import { ExportPanel, exportShort } from './export/ExportPanel';
@@ -104,6 +105,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
 
   const openFocused = () => {
     const focused = grid?.getFocusedCell();
+    if (focused && groupHeaderOf(rowAt(focused)?.data)) return;
     setDetail({ index: focused?.rowIndex ?? 0, pinned: focused?.rowPinned === 'top' });
   };
 
@@ -153,6 +155,8 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
     }
     if (!inGrid(e.target) || busy() || !grid) return;
     const focused = grid.getFocusedCell();
+    // A group header's keys are its own (Enter or Space collapse it).
+    if (focused && groupHeaderOf(rowAt(focused)?.data)) return;
     if (e.key === ' ' && focused) {
       e.preventDefault();
       const node = rowAt(focused);
@@ -211,18 +215,19 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
     const known = grid.isLastRowIndexKnown() ?? false;
     const lines = parseTsv(text);
     const pasteColumns = columns.slice(start);
+    // Lines go down the records, passing over the headers of a grouped view.
+    const recordIndex = recordIndexFrom(grid, focused.rowIndex);
     // Names in link cells are looked up in their linked tables first (one request per table).
     void pastedLinks(editing.target, lines, pasteColumns).then((links) => {
       const plan = planPaste(lines, {
         columns: pasteColumns,
         links,
         startRow: focused.rowIndex,
-        rowAt: (i) =>
-          focused.rowPinned === 'top'
-            ? grid.getPinnedTopRow(i)?.data
-            : known && i >= count
-              ? 'past-end'
-              : grid.getDisplayedRowAtIndex(i)?.data,
+        rowAt: (i) => {
+          if (focused.rowPinned === 'top') return grid.getPinnedTopRow(i)?.data;
+          const at = recordIndex(i - focused.rowIndex);
+          return known && at >= count ? 'past-end' : grid.getDisplayedRowAtIndex(at)?.data;
+        },
         shown: (row, field) => editing.store.value(row, field),
       });
       const left = [

@@ -19,6 +19,7 @@ import { linkedTableId } from '../links/names';
 import { LinkedRecords } from './links/LinkedRecords';
 import type { TableEditing } from './table-editing';
 import { Attachments } from './attachments/Attachments';
+import { groupHeaderOf } from '../table/groups/group-rows';
 import { useModalFocus } from './useModalFocus';
 
 interface Props {
@@ -175,7 +176,9 @@ function stepOf(e: KeyboardEvent): -1 | 1 | undefined {
 
 export function RecordDetail({ editing, index, pinned = false, revision, onIndex, onClose }: Props) {
   const grid = editing.gridApi;
-  const row = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
+  const data = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
+  // A group header of a grouped view is no record: Previous and Next pass it showing no form.
+  const row = groupHeaderOf(data) ? undefined : data;
   // Previous and next follow the view's rows; a pinned row stands apart from them.
   const count = pinned ? 0 : (grid?.getDisplayedRowCount() ?? 0);
   const canStep = (step: -1 | 1) => !pinned && index + step >= 0 && index + step < count;

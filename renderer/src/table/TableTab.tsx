@@ -28,7 +28,9 @@ import { RowHeightPicker } from './row-height';
 import { useLayoutMemory } from './useLayoutMemory';
 import { GotoProgress } from './goto/GotoProgress';
 import { useGoToRow } from './goto/useGoToRow';
-import { viewDatasource } from './view-datasource';
+import { GroupControl } from './groups/GroupControl';
+import { SummaryBar } from './groups/SummaryBar';
+import { useGrouping } from './groups/useGrouping';
 import { ViewSession } from './view-session';
 import type { OpenedView, TableTarget, ViewQuery } from './view-session';
 import { ViewNote, viewDetails } from './view-note';
@@ -64,6 +66,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [gotoRow, setGotoRow] = useState('');
   const gridApi = useRef<GridApi<RecordData> | null>(null);
   const memory = useLayoutMemory(tableKey, layout, query, gridApi);
+  const [readyGrid, setReadyGrid] = useState<GridApi<RecordData>>();
   const gotoInput = useRef<HTMLInputElement>(null);
   const { editing, view: editingView, decorate, gridProps, selectedCount } = useTableEditing(target);
   const knownColumns = useRef(new Set<string>());
@@ -87,6 +90,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     [connectionId, baseId, table, onOpened],
   );
   useEffect(() => () => session.restart(), [session]);
+  const grouping = useGrouping(session, target, columns, gridApi);
+  const datasourceFor = grouping.datasource;
 
   useEffect(() => {
     const api = tabledesk();
@@ -111,7 +116,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
 
   const datasource = useMemo(
     () =>
-      viewDatasource(
+      datasourceFor(
         session,
         memory.withRestoredSort(query),
         {
@@ -132,7 +137,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         },
         editing.placements,
       ),
-    [session, query, memory, editing, rowNames],
+    [session, query, memory, editing, rowNames, datasourceFor],
   );
 
   const change = (next: BaseQuery) => {
@@ -166,6 +171,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     () => ({
       ...gridProps,
       ...memory.gridProps,
+      ...grouping.gridProps,
       rowClassRules: goto.rowClassRules,
       // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
       onSortChanged: () => {
@@ -181,7 +187,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         memory.columnsLoaded(api);
       },
     }),
-    [gridProps, editing, memory, goto.rowClassRules],
+    [gridProps, grouping.gridProps, editing, memory, goto.rowClassRules],
   );
   const tabDecorate = useCallback(
     (def: ColDef<RecordData>, field: Column) => withColumnHeader(decorate(def, field), menus),
@@ -255,6 +261,15 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           }}
         />
         <RowHeightPicker value={memory.rowHeight} onChange={memory.setRowHeight} />
+        <GroupControl columns={columns} groupBy={grouping.groupBy} onChange={grouping.change} />
+        {grouping.aggregate?.basis === 'loaded' && (
+          <span className="td-group-basis">
+            Groups of the {grouping.aggregate.total.toLocaleString()} rows loaded{' '}
+            <button type="button" onClick={() => grouping.setScope('all')}>
+              Group whole view
+            </button>
+          </span>
+        )}
         <form
           className="td-goto"
           onSubmit={(e) => {
@@ -324,12 +339,21 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             gridProps={tabGridProps}
             onReady={(api) => {
               gridApi.current = api;
+              setReadyGrid(api);
               editing.attach(api);
             }}
           />
         </EditingFrame>
         {linked.form}
       </LinksContext.Provider>
+      <SummaryBar
+        api={readyGrid}
+        session={session}
+        target={target}
+        columns={shownColumns}
+        viewId={viewId}
+        loaded={progress.loaded}
+      />
       <HeaderMenu
         menus={menus}
         api={grid}

@@ -59,6 +59,25 @@ export class ViewSession {
     }
   }
 
+  /**
+   * Groups and summaries of the view of `query` (opened if need be), or of the view open now when no query is
+   * given (undefined when none is).
+   */
+  async aggregate(
+    query: ViewQuery | undefined,
+    request: Omit<Request<'view.aggregate'>, 'viewId'>,
+  ): Promise<Response<'view.aggregate'> | undefined> {
+    const opened = query === undefined ? this.current?.opened : this.open(query);
+    if (opened === undefined) return undefined;
+    try {
+      const view = await opened;
+      return await this.api.call('view.aggregate', { ...request, viewId: view.viewId });
+    } catch (e) {
+      if (this.current?.opened !== opened) throw new SupersededError();
+      throw e;
+    }
+  }
+
   restart(): void {
     const previous = this.current;
     this.current = undefined;

@@ -113,6 +113,35 @@ const text = fc.oneof(
   fc.string({ unit: fc.constantFrom(...'%[]{}()&=?#/\\"\'\u0000\u202E~é🎉'), maxLength: 12 }),
 );
 
+/** Bodies of the aggregate extension: known and unknown fields and kinds, and JSON of any shape. */
+const aggregate = fc.record(
+  {
+    view: text,
+    filterByFormula: text,
+    groupBy: fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.array(
+        fc.record(
+          { field: text, direction: fc.oneof(fc.constantFrom('asc', 'desc'), text) },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 3 },
+      ),
+    ),
+    summaries: fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.array(
+        fc.record({
+          field: text,
+          kind: fc.oneof(fc.constantFrom('count', 'filled', 'empty', 'sum', 'average', 'min', 'max'), text),
+        }),
+        { maxLength: 4 },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+);
+
 describe('fuzz', () => {
   it('query strings of every shape, on every route that reads one', async () => {
     const keyName = fc.constantFrom(
@@ -244,6 +273,7 @@ describe('fuzz', () => {
       () => ['POST', `/v0/${s.baseId}/${personId}/Photo/uploadAttachment`],
       () => ['POST', `/v0/${s.baseId}/${recordId}/Name/uploadAttachment`],
       () => ['PATCH', `/v0/${s.baseId}/People/${personId}`],
+      () => ['POST', `/_tabledesk/v1/${s.baseId}/${tasksId}/aggregate`],
     );
     const comment = fc.record(
       {
@@ -281,6 +311,7 @@ describe('fuzz', () => {
     const body = fc.oneof(
       upload.map((b) => JSON.stringify(b)),
       attachments.map((b) => JSON.stringify(b)),
+      aggregate.map((b) => JSON.stringify(b)),
       writes.map((b) => JSON.stringify(b)),
       comment.map((b) => JSON.stringify(b)),
       list.map((b) => JSON.stringify(b)),
@@ -330,7 +361,7 @@ describe('fuzz', () => {
     );
     let n = 0;
     await run(
-      fc.asyncProperty(formula, fc.nat(9), async (f, pick) => {
+      fc.asyncProperty(formula, fc.nat(9), aggregate, async (f, pick, asked) => {
         if (pick === 0) {
           const body = JSON.stringify({ name: `F${n++}`, type: 'formula', options: { formula: f } });
           await send('POST', `/v0/meta/bases/${s.baseId}/tables/${tasksId}/fields`, body);
@@ -339,6 +370,9 @@ describe('fuzz', () => {
             'GET',
             `/_tabledesk/v1/${s.baseId}/${tasksId}/count?filterByFormula=${encodeURIComponent(f)}`,
           );
+        } else if (pick <= 4) {
+          const body = JSON.stringify({ ...asked, filterByFormula: f });
+          await send('POST', `/_tabledesk/v1/${s.baseId}/${tasksId}/aggregate`, body);
         } else {
           await send('GET', `/v0/${s.baseId}/${tasksId}?filterByFormula=${encodeURIComponent(f)}`);
         }

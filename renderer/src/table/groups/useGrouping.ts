@@ -1,0 +1,119 @@
+/**
+ * A table tab's grouping: the fields grouped by, the collapsed groups, the grouped datasource, and the grid
+ * options that draw group headers as full-width rows (ag-grid Community; its own row grouping is Enterprise).
+ */
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { RefObject } from 'react';
+import type {
+  CellKeyDownEvent,
+  GridApi,
+  IDatasource,
+  IsFullWidthRowParams,
+  IRowNode,
+} from 'ag-grid-community';
+import type { Column } from '../../../../core/contract';
+import type { RecordData, SortSpec } from '../../../../core/records/types';
+import { tabledesk } from '../../bridge';
+import type { Placements } from '../../rows/placements';
+import { viewDatasource } from '../view-datasource';
+import type { ViewDatasourceEvents } from '../view-datasource';
+import type { TableTarget, ViewQuery, ViewSession } from '../view-session';
+import { GroupRowContext, groupHeaderRenderer } from './GroupHeaderRow';
+import { groupedDatasource } from './grouped-datasource';
+import type { Aggregate, GroupedDatasource } from './grouped-datasource';
+import { groupHeaderOf, headerRowData } from './group-rows';
+
+const sameTable = (a: { connectionId: string; baseId: string; table: string }, b: TableTarget) =>
+  a.connectionId === b.connectionId && a.baseId === b.baseId && a.table === b.table;
+
+export function useGrouping(
+  session: ViewSession,
+  target: TableTarget,
+  columns: readonly Column[],
+  grid: RefObject<GridApi<RecordData> | null>,
+) {
+  const [groupBy, setGroupBy] = useState<Required<SortSpec>[]>([]);
+  const [scope, setScope] = useState<'loaded' | 'all'>('loaded');
+  const [aggregate, setAggregate] = useState<Aggregate>();
+  const collapsed = useRef<ReadonlySet<string>>(new Set());
+  const grouped = useRef<GroupedDatasource | undefined>(undefined);
+
+  const toggle = useCallback(
+    (key: string) => {
+      const next = new Set(collapsed.current);
+      if (!next.delete(key)) next.add(key);
+      collapsed.current = next;
+      // The header turns at once; the rows under it follow when the block is read again (which may walk the
+      // page chain to a group deep in the view, as Go to row does).
+      const node = grid.current?.getRowNode(`group:${key}`);
+      const header = groupHeaderOf(node?.data);
+      if (node && header) node.setData(headerRowData({ ...header, collapsed: next.has(key) }));
+      grid.current?.refreshInfiniteCache();
+    },
+    [grid],
+  );
+  const [context] = useState(() => new GroupRowContext());
+  useLayoutEffect(() => context.update(columns, toggle), [context, columns, toggle]);
+  const renderer = useMemo(() => groupHeaderRenderer(context), [context]);
+
+  const change = useCallback((next: Required<SortSpec>[]) => {
+    collapsed.current = new Set();
+    setAggregate(undefined);
+    setScope('loaded');
+    setGroupBy(next);
+  }, []);
+
+  /** viewDatasource's signature: the grouped datasource when grouped, else viewDatasource itself. */
+  const datasource = useCallback(
+    (
+      viewSession: ViewSession,
+      query: ViewQuery,
+      on: ViewDatasourceEvents,
+      placements?: Placements,
+    ): IDatasource => {
+      if (groupBy.length === 0) return viewDatasource(viewSession, query, on, placements);
+      const ds = groupedDatasource(
+        viewSession,
+        query,
+        { groupBy, collapsed: () => collapsed.current, scope },
+        { ...on, groups: setAggregate },
+      );
+      grouped.current = ds;
+      return ds;
+    },
+    [groupBy, scope],
+  );
+
+  // Rows added or deleted move the records after them: the groups are asked again over a fresh view.
+  useEffect(() => {
+    if (groupBy.length === 0) return;
+    const api = tabledesk();
+    const regroup = (s: { target: { connectionId: string; baseId: string; table: string } }) => {
+      if (!sameTable(s.target, target)) return;
+      session.restart();
+      grouped.current?.regroup();
+      grid.current?.refreshInfiniteCache();
+    };
+    const offs = [api.on('records.created', regroup), api.on('records.deleted', regroup)];
+    return () => offs.forEach((off) => off());
+  }, [groupBy, session, target, grid]);
+
+  const gridProps = useMemo(
+    () => ({
+      isFullWidthRow: (p: IsFullWidthRowParams<RecordData>) => groupHeaderOf(p.rowNode.data) !== undefined,
+      fullWidthCellRenderer: renderer,
+      isRowSelectable: (node: IRowNode<RecordData>) => groupHeaderOf(node.data) === undefined,
+      onCellKeyDown: (e: CellKeyDownEvent<RecordData>) => {
+        const header = groupHeaderOf(e.data);
+        const key = e.event instanceof KeyboardEvent ? e.event.key : '';
+        if (header && (key === 'Enter' || key === ' ')) {
+          e.event?.preventDefault();
+          toggle(header.key);
+        }
+      },
+    }),
+    [renderer, toggle],
+  );
+
+  return { groupBy, change, datasource, gridProps, aggregate, scope, setScope };
+}
