@@ -76,10 +76,11 @@ export async function freshTable(h: Harness, client: RecordTableClient, label = 
 /**
  * How much closer than their starts two requests may arrive in front of the server. Client, proxy and server
  * share one busy test process, so a request can reach the proxy a few ms later than the next one does (a new
- * connection, a GC pause): seen as 198 ms between starts 203 ms apart. Starts are checked at 200 ms exactly;
+ * connection, a GC pause): seen as 198 ms between starts 203 ms apart, and 191 ms for 202 under a load
+ * average of 17. Starts are checked at 200 ms exactly;
  * the server's own rate limit (zero 429s) checks arrivals as the service does.
  */
-export const ARRIVAL_JITTER_MS = 8;
+export const ARRIVAL_JITTER_MS = 15;
 
 /** Smallest gap between two consecutive request arrivals at the server, for one base. */
 export function minGapMs(hits: readonly { url: string; at: number }[], baseId: string): number {
