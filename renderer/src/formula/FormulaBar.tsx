@@ -3,12 +3,12 @@
  * (core/formula's checker, errors underlined at their spans), offers fields and functions with their
  * signatures, and applies on Enter only a formula that checks. Nothing is sent while it does not.
  */
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { complete } from '../../../core/formula';
 import type { FormulaField } from '../../../core/formula';
 import { formulaDiagnostics } from './diagnostics';
-import { useDismiss } from '../table/useDismiss';
+import { usePopover } from '../table/useDismiss';
 import { highlight } from './highlight';
 
 interface Props {
@@ -62,14 +62,8 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
   const [cursor, setCursor] = useState(applied.length);
   const [menuOpen, setMenuOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const [recentOpen, setRecentOpen] = useState(false);
+  const { open: recentOpen, setOpen: setRecentOpen, anchor: recentAnchor } = usePopover();
   const input = useRef<HTMLTextAreaElement>(null);
-  const recentAnchor = useRef<HTMLDivElement>(null);
-  useDismiss(
-    recentOpen,
-    recentAnchor,
-    useCallback(() => setRecentOpen(false), []),
-  );
   const pendingCursor = useRef<number | null>(null);
   /** Set while the bar changes its own text: that is not typing, so it opens no completion list. */
   const quiet = useRef(false);

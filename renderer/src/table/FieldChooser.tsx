@@ -1,8 +1,7 @@
 /** Chooses the fields the view asks the service for (`fields`); the primary field always stays. */
-import { useCallback, useRef, useState } from 'react';
 import type { Column } from '../../../core/contract';
 import { fieldTypeName } from '../../../core/records/format';
-import { useDismiss } from './useDismiss';
+import { usePopover } from './useDismiss';
 
 interface Props {
   columns: readonly Column[];
@@ -12,13 +11,7 @@ interface Props {
 }
 
 export function FieldChooser({ columns, selected, onChange }: Props) {
-  const [open, setOpen] = useState(false);
-  const anchor = useRef<HTMLDivElement>(null);
-  useDismiss(
-    open,
-    anchor,
-    useCallback(() => setOpen(false), []),
-  );
+  const { open, setOpen, anchor } = usePopover();
   const shown = new Set(selected ?? columns.map((c) => c.name));
   const hidden = columns.filter((c) => !shown.has(c.name)).length;
 

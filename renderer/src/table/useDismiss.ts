@@ -1,5 +1,5 @@
 /** Closes a popover on Escape and on a pointer press outside it (the anchor that toggles it counts as inside). */
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 
 export function useDismiss(open: boolean, anchor: RefObject<HTMLElement | null>, close: () => void): void {
@@ -22,4 +22,16 @@ export function useDismiss(open: boolean, anchor: RefObject<HTMLElement | null>,
       document.removeEventListener('keydown', onKey, true);
     };
   }, [open, anchor, close]);
+}
+
+/** A toggled popover: whether it is open, the element holding its button and itself, closed by useDismiss. */
+export function usePopover<T extends HTMLElement = HTMLDivElement>() {
+  const [open, setOpen] = useState(false);
+  const anchor = useRef<T>(null);
+  useDismiss(
+    open,
+    anchor,
+    useCallback(() => setOpen(false), []),
+  );
+  return { open, setOpen, anchor };
 }

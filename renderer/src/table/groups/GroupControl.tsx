@@ -1,9 +1,8 @@
 /** The toolbar's Group control: up to two fields to group by, each ascending or descending. */
-import { useCallback, useRef, useState } from 'react';
 import type { Column } from '../../../../core/contract';
 import { MAX_GROUP_LEVELS } from '../../../../core/records/aggregate';
 import type { SortSpec } from '../../../../core/records/types';
-import { useDismiss } from '../useDismiss';
+import { usePopover } from '../useDismiss';
 
 interface Props {
   columns: readonly Column[];
@@ -14,13 +13,7 @@ interface Props {
 const LEVEL_NAMES = ['Group by', 'then by'];
 
 export function GroupControl({ columns, groupBy, onChange }: Props) {
-  const [open, setOpen] = useState(false);
-  const anchor = useRef<HTMLDivElement>(null);
-  useDismiss(
-    open,
-    anchor,
-    useCallback(() => setOpen(false), []),
-  );
+  const { open, setOpen, anchor } = usePopover();
   const levels = Math.min(groupBy.length + 1, MAX_GROUP_LEVELS);
 
   const setLevel = (level: number, spec: Required<SortSpec> | undefined) => {
