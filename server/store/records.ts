@@ -61,6 +61,16 @@ export interface Upsert {
   fields: Record<string, unknown>;
 }
 
+/** The field types `fieldsToMergeOn` may name (Airtable's list). */
+const MERGEABLE = new Set([
+  'singleLineText',
+  'multilineText',
+  'number',
+  'singleSelect',
+  'multipleSelects',
+  'date',
+]);
+
 const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
 
 /** How far a change is passed on along links (see refreshLinkers). */
@@ -145,11 +155,11 @@ export class RecordStore {
     const mergeFields = mergeOn.map((n) => {
       const f = this.catalog.field(table, n);
       if (!f) throw unknownField(n);
-      if (isComputed(f))
+      if (isComputed(f) || !MERGEABLE.has(f.type))
         throw new ServiceError(
           422,
           'INVALID_REQUEST_UNKNOWN',
-          `Field ${JSON.stringify(f.name)} cannot be used to merge on`,
+          `Field ${JSON.stringify(f.name)} cannot be used to merge on: it must be text, long text, a number, a select or a date`,
         );
       return f;
     });
@@ -159,8 +169,8 @@ export class RecordStore {
     return this.write(() => {
       const created: string[] = [];
       const updated: string[] = [];
-      const records = list.map((u) => {
-        const id = u.id ?? this.matchOn(table, mergeFields, u.fields, opts);
+      const records = list.map((u, i) => {
+        const id = u.id ?? this.matchOn(table, mergeFields, u.fields, opts, i);
         if (id) {
           updated.push(id);
           return this.updateOne(table, id, u.fields, opts);
@@ -201,18 +211,24 @@ export class RecordStore {
     fields: Field[],
     values: Record<string, unknown>,
     opts: WriteOptions,
+    index: number,
   ): string | undefined {
     const writer = this.writer(opts);
     const keys = this.byField(table, values);
     const where: string[] = ['table_id = ?'];
     const params: unknown[] = [table.id];
     for (const f of fields) {
+      if (!keys.has(f))
+        throw new ServiceError(
+          422,
+          'INVALID_RECORDS',
+          `Record ${index} has no value for ${JSON.stringify(f.name)}, a field to merge on`,
+        );
       const v = writeCell(f, keys.get(f), writer);
-      if (v === undefined) where.push(`data -> '$."${f.id}"' IS NULL`);
-      else {
-        where.push(`data -> '$."${f.id}"' = ?`);
-        params.push(JSON.stringify(v));
-      }
+      // A blank key identifies no record: the record is created (as Airtable does with a null key).
+      if (v === undefined) return undefined;
+      where.push(`data -> '$."${f.id}"' = ?`);
+      params.push(JSON.stringify(v));
     }
     const rows = this.db
       .prepare(`SELECT id FROM records WHERE ${where.join(' AND ')} LIMIT 2`)

@@ -192,4 +192,33 @@ describe('writes', () => {
     });
     expect(ambiguous.status).toBe(422);
   });
+
+  it('upserts a blank merge key as a new record, refuses a record without one and fields that cannot merge', async () => {
+    const before = (await s.request('GET', path)).body.records.length as number;
+    await s.request('POST', path, { fields: { Age: 77 } });
+    const blank = await s.request('PATCH', path, {
+      performUpsert: { fieldsToMergeOn: ['Name'] },
+      records: [{ fields: { Name: null, Age: 5 } }, { fields: { Name: '', Age: 6 } }],
+    });
+    expect(blank.status).toBe(200);
+    // Neither matched the record with no Name: both are new.
+    expect(blank.body.createdRecords).toHaveLength(2);
+    expect(blank.body.updatedRecords).toEqual([]);
+    expect((await s.request('GET', path)).body.records).toHaveLength(before + 3);
+
+    const missing = await s.request('PATCH', path, {
+      performUpsert: { fieldsToMergeOn: ['Name'] },
+      records: [{ fields: { Name: 'Ann' } }, { fields: { Age: 9 } }],
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error.message).toMatch(/Record 1 has no value for "Name"/);
+    expect((await s.request('GET', path)).body.records).toHaveLength(before + 3);
+
+    const checkbox = await s.request('PATCH', path, {
+      performUpsert: { fieldsToMergeOn: ['Done'] },
+      records: [{ fields: { Done: true } }],
+    });
+    expect(checkbox.status).toBe(422);
+    expect(checkbox.body.error.message).toMatch(/"Done" cannot be used to merge on/);
+  });
 });
