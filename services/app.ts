@@ -12,10 +12,12 @@ import type { Dispatch, Handlers } from './dispatch';
 import { startEmbeddedServer } from './embedded-server';
 import type { EmbeddedServerOptions } from './embedded-server';
 import type { ChooseDestination } from './edits/csv-export';
-import { createEditServices } from './edits/index';
+import { createEditServices, journalDir } from './edits/index';
 import { Uploads } from './attachments/uploads';
 import type { ChooseFile } from './attachments/uploads';
 import { EventHub } from './events';
+import { Imports } from './imports/imports';
+import { importsDir } from './imports/job-file';
 import type { KeyVault } from './keys/key-vault';
 import { createLinkServices } from './links/index';
 import { Metadata } from './metadata/metadata';
@@ -121,6 +123,13 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     chooseFile: options.chooseFile,
   });
 
+  const imports = new Imports({
+    dir: importsDir(journalDir(options.userDataDir)),
+    tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
+    edits: edits.ready,
+    emit: events.emit,
+  });
+
   const handlers: Handlers = {
     'app.info': async () => ({
       name: 'TableDesk',
@@ -145,6 +154,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ...commentHandlers((id) => connections.client(id)),
     ...uploads.handlers,
     ...links.handlers,
+    ...imports.handlers,
   };
 
   return {
@@ -156,6 +166,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     hasPendingEdits: () => edits.hasPending(),
     async close() {
       views.closeAll();
+      await imports.close();
       await edits.close();
       connections.close();
       const server = await embedded?.catch(() => undefined);

@@ -21,6 +21,7 @@ import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
 import { walkChannels } from './view-walk';
 import { attachmentChannels, attachmentEvents } from './attachments';
+import { importChannels, importEvents } from './imports';
 import { linkChannels, linkEvents } from './links';
 
 export const channels = {
@@ -31,8 +32,15 @@ export const channels = {
   ...attachmentChannels,
   ...linkChannels,
   ...aggregateChannels,
+  ...importChannels,
 } satisfies ChannelSet;
-export const events = { ...appEvents, ...editEvents, ...attachmentEvents, ...linkEvents } satisfies EventSet;
+export const events = {
+  ...appEvents,
+  ...editEvents,
+  ...attachmentEvents,
+  ...linkEvents,
+  ...importEvents,
+} satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;
