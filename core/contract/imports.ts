@@ -16,6 +16,24 @@ export const IMPORT_MAX_COLUMNS = 100;
 /** Rows listed with their reason in progress events (the count is always complete). */
 export const IMPORT_MAX_LISTED = 200;
 
+/** The field types `performUpsert.fieldsToMergeOn` may name (Airtable's list; the local server keeps it too). */
+export const MERGE_FIELD_TYPES: ReadonlySet<string> = new Set([
+  'singleLineText',
+  'multilineText',
+  'number',
+  'singleSelect',
+  'multipleSelects',
+  'date',
+]);
+
+/**
+ * The time an import of `rows` takes at the throttle's pace: a request per 10 rows, started at least
+ * 1000/rate + 10 ms apart (core/api's spacing), the answers to the last few overlapping the next starts.
+ */
+export function importEstimateMs(rows: number, requestsPerSecond = 5): number {
+  return Math.ceil(rows / 10) * (Math.ceil(1000 / requestsPerSecond) + 10);
+}
+
 const fieldName = z.string().min(1).max(500);
 
 export const importRowSchema = z.object({
@@ -85,7 +103,7 @@ export const importChannels = {
   'import.run': channel(z.object({ importId: idSchema }), importStateSchema),
   /** Stops sending: batches already handed to the throttle finish, the rest stay unsent. */
   'import.cancel': channel(z.object({ importId: idSchema }), z.object({ cancelled: z.boolean() })),
-  /** Imports of this run and those an earlier run left (interrupted, or with uncertain batches). */
+  /** Imports running or needing the user: stopped with rows unsent, or with batches of unknown outcome. */
   'import.list': channel(z.object({}).default({}), z.object({ imports: z.array(importStateSchema) })),
   /** Sends what an interrupted, cancelled or failed import has left, from its first unanswered batch. */
   'import.resume': channel(z.object({ importId: idSchema }), importStateSchema),

@@ -1,3 +1,4 @@
+import { MERGE_FIELD_TYPES } from '../../core/contract/imports';
 import { ServiceError, recordNotFound, unknownField } from '../errors';
 import { newId } from '../ids';
 import type { Catalog, Field, Table } from './catalog';
@@ -60,16 +61,6 @@ export interface Upsert {
   id?: string;
   fields: Record<string, unknown>;
 }
-
-/** The field types `fieldsToMergeOn` may name (Airtable's list). */
-const MERGEABLE = new Set([
-  'singleLineText',
-  'multilineText',
-  'number',
-  'singleSelect',
-  'multipleSelects',
-  'date',
-]);
 
 const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
 
@@ -155,7 +146,7 @@ export class RecordStore {
     const mergeFields = mergeOn.map((n) => {
       const f = this.catalog.field(table, n);
       if (!f) throw unknownField(n);
-      if (isComputed(f) || !MERGEABLE.has(f.type))
+      if (isComputed(f) || !MERGE_FIELD_TYPES.has(f.type))
         throw new ServiceError(
           422,
           'INVALID_REQUEST_UNKNOWN',

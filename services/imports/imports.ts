@@ -325,10 +325,11 @@ export class Imports {
     if (job.state !== 'interrupted') await job.file!.append({ t: 'end', state: job.state });
     this.pushUndo(job, before);
     const s = stateOf(job);
-    // Nothing left to resume or check: the journal of the job has done its work.
+    // Nothing left to resume or check: the job and its journal have done their work.
     if (job.state === 'done' && s.uncertain.length === 0) {
       await job.file!.remove();
       job.file = undefined;
+      this.jobs.delete(job.line.id);
     }
     this.options.emit('import.progress', s);
   }

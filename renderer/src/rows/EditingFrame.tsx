@@ -25,6 +25,7 @@ import type { Confirmation } from './ConfirmDialog';
 import { ExportPanel, exportShort } from './export/ExportPanel';
 import { useExportJob } from './export/useExportJob';
 import type { ExportQuery } from './export/useExportJob';
+import { ImportDialog } from './import/ImportDialog';
 import { planPaste } from './paste';
 import { RecordDetail } from './RecordDetail';
 import { AttachmentDrop, UploadBar } from './attachments/UploadBar';
@@ -56,6 +57,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
   const frame = useRef<HTMLDivElement>(null);
   const exporter = useExportJob(editing.target);
   const [exportHidden, setExportHidden] = useState(false);
+  const [importing, setImporting] = useState(false);
   const exportRunning = exporter.job?.state === 'running';
   const grid = editing.gridApi;
   const selectAll = useSelectAll({ api: tabledesk(), frame, viewId, count, selectedCount, ask: setAsk });
@@ -319,6 +321,9 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
           Export CSV
           {exportRunning && exportHidden && exporter.job ? ` · ${exportShort(exporter.job, total)}` : ''}
         </button>
+        <button type="button" onClick={() => setImporting(true)}>
+          Import CSV
+        </button>
       </div>
       {selectAll.reading && (
         <div className="td-select-reading" role="status">
@@ -357,6 +362,16 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
           onClose={() => {
             setDetail(undefined);
             grid?.setFocusedCell(detail.index, editing.fields[0]?.name ?? '', detail.pinned ? 'top' : null);
+          }}
+        />
+      )}
+      {importing && (
+        <ImportDialog
+          target={editing.target}
+          fields={editing.fields}
+          onClose={() => {
+            setImporting(false);
+            refocusGrid();
           }}
         />
       )}

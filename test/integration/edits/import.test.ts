@@ -133,7 +133,7 @@ describe('CSV import against the local server', () => {
         .sort(),
     );
     // Nothing left to resume: the job's journal is gone.
-    expect((await i.call('import.list', {})).imports.map((s: ImportState) => s.state)).toEqual(['done']);
+    expect((await i.call('import.list', {})).imports).toEqual([]);
 
     const target = h.target('Guests');
     await new Promise((r) => setTimeout(r, 50));
