@@ -144,6 +144,9 @@ function stateOf(job: Job): ImportState {
   return s;
 }
 
+/** Imports being staged at once (rows arriving, not yet run). */
+const MAX_STAGED = 4;
+
 const STOPPED: FailureInfo = {
   kind: 'outcome-unknown',
   message: 'TableDesk stopped while these rows were being sent: they may or may not have been created.',
@@ -165,6 +168,9 @@ export class Imports {
       await this.ready;
       const id = randomUUID();
       const line: JobLine = { t: 'job', id, at: Date.now(), target, mode, mergeOn, fields, rows: [] };
+      // A page that stops midway leaves its rows here: only the newest few are kept.
+      for (const old of [...this.staged.keys()].slice(0, Math.max(0, this.staged.size - MAX_STAGED + 1)))
+        this.staged.delete(old);
       this.staged.set(id, { line, total });
       return { importId: id };
     },
