@@ -43,7 +43,10 @@ export interface ImportsOptions {
   /** The edit services: undo history (and the journal lock, taken once they are ready). */
   edits: Promise<Pick<Parts, 'history'>>;
   emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void;
-  /** Batches handed to the throttle at once (default 3: enough to keep 5 requests/s going at 400 ms a round trip). */
+  /**
+   * Batches out at once (default 4): each also waits for two syncs of its journal, and 5 requests/s must go
+   * on at a 400 ms round trip.
+   */
   window?: number;
 }
 
@@ -195,7 +198,7 @@ export class Imports {
         );
       this.staged.delete(importId);
       const job: Job = { line: staged.line, status: new Map(), state: 'running', cancel: false };
-      // On disk, with every row, before the first request.
+      // Every row is written down first: a batch's line, written after it, must be on disk before it is sent.
       job.file = await JobFile.create(this.options.dir, job.line);
       this.jobs.set(importId, job);
       this.start(job);
@@ -304,7 +307,7 @@ export class Imports {
 
   private async run(job: Job): Promise<void> {
     const table = await this.options.tableFor(job.line.target);
-    const window = this.options.window ?? 3;
+    const window = this.options.window ?? 4;
     const before = new Set([...job.status].filter(([, st]) => st.kind === 'ack').map(([key]) => key));
     const out = new Set<Promise<void>>();
     // Upsert batches that share a merge key wait for each other: sent together, both could create the record.
@@ -328,15 +331,14 @@ export class Imports {
     await Promise.all(out);
     const left = pendingUnits(job).length > 0;
     job.state = stop ? 'failed' : left ? (this.closed ? 'interrupted' : 'cancelled') : 'done';
-    if (job.state !== 'interrupted') await job.file!.append({ t: 'end', state: job.state });
     this.pushUndo(job, before);
     const s = stateOf(job);
-    // Nothing left to resume or check: the job and its journal have done their work.
     if (job.state === 'done' && s.uncertain.length === 0) {
+      // Nothing left to resume or check: the job and its journal have done their work.
+      this.jobs.delete(job.line.id);
       await job.file!.remove();
       job.file = undefined;
-      this.jobs.delete(job.line.id);
-    }
+    } else if (job.state !== 'interrupted') await job.file!.append({ t: 'end', state: job.state });
     this.options.emit('import.progress', s);
   }
 

@@ -44,21 +44,33 @@ const FILE = /^[A-Za-z0-9-]{1,100}\.jsonl$/;
 
 export const importsDir = (editsDir: string): string => join(editsDir, 'imports');
 
+interface Waiter {
+  text: string;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
 export class JobFile {
-  private chain: Promise<void> = Promise.resolve();
+  private waiting: Waiter[] = [];
+  private writing = false;
+  private idle: (() => void)[] = [];
+  /** A failed write: later lines are refused, so none is on disk without the lines before it. */
+  private failed: unknown;
 
   private constructor(
     private readonly path: string,
     private readonly handle: FileHandle,
   ) {}
 
-  /** Creates the job's file with its first line on disk. */
+  /**
+   * Creates the job's file and appends the job line. Lines appended next are written after it, so a batch
+   * written down as sent (and only then sent) implies the job is on disk.
+   */
   static async create(dir: string, job: JobLine): Promise<JobFile> {
     await privateDir(dir);
     const path = join(dir, `${job.id}.jsonl`);
-    const handle = await open(path, 'wx', PRIVATE_FILE);
-    const file = new JobFile(path, handle);
-    await file.append(job);
+    const file = new JobFile(path, await open(path, 'wx', PRIVATE_FILE));
+    void file.append(job).catch(() => undefined);
     return file;
   }
 
@@ -67,19 +79,41 @@ export class JobFile {
     return new JobFile(path, await open(path, 'a', PRIVATE_FILE));
   }
 
-  /** Resolves once the line is on disk; lines keep their order. */
+  /**
+   * Resolves once the line is on disk; lines keep their order. Group-committed: lines that arrive while a
+   * write is under way go out together with one sync (the batches out at once each write a line).
+   */
   append(line: ImportLine): Promise<void> {
-    const text = JSON.stringify(line) + '\n';
-    const next = this.chain.then(async () => {
-      await this.handle.write(text);
-      await this.handle.datasync();
+    if (this.failed !== undefined) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ text: JSON.stringify(line) + '\n', resolve, reject });
+      void this.drain();
     });
-    this.chain = next.catch(() => undefined);
-    return next;
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0);
+        try {
+          await this.handle.write(batch.map((w) => w.text).join(''));
+          await this.handle.datasync();
+          for (const w of batch) w.resolve();
+        } catch (e) {
+          this.failed = e;
+          for (const w of [...batch, ...this.waiting.splice(0)]) w.reject(e);
+        }
+      }
+    } finally {
+      this.writing = false;
+      for (const resolve of this.idle.splice(0)) resolve();
+    }
   }
 
   async close(): Promise<void> {
-    await this.chain;
+    if (this.writing) await new Promise<void>((resolve) => this.idle.push(resolve));
     await this.handle.close();
   }
 

@@ -6,6 +6,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { RecordTableClient } from '../../../core/api';
 import { importChannels, importEvents } from '../../../core/contract/imports';
 import type { ImportRow, ImportState } from '../../../core/contract/imports';
@@ -59,7 +60,10 @@ function importsOf(harness: Harness, window?: number) {
     ...(window === undefined ? {} : { window }),
   });
   open.push(imports);
-  const call = async <C extends keyof typeof importChannels>(channel: C, request: unknown) => {
+  const call = async <C extends keyof typeof importChannels>(
+    channel: C,
+    request: unknown,
+  ): Promise<z.output<(typeof importChannels)[C]['response']>> => {
     const parsed = importChannels[channel].request.parse(request);
     const handler = imports.handlers[channel] as (r: unknown) => Promise<unknown>;
     return importChannels[channel].response.parse(await handler(parsed)) as never;
@@ -170,6 +174,30 @@ describe('CSV import against the local server', () => {
     const again = await i.ended(await run(i, h, rows, 'upsert'));
     expect(again).toMatchObject({ created: 0, updated: 15 });
     expect((await people.all()).length).toBe(15);
+  });
+
+  it('stops handing out batches on Cancel, and Resume sends only the rows left', async () => {
+    h = await startHarness({ proxy: true });
+    await peopleTable(h);
+    const i = importsOf(h, 2);
+    const rows = Array.from({ length: 100 }, (_, k) => row(k + 2, [`c${k}`, k, null]));
+    h.proxy!.latencyMs = 100;
+    const importId = await run(i, h, rows);
+    for (let k = 0; k < 200 && (i.states.at(-1)?.done ?? 0) < 20; k++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(await i.call('import.cancel', { importId })).toEqual({ cancelled: true });
+    const cancelled = await i.ended(importId);
+    expect(cancelled.state).toBe('cancelled');
+    // The batches already out finish (at most 2 here); nothing more is sent.
+    expect(cancelled.done).toBeLessThanOrEqual(50);
+    expect(posts(h)).toHaveLength(cancelled.done / 10);
+    expect((await i.call('import.list', {})).imports.map((s) => s.state)).toEqual(['cancelled']);
+    h.proxy!.latencyMs = 0;
+    await i.call('import.resume', { importId });
+    const end = await i.ended(importId);
+    expect(end).toMatchObject({ state: 'done', done: 100, created: 100 });
+    expect(posts(h)).toHaveLength(10);
+    expect(await namesOn(h)).toEqual(rows.map((r) => String(r.values[0])).sort());
   });
 
   it('resumes an import cut short without creating a record twice; a batch whose answer was lost is listed, not resent', async () => {
