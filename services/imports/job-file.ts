@@ -63,14 +63,18 @@ export class JobFile {
   ) {}
 
   /**
-   * Creates the job's file and appends the job line. Lines appended next are written after it, so a batch
-   * written down as sent (and only then sent) implies the job is on disk.
+   * Creates the job's file with the job line waiting to be written with the first line appended (the first
+   * batch's), in one sync: that line, on disk before its batch is sent, implies the job is.
    */
   static async create(dir: string, job: JobLine): Promise<JobFile> {
     await privateDir(dir);
     const path = join(dir, `${job.id}.jsonl`);
     const file = new JobFile(path, await open(path, 'wx', PRIVATE_FILE));
-    void file.append(job).catch(() => undefined);
+    file.waiting.push({
+      text: JSON.stringify(job) + '\n',
+      resolve: () => undefined,
+      reject: () => undefined,
+    });
     return file;
   }
 
@@ -113,6 +117,7 @@ export class JobFile {
   }
 
   async close(): Promise<void> {
+    void this.drain();
     if (this.writing) await new Promise<void>((resolve) => this.idle.push(resolve));
     await this.handle.close();
   }
