@@ -19,7 +19,7 @@ import type { TableClient } from '../../core/api';
 import { BATCH_SIZE } from '../../core/api/batches';
 import type { EventName, EventPayload } from '../../core/contract';
 import type { RequestOut, ResponseOf } from '../../core/contract/define';
-import { IMPORT_MAX_LISTED, IMPORT_MAX_ROWS } from '../../core/contract/imports';
+import { IMPORT_MAX_LISTED } from '../../core/contract/imports';
 import type { ImportRow, ImportState, importChannels } from '../../core/contract/imports';
 import type { RecordData } from '../../core/records/types';
 import { ServiceError, toChannelError } from '../errors';
@@ -157,6 +157,7 @@ const STOPPED: FailureInfo = {
 
 export class Imports {
   private readonly jobs = new Map<string, Job>();
+  private readonly staged = new Map<string, { line: JobLine; total: number }>();
   private readonly ready: Promise<void>;
   private closed = false;
 
@@ -180,7 +181,7 @@ export class Imports {
     'import.rows': async ({ importId, rows }) => {
       const staged = this.staged.get(importId);
       if (staged === undefined) throw new ServiceError('not-found', `No import ${importId} is being staged.`);
-      if (staged.line.rows.length + rows.length > Math.min(staged.total, IMPORT_MAX_ROWS))
+      if (staged.line.rows.length + rows.length > staged.total)
         throw new ServiceError('invalid-request', `More rows than the ${staged.total} announced.`);
       const width = staged.line.fields.length;
       if (rows.some((r) => r.values.length !== width))
@@ -238,8 +239,6 @@ export class Imports {
     },
   };
 
-  private readonly staged = new Map<string, { line: JobLine; total: number }>();
-
   /** Lets the jobs under way finish the batches they handed out, and closes their files. */
   async close(): Promise<void> {
     this.closed = true;
@@ -257,7 +256,7 @@ export class Imports {
       for (const [key, status] of job.status)
         if (status.kind === 'sent') job.status.set(key, { kind: 'unknown', error: STOPPED });
       const ended = lines.find((l) => l.t === 'end');
-      if (ended?.t === 'end') job.state = ended.state === 'done' ? 'done' : ended.state;
+      if (ended?.t === 'end') job.state = ended.state;
       this.jobs.set(line.id, job);
     }
   }
