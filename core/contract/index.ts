@@ -19,6 +19,7 @@ import { aggregateChannels } from './aggregate';
 import { appChannels, appEvents } from './channels';
 import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
+import { replaceChannels, replaceEvents } from './replace';
 import { walkChannels } from './view-walk';
 import { attachmentChannels, attachmentEvents } from './attachments';
 import { linkChannels, linkEvents } from './links';
@@ -31,8 +32,15 @@ export const channels = {
   ...attachmentChannels,
   ...linkChannels,
   ...aggregateChannels,
+  ...replaceChannels,
 } satisfies ChannelSet;
-export const events = { ...appEvents, ...editEvents, ...attachmentEvents, ...linkEvents } satisfies EventSet;
+export const events = {
+  ...appEvents,
+  ...editEvents,
+  ...replaceEvents,
+  ...attachmentEvents,
+  ...linkEvents,
+} satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;

@@ -6,7 +6,8 @@
  * share one path.
  */
 import { RE2JS } from 're2js';
-import { fieldRef, or, quoteString } from '../formula/build';
+import { or, quoteString } from '../formula/build';
+import { findTextFormula } from './find-formula';
 import { fieldTypeName, ratingMax } from './format';
 import { READ_ONLY_FIELD_TYPES } from './types';
 
@@ -256,24 +257,36 @@ export function replaceCell(replacer: Replacer, field: ReplaceField, value: unkn
   return { kind: 'change', before: value, after: result.value, beforeText, afterText };
 }
 
-/**
- * Fields whose text in a formula (`{Field} & ''`) is exactly `valueText`: for these the service can find the
- * matching records itself. Others (numbers, dates, lists) are read in full, since their formula text differs.
- */
-const SEARCHABLE_BY_FORMULA: ReadonlySet<string> = new Set([
+/** Field types whose text as Find's formula gives it (`findTextFormula`) is exactly `valueText`. */
+const SAME_TEXT_IN_FORMULA: ReadonlySet<string> = new Set([
   'singleLineText',
   'multilineText',
+  'richText',
   'email',
   'url',
   'phoneNumber',
   'singleSelect',
+  'number',
+  'currency',
 ]);
 
+/** A field's text in a formula whose matches include every cell `replaceCell` would match, if there is one. */
+function textFormula(replacer: Replacer, field: ReplaceField): string | undefined {
+  const joined = findTextFormula(field);
+  if (SAME_TEXT_IN_FORMULA.has(field.type)) return joined;
+  // Each choice is matched on its own: a literal search found in one choice is also in their joined text, but
+  // an anchored or regex one may not be.
+  const literal = !replacer.spec.regex && !replacer.spec.wholeCell;
+  return field.type === 'multipleSelects' && literal ? joined : undefined;
+}
+
 /**
- * A formula true for every record where some field may match (REGEX_MATCH, the same RE2 pattern), or undefined
- * when a field's text cannot be searched by formula, so every record of the view must be read.
+ * A formula true for every record where some field may match (REGEX_MATCH of the same RE2 pattern over each
+ * field's text as Find reads it), or undefined when a field's text cannot be searched by formula (dates, lists,
+ * computed values), so every record of the view must be read.
  */
 export function candidateFormula(replacer: Replacer, fields: readonly ReplaceField[]): string | undefined {
-  if (fields.length === 0 || fields.some((f) => !SEARCHABLE_BY_FORMULA.has(f.type))) return undefined;
-  return or(...fields.map((f) => `REGEX_MATCH(${fieldRef(f.name)} & '', ${quoteString(replacer.pattern)})`));
+  const texts = fields.map((f) => textFormula(replacer, f));
+  if (texts.length === 0 || texts.some((t) => t === undefined)) return undefined;
+  return or(...texts.map((t) => `REGEX_MATCH(${t}, ${quoteString(replacer.pattern)})`));
 }

@@ -235,7 +235,7 @@ describe('replaceCell', () => {
 });
 
 describe('candidateFormula', () => {
-  it('searches text fields with REGEX_MATCH and the same pattern, quoted safely', () => {
+  it('searches fields with REGEX_MATCH of the same pattern over the text Find reads, quoted safely', () => {
     const r = replacer("it's {x}", 'y');
     const formula = candidateFormula(r, [text, { name: 'No}tes', type: 'multilineText' }]);
     expect(formula).toContain('REGEX_MATCH({Name}');
@@ -249,8 +249,11 @@ describe('candidateFormula', () => {
     ).toEqual([]);
   });
 
-  it('reads everything when a field is not text (its formula text differs from what replace reads)', () => {
-    expect(candidateFormula(replacer('1', '2'), [text, number])).toBeUndefined();
+  it('reads everything when the formula text of a field differs from what replace reads', () => {
+    expect(candidateFormula(replacer('1', '2'), [text, number])).toContain('REGEX_MATCH({Points}');
+    expect(candidateFormula(replacer('1', '2'), [text, { name: 'D', type: 'date' }])).toBeUndefined();
+    expect(candidateFormula(replacer('red', 'x'), [tags])).toContain('ARRAYJOIN({Tags}');
+    expect(candidateFormula(replacer('red', 'x', { wholeCell: true }), [tags])).toBeUndefined();
     expect(candidateFormula(replacer('1', '2'), [])).toBeUndefined();
   });
 });
