@@ -74,7 +74,7 @@ export const replaceChannels = {
   ),
   /**
    * Sends what the plan has not yet sent through the edit queue (journaled, one undo step per plan); answers
-   * when all is handed to the queue or the replace is stopped.
+   * when the service has acknowledged it all, or at once when stopped.
    */
   'replace.apply': channel(
     z.object({ replaceId: idSchema }),

@@ -220,6 +220,7 @@ export class Replaces {
     // Batches acknowledged after the run ended are not news of this run.
     const running = () => plan.controller === controller;
     const outstanding = new Set<Promise<void>>();
+    const stopped = aborted(controller.signal);
     try {
       while (plan.handed < total && !controller.signal.aborted) {
         const batch = plan.records.slice(plan.handed, plan.handed + BATCH_SIZE);
@@ -236,28 +237,29 @@ export class Replaces {
           if (running()) progress('running');
         });
         outstanding.add(done);
-        if (outstanding.size >= BATCHES_AHEAD)
-          await Promise.race([...outstanding, aborted(controller.signal)]);
+        if (outstanding.size >= BATCHES_AHEAD) await Promise.race([...outstanding, stopped]);
       }
+      // A finished replace answers once the service has acknowledged it all (Stop still ends the wait).
+      if (plan.handed === total) await Promise.race([Promise.all(outstanding), stopped]);
     } catch (e) {
       progress('failed');
       throw e;
     } finally {
       plan.controller = undefined;
     }
-    const stopped = plan.handed < total;
-    progress(stopped ? 'stopped' : 'done');
+    const left = total - plan.handed;
+    progress(left > 0 ? 'stopped' : 'done');
     const sent = plan.records.slice(0, plan.handed);
-    if (!stopped) this.plans.delete(replaceId);
+    if (left === 0) this.plans.delete(replaceId);
     return {
-      state: stopped ? ('stopped' as const) : ('done' as const),
+      state: left > 0 ? ('stopped' as const) : ('done' as const),
       sentCount: sent.length,
       sent: sent
         .slice(0, SENT_LISTED)
         .map((r) =>
           r.label === undefined ? { recordId: r.recordId } : { recordId: r.recordId, label: r.label },
         ),
-      left: total - plan.handed,
+      left,
     };
   }
 
