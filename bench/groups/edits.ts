@@ -14,6 +14,7 @@ import { startServer } from '../../server/index';
 import { createEditServices } from '../../services/edits';
 import { Journal } from '../../services/edits/journal';
 import type { BenchResult } from '../result';
+import { replaceBench } from '../edits/replace';
 
 const EDITS = 1_000;
 const CEILING_SECONDS = EDITS / 10 / 5;
@@ -80,6 +81,7 @@ export default async function editsBench(): Promise<BenchResult[]> {
         value: await sequentialJournalMs(dir),
         unit: 'ms/edit',
       },
+      ...(await replaceBench()),
     ];
   } finally {
     await services.close();
