@@ -118,6 +118,11 @@ export function valueText(field: ReplaceField, value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A value quoted in a reason, cut short: a reason names the value, it need not hold all of a long text. */
+function quoted(text: string): string {
+  return `"${text.length > 60 ? `${text.slice(0, 59)}…` : text}"`;
+}
+
 export type Typed = { ok: true; value: unknown } | { ok: false; reason: string };
 
 const typed = (value: unknown): Typed => ({ ok: true, value });
@@ -163,21 +168,23 @@ export function typedValue(field: ReplaceField, text: string): Typed {
   if (field.type === 'checkbox') {
     if (['', 'false', 'unchecked'].includes(t.toLowerCase())) return typed(false);
     if (['checked', 'true'].includes(t.toLowerCase())) return typed(true);
-    return refuse(`"${text}" is not a checkbox value (checked or empty)`);
+    return refuse(`${quoted(text)} is not a checkbox value (checked or empty)`);
   }
   if (t === '') return typed(null);
   switch (field.type) {
     case 'email':
-      return EMAIL.test(t) ? typed(t) : refuse(`"${text}" is not an email address`);
+      return EMAIL.test(t) ? typed(t) : refuse(`${quoted(text)} is not an email address`);
     case 'url':
-      return URL.canParse(t) || URL.canParse(`https://${t}`) ? typed(t) : refuse(`"${text}" is not a URL`);
+      return URL.canParse(t) || URL.canParse(`https://${t}`)
+        ? typed(t)
+        : refuse(`${quoted(text)} is not a URL`);
     case 'phoneNumber':
-      return PHONE.test(t) ? typed(t) : refuse(`"${text}" is not a phone number`);
+      return PHONE.test(t) ? typed(t) : refuse(`${quoted(text)} is not a phone number`);
     case 'number':
     case 'currency':
     case 'percent':
     case 'duration': {
-      if (!NUMBER.test(t)) return refuse(`"${text}" is not a number (${field.name} is a number field)`);
+      if (!NUMBER.test(t)) return refuse(`${quoted(text)} is not a number (${field.name} is a number field)`);
       const n = Number(t);
       return typed(field.type === 'percent' ? tidy(n / 100) : n);
     }
@@ -186,18 +193,18 @@ export function typedValue(field: ReplaceField, text: string): Typed {
       const n = Number(t);
       return NUMBER.test(t) && Number.isInteger(n) && n >= 1 && n <= max
         ? typed(n)
-        : refuse(`"${text}" is not a rating from 1 to ${max}`);
+        : refuse(`${quoted(text)} is not a rating from 1 to ${max}`);
     }
     case 'date':
-      return isRealDate(t) ? typed(t) : refuse(`"${text}" is not a date (YYYY-MM-DD)`);
+      return isRealDate(t) ? typed(t) : refuse(`${quoted(text)} is not a date (YYYY-MM-DD)`);
     case 'dateTime': {
       const d = new Date(t);
       return /^\d{4}-\d{2}-\d{2}T/.test(t) && !Number.isNaN(d.getTime())
         ? typed(d.toISOString())
-        : refuse(`"${text}" is not a date and time (ISO 8601)`);
+        : refuse(`${quoted(text)} is not a date and time (ISO 8601)`);
     }
     case 'singleSelect':
-      return choices(field).includes(t) ? typed(t) : refuse(`"${t}" is not a choice of ${field.name}`);
+      return choices(field).includes(t) ? typed(t) : refuse(`${quoted(t)} is not a choice of ${field.name}`);
     default:
       return typed(text);
   }
@@ -227,7 +234,7 @@ function replaceChoices(replacer: Replacer, field: ReplaceField, value: unknown)
       kind: 'refused',
       beforeText,
       afterText,
-      reason: `"${unknown}" is not a choice of ${field.name}`,
+      reason: `${quoted(unknown)} is not a choice of ${field.name}`,
     };
   return {
     kind: 'change',

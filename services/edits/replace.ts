@@ -63,6 +63,11 @@ const PLANS_KEPT = 8;
 /** A bigger plan is refused: narrow the view first. */
 export const MAX_PLANNED_RECORDS = 100_000;
 const SENT_LISTED = 1000;
+/** Characters of a value or a name a listed row shows: 500 rows of long text must fit one 1 MiB frame. */
+const LISTED_CHARS = 200;
+
+const clip = (text: string): string =>
+  text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS - 1)}…` : text;
 
 const textOf = (value: unknown): string | undefined =>
   value === undefined || value === null ? undefined : valueText({ name: '', type: '' }, value);
@@ -111,7 +116,8 @@ export class Replaces {
     let read = 0;
     const consider = (record: RecordData) => {
       read++;
-      const label = req.primaryField === undefined ? undefined : textOf(record.fields[req.primaryField]);
+      const name = req.primaryField === undefined ? undefined : textOf(record.fields[req.primaryField]);
+      const label = name === undefined ? undefined : clip(name);
       const named = label === undefined ? { recordId: record.id } : { recordId: record.id, label };
       const after: FieldValues = {};
       const before: FieldValues = {};
@@ -125,8 +131,8 @@ export class Replaces {
             changes.push({
               ...named,
               field: field.name,
-              before: outcome.beforeText,
-              after: outcome.afterText,
+              before: clip(outcome.beforeText),
+              after: clip(outcome.afterText),
             });
         } else if (outcome.kind === 'refused') {
           refusedCount++;
@@ -134,8 +140,8 @@ export class Replaces {
             refused.push({
               ...named,
               field: field.name,
-              before: outcome.beforeText,
-              after: outcome.afterText,
+              before: clip(outcome.beforeText),
+              after: clip(outcome.afterText),
               reason: outcome.reason,
             });
         }

@@ -121,6 +121,13 @@ describe('typedValue', () => {
     expect(typedValue({ name: 'P', type: 'percent' }, '7')).toEqual({ ok: true, value: 0.07 });
   });
 
+  it('names a long value in a reason cut short', () => {
+    const result = typedValue(number, 'x'.repeat(100_000));
+    expect(!result.ok && result.reason).toBe(
+      `"${'x'.repeat(59)}…" is not a number (Points is a number field)`,
+    );
+  });
+
   it('ratings stay within their maximum', () => {
     const rating: ReplaceField = { name: 'R', type: 'rating', options: { max: 3 } };
     expect(typedValue(rating, '3')).toEqual({ ok: true, value: 3 });
