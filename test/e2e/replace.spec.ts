@@ -64,6 +64,7 @@ test('refuses text into a number field in the preview and sends nothing', async 
   await expect(refused).toBeVisible();
   await expect(refused.getByRole('row').nth(1)).toContainText('is not a number (Points is a number field)');
   await expect(dialog.getByTestId('replace-summary')).toContainText('0 changes in 0 records');
+  await expect(dialog.getByTestId('replace-summary')).toContainText('nothing to send');
   await expect(dialog.getByRole('button', { name: 'Replace in 0 records' })).toBeDisabled();
   await app.screenshot(info, 'replace-refused');
   await dialog.getByRole('button', { name: 'Close' }).click();

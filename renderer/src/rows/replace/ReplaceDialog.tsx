@@ -280,8 +280,10 @@ function PreviewLists({ preview }: { preview: Preview }) {
     <div className="td-replace-preview">
       <p role="status" data-testid="replace-summary">
         {plural(preview.changeCount, 'change')} in {plural(preview.recordCount, 'record')} of{' '}
-        {plural(preview.read, 'record')} read · {plural(preview.requests, 'request')} ·{' '}
-        {duration(preview.seconds)} at 5 requests/s
+        {plural(preview.read, 'record')} read ·{' '}
+        {preview.requests === 0
+          ? 'nothing to send'
+          : `${plural(preview.requests, 'request')} · ${duration(preview.seconds)} at 5 requests/s`}
         {preview.refusedCount > 0 ? ` · ${plural(preview.refusedCount, 'change')} refused` : ''}
       </p>
       {preview.changes.length > 0 && (
