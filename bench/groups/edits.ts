@@ -15,6 +15,7 @@ import { createEditServices } from '../../services/edits';
 import { Journal } from '../../services/edits/journal';
 import type { BenchResult } from '../result';
 import importBench from '../edits/import';
+import { replaceBench } from '../edits/replace';
 
 const EDITS = 1_000;
 const CEILING_SECONDS = EDITS / 10 / 5;
@@ -82,6 +83,7 @@ export default async function editsBench(): Promise<BenchResult[]> {
         unit: 'ms/edit',
       },
       ...(await importBench()),
+      ...(await replaceBench()),
     ];
   } finally {
     await services.close();

@@ -19,6 +19,7 @@ import { aggregateChannels } from './aggregate';
 import { appChannels, appEvents } from './channels';
 import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
+import { replaceChannels, replaceEvents } from './replace';
 import { walkChannels } from './view-walk';
 import { attachmentChannels, attachmentEvents } from './attachments';
 import { importChannels, importEvents } from './imports';
@@ -33,6 +34,7 @@ export const channels = {
   ...linkChannels,
   ...aggregateChannels,
   ...importChannels,
+  ...replaceChannels,
 } satisfies ChannelSet;
 export const events = {
   ...appEvents,
@@ -40,6 +42,7 @@ export const events = {
   ...attachmentEvents,
   ...linkEvents,
   ...importEvents,
+  ...replaceEvents,
 } satisfies EventSet;
 
 export type Channels = typeof channels;

@@ -93,6 +93,24 @@ export class History {
     this.changed(s);
   }
 
+  /**
+   * Adds edits to `step` while it is still the newest undo step (a bulk change sent in parts, such as a stopped
+   * and resumed replace, stays one step); else they become a step of their own. Returns the step as stored.
+   */
+  extend(target: EditTarget, step: Operation | undefined, added: EditStep[]): Operation {
+    const s = this.of(target);
+    if (step?.kind !== 'edit' || s.undo.at(-1) !== step) {
+      const own: Operation = { kind: 'edit', changes: added };
+      this.push(target, own);
+      return own;
+    }
+    const grown: Operation = { kind: 'edit', changes: [...step.changes, ...added] };
+    s.undo[s.undo.length - 1] = grown;
+    s.redo = [];
+    this.changed(s);
+    return grown;
+  }
+
   /** Takes edits the service rejected out of both stacks. */
   forgetEdits(editIds: readonly string[]): void {
     const ids = new Set(editIds);

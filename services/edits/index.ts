@@ -4,8 +4,9 @@
  * `createEditServices(...).handlers` is spread into the app's handler map; events go to the app's hub.
  */
 import { join } from 'node:path';
-import type { editChannels } from '../../core/contract/edits';
-import type { RequestOut, ResponseOf } from '../../core/contract/define';
+import type { editChannels, editEvents } from '../../core/contract/edits';
+import type { replaceChannels, replaceEvents } from '../../core/contract/replace';
+import type { PayloadOf, RequestOut, ResponseOf } from '../../core/contract/define';
 import { ServiceError } from '../errors';
 import { CsvExports } from './csv-export';
 import type { ChooseDestination } from './csv-export';
@@ -15,17 +16,22 @@ import type { JournalFiles, TableFor } from './ports';
 import { EditQueue } from './queue';
 import type { EditQueueOptions, Emit } from './queue';
 import { RecordWriter } from './records';
+import { Replaces } from './replace';
 import type { EditTarget } from './types';
 
-type EditChannels = typeof editChannels;
+type EditChannels = typeof editChannels & typeof replaceChannels;
 export type EditHandlers = {
   [C in keyof EditChannels]: (request: RequestOut<EditChannels, C>) => Promise<ResponseOf<EditChannels, C>>;
 };
 
+/** The events of the edit services: the queue's, undo's, export's and replace's. */
+type EditsEvents = typeof editEvents & typeof replaceEvents;
+export type EditsEmit = <E extends keyof EditsEvents>(event: E, payload: PayloadOf<EditsEvents, E>) => void;
+
 export interface EditServicesOptions {
   userDataDir: string;
   tableFor: TableFor;
-  emit: Emit;
+  emit: EditsEmit;
   /** Where the door lets the user pick an export's file (Electron's save dialog); else exports stay in memory. */
   exportDestination?: ChooseDestination;
   /** Batching and retry timing of the queue (tests shorten them). */
@@ -51,6 +57,7 @@ export interface Parts {
   records: RecordWriter;
   history: History;
   exports: CsvExports;
+  replaces: Replaces;
 }
 
 /** The journal's folder inside the user-data folder. */
@@ -61,16 +68,28 @@ export function createEditServices(options: EditServicesOptions): EditServices {
   const ready = (async (): Promise<Parts> => {
     const journal = await Journal.open(journalDir(options.userDataDir), options.journalFiles);
     const records = new RecordWriter(tableFor, emit, journal);
+    // A replace hands records to the queue and waits for each to settle before handing more.
+    const observed: Emit = (event, payload) => {
+      replaces.observe(event, payload);
+      emit(event, payload);
+    };
     const queue = new EditQueue({
       ...options.queue,
       journal,
       tableFor,
-      emit,
+      emit: observed,
       onRejected: (ids) => history.forgetEdits(ids),
     });
     const history = new History(queue, records, emit);
+    const replaces = new Replaces(tableFor, queue, history, emit);
     queue.replay();
-    return { queue, records, history, exports: new CsvExports(tableFor, emit, options.exportDestination) };
+    return {
+      queue,
+      records,
+      history,
+      exports: new CsvExports(tableFor, emit, options.exportDestination),
+      replaces,
+    };
   })();
   // A journal that cannot be opened fails every edit call with its reason; this only keeps the process up.
   ready.catch(() => undefined);
@@ -150,6 +169,9 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     'history.redo': async ({ target }) => withState(target, await (await ready).history.redo(target)),
     'export.start': async (request) => ({ exportId: await (await ready).exports.start(request) }),
     'export.cancel': async ({ exportId }) => ({ cancelled: (await ready).exports.cancel(exportId) }),
+    'replace.preview': async (request) => (await ready).replaces.preview(request),
+    'replace.apply': async ({ replaceId }) => (await ready).replaces.apply(replaceId),
+    'replace.stop': async ({ replaceId }) => ({ stopped: (await ready).replaces.stop(replaceId) }),
     'export.take': async ({ exportId }) => {
       const result = (await ready).exports.take(exportId);
       if (result === undefined)
@@ -173,6 +195,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
         const parts = await ready.catch(() => undefined);
         if (parts === undefined) return;
         await parts.exports.close();
+        parts.replaces.close();
         await parts.queue.close();
       })();
       return closing;

@@ -27,6 +27,7 @@ import { useExportJob } from './export/useExportJob';
 import type { ExportQuery } from './export/useExportJob';
 import { ImportDialog } from './import/ImportDialog';
 import { planPaste } from './paste';
+import { ReplaceControl } from './replace/ReplaceControl';
 import { RecordDetail } from './RecordDetail';
 import { AttachmentDrop, UploadBar } from './attachments/UploadBar';
 import { useSelectAll } from './select-all';
@@ -68,6 +69,14 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
     (grid?.getAllDisplayedColumns() ?? []).flatMap((c) =>
       editing.fields.filter((f) => f.name === c.getColId()),
     );
+
+  const replaceContext = () => ({
+    target: editing.target,
+    query: { view: query.view, formula: query.formula },
+    fields: displayed(),
+    selectedIds: selectedRows().map((r) => r.id),
+    focusedColumn: grid?.getFocusedCell()?.column.getColId(),
+  });
 
   const selectedRows = (): RecordData[] =>
     (grid?.getSelectedNodes() ?? [])
@@ -324,6 +333,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
         <button type="button" onClick={() => setImporting(true)}>
           Import CSV
         </button>
+        <ReplaceControl frame={frame} context={replaceContext} onClosed={refocusGrid} />
       </div>
       {selectAll.reading && (
         <div className="td-select-reading" role="status">

@@ -9,6 +9,7 @@ import { RecordTableClient } from '../../../core/api';
 import type { ClientOptions, TableClient } from '../../../core/api';
 import type { z } from 'zod';
 import { editChannels, editEvents } from '../../../core/contract/edits';
+import { replaceChannels, replaceEvents } from '../../../core/contract/replace';
 import type { EditEventName, EditEventPayload } from '../../../core/contract/edits';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
 import type { RecordData } from '../../../core/records/types';
@@ -21,7 +22,7 @@ import type { EditTarget } from '../../../services/edits/types';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 
-type EditChannels = typeof editChannels;
+type EditChannels = typeof editChannels & typeof replaceChannels;
 
 export interface SeenRequest {
   method: string;
@@ -105,7 +106,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       return client.table(t.baseId, t.table);
     },
     emit: (event, payload) => {
-      const checked = editEvents[event].safeParse(payload);
+      const checked = { ...editEvents, ...replaceEvents }[event].safeParse(payload);
       if (!checked.success) invalid.push(`${event}: ${checked.error.message}`);
       events.push({ event, payload });
     },
@@ -127,9 +128,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     parts,
     userDataDir,
     async call(channel, request) {
-      const parsed = editChannels[channel].request.parse(request);
+      const channels = { ...editChannels, ...replaceChannels } as EditChannels;
+      const parsed = channels[channel].request.parse(request);
       const handler = services.handlers[channel] as (r: unknown) => Promise<unknown>;
-      return editChannels[channel].response.parse(await handler(parsed)) as never;
+      return channels[channel].response.parse(await handler(parsed)) as never;
     },
     target: (table) => ({ connectionId: 'test', baseId, table }),
     reader,
