@@ -4,7 +4,8 @@
  */
 
 /** How the builder treats a field type; types outside these kinds are not offered. */
-export type FieldKind = 'text' | 'number' | 'date' | 'singleSelect' | 'multipleSelects' | 'checkbox' | 'links';
+export type FieldKind =
+  'text' | 'number' | 'date' | 'singleSelect' | 'multipleSelects' | 'checkbox' | 'links';
 
 const KINDS: Record<string, FieldKind> = {
   singleLineText: 'text',

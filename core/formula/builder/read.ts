@@ -174,7 +174,8 @@ function readCall(node: Extract<Node, { kind: 'call' }>, fields: Fields): Condit
       const after = node.name === 'IS_AFTER';
       const f = field(after ? call(a as Node, 'DATESTR', 1)?.[0] : a, fields);
       const day = text(b);
-      if (f?.kind !== 'date' || day === undefined || !DAY.test(day) || node.args.length !== 2) return undefined;
+      if (f?.kind !== 'date' || day === undefined || !DAY.test(day) || node.args.length !== 2)
+        return undefined;
       return { field: f.name, op: after ? 'after' : 'before', date: day };
     }
     case 'OR': {
@@ -243,7 +244,8 @@ const notShown = (node: Node, why: string): ReadResult => ({
 export function readFilter(formula: string, builderFields: readonly BuilderField[]): ReadResult {
   if (formula.trim() === '') return { ok: true, filter: { join: 'AND', items: [] } };
   const parsed = parse(formula);
-  if (!parsed.ok) return { ok: false, reason: parsed.diagnostics[0]?.message ?? 'The formula does not parse.' };
+  if (!parsed.ok)
+    return { ok: false, reason: parsed.diagnostics[0]?.message ?? 'The formula does not parse.' };
   const fields: Fields = new Map(
     builderFields.flatMap((f) => {
       const kind = fieldKind(f.type);

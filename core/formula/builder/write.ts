@@ -97,11 +97,11 @@ export function writeFilter(filter: Filter, fields: readonly BuilderField[]): st
   const one = (c: Condition) => {
     const type = types.get(c.field);
     if (type === undefined) throw new TypeError(`No field named ${JSON.stringify(c.field)}`);
-    if ('choices' in c && c.choices.length === 0) throw new TypeError('A condition needs at least one choice');
+    if ('choices' in c && c.choices.length === 0)
+      throw new TypeError('A condition needs at least one choice');
     return writeCondition(c, type);
   };
-  const item = (i: Item) =>
-    isGroup(i) ? `${i.join}(${i.conditions.map(one).join(', ')})` : one(i);
+  const item = (i: Item) => (isGroup(i) ? `${i.join}(${i.conditions.map(one).join(', ')})` : one(i));
   const { join, items } = canonical(filter);
   if (items.length === 0) return '';
   if (items.length === 1) return item(items[0] as Item);

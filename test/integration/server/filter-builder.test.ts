@@ -36,7 +36,9 @@ async function listAll(table: string, query = ''): Promise<Rec[]> {
 beforeAll(async () => {
   s = await startLocalServer({ demo: { largeTableRecords: 300 } });
   const meta = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
-  const table = (meta.body.tables as { name: string; fields: BuilderField[] }[]).find((t) => t.name === 'Tasks');
+  const table = (meta.body.tables as { name: string; fields: BuilderField[] }[]).find(
+    (t) => t.name === 'Tasks',
+  );
   fields = (table?.fields ?? []).map((f) => ({ name: f.name, type: f.type }));
   // Records with empty cells and zeros, which the demo's Tasks lack: a 0 is not empty.
   const added = await s.request('POST', `/v0/${s.baseId}/Tasks`, {
@@ -126,10 +128,17 @@ describe('the filter builder on the local server', () => {
     await expectSame({ field: 'Due', op: 'before', date: due }, (f) => (day(f.Due) ?? '9') < due);
     await expectSame({ field: 'Due', op: 'after', date: due }, (f) => (day(f.Due) ?? '') > due);
     const started = day(sample('Started at')) as string;
-    await expectSame({ field: 'Started at', op: 'on', date: started }, (f) => day(f['Started at']) === started);
-    await expectSame({ field: 'Started at', op: 'after', date: started }, (f) => (day(f['Started at']) ?? '') > started);
+    await expectSame(
+      { field: 'Started at', op: 'on', date: started },
+      (f) => day(f['Started at']) === started,
+    );
+    await expectSame(
+      { field: 'Started at', op: 'after', date: started },
+      (f) => (day(f['Started at']) ?? '') > started,
+    );
     const today = new Date().toISOString().slice(0, 10);
-    const within = (d: string | undefined, from: string, to: string) => d !== undefined && d >= from && d <= to;
+    const within = (d: string | undefined, from: string, to: string) =>
+      d !== undefined && d >= from && d <= to;
     await expectSame({ field: 'Due', op: 'lastDays', days: 200 }, (f) =>
       within(day(f.Due), addDays(today, -200), today),
     );
@@ -142,8 +151,13 @@ describe('the filter builder on the local server', () => {
 
   it('single and multiple selects: is any of, is none of, has any of, has all of, empty', async () => {
     const statuses = ['Todo', 'Blocked'];
-    await expectSame({ field: 'Status', op: 'anyOf', choices: statuses }, (f) => statuses.includes(text(f.Status)));
-    await expectSame({ field: 'Status', op: 'noneOf', choices: statuses }, (f) => !statuses.includes(text(f.Status)));
+    await expectSame({ field: 'Status', op: 'anyOf', choices: statuses }, (f) =>
+      statuses.includes(text(f.Status)),
+    );
+    await expectSame(
+      { field: 'Status', op: 'noneOf', choices: statuses },
+      (f) => !statuses.includes(text(f.Status)),
+    );
     await expectSame({ field: 'Status', op: 'empty' }, (f) => text(f.Status) === '');
     await expectSame({ field: 'Status', op: 'notEmpty' }, (f) => text(f.Status) !== '');
     const tags = [...new Set(tasks.flatMap((r) => list(r.fields.Tags)))].slice(0, 2);
@@ -185,6 +199,9 @@ describe('the filter builder on the local server', () => {
         },
       ],
     };
-    await expectSame(filter, (f) => f.Done === true || (f.Status === 'Blocked' && (num(f.Priority) ?? 0) >= 3));
+    await expectSame(
+      filter,
+      (f) => f.Done === true || (f.Status === 'Blocked' && (num(f.Priority) ?? 0) >= 3),
+    );
   });
 });

@@ -354,7 +354,11 @@ function typeOf(name: string): string {
 describe('round trip: random condition trees → formula → parse → the same tree', () => {
   // Field names with braces, quotes, backslashes and spaces, each given one of the builder's types.
   const names = fc.uniqueArray(
-    fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom('a', 'Z', ' ', '}', '{', "'", '"', '\\', 'é', ',') }),
+    fc.string({
+      minLength: 1,
+      maxLength: 8,
+      unit: fc.constantFrom('a', 'Z', ' ', '}', '{', "'", '"', '\\', 'é', ','),
+    }),
     { minLength: 1, maxLength: 5 },
   );
   const TYPES = [
@@ -368,14 +372,24 @@ describe('round trip: random condition trees → formula → parse → the same 
     'checkbox',
     'multipleRecordLinks',
   ];
-  const text = fc.string({ maxLength: 12, unit: fc.oneof(
+  const text = fc.string({
+    maxLength: 12,
+    unit: fc.oneof(
       fc.constantFrom("'", '"', '\\', '}', ',', '\n'),
       fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
-    ) });
+    ),
+  });
   const day = fc
-    .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+    .date({
+      min: new Date('1900-01-01T00:00:00Z'),
+      max: new Date('2199-12-31T00:00:00Z'),
+      noInvalidDate: true,
+    })
     .map((d) => d.toISOString().slice(0, 10));
-  const number = fc.oneof(fc.integer({ min: -1e9, max: 1e9 }), fc.double({ min: -1e12, max: 1e12, noNaN: true }));
+  const number = fc.oneof(
+    fc.integer({ min: -1e9, max: 1e9 }),
+    fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+  );
 
   function condition(field: BuilderField): fc.Arbitrary<Condition> {
     const kind = fieldKind(field.type);
