@@ -255,7 +255,11 @@ export function readFilter(formula: string, builderFields: readonly BuilderField
   const whole = readCondition(parsed.ast, fields);
   if (whole) return { ok: true, filter: canonical({ join: 'AND', items: [whole] }) };
   const top = joinOf(parsed.ast);
-  if (!top) return notShown(parsed.ast, 'The formula is not a condition or an AND/OR of conditions.');
+  if (!top)
+    return notShown(
+      parsed.ast,
+      `${source(formula, parsed.ast)} is not a condition, nor an AND or OR of conditions.`,
+    );
   const items: Item[] = [];
   for (const arg of top.args) {
     const c = readCondition(arg, fields);
