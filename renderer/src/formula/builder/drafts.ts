@@ -97,7 +97,8 @@ export function toDraft(filter: Filter): Draft {
   };
 }
 
-const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
+/** Digits as typed, or as JavaScript writes a number read from a formula (`1e+21`). */
+const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 const MAX_DAYS = 36_500;
 
 /** The condition a row stands for, or what it still needs (a message). */
