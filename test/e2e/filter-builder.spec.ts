@@ -51,6 +51,12 @@ test('builds conditions, applies them through the bar, and shows the rows the se
   await first.getByLabel('Field').selectOption('Task #');
   await first.getByLabel('Operator').selectOption({ label: '≤' });
   await first.getByLabel('Number').fill(String(BOUND));
+  // Tab goes through the rows in reading order: the join, then the condition's field, operator and value.
+  await panel.getByLabel('Match', { exact: true }).focus();
+  for (const label of ['Field', 'Operator', 'Number']) {
+    await app.page.keyboard.press('Tab');
+    await expect(first.getByLabel(label)).toBeFocused();
+  }
 
   await panel.getByRole('button', { name: 'Add group' }).click();
   const group = row(panel, 'Group 2');
