@@ -1,7 +1,8 @@
 /**
  * The formula bar: a highlighted input that checks the formula against the table's fields as you type
  * (core/formula's checker, errors underlined at their spans), offers fields and functions with their
- * signatures, and applies on Enter only a formula that checks. Nothing is sent while it does not.
+ * signatures, and applies on Enter only a formula that checks. Nothing is sent while it does not. The filter
+ * builder (./builder) opens beside it and writes its formula into the bar, which stays the one source of truth.
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
