@@ -98,7 +98,11 @@ export function installFormulas(service: Service): void {
     const ctx = { budget: work };
     return (rec: StoredRecord) => {
       const fields = Object.create(null) as Record<string, unknown>;
-      used.forEach((f, i) => (fields[names[i]!] = jsonCell(f, rec)));
+      used.forEach((f, i) => {
+        const cell = jsonCell(f, rec);
+        // Links are their records' names in a filter, as on Airtable (FIND('Ann', ARRAYJOIN({Owner}))).
+        fields[names[i]!] = f.type === 'multipleRecordLinks' ? records.linkedNames(f, cell) : cell;
+      });
       work.nextRecord();
       try {
         return formula.matches(

@@ -1,7 +1,8 @@
 /**
  * The formula bar: a highlighted input that checks the formula against the table's fields as you type
  * (core/formula's checker, errors underlined at their spans), offers fields and functions with their
- * signatures, and applies on Enter only a formula that checks. Nothing is sent while it does not.
+ * signatures, and applies on Enter only a formula that checks. Nothing is sent while it does not. The filter
+ * builder (./builder) opens beside it and writes its formula into the bar, which stays the one source of truth.
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
@@ -10,6 +11,8 @@ import type { FormulaField } from '../../../core/formula';
 import { formulaDiagnostics } from './diagnostics';
 import { usePopover } from '../table/useDismiss';
 import { highlight } from './highlight';
+import { FilterBuilder } from './builder/FilterBuilder';
+import type { BuilderFieldInfo } from './builder/drafts';
 
 interface Props {
   fields: readonly FormulaField[];
@@ -24,6 +27,8 @@ interface Props {
   serviceError?: { formula: string; message: string } | undefined;
   recent: readonly string[];
   onApply: (formula: string) => void;
+  /** The fields as the filter builder offers them, with select choices (default: `fields`). */
+  builderFields?: readonly BuilderFieldInfo[];
 }
 
 /** The signature's parameter list split at top-level commas, to bold the argument being typed. */
@@ -57,13 +62,23 @@ function placeholderFor(fields: readonly FormulaField[]): string {
   return `Filter by formula, e.g. ${parts.length > 1 ? `AND(${parts.join(', ')})` : parts[0]}`;
 }
 
-export function FormulaBar({ fields, fieldsComplete = true, applied, serviceError, recent, onApply }: Props) {
+export function FormulaBar({
+  fields,
+  fieldsComplete = true,
+  applied,
+  serviceError,
+  recent,
+  onApply,
+  builderFields = fields,
+}: Props) {
   const [text, setText] = useState(applied);
   const [cursor, setCursor] = useState(applied.length);
   const [menuOpen, setMenuOpen] = useState(false);
   const [active, setActive] = useState(0);
   const { open: recentOpen, setOpen: setRecentOpen, anchor: recentAnchor } = usePopover();
   const input = useRef<HTMLTextAreaElement>(null);
+  const [builderOpen, setBuilderOpen] = useState(false);
+  const builderButton = useRef<HTMLButtonElement>(null);
   const pendingCursor = useRef<number | null>(null);
   /** Set while the bar changes its own text: that is not typing, so it opens no completion list. */
   const quiet = useRef(false);
@@ -118,6 +133,18 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
     if (formulaDiagnostics(trimmed, fields, fieldsComplete).some((d) => d.severity === 'error')) return;
     setMenuOpen(false);
     onApply(trimmed);
+  };
+
+  /** The builder writes into the bar as typing would (Ctrl+Z takes it back); applying is the bar's own. */
+  const writeFromBuilder = (formula: string, andApply: boolean) => {
+    setBuilderOpen(false);
+    replace(0, text.length, formula);
+    if (andApply) apply(formula);
+  };
+
+  const closeBuilder = () => {
+    setBuilderOpen(false);
+    builderButton.current?.focus();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -244,6 +271,15 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
         <button type="button" onClick={() => apply(text)} disabled={errors.length > 0} title="Apply (Enter)">
           Apply
         </button>
+        <button
+          ref={builderButton}
+          type="button"
+          aria-expanded={builderOpen}
+          onClick={() => (builderOpen ? closeBuilder() : setBuilderOpen(true))}
+          title="Build the formula from conditions"
+        >
+          Filter builder
+        </button>
         {applied !== '' && (
           <button
             type="button"
@@ -286,6 +322,14 @@ export function FormulaBar({ fields, fieldsComplete = true, applied, serviceErro
           )}
         </div>
       </div>
+      {builderOpen && (
+        <FilterBuilder
+          fields={builderFields}
+          formula={text}
+          onWrite={writeFromBuilder}
+          onClose={closeBuilder}
+        />
+      )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import type { RecordData } from '../../../core/records/types';
 import { errorMessage, isChannelError, tabledesk } from '../bridge';
 import { TableGrid } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
+import { choiceNames } from '../editing/parse';
 import { recentFormulas, rememberFormula } from '../formula/recent';
 import { LinksContext } from '../links/context';
 import { useLinkedForms } from '../links/useLinkedForms';
@@ -195,6 +196,10 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   );
   useEffect(() => editing.viewOrderAsked(), [editing, datasource]);
   const formulaFields = useMemo(() => columns.map((c) => ({ name: c.name, type: c.type })), [columns]);
+  const builderFields = useMemo(
+    () => columns.map((c) => ({ name: c.name, type: c.type, choices: choiceNames(c) })),
+    [columns],
+  );
   const views = target.schema?.views ?? [];
   const chosenView = views.find((v) => v.name === query.view);
   useEffect(() => menus.setViewSort(viewDetails(chosenView)?.sort ?? []), [menus, chosenView]);
@@ -306,6 +311,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         serviceError={formulaError}
         recent={recent}
         onApply={applyFormula}
+        builderFields={builderFields}
       />
       <ViewNote view={chosenView} userSorted={userSorted} />
       {goto.walk && (
