@@ -17,6 +17,7 @@
  * adopted when found; only when the service provably has no such record is it sent again.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { RecordTableClient, TableClient } from '../../core/api/index';
 import { walkPartitioned } from '../../core/api/partitioned-walk';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
@@ -170,6 +171,8 @@ export class MirrorEngine implements Mirrors {
   ): Promise<T> {
     if (this.running.has(mirror.id)) throw new Error('This mirror is being synced already.');
     const controller = new AbortController();
+    // Every request of the run listens to it: a push has dozens in flight at once.
+    setMaxListeners(0, controller.signal);
     this.running.set(mirror.id, controller);
     const firstPull = mirror.lastSyncedAt === undefined;
     mirror.state = firstPull ? 'pulling' : state;
