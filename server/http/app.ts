@@ -15,6 +15,7 @@ import { registerExtensionRoutes } from './extension-routes';
 import { registerMetaRoutes } from './meta-routes';
 import { registerRecordRoutes } from './record-routes';
 import { registerFileRoutes } from './file-routes';
+import { registerMirrorRoutes } from './mirror-routes';
 import { FILES_PREFIX } from '../files/signing';
 
 export interface AppOptions {
@@ -169,5 +170,6 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   registerMetaRoutes(app, service, userOf);
   registerExtensionRoutes(app, service);
   registerFileRoutes(app, service);
+  registerMirrorRoutes(app, service, userOf);
   return app;
 }

@@ -69,7 +69,7 @@ export interface TableSpec {
 /** Checks a formula field's text against its table and returns its stored options; set by the formula layer. */
 export type FormulaOptionsCheck = (formula: string, table: Table, self: FieldSpec) => Record<string, unknown>;
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set([...FIELD_TYPES, ...RELATIONAL_TYPES]);
+export const KNOWN_TYPES: ReadonlySet<string> = new Set([...FIELD_TYPES, ...RELATIONAL_TYPES]);
 /** Fields added after a new table's others: they name other fields (links may name tables made later). */
 const DEFERRED_TYPES: ReadonlySet<string> = new Set(['multipleRecordLinks', 'formula', ...RELATIONAL_TYPES]);
 const PRIMARY_REFUSED: ReadonlySet<string> = new Set([
@@ -177,6 +177,12 @@ export class Catalog {
     }
   }
 
+  /** Reads the catalog again from the database, after a write that went around it (store/mirror-writes.ts). */
+  reload(): void {
+    this.bases.clear();
+    this.load();
+  }
+
   /**
    * Runs `fn` in one SQLite transaction. The in-memory catalog is changed as the work goes, so when it
    * fails (and SQLite rolls back) the catalog is read again from the database.
@@ -185,8 +191,7 @@ export class Catalog {
     try {
       return this.db.transaction(fn)();
     } catch (err) {
-      this.bases.clear();
-      this.load();
+      this.reload();
       throw err;
     }
   }

@@ -333,7 +333,7 @@ export class RecordStore {
   }
 
   /** The sort key of every link cell: the linked records' primary values, folded like text. */
-  private computeLinkKeys(table: Table, rec: StoredRecord): void {
+  computeLinkKeys(table: Table, rec: StoredRecord): void {
     for (const field of table.fields) {
       if (field.type !== 'multipleRecordLinks') continue;
       const ids = (rec.data[field.id] ?? []) as string[];

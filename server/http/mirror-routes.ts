@@ -1,0 +1,172 @@
+/**
+ * The private write path of a mirror (services/mirror): a hosted base copied into this server with its own
+ * ids and times. Not part of the public API: not under `/v0` or `/_tabledesk/v1`, never named by the
+ * extensions answer, and refused to every key but the server's own (the app that runs it). The routes'
+ * parameter is `id`, not `baseId`, so the per-base rate limit (which counts `baseId` routes) does not apply:
+ * the mirror writes what the hosted service's throttle already paced, and the user's own requests to the
+ * copy keep their budget.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ServiceError } from '../errors';
+import type { Service } from '../service';
+import type { Table } from '../store/catalog';
+import { MirrorWrites } from '../store/mirror-writes';
+import { nameProblem } from '../store/names';
+import type { User } from '../users';
+import { LOCAL_USER } from '../users';
+import { renderRecord, writeRender } from './render';
+
+export const MIRROR_PREFIX = '/_tabledesk/mirror';
+
+const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9]{14}$`));
+const name = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((n) => nameProblem(n) === undefined, 'a name may hold no control or bidirectional characters');
+const options = z.record(z.string(), z.unknown()).nullable().optional();
+
+const schemaBody = z.object({
+  name,
+  tables: z
+    .array(
+      z.object({
+        id: id('tbl'),
+        name,
+        description: z.string().max(20_000).optional(),
+        primaryFieldId: id('fld'),
+        fields: z
+          .array(
+            z.object({
+              id: id('fld'),
+              name,
+              type: z.string().min(1).max(64),
+              description: z.string().max(20_000).optional(),
+              options,
+            }),
+          )
+          .min(1)
+          .max(500),
+        views: z
+          .array(
+            z.object({
+              id: id('viw'),
+              name,
+              type: z.string().min(1).max(64),
+              filterByFormula: z.string().max(100_000).optional(),
+              sort: z
+                .array(z.object({ fieldId: id('fld'), direction: z.enum(['asc', 'desc']) }))
+                .max(20)
+                .optional(),
+            }),
+          )
+          .max(1000),
+      }),
+    )
+    .min(1)
+    .max(1000),
+});
+
+const fieldsObject = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  { message: 'fields must be an object' },
+);
+
+const putBody = z.object({
+  records: z
+    .array(z.object({ id: id('rec'), createdTime: z.iso.datetime(), fields: fieldsObject }))
+    .max(1000),
+});
+const deleteBody = z.object({ ids: z.array(id('rec')).max(1000) });
+const renameBody = z.object({ from: id('rec'), to: id('rec'), createdTime: z.iso.datetime() });
+const readQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+});
+
+/** Files as raw bytes, up to this size (Airtable's attachments may be far larger than an upload's 5 MB). */
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+type BaseParams = { id: string };
+type TableParams = { id: string; tableId: string };
+
+export function registerMirrorRoutes(
+  app: FastifyInstance,
+  service: Service,
+  userOf: (req: FastifyRequest) => User,
+): void {
+  const writes = new MirrorWrites(service.db, service.catalog, service.records, (hash) =>
+    service.attachments.files.get(hash),
+  );
+
+  const tableOf = (params: TableParams): Table => {
+    const base = service.catalog.base(params.id);
+    const table = base?.tables.find((t) => t.id === params.tableId);
+    if (!table) throw new ServiceError(404, 'TABLE_NOT_FOUND', 'No such mirrored table');
+    return table;
+  };
+
+  void app.register(async (scope) => {
+    scope.addHook('onRequest', async (req) => {
+      if (userOf(req) !== LOCAL_USER) throw new ServiceError(404, null);
+    });
+    scope.addContentTypeParser(
+      'application/octet-stream',
+      { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES },
+      (_req, body, done) => done(null, body),
+    );
+
+    scope.put<{ Params: BaseParams; Body: z.infer<typeof schemaBody> }>(
+      `${MIRROR_PREFIX}/bases/:id`,
+      { schema: { body: schemaBody, params: z.object({ id: id('app') }) } },
+      async (req) => writes.applySchema(req.params.id, req.body.name, req.body.tables),
+    );
+
+    scope.post<{ Params: TableParams; Body: z.infer<typeof putBody> }>(
+      `${MIRROR_PREFIX}/bases/:id/tables/:tableId/records`,
+      { schema: { body: putBody }, bodyLimit: 64 * 1024 * 1024 },
+      async (req) => {
+        writes.putRecords(tableOf(req.params), req.body.records);
+        return { written: req.body.records.length };
+      },
+    );
+
+    scope.post<{ Params: TableParams; Body: z.infer<typeof deleteBody> }>(
+      `${MIRROR_PREFIX}/bases/:id/tables/:tableId/delete`,
+      { schema: { body: deleteBody } },
+      async (req) => ({ deleted: writes.deleteRecords(tableOf(req.params), req.body.ids) }),
+    );
+
+    scope.post<{ Params: TableParams; Body: z.infer<typeof renameBody> }>(
+      `${MIRROR_PREFIX}/bases/:id/tables/:tableId/rename`,
+      { schema: { body: renameBody } },
+      async (req) => {
+        writes.renameRecord(tableOf(req.params), req.body.from, req.body.to, req.body.createdTime);
+        return { renamed: true };
+      },
+    );
+
+    // Every record as the wire has it by field id, in creation order, `after` a row number (a keyset).
+    scope.get<{ Params: TableParams; Querystring: z.infer<typeof readQuery> }>(
+      `${MIRROR_PREFIX}/bases/:id/tables/:tableId/records`,
+      { schema: { querystring: readQuery } },
+      async (req) => {
+        const table = tableOf(req.params);
+        const rows = writes.readRecords(table, req.query.after, req.query.limit);
+        const render = writeRender(service, true);
+        const last = rows.at(-1);
+        return {
+          records: rows.map((r) => renderRecord(table, r, render)),
+          ...(rows.length === req.query.limit && last ? { after: last.seq } : {}),
+        };
+      },
+    );
+
+    scope.post<{ Body: Buffer }>(`${MIRROR_PREFIX}/files`, { bodyLimit: MAX_FILE_BYTES }, async (req) => {
+      if (!Buffer.isBuffer(req.body))
+        throw new ServiceError(415, 'INVALID_REQUEST_UNKNOWN', 'Send the file as application/octet-stream');
+      return service.attachments.files.put(req.body);
+    });
+  });
+}

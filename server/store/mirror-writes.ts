@@ -1,0 +1,273 @@
+/**
+ * Writes that only a mirror makes (services/mirror): a hosted base copied here with the hosted service's own
+ * ids, creation times and cell values. Unlike the public API these writes take ids and computed values as
+ * given, because the copy must be the hosted base exactly; the routes that call them are private
+ * (http/mirror-routes.ts).
+ */
+import type { Blob } from '../files/store';
+import type { StoredAttachment } from '../files/attachments';
+import { ServiceError } from '../errors';
+import type { Catalog, Table } from './catalog';
+import { KNOWN_TYPES } from './catalog';
+import type { Db } from './db';
+import { fromRow } from './records';
+import type { RecordRow, RecordStore, StoredRecord } from './records';
+
+export interface MirrorFieldSpec {
+  id: string;
+  name: string;
+  type: string;
+  description?: string;
+  options?: Record<string, unknown> | null;
+}
+
+export interface MirrorViewSpec {
+  id: string;
+  name: string;
+  type: string;
+  filterByFormula?: string;
+  sort?: { fieldId: string; direction: 'asc' | 'desc' }[];
+}
+
+export interface MirrorTableSpec {
+  id: string;
+  name: string;
+  description?: string;
+  primaryFieldId: string;
+  fields: MirrorFieldSpec[];
+  views: MirrorViewSpec[];
+}
+
+export interface MirrorRecordSpec {
+  id: string;
+  createdTime: string;
+  fields: Record<string, unknown>;
+}
+
+/** Cell types kept on the record row rather than in its cells. */
+const ROW_TYPES: ReadonlySet<string> = new Set(['createdTime', 'lastModifiedTime']);
+
+const conflict = (message: string) => new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', message);
+
+export class MirrorWrites {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: Catalog,
+    private readonly records: RecordStore,
+    private readonly fileOf: (hash: string) => Blob | undefined,
+  ) {}
+
+  /**
+   * Makes the base's schema exactly `tables` (in that order): missing tables, fields and views are created
+   * with their ids, changed names and options are taken, and tables and fields no longer named are removed
+   * with their cells. Fields of types this server does not know are left out and returned.
+   */
+  applySchema(baseId: string, name: string, tables: MirrorTableSpec[]): { skipped: MirrorFieldSpec[] } {
+    const skipped: MirrorFieldSpec[] = [];
+    const taken = this.db.prepare('SELECT base_id FROM tables WHERE id = ?');
+    for (const t of tables) {
+      const owner = taken.get(t.id) as { base_id: string } | undefined;
+      if (owner && owner.base_id !== baseId) throw conflict(`Table ${t.id} belongs to another base`);
+    }
+    this.db.transaction(() => {
+      const base = this.db.prepare('SELECT id FROM bases WHERE id = ?').get(baseId);
+      if (base) this.db.prepare('UPDATE bases SET name = ? WHERE id = ?').run(name, baseId);
+      else
+        this.db
+          .prepare('INSERT INTO bases (id, name, position) VALUES (?, ?, (SELECT count(*) FROM bases))')
+          .run(baseId, name);
+      const keepTables = new Set(tables.map((t) => t.id));
+      const old = this.db.prepare('SELECT id FROM tables WHERE base_id = ?').all(baseId) as { id: string }[];
+      for (const { id } of old) if (!keepTables.has(id)) this.dropTable(id);
+      tables.forEach((t, position) => {
+        this.db
+          .prepare(
+            `INSERT INTO tables (id, base_id, name, description, primary_field_id, position) VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
+               primary_field_id = excluded.primary_field_id, position = excluded.position`,
+          )
+          .run(t.id, baseId, t.name, t.description ?? null, t.primaryFieldId, position);
+        const fields = t.fields.filter((f) => {
+          if (KNOWN_TYPES.has(f.type)) return true;
+          skipped.push(f);
+          return false;
+        });
+        this.syncFields(t.id, fields);
+        this.syncViews(t.id, t.views);
+      });
+    })();
+    this.catalog.reload();
+    return { skipped };
+  }
+
+  private syncFields(tableId: string, fields: MirrorFieldSpec[]): void {
+    const keep = new Set(fields.map((f) => f.id));
+    const old = this.db.prepare('SELECT id FROM fields WHERE table_id = ?').all(tableId) as { id: string }[];
+    for (const { id } of old) {
+      if (keep.has(id)) continue;
+      this.db.prepare('DELETE FROM fields WHERE id = ?').run(id);
+      this.db
+        .prepare(
+          `UPDATE records SET data = json_remove(data, '$."${id}"', '$."${id}:sort"') WHERE table_id = ?`,
+        )
+        .run(tableId);
+    }
+    const upsert = this.db.prepare(
+      `INSERT INTO fields (id, table_id, name, type, description, options, position) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, type = excluded.type,
+         description = excluded.description, options = excluded.options, position = excluded.position`,
+    );
+    fields.forEach((f, i) =>
+      upsert.run(
+        f.id,
+        tableId,
+        f.name,
+        f.type,
+        f.description ?? null,
+        f.options ? JSON.stringify(f.options) : null,
+        i,
+      ),
+    );
+  }
+
+  private syncViews(tableId: string, views: MirrorViewSpec[]): void {
+    const keep = new Set(views.map((v) => v.id));
+    const old = this.db.prepare('SELECT id FROM views WHERE table_id = ?').all(tableId) as { id: string }[];
+    for (const { id } of old) if (!keep.has(id)) this.db.prepare('DELETE FROM views WHERE id = ?').run(id);
+    const upsert = this.db.prepare(
+      `INSERT INTO views (id, table_id, name, type, filter_formula, sort, position) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, type = excluded.type,
+         filter_formula = excluded.filter_formula, sort = excluded.sort, position = excluded.position`,
+    );
+    views.forEach((v, i) =>
+      upsert.run(
+        v.id,
+        tableId,
+        v.name,
+        v.type,
+        v.filterByFormula ?? null,
+        v.sort?.length ? JSON.stringify(v.sort) : null,
+        i,
+      ),
+    );
+  }
+
+  private dropTable(tableId: string): void {
+    this.db.prepare('DELETE FROM records WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM views WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM fields WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM tables WHERE id = ?').run(tableId);
+  }
+
+  /**
+   * Stores records with their ids, creation times and cells as given (computed values too: the copy shows
+   * what the hosted service computed). Attachments name files already stored here, by hash.
+   */
+  putRecords(table: Table, list: MirrorRecordSpec[]): void {
+    const byId = new Map(table.fields.map((f) => [f.id, f]));
+    const owner = this.db.prepare('SELECT seq, table_id FROM records WHERE id = ?');
+    const insert = this.db.prepare(
+      'INSERT INTO records (id, table_id, created_time, modified_time, data) VALUES (?, ?, ?, ?, ?)',
+    );
+    const update = this.db.prepare(
+      'UPDATE records SET created_time = ?, modified_time = ?, data = ? WHERE seq = ?',
+    );
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const r of list) {
+        const found = owner.get(r.id) as { seq: number; table_id: string } | undefined;
+        if (found && found.table_id !== table.id) throw conflict(`Record ${r.id} belongs to another table`);
+        const previous = found ? this.records.get(table, r.id)?.data : undefined;
+        const data: Record<string, unknown> = {};
+        for (const [fieldId, value] of Object.entries(r.fields)) {
+          const field = byId.get(fieldId);
+          // Fields this server left out of the schema, and times kept on the row, are not cells here.
+          if (!field || ROW_TYPES.has(field.type) || value === null) continue;
+          data[fieldId] =
+            field.type === 'multipleAttachments'
+              ? this.attachments(field.name, value, previous?.[fieldId])
+              : value;
+        }
+        const rec: StoredRecord = { seq: 0, id: r.id, createdTime: r.createdTime, modifiedTime: now, data };
+        this.records.computeLinkKeys(table, rec);
+        const json = JSON.stringify(rec.data);
+        if (found) update.run(r.createdTime, now, json, found.seq);
+        else insert.run(r.id, table.id, r.createdTime, now, json);
+      }
+    })();
+  }
+
+  /** Attachments by stored file hash, or kept by id where the record has them already. */
+  private attachments(fieldName: string, value: unknown, previous: unknown): StoredAttachment[] {
+    if (!Array.isArray(value)) throw conflict(`Field ${JSON.stringify(fieldName)} holds no attachment list`);
+    const kept = new Map(
+      (Array.isArray(previous) ? (previous as StoredAttachment[]) : []).map((a) => [a.id, a]),
+    );
+    return value.map((item: unknown) => {
+      const a = item as { id?: unknown; filename?: unknown; type?: unknown; blob?: unknown };
+      const old = typeof a.id === 'string' && typeof a.blob !== 'string' ? kept.get(a.id) : undefined;
+      if (old) return old;
+      const blob = typeof a.blob === 'string' ? this.fileOf(a.blob) : undefined;
+      if (!blob || typeof a.id !== 'string' || typeof a.filename !== 'string')
+        throw conflict(`An attachment of ${JSON.stringify(fieldName)} names no stored file`);
+      const out: StoredAttachment = {
+        id: a.id,
+        filename: a.filename,
+        type: typeof a.type === 'string' ? a.type : '',
+        size: blob.size,
+        blob: blob.hash,
+      };
+      if (blob.width && blob.height) {
+        out.width = blob.width;
+        out.height = blob.height;
+      }
+      if (blob.thumbnails) out.thumbnails = blob.thumbnails;
+      return out;
+    });
+  }
+
+  /** Removes records by id; ids already gone are no error (a mirror's delete may be repeated). */
+  deleteRecords(table: Table, ids: string[]): number {
+    const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
+    return this.db.transaction(() => ids.reduce((n, id) => n + del.run(id, table.id).changes, 0))();
+  }
+
+  /**
+   * Gives a record made here the id and creation time the hosted service gave its copy, in its row and in every link cell of
+   * the base that names it (ids are unique 17-character words, so a text replace touches nothing else).
+   * Done already (`from` gone, `to` present) is no error, so the rename may be repeated after a crash.
+   */
+  renameRecord(table: Table, from: string, to: string, createdTime: string): void {
+    this.db.transaction(() => {
+      // The comments follow their record: checked at the commit, once both sides carry the new id.
+      this.db.pragma('defer_foreign_keys = ON');
+      const has = (id: string) =>
+        this.db.prepare('SELECT 1 FROM records WHERE id = ? AND table_id = ?').get(id, table.id) !==
+        undefined;
+      if (!has(from)) {
+        if (has(to)) return;
+        throw new ServiceError(404, 'MODEL_ID_NOT_FOUND', 'Record not found');
+      }
+      if (has(to)) throw conflict(`Record ${to} exists already`);
+      this.db
+        .prepare('UPDATE records SET id = ?, created_time = ? WHERE id = ? AND table_id = ?')
+        .run(to, createdTime, from, table.id);
+      const tables = this.catalog.base(table.baseId)?.tables ?? [];
+      for (const t of tables)
+        this.db
+          .prepare('UPDATE records SET data = replace(data, ?, ?) WHERE table_id = ? AND instr(data, ?) > 0')
+          .run(JSON.stringify(from), JSON.stringify(to), t.id, JSON.stringify(from));
+      this.db.prepare('UPDATE comments SET record_id = ? WHERE record_id = ?').run(to, from);
+    })();
+  }
+
+  /** A table's records in creation order, `limit` after the row `after` (a keyset: cheap at any depth). */
+  readRecords(table: Table, after: number, limit: number): StoredRecord[] {
+    const rows = this.db
+      .prepare(
+        'SELECT seq, id, created_time, modified_time, data FROM records WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      )
+      .all(table.id, after, limit) as RecordRow[];
+    return rows.map(fromRow);
+  }
+}

@@ -1,0 +1,775 @@
+/**
+ * Pull, push and conflicts of the mirrors (see index.ts for the model).
+ *
+ * Pull: the schema first (applied to the copy, changes listed); then a table never pulled is walked whole as
+ * four offset chains (core/api/partitioned-walk.ts); a table pulled before is refreshed by the records
+ * modified since the last pull started (less an overlap for clocks that disagree) and an id sweep (the
+ * primary field only) that finds deletions. Each page of remote records is staged in the mirror store before
+ * it touches the copy and unstaged with the new merge base in one transaction, so a run killed in between is
+ * finished on the next one without mistaking a pulled record for a local create.
+ *
+ * Push: the copy is compared with the merge base; the records changed, created or deleted here are read from
+ * the service (100 ids a request), merged per cell (merge.ts), and sent: PATCH batches of 10 through the
+ * base's throttle, deletes only where the service's record is still the base, creates noted before they are
+ * sent. After an answer the base moves to what the service answered. A run killed during a push resends
+ * PATCHes (the next read finds the cells already equal: no conflict, nothing lost); a create whose answer
+ * was lost is looked for on the service among the records created since it was sent, by its values, and
+ * adopted when found; only when the service provably has no such record is it sent again.
+ */
+import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import type { RecordTableClient, TableClient } from '../../core/api/index';
+import { walkPartitioned } from '../../core/api/partitioned-walk';
+import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
+import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
+import type {
+  MirrorConflict,
+  MirrorDeps,
+  MirrorProgress,
+  MirrorResolution,
+  MirrorSummary,
+  Mirrors,
+  SyncResult,
+} from './index';
+import { LocalCopy } from './local';
+import { mergeRecord } from './merge';
+import type { Merged } from './merge';
+import { MirrorStore } from './store';
+import type { MirrorRow } from './store';
+import { schemaChanges } from './schema-changes';
+import { sameCell, wireValue, writableFields } from './values';
+
+const DEFAULT_OVERLAP_MS = 60_000;
+/** Ids per read of changed records: `OR(RECORD_ID()='…', …)` goes as a POST when the URL would be long. */
+const READ_IDS = 100;
+const BATCH = 10;
+const RECORD_ID = /^rec[A-Za-z0-9]{14}$/;
+const FILE_TRIES = 3;
+const REQUESTS_PER_SECOND = 5;
+
+const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
+
+interface Run {
+  mirror: MirrorRow;
+  client: RecordTableClient;
+  signal: AbortSignal;
+  progress: MirrorProgress;
+  report: () => void;
+  result: SyncResult;
+}
+
+const tick = (run: Run, requests = 1) => {
+  run.progress.requests += requests;
+  run.report();
+};
+
+export class MirrorEngine implements Mirrors {
+  private readonly store: MirrorStore;
+  private readonly local: LocalCopy;
+  private readonly running = new Map<string, AbortController>();
+  private readonly overlapMs: number;
+
+  constructor(private readonly deps: MirrorDeps) {
+    this.store = new MirrorStore(deps.dataDir);
+    this.local = new LocalCopy(deps.local, deps.fetch);
+    this.overlapMs = deps.refreshOverlapMs ?? DEFAULT_OVERLAP_MS;
+  }
+
+  close(): void {
+    for (const c of this.running.values()) c.abort(new Error('closed'));
+    this.store.close();
+  }
+
+  async list(): Promise<MirrorSummary[]> {
+    return Promise.all(this.store.mirrors().map((m) => this.summary(m)));
+  }
+
+  private mirroredTables(m: MirrorRow): TableSchema[] {
+    return m.schema.filter((t) => m.tableIds === undefined || m.tableIds.includes(t.id));
+  }
+
+  private async summary(m: MirrorRow): Promise<MirrorSummary> {
+    let localChanges = 0;
+    const pulled = this.store.pulled(m.id);
+    for (const t of this.mirroredTables(m)) {
+      if (!pulled.has(t.id)) continue;
+      const changes = await this.localChanges(m, t).catch(() => undefined);
+      localChanges += changes ? changes.changed.length + changes.created.length + changes.deleted.length : 0;
+    }
+    return {
+      id: m.id,
+      source: { connectionId: m.sourceConnectionId, baseId: m.sourceBaseId, baseName: m.baseName },
+      local: { connectionId: m.localConnectionId, baseId: m.sourceBaseId },
+      tables: this.mirroredTables(m).map((t) => ({ id: t.id, name: t.name })),
+      state: this.running.has(m.id)
+        ? m.state
+        : m.state === 'pulling' || m.state === 'syncing'
+          ? 'partial'
+          : m.state,
+      ...(m.lastSyncedAt === undefined ? {} : { lastSyncedAt: m.lastSyncedAt }),
+      localChanges,
+      conflicts: this.store.conflicts(m.id).length,
+    };
+  }
+
+  cancel(mirrorId: string): void {
+    this.running.get(mirrorId)?.abort(new Error('cancelled'));
+  }
+
+  async makeAvailableOffline(
+    source: { connectionId: string; baseId: string; tableIds?: string[] },
+    onProgress?: (p: MirrorProgress) => void,
+  ): Promise<MirrorSummary> {
+    let mirror = this.store
+      .mirrors()
+      .find((m) => m.sourceConnectionId === source.connectionId && m.sourceBaseId === source.baseId);
+    if (!mirror) {
+      if (source.connectionId === this.deps.local.connectionId)
+        throw new Error('This base is on the local server already: it needs no mirror.');
+      mirror = {
+        id: `mir${randomBytes(8).toString('hex')}`,
+        sourceConnectionId: source.connectionId,
+        sourceBaseId: source.baseId,
+        baseName: source.baseId,
+        localConnectionId: this.deps.local.connectionId,
+        ...(source.tableIds ? { tableIds: [...new Set(source.tableIds)] } : {}),
+        state: 'pulling',
+        schema: [],
+      };
+    } else if (mirror.tableIds !== undefined) {
+      mirror.tableIds = source.tableIds ? [...new Set([...mirror.tableIds, ...source.tableIds])] : undefined;
+      if (mirror.tableIds === undefined) delete mirror.tableIds;
+    }
+    this.store.saveMirror(mirror);
+    await this.withRun(mirror, 'pulling', onProgress, async (run) => {
+      await this.pull(run);
+    });
+    return this.summary(this.store.mirror(mirror.id)!);
+  }
+
+  async sync(mirrorId: string, onProgress?: (p: MirrorProgress) => void): Promise<SyncResult> {
+    const mirror = this.requireMirror(mirrorId);
+    return this.withRun(mirror, 'syncing', onProgress, async (run) => {
+      await this.finishCreates(run);
+      await this.pull(run);
+      await this.push(run);
+      return run.result;
+    });
+  }
+
+  private requireMirror(id: string): MirrorRow {
+    const m = this.store.mirror(id);
+    if (!m) throw new Error(`No mirror ${id}`);
+    return m;
+  }
+
+  /** One run per mirror at a time; its state is kept across a crash (a pull left half done is 'partial'). */
+  private async withRun<T>(
+    mirror: MirrorRow,
+    state: 'pulling' | 'syncing',
+    onProgress: ((p: MirrorProgress) => void) | undefined,
+    fn: (run: Run) => Promise<T>,
+  ): Promise<T> {
+    if (this.running.has(mirror.id)) throw new Error('This mirror is being synced already.');
+    const controller = new AbortController();
+    // Every request of the run listens to it: a push has dozens in flight at once.
+    setMaxListeners(0, controller.signal);
+    this.running.set(mirror.id, controller);
+    const firstPull = mirror.lastSyncedAt === undefined;
+    mirror.state = firstPull ? 'pulling' : state;
+    this.store.saveMirror(mirror);
+    const progress: MirrorProgress = {
+      mirrorId: mirror.id,
+      phase: 'schema',
+      tables: 0,
+      tablesDone: 0,
+      records: 0,
+      files: 0,
+      requests: 0,
+    };
+    const run: Run = {
+      mirror,
+      client: await this.deps.clientFor(mirror.sourceConnectionId),
+      signal: controller.signal,
+      progress,
+      report: () => onProgress?.({ ...progress }),
+      result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [] },
+    };
+    try {
+      const out = await fn(run);
+      mirror.state = 'ready';
+      mirror.lastSyncedAt = Date.now();
+      run.result.conflicts = this.store.conflicts(mirror.id).length;
+      return out;
+    } catch (e) {
+      mirror.state = mirror.lastSyncedAt === undefined ? 'partial' : 'ready';
+      throw e;
+    } finally {
+      this.store.saveMirror(mirror);
+      this.running.delete(mirror.id);
+    }
+  }
+
+  // ---- pull ----
+
+  private async pull(run: Run): Promise<void> {
+    const m = run.mirror;
+    const startedAt = Date.now();
+    run.progress.phase = 'schema';
+    run.report();
+    const [schema, bases] = await Promise.all([
+      run.client.meta.baseSchema(m.sourceBaseId, { signal: run.signal }),
+      m.baseName === m.sourceBaseId
+        ? run.client.meta.bases({ signal: run.signal }).catch(() => [])
+        : Promise.resolve([]),
+    ]);
+    tick(run, bases.length > 0 ? 2 : 1);
+    m.baseName = bases.find((b) => b.id === m.sourceBaseId)?.name ?? m.baseName;
+    if (m.schema.length === 0) await this.refuseForeignBase(m);
+    const applied = await this.local.applySchema(m.sourceBaseId, m.baseName, schema);
+    const skipped = new Set(applied.skipped.map((f) => f.id));
+    const kept = schema.map((t) => ({ ...t, fields: t.fields.filter((f) => !skipped.has(f.id)) }));
+    if (m.schema.length > 0) run.result.schemaChanges.push(...schemaChanges(m.schema, kept));
+    for (const f of applied.skipped)
+      run.result.schemaChanges.push(
+        `Field "${f.name}" (${f.type}) is not copied: the local server has no such type`,
+      );
+    for (const t of m.schema) if (!kept.some((k) => k.id === t.id)) this.store.forgetTable(m.id, t.id);
+    if (m.tableIds) m.tableIds = m.tableIds.filter((id) => kept.some((t) => t.id === id));
+    m.schema = kept;
+    this.store.saveMirror(m);
+
+    const tables = this.mirroredTables(m);
+    const pulled = this.store.pulled(m.id);
+    run.progress.tables = tables.length;
+    for (const table of tables) {
+      await this.applyStaged(m, table);
+      const remote = run.client.table(m.sourceBaseId, table.id);
+      if (pulled.has(table.id) && m.cursor !== undefined) await this.refresh(run, table, remote, m.cursor);
+      else {
+        await this.firstPull(run, table, remote);
+        this.store.markPulled(m.id, table.id);
+      }
+      run.progress.tablesDone++;
+      run.report();
+    }
+    // Every table is now current as of `startedAt` (less what changed while it was read, which the overlap
+    // of the next refresh covers).
+    m.cursor = startedAt;
+    this.store.saveMirror(m);
+  }
+
+  /** A base of the local server that is not this mirror's copy is never overwritten. */
+  private async refuseForeignBase(m: MirrorRow): Promise<void> {
+    const res = await (this.deps.fetch ?? globalThis.fetch)(`${this.deps.local.url}/v0/meta/bases`, {
+      headers: { authorization: `Bearer ${this.deps.local.apiKey}` },
+    });
+    const body = (await res.json()) as { bases?: { id: string }[] };
+    if (body.bases?.some((b) => b.id === m.sourceBaseId))
+      throw new Error(
+        `The local server has a base ${m.sourceBaseId} of its own; it cannot hold this mirror.`,
+      );
+  }
+
+  private async firstPull(run: Run, table: TableSchema, remote: TableClient): Promise<void> {
+    run.progress.phase = 'records';
+    const seen = new Set<string>();
+    const pages = walkPartitioned(remote, {
+      returnFieldsByFieldId: true,
+      partitions: this.deps.partitions,
+      signal: run.signal,
+      priority: 'background',
+    });
+    for await (const page of pages) {
+      tick(run);
+      for (const r of page) seen.add(r.id);
+      await this.applyRemote(run, table, page, new Map());
+    }
+    // A pull resumed after a crash may hold records deleted on the service meanwhile.
+    const gone = [...this.store.baseRecords(run.mirror.id, table.id).keys()].filter((id) => !seen.has(id));
+    await this.applyDeletions(run, table, gone);
+  }
+
+  private async refresh(run: Run, table: TableSchema, remote: TableClient, cursor: number): Promise<void> {
+    run.progress.phase = 'refresh';
+    const since = new Date(cursor - this.overlapMs).toISOString();
+    const mine = new Map((await this.local.records(run.mirror.sourceBaseId, table.id)).map((r) => [r.id, r]));
+    for await (const page of remote.pages({
+      returnFieldsByFieldId: true,
+      formula: `IS_AFTER(LAST_MODIFIED_TIME(), '${since}')`,
+      signal: run.signal,
+      priority: 'background',
+    })) {
+      tick(run);
+      await this.applyRemote(run, table, page, mine);
+    }
+    const seen = new Set<string>();
+    for await (const page of walkPartitioned(remote, {
+      fields: [table.primaryFieldId],
+      returnFieldsByFieldId: true,
+      partitions: this.deps.partitions,
+      signal: run.signal,
+      priority: 'background',
+    })) {
+      tick(run);
+      for (const r of page) seen.add(r.id);
+    }
+    const gone = [...this.store.baseRecords(run.mirror.id, table.id).keys()].filter((id) => !seen.has(id));
+    await this.applyDeletions(run, table, gone, mine);
+  }
+
+  /** Remote records staged, merged into the copy, then the base moved and the stage cleared together. */
+  private async applyRemote(
+    run: Run,
+    table: TableSchema,
+    records: RecordData[],
+    mine: Map<string, RecordData>,
+  ): Promise<void> {
+    const m = run.mirror;
+    const localForm = await this.withFiles(run, table, records);
+    this.store.stage(
+      m.id,
+      table.id,
+      localForm.map((r) => ({ id: r.id, record: r })),
+    );
+    await this.applyStaged(m, table, mine);
+    run.progress.records += records.length;
+    run.result.received += records.length;
+    run.report();
+  }
+
+  private async applyDeletions(
+    run: Run,
+    table: TableSchema,
+    ids: string[],
+    mine?: Map<string, RecordData>,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    this.store.stage(
+      run.mirror.id,
+      table.id,
+      ids.map((id) => ({ id, record: null })),
+    );
+    await this.applyStaged(run.mirror, table, mine);
+    run.result.deleted += ids.length;
+  }
+
+  /** Applies whatever is staged for the table (this run's page, or what a killed run left). */
+  private async applyStaged(m: MirrorRow, table: TableSchema, mine?: Map<string, RecordData>): Promise<void> {
+    const staged = this.store.staged(m.id, table.id);
+    if (staged.length === 0) return;
+    const copy = mine ?? new Map((await this.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
+    const merged = staged.map((s) => ({
+      id: s.id,
+      merged: mergeRecord(table, m.schema, this.store.baseRecord(m.id, s.id), copy.get(s.id), s.record),
+    }));
+    await this.writeCopy(m, table, merged, copy);
+    this.store.transaction(() => {
+      for (const x of merged) this.commitMerge(m, table, x.id, x.merged);
+      this.store.unstage(
+        m.id,
+        staged.map((s) => s.id),
+      );
+    });
+  }
+
+  private async writeCopy(
+    m: MirrorRow,
+    table: TableSchema,
+    merged: { id: string; merged: Merged }[],
+    copy: Map<string, RecordData>,
+  ): Promise<void> {
+    const puts = merged.flatMap((x) => (x.merged.local ? [x.merged.local] : []));
+    const deletes = merged.filter((x) => x.merged.local === null).map((x) => x.id);
+    await this.local.put(m.sourceBaseId, table.id, puts);
+    await this.local.delete(m.sourceBaseId, table.id, deletes);
+    for (const r of puts) copy.set(r.id, r);
+    for (const id of deletes) copy.delete(id);
+  }
+
+  private commitMerge(m: MirrorRow, table: TableSchema, recordId: string, merged: Merged): void {
+    if (merged.base) this.store.setBase(m.id, table.id, merged.base);
+    else this.store.dropBase(m.id, recordId);
+    const current = new Set(merged.conflicts.map((c) => c.fieldId));
+    for (const c of this.store.conflicts(m.id, recordId))
+      if (!current.has(c.fieldId)) this.store.dropConflict(m.id, recordId, c.fieldId);
+    for (const c of merged.conflicts) this.store.putConflict(m.id, c, newConflictId);
+  }
+
+  /**
+   * Remote records in the form the copy stores: attachment files downloaded (once per attachment id) into
+   * the local server's file store and named by hash, as Airtable's URLs expire within hours.
+   */
+  private async withFiles(run: Run, table: TableSchema, records: RecordData[]): Promise<RecordData[]> {
+    const fields = table.fields.filter((f) => f.type === 'multipleAttachments');
+    if (fields.length === 0) return records;
+    const out: RecordData[] = [];
+    for (const r of records) {
+      const copy: RecordData = { ...r, fields: { ...r.fields } };
+      for (const f of fields) {
+        const list = r.fields[f.id];
+        if (!Array.isArray(list)) continue;
+        const items: unknown[] = [];
+        for (const item of list as { id: string; url: string; filename: string; type?: string }[]) {
+          let hash = this.store.fileHash(item.id);
+          if (hash === undefined) {
+            run.progress.phase = 'files';
+            hash = (await this.local.file(await this.download(run, item.url))).hash;
+            this.store.noteFile(item.id, hash);
+            run.progress.files++;
+            run.report();
+          }
+          items.push({ id: item.id, filename: item.filename, type: item.type ?? '', blob: hash });
+        }
+        copy.fields[f.id] = items;
+      }
+      out.push(copy);
+    }
+    return out;
+  }
+
+  /** Attachment URLs are signed links to the service's file host: no key, no throttle (not the API). */
+  private async download(run: Run, url: string): Promise<Buffer> {
+    let last: unknown;
+    for (let i = 0; i < FILE_TRIES; i++) {
+      try {
+        const res = await (this.deps.fetch ?? globalThis.fetch)(url, { signal: run.signal });
+        if (res.ok) return Buffer.from(await res.arrayBuffer());
+        last = new Error(`Downloading an attachment failed: ${res.status}`);
+        if (res.status < 500) break;
+      } catch (e) {
+        if (run.signal.aborted) throw e;
+        last = e;
+      }
+      await new Promise((r) => setTimeout(r, 500 * (i + 1)));
+    }
+    throw last instanceof Error ? last : new Error(String(last));
+  }
+
+  // ---- push ----
+
+  private async localChanges(
+    m: MirrorRow,
+    table: TableSchema,
+  ): Promise<{ copy: Map<string, RecordData>; changed: string[]; created: RecordData[]; deleted: string[] }> {
+    const copy = new Map((await this.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
+    const base = this.store.baseRecords(m.id, table.id);
+    const pending = new Set(this.store.creates(m.id).map((c) => c.localId));
+    const staged = new Set(this.store.staged(m.id, table.id).map((s) => s.id));
+    const fields = writableFields(table, m.schema);
+    const changed: string[] = [];
+    const deleted: string[] = [];
+    const created: RecordData[] = [];
+    for (const [id, b] of base) {
+      const l = copy.get(id);
+      if (!l) deleted.push(id);
+      else if (fields.some((f) => !sameCell(f, l.fields[f.id], b.fields[f.id]))) changed.push(id);
+    }
+    for (const [id, l] of copy) if (!base.has(id) && !pending.has(id) && !staged.has(id)) created.push(l);
+    return { copy, changed, created, deleted };
+  }
+
+  private async push(run: Run): Promise<void> {
+    const m = run.mirror;
+    run.progress.phase = 'push';
+    run.report();
+    for (const table of this.mirroredTables(m)) {
+      const remote = run.client.table(m.sourceBaseId, table.id);
+      const { copy, changed, created, deleted } = await this.localChanges(m, table);
+      const ids = [...changed, ...deleted];
+      const theirs = await this.readRemote(run, remote, ids);
+      const merged = ids.map((id) => ({
+        id,
+        merged: mergeRecord(
+          table,
+          m.schema,
+          this.store.baseRecord(m.id, id),
+          copy.get(id) ?? null,
+          theirs.get(id) ?? null,
+        ),
+      }));
+      await this.writeCopy(m, table, merged, copy);
+      this.store.transaction(() => {
+        for (const x of merged) this.commitMerge(m, table, x.id, x.merged);
+      });
+      await this.sendUpdates(run, table, remote, merged, copy);
+      await this.sendDeletes(run, table, remote, merged);
+      await this.sendCreates(run, table, remote, created);
+    }
+  }
+
+  /** The service's records of `ids`, 100 a request, the requests in flight together through the throttle. */
+  private async readRemote(run: Run, remote: TableClient, ids: string[]): Promise<Map<string, RecordData>> {
+    const out = new Map<string, RecordData>();
+    await Promise.all(
+      chunks(ids, READ_IDS).map(async (chunk) => {
+        // Ids enter the formula only in the record-id shape, so none can end its quotes.
+        for (const id of chunk)
+          if (!RECORD_ID.test(id)) throw new Error(`Not a record id: ${JSON.stringify(id)}`);
+        const formula = `OR(${chunk.map((id) => `RECORD_ID()='${id}'`).join(',')})`;
+        for await (const page of remote.pages({ formula, returnFieldsByFieldId: true, signal: run.signal })) {
+          tick(run);
+          for (const r of page) out.set(r.id, r);
+        }
+      }),
+    );
+    return out;
+  }
+
+  private async sendUpdates(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    merged: { id: string; merged: Merged }[],
+    copy: Map<string, RecordData>,
+  ): Promise<void> {
+    const byId = new Map(table.fields.map((f) => [f.id, f]));
+    const updates = merged
+      .filter((x) => Object.keys(x.merged.send).length > 0)
+      .map((x) => ({
+        id: x.id,
+        fields: Object.fromEntries(
+          Object.entries(x.merged.send).map(([fid, v]) => [
+            fid,
+            wireValue(byId.get(fid)!, this.knownLinks(run.mirror, byId.get(fid)!, v)),
+          ]),
+        ),
+      }));
+    const total = Math.ceil(updates.length / BATCH);
+    let done = 0;
+    await Promise.all(
+      chunks(updates, BATCH).map(async (batch) => {
+        const answered = await remote.updateMany(batch, {
+          returnFieldsByFieldId: true,
+          signal: run.signal,
+        });
+        done++;
+        run.progress.etaMs = ((total - done) * 1000) / REQUESTS_PER_SECOND;
+        tick(run);
+        const fixed = await this.withFiles(run, table, answered);
+        // The base moves to the service's answer, except cells in conflict (their base stays until the user
+        // decides); the copy takes the answer too (a value the service normalised, formulas it computed).
+        const rewrite: RecordData[] = [];
+        this.store.transaction(() => {
+          for (const r of fixed) {
+            const conflicted = this.store.conflicts(run.mirror.id, r.id).map((c) => c.fieldId);
+            const old = this.store.baseRecord(run.mirror.id, r.id);
+            const base = { ...r, fields: { ...r.fields } };
+            const l = copy.get(r.id);
+            const mine = { ...r, fields: { ...r.fields } };
+            for (const fid of conflicted) {
+              base.fields = withCell(base.fields, fid, old?.fields[fid]);
+              mine.fields = withCell(mine.fields, fid, l?.fields[fid]);
+            }
+            this.store.setBase(run.mirror.id, table.id, base);
+            if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))
+              rewrite.push(mine);
+          }
+        });
+        for (const c of batch) run.result.sent += Object.keys(c.fields).length > 0 ? 1 : 0;
+        if (rewrite.length > 0) await this.local.put(run.mirror.sourceBaseId, table.id, rewrite);
+      }),
+    );
+  }
+
+  private async sendDeletes(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    merged: { id: string; merged: Merged }[],
+  ): Promise<void> {
+    const ids = merged.filter((x) => x.merged.deleteRemote).map((x) => x.id);
+    await Promise.all(
+      chunks(ids, BATCH).map(async (batch) => {
+        await remote.deleteMany(batch, { signal: run.signal });
+        tick(run);
+        this.store.transaction(() => {
+          for (const id of batch) this.store.dropBase(run.mirror.id, id);
+        });
+        run.result.sent += batch.length;
+      }),
+    );
+  }
+
+  /**
+   * Links to records made here and not yet sent are left out (the service would refuse their ids); they
+   * go with the next sync, once those records have the service's ids.
+   */
+  private knownLinks(m: MirrorRow, field: FieldSchema, v: unknown): unknown {
+    if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
+    return (v as string[]).filter((id) => this.store.baseRecord(m.id, id) !== undefined);
+  }
+
+  /**
+   * The cells of a record made here that the service can take: not computed, no files, no unsent links.
+   * Both sides of a link are sent (the service has no other side to take a new record's links from).
+   */
+  private createFields(m: MirrorRow, table: TableSchema, r: RecordData): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const f of table.fields.filter((x) => !READ_ONLY_FIELD_TYPES.has(x.type))) {
+      const v = r.fields[f.id];
+      if (v === undefined || f.type === 'multipleAttachments') continue;
+      const known = this.knownLinks(m, f, v);
+      if (!Array.isArray(known) || known.length > 0) out[f.id] = known;
+    }
+    return out;
+  }
+
+  private async sendCreates(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    created: RecordData[],
+  ): Promise<void> {
+    const m = run.mirror;
+    for (const batch of chunks(created, BATCH)) {
+      const list = batch.map((r) => ({
+        tableId: table.id,
+        localId: r.id,
+        fields: this.createFields(m, table, r),
+      }));
+      this.store.noteCreates(m.id, list, Date.now());
+      const answered = await remote.createMany(
+        list.map((c) => c.fields),
+        { returnFieldsByFieldId: true, signal: run.signal },
+      );
+      tick(run);
+      for (let i = 0; i < list.length; i++) {
+        const r = answered[i];
+        if (r) await this.adoptCreate(m, table, list[i]!.localId, r);
+      }
+      run.result.sent += list.length;
+    }
+  }
+
+  /** The service's record becomes the copy's: base first (noted with the create), then the copy's id. */
+  private async adoptCreate(m: MirrorRow, table: TableSchema, localId: string, r: RecordData): Promise<void> {
+    this.store.createdAs(m.id, localId, r, table.id);
+    await this.local.rename(m.sourceBaseId, table.id, localId, r);
+    this.store.dropCreate(m.id, localId);
+  }
+
+  /**
+   * Creates a killed run left: answered ones get their rename finished; unanswered ones are looked for on
+   * the service by their values among the records created since they were sent, and adopted when found.
+   * One not found was never made, and becomes a local create again.
+   */
+  private async finishCreates(run: Run): Promise<void> {
+    const m = run.mirror;
+    const pending = this.store.creates(m.id);
+    for (const table of m.schema) {
+      const mine = pending.filter((c) => c.tableId === table.id);
+      if (mine.length === 0) continue;
+      const remote = run.client.table(m.sourceBaseId, table.id);
+      const unknown = mine.filter((c) => c.remoteId === undefined);
+      const since = Math.min(...unknown.map((c) => c.sentAt ?? Date.now())) - this.overlapMs;
+      const candidates: RecordData[] = [];
+      if (unknown.length > 0)
+        for await (const page of remote.pages({
+          returnFieldsByFieldId: true,
+          formula: `IS_AFTER(CREATED_TIME(), '${new Date(since).toISOString()}')`,
+          signal: run.signal,
+        })) {
+          tick(run);
+          candidates.push(...page);
+        }
+      const taken = new Set<string>();
+      for (const c of mine) {
+        if (c.remoteId !== undefined) {
+          const made = this.store.baseRecord(m.id, c.remoteId);
+          if (made) await this.local.rename(m.sourceBaseId, table.id, c.localId, made);
+          this.store.dropCreate(m.id, c.localId);
+          continue;
+        }
+        const match = candidates.find(
+          (r) =>
+            !taken.has(r.id) &&
+            this.store.baseRecord(m.id, r.id) === undefined &&
+            writableFields(table, m.schema).every(
+              (f) => f.type === 'multipleAttachments' || sameCell(f, r.fields[f.id], c.fields[f.id]),
+            ),
+        );
+        if (match) {
+          taken.add(match.id);
+          await this.adoptCreate(m, table, c.localId, match);
+        } else this.store.dropCreate(m.id, c.localId);
+      }
+    }
+  }
+
+  // ---- conflicts ----
+
+  async conflicts(mirrorId: string): Promise<MirrorConflict[]> {
+    const m = this.requireMirror(mirrorId);
+    return this.store.conflicts(mirrorId).map((c) => {
+      const table = m.schema.find((t) => t.id === c.tableId);
+      const field = table?.fields.find((f) => f.id === c.fieldId);
+      return {
+        id: c.id,
+        tableId: c.tableId,
+        tableName: table?.name ?? c.tableId,
+        recordId: c.recordId,
+        ...(field ? { fieldName: field.name } : {}),
+        kind: c.kind,
+        base: c.base ?? null,
+        mine: c.mine ?? null,
+        theirs: c.theirs ?? null,
+      };
+    });
+  }
+
+  /**
+   * Each choice is recorded in the copy and the merge base, so that the next push does what it says:
+   * mine: the base becomes theirs, so mine is a change over an unchanged remote and is sent; theirs: the
+   * copy and the base become theirs; edit: the copy takes the value and the base theirs. The decisions are
+   * sent at once when the service answers, else at the next sync.
+   */
+  async resolve(mirrorId: string, resolutions: MirrorResolution[]): Promise<{ resolved: number }> {
+    const m = this.requireMirror(mirrorId);
+    if (this.running.has(mirrorId)) throw new Error('This mirror is being synced; resolve when it is done.');
+    const all = new Map(this.store.conflicts(mirrorId).map((c) => [c.id, c]));
+    let resolved = 0;
+    for (const r of resolutions) {
+      const c = all.get(r.conflictId);
+      const table = c && m.schema.find((t) => t.id === c.tableId);
+      if (!c || !table) continue;
+      const base = this.store.baseRecord(m.id, c.recordId);
+      const copy = (await this.local.records(m.sourceBaseId, table.id)).find((x) => x.id === c.recordId);
+      const theirs = c.theirs as Record<string, unknown> | null;
+      if (c.kind === 'cell' && base) {
+        this.store.setBase(m.id, table.id, { ...base, fields: withCell(base.fields, c.fieldId, c.theirs) });
+        if (r.choice !== 'mine' && copy) {
+          const value = r.choice === 'edit' ? r.value : c.theirs;
+          await this.local.put(m.sourceBaseId, table.id, [
+            { ...copy, fields: withCell(copy.fields, c.fieldId, value) },
+          ]);
+        }
+      } else if (c.kind === 'deleted-remote') {
+        // Mine: the record is made again on the service (as a local create); theirs: it goes here too.
+        if (r.choice === 'theirs') await this.local.delete(m.sourceBaseId, table.id, [c.recordId]);
+        this.store.dropBase(m.id, c.recordId);
+      } else if (c.kind === 'deleted-local' && theirs && base) {
+        const remote: RecordData = { id: c.recordId, createdTime: base.createdTime, fields: theirs };
+        this.store.setBase(m.id, table.id, remote);
+        if (r.choice !== 'mine') await this.local.put(m.sourceBaseId, table.id, [remote]);
+      }
+      this.store.dropConflictById(c.id);
+      resolved++;
+    }
+    if (resolved > 0) await this.sync(mirrorId).catch(() => undefined);
+    return { resolved };
+  }
+}
+
+function withCell(fields: Record<string, unknown>, id: string, value: unknown): Record<string, unknown> {
+  const out = { ...fields };
+  if (value === undefined || value === null) delete out[id];
+  else out[id] = value;
+  return out;
+}
+
+function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}

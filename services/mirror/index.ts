@@ -1,0 +1,92 @@
+/**
+ * Offline mirrors of hosted bases. A mirror is a copy of a hosted base in the embedded local server, with the
+ * same base, table, field, view and record ids and creation times, so that every feature of the app works
+ * on it as on any base of the local server. Beside the copy, a mirror store (store.ts) keeps the merge base
+ * of every record; local changes are the differences between the copy and that base, so they survive a
+ * crash without a journal of their own. See engine.ts for pull, push and conflicts.
+ */
+import type { RecordTableClient } from '../../core/api/index';
+import { MirrorEngine } from './engine';
+
+export interface MirrorSummary {
+  id: string;
+  source: { connectionId: string; baseId: string; baseName: string };
+  local: { connectionId: string; baseId: string };
+  tables: { id: string; name: string }[];
+  state: 'pulling' | 'partial' | 'ready' | 'syncing';
+  lastSyncedAt?: number;
+  /** Records created, changed or deleted in the copy and not yet sent. */
+  localChanges: number;
+  conflicts: number;
+}
+
+export interface MirrorProgress {
+  mirrorId: string;
+  phase: 'schema' | 'records' | 'files' | 'refresh' | 'push';
+  tables: number;
+  tablesDone: number;
+  records: number;
+  files: number;
+  requests: number;
+  etaMs?: number;
+}
+
+export interface SyncResult {
+  sent: number;
+  received: number;
+  deleted: number;
+  conflicts: number;
+  schemaChanges: string[];
+}
+
+export interface MirrorConflict {
+  id: string;
+  tableId: string;
+  tableName: string;
+  recordId: string;
+  fieldName?: string;
+  kind: 'cell' | 'deleted-remote' | 'deleted-local';
+  base: unknown;
+  mine: unknown;
+  theirs: unknown;
+}
+
+export interface MirrorResolution {
+  conflictId: string;
+  choice: 'mine' | 'theirs' | 'edit';
+  value?: unknown;
+}
+
+export interface Mirrors {
+  list(): Promise<MirrorSummary[]>;
+  makeAvailableOffline(
+    source: { connectionId: string; baseId: string; tableIds?: string[] },
+    onProgress?: (p: MirrorProgress) => void,
+  ): Promise<MirrorSummary>;
+  cancel(mirrorId: string): void;
+  sync(mirrorId: string, onProgress?: (p: MirrorProgress) => void): Promise<SyncResult>;
+  conflicts(mirrorId: string): Promise<MirrorConflict[]>;
+  resolve(mirrorId: string, resolutions: MirrorResolution[]): Promise<{ resolved: number }>;
+  close(): void;
+}
+
+export interface MirrorDeps {
+  /** The app's data folder: the mirror store is `mirrors/mirrors.sqlite` in it. */
+  dataDir: string;
+  /** A connection's client: all requests to a hosted base go through its one throttle. */
+  clientFor(connectionId: string): Promise<RecordTableClient> | RecordTableClient;
+  /** The embedded local server, which holds the copies. */
+  local: { connectionId: string; url: string; apiKey: string };
+  /**
+   * How far back a refresh asks for changes before the last pull started (default 60 s): the service's
+   * clock and this one may disagree, and a record written while a pull ran may carry a time before it.
+   */
+  refreshOverlapMs?: number;
+  /** Chains of a full walk (default 4, see core/api/partitioned-walk.ts). */
+  partitions?: number;
+  fetch?: typeof fetch;
+}
+
+export function createMirrors(deps: MirrorDeps): Mirrors {
+  return new MirrorEngine(deps);
+}

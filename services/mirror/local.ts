@@ -1,0 +1,137 @@
+/**
+ * The mirror's side of the local server's private write path (server/http/mirror-routes.ts): the copy's
+ * schema, records by id, deletions, renames and files. Loopback only, with the server's own key; not
+ * throttled (the server does not rate-limit these routes), with a few retries for a server that is busy.
+ */
+import type { RecordData, TableSchema } from '../../core/records/types';
+
+export interface LocalTarget {
+  url: string;
+  apiKey: string;
+}
+
+export interface LocalBlob {
+  hash: string;
+  size: number;
+}
+
+const READ_PAGE = 1000;
+/** Records per write: a page of the hosted service is 100, so a write is never large. */
+const WRITE_CHUNK = 500;
+
+export class LocalCopy {
+  constructor(
+    private readonly target: LocalTarget,
+    private readonly fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init),
+  ) {}
+
+  private async call<T>(method: string, path: string, body?: unknown, raw?: Buffer): Promise<T> {
+    let last: unknown;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const res = await this.fetchFn(`${this.target.url}/_tabledesk/mirror${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.target.apiKey}`,
+            ...(raw
+              ? { 'content-type': 'application/octet-stream' }
+              : body === undefined
+                ? {}
+                : { 'content-type': 'application/json' }),
+          },
+          body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+        });
+        const text = await res.text();
+        if (res.ok) return JSON.parse(text) as T;
+        const error = new Error(
+          `The local copy refused ${method} ${path}: ${res.status} ${text.slice(0, 300)}`,
+        );
+        if (res.status < 500) throw Object.assign(error, { final: true });
+        last = error;
+      } catch (e) {
+        if ((e as { final?: boolean }).final) throw e;
+        last = e;
+      }
+      await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+    }
+    throw last instanceof Error ? last : new Error(String(last));
+  }
+
+  applySchema(
+    baseId: string,
+    name: string,
+    tables: TableSchema[],
+  ): Promise<{ skipped: { id: string; name: string; type: string }[] }> {
+    const body = {
+      name,
+      tables: tables.map((t) => ({
+        id: t.id,
+        name: t.name,
+        ...(t.description ? { description: t.description } : {}),
+        primaryFieldId: t.primaryFieldId,
+        fields: t.fields.map((f) => ({
+          id: f.id,
+          name: f.name,
+          type: f.type,
+          ...(f.description ? { description: f.description } : {}),
+          ...(f.options ? { options: f.options } : {}),
+        })),
+        views: t.views.map((v) => {
+          const sort = (v.tabledesk?.sort ?? [])
+            .map((s) => ({ fieldId: t.fields.find((f) => f.name === s.field)?.id, direction: s.direction }))
+            .filter((s): s is { fieldId: string; direction: 'asc' | 'desc' } => s.fieldId !== undefined);
+          return {
+            id: v.id,
+            name: v.name,
+            type: v.type,
+            ...(v.tabledesk?.filterByFormula ? { filterByFormula: v.tabledesk.filterByFormula } : {}),
+            ...(sort.length > 0 ? { sort } : {}),
+          };
+        }),
+      })),
+    };
+    return this.call('PUT', `/bases/${baseId}`, body);
+  }
+
+  async put(baseId: string, tableId: string, records: RecordData[]): Promise<void> {
+    for (let i = 0; i < records.length; i += WRITE_CHUNK) {
+      const chunk = records.slice(i, i + WRITE_CHUNK).map((r) => ({
+        id: r.id,
+        createdTime: r.createdTime,
+        fields: r.fields,
+      }));
+      await this.call('POST', `/bases/${baseId}/tables/${tableId}/records`, { records: chunk });
+    }
+  }
+
+  async delete(baseId: string, tableId: string, ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += WRITE_CHUNK)
+      await this.call('POST', `/bases/${baseId}/tables/${tableId}/delete`, {
+        ids: ids.slice(i, i + WRITE_CHUNK),
+      });
+  }
+
+  async rename(baseId: string, tableId: string, from: string, to: RecordData): Promise<void> {
+    const body = { from, to: to.id, createdTime: to.createdTime };
+    await this.call('POST', `/bases/${baseId}/tables/${tableId}/rename`, body);
+  }
+
+  /** Every record of a table in the copy, by field id. */
+  async records(baseId: string, tableId: string): Promise<RecordData[]> {
+    const out: RecordData[] = [];
+    let after = 0;
+    for (;;) {
+      const page = await this.call<{ records: RecordData[]; after?: number }>(
+        'GET',
+        `/bases/${baseId}/tables/${tableId}/records?after=${after}&limit=${READ_PAGE}`,
+      );
+      out.push(...page.records);
+      if (page.after === undefined) return out;
+      after = page.after;
+    }
+  }
+
+  file(bytes: Buffer): Promise<LocalBlob> {
+    return this.call('POST', '/files', undefined, bytes);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Two real local servers: one plays the hosted service (behind the fault proxy), the other is the app's
+ * embedded server that holds the copies. A hosted base with text, number, checkbox, select, link, attachment
+ * and formula fields.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { RecordTableClient, SchedulerRegistry } from '../../../core/api/index';
+import type { RecordData } from '../../../core/records/types';
+import { startServer } from '../../../server/index';
+import type { RunningServer } from '../../../server/index';
+import { createMirrors } from '../../../services/mirror/index';
+import type { Mirrors } from '../../../services/mirror/index';
+import { startFaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy } from '../../support/fault-proxy';
+
+export interface MirrorHarness {
+  hosted: RunningServer;
+  proxy: FaultProxy;
+  local: RunningServer;
+  baseId: string;
+  /** The hosted service, straight (not through the proxy), for the test's own reads and writes. */
+  hostedClient: RecordTableClient;
+  /** The embedded server, as the app's demo connection reaches it. */
+  localClient: RecordTableClient;
+  /** A client through the proxy (what the mirror uses). */
+  remoteClient: RecordTableClient;
+  dataDir: string;
+  mirrors(): Mirrors;
+  close(): Promise<void>;
+}
+
+export const HOSTED_CONNECTION = 'conHosted';
+
+export async function startMirrorHarness(opts: { records?: number } = {}): Promise<MirrorHarness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-mirror-'));
+  const hosted = await startServer({ memory: true, rateLimit: 5, penaltyMs: 1000 });
+  const proxy = await startFaultProxy(hosted.url);
+  const local = await startServer({ dataDir: join(dataDir, 'local-server'), rateLimit: 5 });
+  const schedulers = new SchedulerRegistry();
+  // One throttle per base for the test's own calls and the mirror's, as in the app.
+  const hostedClient = new RecordTableClient({ baseUrl: hosted.url, apiKey: hosted.apiKey, schedulers });
+  const base = await hostedClient.meta.createBase({
+    name: 'Hosted CRM',
+    tables: [
+      {
+        name: 'Companies',
+        fields: [
+          { name: 'Name', type: 'singleLineText' },
+          { name: 'Size', type: 'number', options: { precision: 0 } },
+        ],
+      },
+      {
+        name: 'People',
+        fields: [
+          { name: 'Name', type: 'singleLineText' },
+          { name: 'Age', type: 'number', options: { precision: 0 } },
+          { name: 'Active', type: 'checkbox', options: { icon: 'check', color: 'greenBright' } },
+          {
+            name: 'Stage',
+            type: 'singleSelect',
+            options: { choices: [{ name: 'Lead' }, { name: 'Won' }] },
+          },
+          { name: 'Notes', type: 'multilineText' },
+          { name: 'Photo', type: 'multipleAttachments' },
+        ],
+      },
+    ],
+  });
+  const people = base.tables.find((t) => t.name === 'People')!;
+  const companies = base.tables.find((t) => t.name === 'Companies')!;
+  await hostedClient.meta.createField(base.id, people.id, {
+    name: 'Company',
+    type: 'multipleRecordLinks',
+    options: { linkedTableId: companies.id },
+  });
+  await hostedClient.meta.createField(base.id, people.id, {
+    name: 'Label',
+    type: 'formula',
+    options: { formula: `CONCATENATE({Name}, ' (', {Age}, ')')` },
+  });
+  const co = await hostedClient
+    .table(base.id, 'Companies')
+    .createMany([1, 2, 3].map((i) => ({ Name: `Company ${i}`, Size: i * 10 })));
+  const n = opts.records ?? 45;
+  const rows = Array.from({ length: n }, (_, i) => ({
+    Name: `Person ${i}`,
+    Age: 20 + i,
+    Active: i % 2 === 0,
+    Stage: i % 3 === 0 ? 'Won' : 'Lead',
+    Notes: `Line one of ${i}\nline two`,
+    Company: [co[i % 3]!.id],
+  }));
+  await hostedClient.table(base.id, 'People').createMany(rows);
+  const remoteClient = new RecordTableClient({
+    baseUrl: proxy.url,
+    apiKey: hosted.apiKey,
+    schedulers,
+    backoffBaseMs: 50,
+    backoffMaxMs: 200,
+    rateLimitPauseMs: 1000,
+  });
+  const localClient = new RecordTableClient({ baseUrl: local.url, apiKey: local.apiKey });
+  const open: Mirrors[] = [];
+  return {
+    hosted,
+    proxy,
+    local,
+    baseId: base.id,
+    hostedClient,
+    localClient,
+    remoteClient,
+    dataDir,
+    mirrors: () => {
+      const m = createMirrors({
+        dataDir,
+        clientFor: () => remoteClient,
+        local: { connectionId: 'demo', url: local.url, apiKey: local.apiKey },
+        refreshOverlapMs: 2000,
+      });
+      open.push(m);
+      return m;
+    },
+    close: async () => {
+      for (const m of open) m.close();
+      await proxy.close();
+      await local.close();
+      await hosted.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const png = (r: number) =>
+  sharp({ create: { width: 8, height: 6, channels: 3, background: { r, g: 20, b: 30 } } })
+    .png()
+    .toBuffer();
+
+export async function uploadPhoto(h: MirrorHarness, recordId: string, bytes: Buffer, name: string) {
+  return h.hostedClient.uploadAttachment(h.baseId, recordId, 'Photo', {
+    bytes,
+    filename: name,
+    contentType: 'image/png',
+  });
+}
+
+/** Every record of a table, by id, with fields by id, sorted. */
+export async function allRecords(
+  client: RecordTableClient,
+  baseId: string,
+  table: string,
+): Promise<RecordData[]> {
+  const list = await client.table(baseId, table).all({ returnFieldsByFieldId: true });
+  return list.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Attachment cells without their URLs (signed per read and per server). */
+export function withoutUrls(records: RecordData[]): RecordData[] {
+  return records.map((r) => ({
+    ...r,
+    fields: Object.fromEntries(
+      Object.entries(r.fields).map(([k, v]) => [
+        k,
+        Array.isArray(v) && v.some((a) => typeof a === 'object' && a !== null && 'url' in a)
+          ? v.map((a: { id: string; filename: string; size: number; type: string }) => ({
+              id: a.id,
+              filename: a.filename,
+              size: a.size,
+              type: a.type,
+            }))
+          : v,
+      ]),
+    ),
+  }));
+}
