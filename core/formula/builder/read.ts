@@ -33,6 +33,9 @@ function call(n: Node, name: string, arity?: number): Node[] | undefined {
   return arity === undefined || node.args.length === arity ? node.args : undefined;
 }
 
+/** The argument of `LOWER(x)`. */
+const lower = (n: Node | undefined): Node | undefined => (n ? call(n, 'LOWER', 1)?.[0] : undefined);
+
 function text(n: Node | undefined): string | undefined {
   const node = n && unwrap(n);
   return node?.kind === 'string' ? node.value : undefined;
@@ -155,11 +158,13 @@ function readCall(node: Extract<Node, { kind: 'call' }>, fields: Fields): Condit
       return undefined;
     }
     case 'FIND': {
-      const needle = text(a);
-      if (node.args.length !== 2 || needle === undefined) return undefined;
-      const f = field(b, fields);
+      // Only the case-insensitive forms ./write writes: a plain FIND is a case-sensitive test, not "contains".
+      const needle = text(lower(a));
+      const hay = lower(b);
+      if (node.args.length !== 2 || needle === undefined || !hay) return undefined;
+      const f = field(hay, fields);
       if (f?.kind === 'text') return { field: f.name, op: 'contains', text: needle };
-      const link = field(call(b as Node, 'ARRAYJOIN', 1)?.[0], fields);
+      const link = field(call(hay, 'ARRAYJOIN', 1)?.[0], fields);
       if (link?.kind === 'links') return { field: link.name, op: 'linkHas', text: needle };
       return undefined;
     }

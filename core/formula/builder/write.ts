@@ -1,8 +1,8 @@
 /**
  * Conditions → formula text. Every value goes through the escaping builders (quoteString, fieldRef, literal),
  * so no text a user types can change the formula's structure. The forms follow Airtable's semantics (research
- * §5, §9, §10): selects and links are text, a 0 equals BLANK() so numbers test emptiness by their text, and
- * dates compare by their day in GMT.
+ * §5, §9, §10): selects and links are text, text and links are searched ignoring case (LOWER on both sides),
+ * a 0 equals BLANK() so numbers test emptiness by their text, and dates compare by their day in GMT.
  */
 import { fieldRef, literal, quoteString } from '../build';
 import { canonical, fieldKind, isGroup, type Condition, type Filter, type Item } from './conditions';
@@ -20,6 +20,14 @@ function hasChoice(ref: string, choice: string): string {
   const sep = quoteString(CHOICE_SEPARATOR);
   const wrapped = quoteString(CHOICE_SEPARATOR + choice + CHOICE_SEPARATOR);
   return `FIND(${wrapped}, ${sep} & ARRAYJOIN(${ref}, ${sep}) & ${sep})`;
+}
+
+/**
+ * `FIND(LOWER('x'), LOWER(hay))`: contains ignoring case, as users of grids expect (FIND alone is
+ * case-sensitive). The typed text stays as typed inside LOWER, so it reads back unchanged.
+ */
+function containsText(text: string, hay: string): string {
+  return `FIND(LOWER(${quoteString(text)}), LOWER(${hay}))`;
 }
 
 /** Days between today and the field's day: `DATETIME_DIFF(TODAY(), DATESTR({F}), 'days')` or the reverse. */
@@ -40,15 +48,16 @@ export function writeCondition(c: Condition, type: string): string {
   const ref = fieldRef(c.field);
   switch (c.op) {
     case 'contains':
-      return `FIND(${quoteString(c.text)}, ${ref})`;
+      return containsText(c.text, ref);
     case 'notContains':
-      return `NOT(FIND(${quoteString(c.text)}, ${ref}))`;
+      return `NOT(${containsText(c.text, ref)})`;
     case 'is':
       return `${ref} = ${quoteString(c.text)}`;
     case 'isNot':
       return `${ref} != ${quoteString(c.text)}`;
     case 'linkHas':
-      return `FIND(${quoteString(c.text)}, ARRAYJOIN(${ref}))`;
+      // LOWER of the joined text, not of the list: LOWER on a list is not documented by Airtable.
+      return containsText(c.text, `ARRAYJOIN(${ref})`);
     case '=':
     case '!=':
     case '<':

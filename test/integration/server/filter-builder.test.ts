@@ -69,9 +69,11 @@ const computed = (keep: (f: Fields) => boolean) =>
     .map((r) => r.id)
     .sort();
 
+const filterOf = (c: Condition): Filter => ({ join: 'AND', items: [c] });
+
 /** Each case must keep some records and drop some, so a formula that keeps all or none cannot pass. */
 async function expectSame(c: Condition | Filter, keep: (f: Fields) => boolean) {
-  const filter = 'items' in c ? c : { join: 'AND' as const, items: [c] };
+  const filter = 'items' in c ? c : filterOf(c);
   const want = computed(keep);
   expect(want.length, 'the case keeps some records').toBeGreaterThan(0);
   expect(want.length, 'the case drops some records').toBeLessThan(tasks.length);
@@ -79,6 +81,8 @@ async function expectSame(c: Condition | Filter, keep: (f: Fields) => boolean) {
   expect(ids, formula).toEqual(want);
 }
 
+const swapCase = (s: string) =>
+  [...s].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
 const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
@@ -94,10 +98,19 @@ const sample = (field: string) => {
 
 describe('the filter builder on the local server', () => {
   it('text: contains, does not contain, is, is not, empty, not empty', async () => {
-    const word = text(sample('Name')).split(' ')[1] ?? 'the';
-    await expectSame({ field: 'Name', op: 'contains', text: word }, (f) => text(f.Name).includes(word));
-    await expectSame({ field: 'Name', op: 'notContains', text: word }, (f) => !text(f.Name).includes(word));
     const name = text(sample('Name'));
+    // Contains ignores case: the word with its letters' case swapped still finds the name it came from.
+    const word = swapCase(name.split(' ')[1] ?? 'the');
+    const has = (f: Fields) => text(f.Name).toLowerCase().includes(word.toLowerCase());
+    expect(
+      tasks.filter((r) => text(r.fields.Name).includes(word)),
+      'no name has the swapped word',
+    ).toEqual([]);
+    await expectSame({ field: 'Name', op: 'contains', text: word }, has);
+    expect((await served(filterOf({ field: 'Name', op: 'contains', text: word }))).ids).toContain(
+      tasks.find((r) => r.fields.Name === name)?.id,
+    );
+    await expectSame({ field: 'Name', op: 'notContains', text: word }, (f) => !has(f));
     await expectSame({ field: 'Name', op: 'is', text: name }, (f) => f.Name === name);
     await expectSame({ field: 'Name', op: 'isNot', text: name }, (f) => f.Name !== name);
     await expectSame({ field: 'Notes', op: 'empty' }, (f) => text(f.Notes) === '');
@@ -178,9 +191,14 @@ describe('the filter builder on the local server', () => {
 
   it("links: contain a name (the linked record's primary text), empty", async () => {
     const person = names.get(list(sample('Assignee'))[0] as string) as string;
-    const part = person.split(' ')[0] as string;
+    // In capitals, as no name is written: links contain a name ignoring case.
+    const part = (person.split(' ')[0] as string).toUpperCase();
+    expect(
+      [...names.values()].filter((n) => n.includes(part)),
+      'no name is in capitals',
+    ).toEqual([]);
     await expectSame({ field: 'Assignee', op: 'linkHas', text: part }, (f) =>
-      list(f.Assignee).some((id) => (names.get(id) ?? '').includes(part)),
+      list(f.Assignee).some((id) => (names.get(id) ?? '').toLowerCase().includes(part.toLowerCase())),
     );
     await expectSame({ field: 'Assignee', op: 'notEmpty' }, (f) => list(f.Assignee).length > 0);
   });

@@ -56,17 +56,17 @@ const CASES: {
   records: Record<string, unknown>[];
   kept: number[];
 }[] = [
-  // Text.
+  // Text: contains ignores case (the typed text's and the cell's); is / is not do not.
   {
-    c: { field: 'Name', op: 'contains', text: 'an' },
-    formula: "FIND('an', {Name})",
-    records: [{ Name: 'banana' }, { Name: 'Apple' }, {}],
-    kept: [0],
+    c: { field: 'Name', op: 'contains', text: 'aN' },
+    formula: "FIND(LOWER('aN'), LOWER({Name}))",
+    records: [{ Name: 'banana' }, { Name: 'Apple' }, {}, { Name: 'BANANA' }],
+    kept: [0, 3],
   },
   {
-    c: { field: 'Name', op: 'notContains', text: 'an' },
-    formula: "NOT(FIND('an', {Name}))",
-    records: [{ Name: 'banana' }, { Name: 'Apple' }, {}],
+    c: { field: 'Name', op: 'notContains', text: 'aN' },
+    formula: "NOT(FIND(LOWER('aN'), LOWER({Name})))",
+    records: [{ Name: 'banana' }, { Name: 'Apple' }, {}, { Name: 'BANANA' }],
     kept: [1, 2],
   },
   {
@@ -230,9 +230,9 @@ const CASES: {
   // Links: the linked records' primary text, as Airtable's formulas see them.
   {
     c: { field: 'Owner', op: 'linkHas', text: 'Ann' },
-    formula: "FIND('Ann', ARRAYJOIN({Owner}))",
-    records: [{ Owner: ['Bob', 'Anna'] }, { Owner: ['Bob'] }, {}],
-    kept: [0],
+    formula: "FIND(LOWER('Ann'), LOWER(ARRAYJOIN({Owner})))",
+    records: [{ Owner: ['Bob', 'Anna'] }, { Owner: ['Bob'] }, {}, { Owner: ['JOANNE'] }],
+    kept: [0, 3],
   },
   {
     c: { field: 'Owner', op: 'empty' },
@@ -328,6 +328,13 @@ describe('the filter builder: conditions ⇄ formula', () => {
     ["{Files} = 'x'", "{Files} = 'x'"],
     ["{Nope} = 'x'", "{Nope} = 'x'"],
     ["AND({Done}, FIND('x', {Qty}))", "FIND('x', {Qty})"],
+    // A plain FIND is case-sensitive: not the builder's "contains", so it stays as written.
+    ["FIND('x', {Name})", "FIND('x', {Name})"],
+    ["NOT(FIND('x', {Name}))", "NOT(FIND('x', {Name}))"],
+    ["AND({Done}, FIND('Ann', ARRAYJOIN({Owner})))", "FIND('Ann', ARRAYJOIN({Owner}))"],
+    ["FIND(LOWER('x'), {Name})", "FIND(LOWER('x'), {Name})"],
+    ["FIND('x', LOWER({Name}))", "FIND('x', LOWER({Name}))"],
+    ["FIND(LOWER('x'), ARRAYJOIN(LOWER({Owner})))", "FIND(LOWER('x'), ARRAYJOIN(LOWER({Owner})))"],
     ["IS_SAME({Due}, 'June 1', 'day')", "IS_SAME({Due}, 'June 1', 'day')"],
   ])('cannot show %s, and says which part', (formula, part) => {
     const r = readFilter(formula, FIELDS);
