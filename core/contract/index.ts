@@ -22,6 +22,7 @@ import { editChannels, editEvents } from './edits';
 import { walkChannels } from './view-walk';
 import { attachmentChannels, attachmentEvents } from './attachments';
 import { linkChannels, linkEvents } from './links';
+import { mirrorChannels, mirrorEvents } from './mirror';
 
 export const channels = {
   ...appChannels,
@@ -31,8 +32,15 @@ export const channels = {
   ...attachmentChannels,
   ...linkChannels,
   ...aggregateChannels,
+  ...mirrorChannels,
 } satisfies ChannelSet;
-export const events = { ...appEvents, ...editEvents, ...attachmentEvents, ...linkEvents } satisfies EventSet;
+export const events = {
+  ...appEvents,
+  ...editEvents,
+  ...attachmentEvents,
+  ...linkEvents,
+  ...mirrorEvents,
+} satisfies EventSet;
 
 export type Channels = typeof channels;
 export type Events = typeof events;
@@ -54,3 +62,5 @@ export type { ViewQuery } from './channels';
 export * from './wire';
 export { MAX_COMMENT_LENGTH, commentSchema } from './comments';
 export type { Comment } from './comments';
+export { MAX_AUTO_SYNC_MINUTES } from './mirror';
+export type { MirrorConflictInfo, MirrorInfo, MirrorResolutionInfo } from './mirror';
