@@ -46,6 +46,8 @@ export interface AppServicesOptions {
   exportDestination?: ChooseDestination;
   /** The door's open dialog for attachments (Electron); without it the page offers a file input. */
   chooseFile?: ChooseFile;
+  /** The length of a minute between a mirror's automatic syncs (tests shorten it). */
+  autoSyncMinuteMs?: number;
 }
 
 export interface AppServices {
@@ -116,6 +118,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     checkConnection: (id) => connections.client(id),
     emit: events.emit,
     chooseDestination: options.exportDestination,
+    minuteMs: options.autoSyncMinuteMs,
   });
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
   events.subscribe((event, payload) => {

@@ -32,6 +32,8 @@ export interface OfflineMirrorsOptions {
   emit: Emit;
   /** The door's save dialog (Electron); without it the report's text goes to the page to download. */
   chooseDestination?: ChooseDestination | undefined;
+  /** The length of a minute of the automatic sync's interval (tests shorten it). */
+  minuteMs?: number | undefined;
 }
 
 /** Local edits come in bursts (a paste, an undo of many rows): the badges are counted again once they pause. */
@@ -250,7 +252,10 @@ export class OfflineMirrors {
     this.timers.delete(mirrorId);
     this.autoSyncErrors.delete(mirrorId);
     if (minutes === 0 || this.closed) return;
-    const timer = setInterval(() => void this.autoSync(mirrorId), minutes * 60_000);
+    const timer = setInterval(
+      () => void this.autoSync(mirrorId),
+      minutes * (this.options.minuteMs ?? 60_000),
+    );
     // A waiting automatic sync must not keep a closing process alive.
     timer.unref();
     this.timers.set(mirrorId, timer);
