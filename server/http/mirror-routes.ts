@@ -79,7 +79,7 @@ const putBody = z.object({
     .max(1000),
 });
 const deleteBody = z.object({ ids: z.array(id('rec')).max(1000) });
-const renameBody = z.object({ from: id('rec'), to: id('rec') });
+const renameBody = z.object({ from: id('rec'), to: id('rec'), createdTime: z.iso.datetime() });
 const readQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(1000),
@@ -142,7 +142,7 @@ export function registerMirrorRoutes(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/rename`,
       { schema: { body: renameBody } },
       async (req) => {
-        writes.renameRecord(tableOf(req.params), req.body.from, req.body.to);
+        writes.renameRecord(tableOf(req.params), req.body.from, req.body.to, req.body.createdTime);
         return { renamed: true };
       },
     );

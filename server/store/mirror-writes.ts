@@ -233,11 +233,11 @@ export class MirrorWrites {
   }
 
   /**
-   * Gives a record made here the id the hosted service gave its copy, in its row and in every link cell of
+   * Gives a record made here the id and creation time the hosted service gave its copy, in its row and in every link cell of
    * the base that names it (ids are unique 17-character words, so a text replace touches nothing else).
    * Done already (`from` gone, `to` present) is no error, so the rename may be repeated after a crash.
    */
-  renameRecord(table: Table, from: string, to: string): void {
+  renameRecord(table: Table, from: string, to: string, createdTime: string): void {
     this.db.transaction(() => {
       // The comments follow their record: checked at the commit, once both sides carry the new id.
       this.db.pragma('defer_foreign_keys = ON');
@@ -249,7 +249,9 @@ export class MirrorWrites {
         throw new ServiceError(404, 'MODEL_ID_NOT_FOUND', 'Record not found');
       }
       if (has(to)) throw conflict(`Record ${to} exists already`);
-      this.db.prepare('UPDATE records SET id = ? WHERE id = ? AND table_id = ?').run(to, from, table.id);
+      this.db
+        .prepare('UPDATE records SET id = ?, created_time = ? WHERE id = ? AND table_id = ?')
+        .run(to, createdTime, from, table.id);
       const tables = this.catalog.base(table.baseId)?.tables ?? [];
       for (const t of tables)
         this.db

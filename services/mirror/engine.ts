@@ -19,7 +19,8 @@
 import { randomBytes } from 'node:crypto';
 import type { RecordTableClient, TableClient } from '../../core/api/index';
 import { walkPartitioned } from '../../core/api/partitioned-walk';
-import type { RecordData, TableSchema } from '../../core/records/types';
+import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
+import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type {
   MirrorConflict,
   MirrorDeps,
@@ -356,7 +357,7 @@ export class MirrorEngine implements Mirrors {
     const copy = mine ?? new Map((await this.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
     const merged = staged.map((s) => ({
       id: s.id,
-      merged: mergeRecord(table, this.store.baseRecord(m.id, s.id), copy.get(s.id), s.record),
+      merged: mergeRecord(table, m.schema, this.store.baseRecord(m.id, s.id), copy.get(s.id), s.record),
     }));
     await this.writeCopy(m, table, merged, copy);
     this.store.transaction(() => {
@@ -452,7 +453,7 @@ export class MirrorEngine implements Mirrors {
     const base = this.store.baseRecords(m.id, table.id);
     const pending = new Set(this.store.creates(m.id).map((c) => c.localId));
     const staged = new Set(this.store.staged(m.id, table.id).map((s) => s.id));
-    const fields = writableFields(table);
+    const fields = writableFields(table, m.schema);
     const changed: string[] = [];
     const deleted: string[] = [];
     const created: RecordData[] = [];
@@ -478,6 +479,7 @@ export class MirrorEngine implements Mirrors {
         id,
         merged: mergeRecord(
           table,
+          m.schema,
           this.store.baseRecord(m.id, id),
           copy.get(id) ?? null,
           theirs.get(id) ?? null,
@@ -519,7 +521,10 @@ export class MirrorEngine implements Mirrors {
       .map((x) => ({
         id: x.id,
         fields: Object.fromEntries(
-          Object.entries(x.merged.send).map(([fid, v]) => [fid, wireValue(byId.get(fid)!, v)]),
+          Object.entries(x.merged.send).map(([fid, v]) => [
+            fid,
+            wireValue(byId.get(fid)!, this.knownLinks(run.mirror, byId.get(fid)!, v)),
+          ]),
         ),
       }));
     const total = Math.ceil(updates.length / BATCH);
@@ -534,24 +539,24 @@ export class MirrorEngine implements Mirrors {
         run.progress.etaMs = ((total - done) * 1000) / REQUESTS_PER_SECOND;
         tick(run);
         const fixed = await this.withFiles(run, table, answered);
-        // The base moves to the service's answer; where it wrote something else than mine (a value it
-        // normalised), the copy takes its value too.
+        // The base moves to the service's answer, except cells in conflict (their base stays until the user
+        // decides); the copy takes the answer too (a value the service normalised, formulas it computed).
         const rewrite: RecordData[] = [];
         this.store.transaction(() => {
+          const conflicts = this.store.conflicts(run.mirror.id);
           for (const r of fixed) {
-            this.store.setBase(run.mirror.id, table.id, r);
+            const conflicted = conflicts.filter((c) => c.recordId === r.id).map((c) => c.fieldId);
+            const old = this.store.baseRecord(run.mirror.id, r.id);
+            const base = { ...r, fields: { ...r.fields } };
             const l = copy.get(r.id);
-            if (l && writableFields(table).some((f) => !sameCell(f, l.fields[f.id], r.fields[f.id]))) {
-              const conflicted = new Set(
-                this.store
-                  .conflicts(run.mirror.id)
-                  .filter((c) => c.recordId === r.id)
-                  .map((c) => c.fieldId),
-              );
-              const fields = { ...r.fields };
-              for (const fid of conflicted) fields[fid] = l.fields[fid];
-              rewrite.push({ ...r, fields });
+            const mine = { ...r, fields: { ...r.fields } };
+            for (const fid of conflicted) {
+              base.fields = withCell(base.fields, fid, old?.fields[fid]);
+              mine.fields = withCell(mine.fields, fid, l?.fields[fid]);
             }
+            this.store.setBase(run.mirror.id, table.id, base);
+            if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))
+              rewrite.push(mine);
           }
         });
         for (const c of batch) run.result.sent += Object.keys(c.fields).length > 0 ? 1 : 0;
@@ -579,18 +584,26 @@ export class MirrorEngine implements Mirrors {
     );
   }
 
-  /** The cells of a record made here that the service can take: not computed, no files, no unsent links. */
+  /**
+   * Links to records made here and not yet sent are left out (the service would refuse their ids); they
+   * go with the next sync, once those records have the service's ids.
+   */
+  private knownLinks(m: MirrorRow, field: FieldSchema, v: unknown): unknown {
+    if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
+    return (v as string[]).filter((id) => this.store.baseRecord(m.id, id) !== undefined);
+  }
+
+  /**
+   * The cells of a record made here that the service can take: not computed, no files, no unsent links.
+   * Both sides of a link are sent (the service has no other side to take a new record's links from).
+   */
   private createFields(m: MirrorRow, table: TableSchema, r: RecordData): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const f of writableFields(table)) {
+    for (const f of table.fields.filter((x) => !READ_ONLY_FIELD_TYPES.has(x.type))) {
       const v = r.fields[f.id];
       if (v === undefined || f.type === 'multipleAttachments') continue;
-      if (f.type === 'multipleRecordLinks' && Array.isArray(v)) {
-        const known = (v as string[]).filter((id) => this.store.baseRecord(m.id, id) !== undefined);
-        if (known.length > 0) out[f.id] = known;
-        continue;
-      }
-      out[f.id] = v;
+      const known = this.knownLinks(m, f, v);
+      if (!Array.isArray(known) || known.length > 0) out[f.id] = known;
     }
     return out;
   }
@@ -625,7 +638,7 @@ export class MirrorEngine implements Mirrors {
   /** The service's record becomes the copy's: base first (noted with the create), then the copy's id. */
   private async adoptCreate(m: MirrorRow, table: TableSchema, localId: string, r: RecordData): Promise<void> {
     this.store.createdAs(m.id, localId, r, table.id);
-    await this.local.rename(m.sourceBaseId, table.id, localId, r.id);
+    await this.local.rename(m.sourceBaseId, table.id, localId, r);
     this.store.dropCreate(m.id, localId);
   }
 
@@ -656,7 +669,8 @@ export class MirrorEngine implements Mirrors {
       const taken = new Set<string>();
       for (const c of mine) {
         if (c.remoteId !== undefined) {
-          await this.local.rename(m.sourceBaseId, table.id, c.localId, c.remoteId);
+          const made = this.store.baseRecord(m.id, c.remoteId);
+          if (made) await this.local.rename(m.sourceBaseId, table.id, c.localId, made);
           this.store.dropCreate(m.id, c.localId);
           continue;
         }
@@ -664,7 +678,7 @@ export class MirrorEngine implements Mirrors {
           (r) =>
             !taken.has(r.id) &&
             this.store.baseRecord(m.id, r.id) === undefined &&
-            writableFields(table).every(
+            writableFields(table, m.schema).every(
               (f) => f.type === 'multipleAttachments' || sameCell(f, r.fields[f.id], c.fields[f.id]),
             ),
         );

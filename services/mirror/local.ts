@@ -111,8 +111,9 @@ export class LocalCopy {
       });
   }
 
-  async rename(baseId: string, tableId: string, from: string, to: string): Promise<void> {
-    await this.call('POST', `/bases/${baseId}/tables/${tableId}/rename`, { from, to });
+  async rename(baseId: string, tableId: string, from: string, to: RecordData): Promise<void> {
+    const body = { from, to: to.id, createdTime: to.createdTime };
+    await this.call('POST', `/bases/${baseId}/tables/${tableId}/rename`, body);
   }
 
   /** Every record of a table in the copy, by field id. */

@@ -5,8 +5,7 @@
  * copy keeps mine, the base keeps the old value) until the user decides. A record deleted on one side and
  * changed on the other is a conflict of the whole record.
  */
-import type { RecordData, TableSchema } from '../../core/records/types';
-import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
+import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
 import type { StoredConflict } from './store';
 import { sameCell, writableFields } from './values';
 
@@ -24,20 +23,23 @@ export interface Merged {
   deleteRemote: boolean;
 }
 
-function unchanged(table: TableSchema, a: RecordData, b: RecordData): boolean {
-  return writableFields(table).every((f) => sameCell(f, a.fields[f.id], b.fields[f.id]));
+function unchanged(fields: readonly FieldSchema[], a: RecordData, b: RecordData): boolean {
+  return fields.every((f) => sameCell(f, a.fields[f.id], b.fields[f.id]));
 }
 
 /**
  * `base` undefined: a record new to the mirror; `mine` null: deleted in the copy (undefined: not there);
- * `theirs` null: deleted on the service.
+ * `theirs` null: deleted on the service. `schema`: the mirror's tables (see writableFields).
  */
 export function mergeRecord(
   table: TableSchema,
+  schema: readonly TableSchema[],
   base: RecordData | undefined,
   mine: RecordData | null | undefined,
   theirs: RecordData | null,
 ): Merged {
+  const writable = writableFields(table, schema);
+  const isWritable = new Set(writable.map((f) => f.id));
   const none: Merged = { base: null, conflicts: [], send: {}, deleteRemote: false };
   if (base === undefined) {
     // New on the service (a copy already here was written by an interrupted run of this same merge).
@@ -55,11 +57,11 @@ export function mergeRecord(
   });
   if (theirs === null) {
     if (!mine) return none;
-    if (unchanged(table, mine, base)) return { ...none, local: null };
+    if (unchanged(writable, mine, base)) return { ...none, local: null };
     return { ...none, base, conflicts: [record('deleted-remote', null, mine)] };
   }
   if (!mine) {
-    if (unchanged(table, theirs, base)) return { ...none, base, deleteRemote: true };
+    if (unchanged(writable, theirs, base)) return { ...none, base, deleteRemote: true };
     return { ...none, base, conflicts: [record('deleted-local', theirs, null)] };
   }
   const local: Record<string, unknown> = {};
@@ -74,9 +76,10 @@ export function mergeRecord(
     const b = base.fields[f.id];
     const m = mine.fields[f.id];
     const t = theirs.fields[f.id];
-    if (READ_ONLY_FIELD_TYPES.has(f.type)) {
+    if (!isWritable.has(f.id)) {
       put(local, f.id, t);
       put(next, f.id, t);
+      if (!sameCell(f, m, t)) localChanged = true;
       continue;
     }
     if (sameCell(f, m, b)) {
