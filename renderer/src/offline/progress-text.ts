@@ -20,6 +20,8 @@ export function progressText(p: MirrorProgress): string {
     plural(p.files, 'file'),
     plural(p.requests, 'request'),
   ];
-  // The engine knows what is left and paces at the base's throttle (5 requests/s).
-  return `${PHASES[p.phase]}: ${parts.join(' · ')} · ${timeLeftText(p.etaMs)}`;
+  // The engine gives the time left where it knows the requests left (at the base's 5 requests/s); a first
+  // walk of a table does not know its length, since the service gives no count.
+  const left = p.etaMs === undefined ? 'time left not known yet' : timeLeftText(p.etaMs);
+  return `${PHASES[p.phase]}: ${parts.join(' · ')} · ${left}`;
 }

@@ -3,7 +3,7 @@
  * a base id and a table name instead, and the columns are inferred from the records as they load.
  */
 import { useEffect, useState } from 'react';
-import type { ConnectionSummary } from '../../../core/contract';
+import type { ConnectionSummary, MirrorInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { BaseInfo, TableSchema } from '../../../core/records/types';
 import { errorMessage, tabledesk } from '../bridge';
@@ -120,19 +120,20 @@ export function TablePicker({ connection, onOpen }: Props) {
                   <button type="button" onClick={() => open(baseId, t.name, t)}>
                     {t.name} <span className="td-muted">{plural(t.fields.length, 'field')}</span>
                   </button>
-                  {hosted && mirror === undefined && (
-                    <button
-                      type="button"
-                      className="td-offline-table"
-                      aria-label={`Make ${t.name} available offline`}
-                      title="Copy this table, its records and files, to work on without a network"
-                      disabled={pulls.get(sourceKey(connectionId, baseId))?.running === true}
-                      onClick={() => mirrorStore.pull(connectionId, baseId, [t.id])}
-                    >
-                      Offline
-                    </button>
-                  )}
-                  {mirror?.state === 'ready' && mirror.tables.some((m) => m.id === t.id) && (
+                  {hosted &&
+                    (mirror === undefined || (mirror.state === 'ready' && !offlineHas(mirror, t.id))) && (
+                      <button
+                        type="button"
+                        className="td-offline-table"
+                        aria-label={`Make ${t.name} available offline`}
+                        title="Copy this table, its records and files, to work on without a network"
+                        disabled={pulls.get(sourceKey(connectionId, baseId))?.running === true}
+                        onClick={() => mirrorStore.pull(connectionId, baseId, [t.id])}
+                      >
+                        Offline
+                      </button>
+                    )}
+                  {mirror?.state === 'ready' && offlineHas(mirror, t.id) && (
                     <button
                       type="button"
                       className="td-offline-table"
@@ -154,6 +155,9 @@ export function TablePicker({ connection, onOpen }: Props) {
     </div>
   );
 }
+
+/** A table joins its base's copy by its own Offline button (the engine adds it to the tables mirrored). */
+const offlineHas = (mirror: MirrorInfo, tableId: string) => mirror.tables.some((t) => t.id === tableId);
 
 function ListingNote({ listing, what }: { listing: Listing<unknown>; what: string }) {
   switch (listing.state) {
