@@ -125,7 +125,6 @@ export function TablePicker({ connection, onOpen }: Props) {
                       <button
                         type="button"
                         className="td-offline-table"
-                        aria-label={`Make ${t.name} available offline`}
                         title="Copy this table, its records and files, to work on without a network"
                         disabled={pulls.get(sourceKey(connectionId, baseId))?.running === true}
                         onClick={() => mirrorStore.pull(connectionId, baseId, [t.id])}
@@ -137,7 +136,7 @@ export function TablePicker({ connection, onOpen }: Props) {
                     <button
                       type="button"
                       className="td-offline-table"
-                      aria-label={`Open ${t.name} offline`}
+                      title="Open the offline copy of this table, served by the local server"
                       onClick={() => openOffline(mirror.local, t.name)}
                     >
                       Open offline
