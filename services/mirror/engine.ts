@@ -17,6 +17,7 @@
  * adopted when found; only when the service provably has no such record is it sent again.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { RecordTableClient, TableClient } from '../../core/api/index';
 import { walkPartitioned } from '../../core/api/partitioned-walk';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
@@ -42,6 +43,7 @@ const DEFAULT_OVERLAP_MS = 60_000;
 /** Ids per read of changed records: `OR(RECORD_ID()='…', …)` goes as a POST when the URL would be long. */
 const READ_IDS = 100;
 const BATCH = 10;
+const RECORD_ID = /^rec[A-Za-z0-9]{14}$/;
 const FILE_TRIES = 3;
 const REQUESTS_PER_SECOND = 5;
 
@@ -170,6 +172,8 @@ export class MirrorEngine implements Mirrors {
   ): Promise<T> {
     if (this.running.has(mirror.id)) throw new Error('This mirror is being synced already.');
     const controller = new AbortController();
+    // Every request of the run listens to it: a push has dozens in flight at once.
+    setMaxListeners(0, controller.signal);
     this.running.set(mirror.id, controller);
     const firstPull = mirror.lastSyncedAt === undefined;
     mirror.state = firstPull ? 'pulling' : state;
@@ -387,9 +391,8 @@ export class MirrorEngine implements Mirrors {
     if (merged.base) this.store.setBase(m.id, table.id, merged.base);
     else this.store.dropBase(m.id, recordId);
     const current = new Set(merged.conflicts.map((c) => c.fieldId));
-    for (const c of this.store.conflicts(m.id))
-      if (c.recordId === recordId && !current.has(c.fieldId))
-        this.store.dropConflict(m.id, recordId, c.fieldId);
+    for (const c of this.store.conflicts(m.id, recordId))
+      if (!current.has(c.fieldId)) this.store.dropConflict(m.id, recordId, c.fieldId);
     for (const c of merged.conflicts) this.store.putConflict(m.id, c, newConflictId);
   }
 
@@ -495,16 +498,21 @@ export class MirrorEngine implements Mirrors {
     }
   }
 
+  /** The service's records of `ids`, 100 a request, the requests in flight together through the throttle. */
   private async readRemote(run: Run, remote: TableClient, ids: string[]): Promise<Map<string, RecordData>> {
     const out = new Map<string, RecordData>();
-    for (let i = 0; i < ids.length; i += READ_IDS) {
-      const chunk = ids.slice(i, i + READ_IDS);
-      const formula = `OR(${chunk.map((id) => `RECORD_ID()='${id}'`).join(',')})`;
-      for await (const page of remote.pages({ formula, returnFieldsByFieldId: true, signal: run.signal })) {
-        tick(run);
-        for (const r of page) out.set(r.id, r);
-      }
-    }
+    await Promise.all(
+      chunks(ids, READ_IDS).map(async (chunk) => {
+        // Ids enter the formula only in the record-id shape, so none can end its quotes.
+        for (const id of chunk)
+          if (!RECORD_ID.test(id)) throw new Error(`Not a record id: ${JSON.stringify(id)}`);
+        const formula = `OR(${chunk.map((id) => `RECORD_ID()='${id}'`).join(',')})`;
+        for await (const page of remote.pages({ formula, returnFieldsByFieldId: true, signal: run.signal })) {
+          tick(run);
+          for (const r of page) out.set(r.id, r);
+        }
+      }),
+    );
     return out;
   }
 
@@ -543,9 +551,8 @@ export class MirrorEngine implements Mirrors {
         // decides); the copy takes the answer too (a value the service normalised, formulas it computed).
         const rewrite: RecordData[] = [];
         this.store.transaction(() => {
-          const conflicts = this.store.conflicts(run.mirror.id);
           for (const r of fixed) {
-            const conflicted = conflicts.filter((c) => c.recordId === r.id).map((c) => c.fieldId);
+            const conflicted = this.store.conflicts(run.mirror.id, r.id).map((c) => c.fieldId);
             const old = this.store.baseRecord(run.mirror.id, r.id);
             const base = { ...r, fields: { ...r.fields } };
             const l = copy.get(r.id);

@@ -85,6 +85,8 @@ interface MirrorDbRow {
 
 export class MirrorStore {
   private readonly db: Database.Database;
+  /** Statements prepared once: several run per record of every page. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(dataDir: string) {
     const dir = join(dataDir, 'mirrors');
@@ -103,96 +105,109 @@ export class MirrorStore {
     this.db.close();
   }
 
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
 
   mirrors(): MirrorRow[] {
-    return (this.db.prepare('SELECT * FROM mirrors ORDER BY rowid').all() as MirrorDbRow[]).map(toMirror);
+    return (this.sql('SELECT * FROM mirrors ORDER BY rowid').all() as MirrorDbRow[]).map(toMirror);
   }
 
   mirror(id: string): MirrorRow | undefined {
-    const row = this.db.prepare('SELECT * FROM mirrors WHERE id = ?').get(id) as MirrorDbRow | undefined;
+    const row = this.sql('SELECT * FROM mirrors WHERE id = ?').get(id) as MirrorDbRow | undefined;
     return row && toMirror(row);
   }
 
   saveMirror(m: MirrorRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO mirrors (id, source_connection, source_base, base_name, local_connection, table_ids, state,
+    this.sql(
+      `INSERT INTO mirrors (id, source_connection, source_base, base_name, local_connection, table_ids, state,
            last_synced_at, cursor, schema) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET base_name = excluded.base_name, table_ids = excluded.table_ids,
            state = excluded.state, last_synced_at = excluded.last_synced_at, cursor = excluded.cursor,
            schema = excluded.schema`,
-      )
-      .run(
-        m.id,
-        m.sourceConnectionId,
-        m.sourceBaseId,
-        m.baseName,
-        m.localConnectionId,
-        json(m.tableIds),
-        m.state,
-        m.lastSyncedAt ?? null,
-        m.cursor ?? null,
-        JSON.stringify(m.schema),
-      );
+    ).run(
+      m.id,
+      m.sourceConnectionId,
+      m.sourceBaseId,
+      m.baseName,
+      m.localConnectionId,
+      json(m.tableIds),
+      m.state,
+      m.lastSyncedAt ?? null,
+      m.cursor ?? null,
+      JSON.stringify(m.schema),
+    );
   }
 
   pulled(mirrorId: string): Set<string> {
-    const rows = this.db.prepare('SELECT table_id FROM tables_pulled WHERE mirror_id = ?').all(mirrorId) as {
+    const rows = this.sql('SELECT table_id FROM tables_pulled WHERE mirror_id = ?').all(mirrorId) as {
       table_id: string;
     }[];
     return new Set(rows.map((r) => r.table_id));
   }
 
   markPulled(mirrorId: string, tableId: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO tables_pulled VALUES (?, ?)').run(mirrorId, tableId);
+    this.sql('INSERT OR IGNORE INTO tables_pulled VALUES (?, ?)').run(mirrorId, tableId);
   }
 
   forgetTable(mirrorId: string, tableId: string): void {
     this.transaction(() => {
       for (const t of ['tables_pulled', 'base', 'incoming', 'creates', 'conflicts'])
-        this.db.prepare(`DELETE FROM ${t} WHERE mirror_id = ? AND table_id = ?`).run(mirrorId, tableId);
+        this.sql(`DELETE FROM ${t} WHERE mirror_id = ? AND table_id = ?`).run(mirrorId, tableId);
     });
   }
 
   baseRecords(mirrorId: string, tableId: string): Map<string, RecordData> {
-    const rows = this.db
-      .prepare('SELECT record FROM base WHERE mirror_id = ? AND table_id = ?')
-      .all(mirrorId, tableId) as { record: string }[];
+    const rows = this.sql('SELECT record FROM base WHERE mirror_id = ? AND table_id = ?').all(
+      mirrorId,
+      tableId,
+    ) as { record: string }[];
     return new Map(rows.map((r) => JSON.parse(r.record) as RecordData).map((r) => [r.id, r]));
   }
 
   baseRecord(mirrorId: string, recordId: string): RecordData | undefined {
-    const row = this.db
-      .prepare('SELECT record FROM base WHERE mirror_id = ? AND record_id = ?')
-      .get(mirrorId, recordId) as { record: string } | undefined;
+    const row = this.sql('SELECT record FROM base WHERE mirror_id = ? AND record_id = ?').get(
+      mirrorId,
+      recordId,
+    ) as { record: string } | undefined;
     return row && (JSON.parse(row.record) as RecordData);
   }
 
   setBase(mirrorId: string, tableId: string, record: RecordData): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO base VALUES (?, ?, ?, ?)')
-      .run(mirrorId, tableId, record.id, JSON.stringify(record));
+    this.sql('INSERT OR REPLACE INTO base VALUES (?, ?, ?, ?)').run(
+      mirrorId,
+      tableId,
+      record.id,
+      JSON.stringify(record),
+    );
   }
 
   dropBase(mirrorId: string, recordId: string): void {
-    this.db.prepare('DELETE FROM base WHERE mirror_id = ? AND record_id = ?').run(mirrorId, recordId);
+    this.sql('DELETE FROM base WHERE mirror_id = ? AND record_id = ?').run(mirrorId, recordId);
   }
 
   /** Remote records (null: deleted remotely) noted before they are applied to the copy. */
   stage(mirrorId: string, tableId: string, records: { id: string; record: RecordData | null }[]): void {
-    const put = this.db.prepare('INSERT OR REPLACE INTO incoming VALUES (?, ?, ?, ?)');
+    const put = this.sql('INSERT OR REPLACE INTO incoming VALUES (?, ?, ?, ?)');
     this.transaction(() => {
       for (const r of records) put.run(mirrorId, tableId, r.id, json(r.record ?? undefined));
     });
   }
 
   staged(mirrorId: string, tableId: string): { id: string; record: RecordData | null }[] {
-    const rows = this.db
-      .prepare('SELECT record_id, record FROM incoming WHERE mirror_id = ? AND table_id = ?')
-      .all(mirrorId, tableId) as { record_id: string; record: string | null }[];
+    const rows = this.sql('SELECT record_id, record FROM incoming WHERE mirror_id = ? AND table_id = ?').all(
+      mirrorId,
+      tableId,
+    ) as { record_id: string; record: string | null }[];
     return rows.map((r) => ({
       id: r.record_id,
       record: (parse(r.record) as RecordData | undefined) ?? null,
@@ -200,14 +215,19 @@ export class MirrorStore {
   }
 
   unstage(mirrorId: string, ids: string[]): void {
-    const del = this.db.prepare('DELETE FROM incoming WHERE mirror_id = ? AND record_id = ?');
+    const del = this.sql('DELETE FROM incoming WHERE mirror_id = ? AND record_id = ?');
     for (const id of ids) del.run(mirrorId, id);
   }
 
-  conflicts(mirrorId: string): StoredConflict[] {
-    const rows = this.db
-      .prepare('SELECT * FROM conflicts WHERE mirror_id = ? ORDER BY rowid')
-      .all(mirrorId) as {
+  conflicts(mirrorId: string, recordId?: string): StoredConflict[] {
+    const rows = (
+      recordId === undefined
+        ? this.sql('SELECT * FROM conflicts WHERE mirror_id = ? ORDER BY rowid').all(mirrorId)
+        : this.sql('SELECT * FROM conflicts WHERE mirror_id = ? AND record_id = ? ORDER BY rowid').all(
+            mirrorId,
+            recordId,
+          )
+    ) as {
       id: string;
       table_id: string;
       record_id: string;
@@ -231,39 +251,37 @@ export class MirrorStore {
 
   /** A conflict keeps its id while it lasts, so a report the user has open stays valid after another sync. */
   putConflict(mirrorId: string, c: Omit<StoredConflict, 'id'>, newId: () => string): void {
-    this.db
-      .prepare(
-        `INSERT INTO conflicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO conflicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(mirror_id, record_id, field_id) DO UPDATE SET kind = excluded.kind, base = excluded.base,
            mine = excluded.mine, theirs = excluded.theirs`,
-      )
-      .run(
-        newId(),
-        mirrorId,
-        c.tableId,
-        c.recordId,
-        c.fieldId,
-        c.kind,
-        json(c.base),
-        json(c.mine),
-        json(c.theirs),
-      );
+    ).run(
+      newId(),
+      mirrorId,
+      c.tableId,
+      c.recordId,
+      c.fieldId,
+      c.kind,
+      json(c.base),
+      json(c.mine),
+      json(c.theirs),
+    );
   }
 
   dropConflict(mirrorId: string, recordId: string, fieldId: string): void {
-    this.db
-      .prepare('DELETE FROM conflicts WHERE mirror_id = ? AND record_id = ? AND field_id = ?')
-      .run(mirrorId, recordId, fieldId);
+    this.sql('DELETE FROM conflicts WHERE mirror_id = ? AND record_id = ? AND field_id = ?').run(
+      mirrorId,
+      recordId,
+      fieldId,
+    );
   }
 
   dropConflictById(id: string): void {
-    this.db.prepare('DELETE FROM conflicts WHERE id = ?').run(id);
+    this.sql('DELETE FROM conflicts WHERE id = ?').run(id);
   }
 
   creates(mirrorId: string): PendingCreate[] {
-    const rows = this.db
-      .prepare('SELECT * FROM creates WHERE mirror_id = ? ORDER BY rowid')
-      .all(mirrorId) as {
+    const rows = this.sql('SELECT * FROM creates WHERE mirror_id = ? ORDER BY rowid').all(mirrorId) as {
       table_id: string;
       local_id: string;
       fields: string;
@@ -281,7 +299,7 @@ export class MirrorStore {
 
   /** Noted (and committed) before the request is sent: a create is never sent twice on a guess. */
   noteCreates(mirrorId: string, list: PendingCreate[], sentAt: number): void {
-    const put = this.db.prepare('INSERT OR REPLACE INTO creates VALUES (?, ?, ?, ?, ?, NULL)');
+    const put = this.sql('INSERT OR REPLACE INTO creates VALUES (?, ?, ?, ?, ?, NULL)');
     this.transaction(() => {
       for (const c of list) put.run(mirrorId, c.tableId, c.localId, JSON.stringify(c.fields), sentAt);
     });
@@ -289,25 +307,27 @@ export class MirrorStore {
 
   createdAs(mirrorId: string, localId: string, record: RecordData, tableId: string): void {
     this.transaction(() => {
-      this.db
-        .prepare('UPDATE creates SET remote_id = ? WHERE mirror_id = ? AND local_id = ?')
-        .run(record.id, mirrorId, localId);
+      this.sql('UPDATE creates SET remote_id = ? WHERE mirror_id = ? AND local_id = ?').run(
+        record.id,
+        mirrorId,
+        localId,
+      );
       this.setBase(mirrorId, tableId, record);
     });
   }
 
   dropCreate(mirrorId: string, localId: string): void {
-    this.db.prepare('DELETE FROM creates WHERE mirror_id = ? AND local_id = ?').run(mirrorId, localId);
+    this.sql('DELETE FROM creates WHERE mirror_id = ? AND local_id = ?').run(mirrorId, localId);
   }
 
   fileHash(attachmentId: string): string | undefined {
-    const row = this.db.prepare('SELECT hash FROM files WHERE attachment_id = ?').get(attachmentId) as
+    const row = this.sql('SELECT hash FROM files WHERE attachment_id = ?').get(attachmentId) as
       { hash: string } | undefined;
     return row?.hash;
   }
 
   noteFile(attachmentId: string, hash: string): void {
-    this.db.prepare('INSERT OR REPLACE INTO files VALUES (?, ?)').run(attachmentId, hash);
+    this.sql('INSERT OR REPLACE INTO files VALUES (?, ?)').run(attachmentId, hash);
   }
 }
 

@@ -36,6 +36,22 @@ const expectCopyEqualsRemote = async () => {
 };
 
 describe('faults', () => {
+  it('leaves a partial mirror, never a ready one, when a pull is cancelled', async () => {
+    h.proxy.latencyMs = 200;
+    let cancelled = false;
+    const pull = mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId }, (p) => {
+      if (p.records > 0 && !cancelled) {
+        cancelled = true;
+        mirrors.cancel(p.mirrorId);
+      }
+    });
+    await expect(pull).rejects.toThrow();
+    h.proxy.latencyMs = 0;
+    const [partial] = await mirrors.list();
+    expect(partial).toMatchObject({ state: 'partial' });
+    expect(partial!.lastSyncedAt).toBeUndefined();
+  }, 60_000);
+
   it('pulls everything through 429s and connections dropped before and after the service answered', async () => {
     h.proxy.inject({ type: 'status', status: 429, retryAfter: 1 }, { match: isList, times: 2 });
     h.proxy.inject({ type: 'drop-before' }, { match: isList, times: 2 });

@@ -1,0 +1,192 @@
+/**
+ * Mirrors (services/mirror) against a local server playing the hosted service, rate limit on, 250 ms of added
+ * latency: a full pull of a 10,000-record table as four chains, as one chain, and airtable.js's `all()` of
+ * the same table; a refresh after 100 of the 10,000 records changed (requests spent against the changed
+ * pages plus the id sweep); a push of 1,000 edited cells (PATCH requests, rate against the 5/s ceiling);
+ * 429s throughout. The refresh's overlap is 2 s here: both servers share this machine's clock, and the
+ * default 60 s would read again records the seed wrote a minute before. The server holding the copies runs
+ * in a child process: in this one its SQLite writes would hold up the event loop that the playing-hosted
+ * server also answers on, bunching the arrivals of requests that left the throttle apart.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Airtable from 'airtable';
+import { RecordTableClient } from '../../core/api/index';
+import { startServer } from '../../server/index';
+import { createMirrors } from '../../services/mirror/index';
+import type { Mirrors } from '../../services/mirror/index';
+import { startFaultProxy } from '../../test/support/fault-proxy';
+import type { BenchResult } from '../result';
+import { CEILING, rows, timed } from '../rates';
+
+const RECORDS = 10_000;
+const LATENCY = 250;
+const CHANGED = 100;
+const EDITED = 1_000;
+
+/** The local server on its own (`server/main.ts`), in a child process that ends when its stdin closes. */
+async function startChildServer(
+  dataDir: string,
+): Promise<{ url: string; apiKey: string; close(): Promise<void> }> {
+  const apiKey = `pat${randomBytes(24).toString('hex')}`;
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'server/main.ts',
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--rate-limit',
+      'off',
+      '--ready-json',
+    ],
+    {
+      cwd: join(import.meta.dirname, '../..'),
+      env: { ...process.env, TABLEDESK_API_KEY: apiKey },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the copy's server exited (${code})`)));
+  });
+  const { url } = JSON.parse(first) as { url: string };
+  return {
+    url,
+    apiKey,
+    close: async () => {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}
+
+export default async function mirrorBench(): Promise<BenchResult[]> {
+  const hits: { method: string; url: string; status: number; at: number }[] = [];
+  const hosted = await startServer({
+    memory: true,
+    demo: { largeTableRecords: RECORDS },
+    onRequest: (e) => hits.push({ method: e.method, url: e.url, status: e.status, at: e.at }),
+  });
+  const statuses = {
+    get length() {
+      return hits.length;
+    },
+    slice: (from: number) => hits.slice(from).map((h) => h.status),
+  } as unknown as readonly number[];
+  const proxy = await startFaultProxy(hosted.url);
+  const baseId = hosted.bases[0]!.id;
+  const direct = new RecordTableClient({ baseUrl: hosted.url, apiKey: hosted.apiKey });
+  const tasks = (await direct.meta.baseSchema(baseId)).find((t) => t.name === 'Tasks')!;
+  const roots: string[] = [];
+  const locals: { close(): Promise<void> }[] = [];
+  const open: Mirrors[] = [];
+
+  const mirrorsWith = async (partitions: number) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-bench-mirror-'));
+    roots.push(dataDir);
+    const local = await startChildServer(join(dataDir, 'local-server'));
+    locals.push(local);
+    const remote = new RecordTableClient({ baseUrl: proxy.url, apiKey: hosted.apiKey });
+    const mirrors = createMirrors({
+      dataDir,
+      clientFor: () => remote,
+      local: { connectionId: 'demo', url: local.url, apiKey: local.apiKey },
+      partitions,
+      refreshOverlapMs: 2000,
+    });
+    open.push(mirrors);
+    return { mirrors, local };
+  };
+  const pull = (mirrors: Mirrors) =>
+    mirrors.makeAvailableOffline({ connectionId: 'hosted', baseId, tableIds: [tasks.id] });
+
+  try {
+    proxy.latencyMs = LATENCY;
+    const four = await mirrorsWith(4);
+    const partitioned = await timed(statuses, async () => {
+      const summary = await pull(four.mirrors);
+      if (summary.state !== 'ready') throw new Error('the pull did not finish');
+    });
+    const single = await timed(statuses, async () => pull((await mirrorsWith(1)).mirrors));
+    const base = new Airtable({ apiKey: hosted.apiKey, endpointUrl: proxy.url }).base(baseId);
+    const theirs = await timed(statuses, async () => {
+      const all = await base(tasks.name).select({ pageSize: 100 }).all();
+      if (all.length !== RECORDS) throw new Error(`airtable.js read ${all.length} records`);
+    });
+
+    // A refresh after 100 records changed on the service.
+    const ids = (await direct.table(baseId, tasks.id).all({ fields: [tasks.primaryFieldId] })).map(
+      (r) => r.id,
+    );
+    const step = Math.floor(ids.length / CHANGED);
+    await direct.table(baseId, tasks.id).updateMany(
+      Array.from({ length: CHANGED }, (_, i) => ({
+        id: ids[i * step]!,
+        fields: { [tasks.primaryFieldId]: `changed ${i}` },
+      })),
+    );
+    const mirrorId = (await four.mirrors.list())[0]!.id;
+    const refresh = await timed(statuses, async () => {
+      const r = await four.mirrors.sync(mirrorId);
+      if (r.received < CHANGED) throw new Error(`the refresh received ${r.received} records`);
+    });
+    const idSweepPages = Math.ceil(RECORDS / 100) + 4;
+    const goal = Math.ceil(CHANGED / 100) + idSweepPages + 1;
+
+    // 1,000 cells edited in the copy, then one sync.
+    const copy = new RecordTableClient({ baseUrl: four.local.url, apiKey: four.local.apiKey });
+    const notes = tasks.fields.find((f) => f.type === 'multilineText' || f.type === 'singleLineText')!;
+    await copy
+      .table(baseId, tasks.id)
+      .updateMany(
+        ids.slice(0, EDITED).map((id, i) => ({ id, fields: { [notes.id]: `edited offline ${i}` } })),
+      );
+    const mark = hits.length;
+    const push = await timed(statuses, async () => {
+      const r = await four.mirrors.sync(mirrorId);
+      if (r.sent !== EDITED) throw new Error(`the push sent ${r.sent} records`);
+    });
+    const patchHits = hits.slice(mark).filter((h) => h.method === 'PATCH');
+    const patches = patchHits.length;
+    // The PATCHes' own rate: n-1 intervals between the first answer and the last.
+    const patchSpan = ((patchHits.at(-1)?.at ?? 0) - (patchHits[0]?.at ?? 0)) / 1000;
+    const patchRate = patches > 1 && patchSpan > 0 ? (patches - 1) / patchSpan : 0;
+
+    const label = (who: string) => `${who}: pull ${RECORDS} records, ${LATENCY} ms latency`;
+    return [
+      ...rows(label('mirror, four chains'), partitioned),
+      ...rows(label('mirror, one chain'), single, partitioned),
+      ...rows(label('airtable.js all() (read only)'), theirs, partitioned),
+      ...rows(`refresh after ${CHANGED} of ${RECORDS} changed`, refresh),
+      {
+        name: `refresh: requests (ratio: goal ${goal} = changed pages + id sweep + schema / requests)`,
+        value: refresh.requests,
+        unit: 'count',
+        ratio: goal / refresh.requests,
+      },
+      ...rows(`sync with ${EDITED} cells edited offline`, push),
+      { name: `push of ${EDITED} cells: PATCH requests (goal at most 100)`, value: patches, unit: 'count' },
+      {
+        name: `push of ${EDITED} cells: PATCH requests/s (ratio to the 5/s ceiling)`,
+        value: patchRate,
+        unit: 'req/s',
+        ratio: patchRate / CEILING,
+      },
+    ];
+  } finally {
+    for (const m of open) m.close();
+    for (const l of locals) await l.close();
+    await proxy.close();
+    await hosted.close();
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,84 @@
+/** The local server's mirror write path is private: unlisted, the server's own key only, input checked. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer } from '../../support/local-server';
+import type { LocalServer } from '../../support/local-server';
+
+let s: LocalServer;
+const OTHER_KEY = 'patSomeoneElse0000000000000000';
+
+beforeAll(async () => {
+  s = await startLocalServer({
+    demo: { largeTableRecords: 10 },
+    users: [{ apiKey: OTHER_KEY, user: { id: 'usrOther00000000', email: 'o@example.com', name: 'Other' } }],
+  });
+});
+afterAll(() => s.close());
+
+const schema = {
+  name: 'Mirror',
+  tables: [
+    {
+      id: 'tblAAAAAAAAAAAAAA',
+      name: 'T',
+      primaryFieldId: 'fldAAAAAAAAAAAAAA',
+      fields: [{ id: 'fldAAAAAAAAAAAAAA', name: 'Name', type: 'singleLineText' }],
+      views: [{ id: 'viwAAAAAAAAAAAAAA', name: 'Grid view', type: 'grid' }],
+    },
+  ],
+};
+
+describe('the mirror write path', () => {
+  it('is not named by the extensions answer', async () => {
+    const r = await s.request('GET', '/_tabledesk/v1/extensions');
+    expect(JSON.stringify(r.body)).not.toContain('mirror');
+  });
+
+  it('answers nobody without the key, and nothing to another user', async () => {
+    const anonymous = await fetch(`${s.url}/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA`, { method: 'PUT' });
+    expect(anonymous.status).toBe(401);
+    const other = await s.request('PUT', '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA', schema, {
+      authorization: `Bearer ${OTHER_KEY}`,
+    });
+    expect(other.status).toBe(404);
+    expect(
+      (await s.request('GET', '/v0/meta/bases')).body.bases.map((b: { id: string }) => b.id),
+    ).not.toContain('appAAAAAAAAAAAAAA');
+  });
+
+  it('writes a base and records with given ids and times, and refuses bad ids with a 422', async () => {
+    expect((await s.request('PUT', '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA', schema)).status).toBe(200);
+    const put = await s.request(
+      'POST',
+      '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA/tables/tblAAAAAAAAAAAAAA/records',
+      {
+        records: [
+          {
+            id: 'recAAAAAAAAAAAAAA',
+            createdTime: '2020-01-02T03:04:05.000Z',
+            fields: { fldAAAAAAAAAAAAAA: 'x' },
+          },
+        ],
+      },
+    );
+    expect(put.status).toBe(200);
+    const rec = await s.request('GET', '/v0/appAAAAAAAAAAAAAA/T/recAAAAAAAAAAAAAA');
+    expect(rec.body).toEqual({
+      id: 'recAAAAAAAAAAAAAA',
+      createdTime: '2020-01-02T03:04:05.000Z',
+      fields: { Name: 'x' },
+    });
+    const bad = await s.request(
+      'POST',
+      '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA/tables/tblAAAAAAAAAAAAAA/records',
+      {
+        records: [{ id: "rec'); DROP", createdTime: '2020-01-02T03:04:05.000Z', fields: {} }],
+      },
+    );
+    expect(bad.status).toBe(422);
+    const badSchema = await s.request('PUT', '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA', {
+      ...schema,
+      name: 'Bad\u202Ename',
+    });
+    expect(badSchema.status).toBe(422);
+  });
+});
