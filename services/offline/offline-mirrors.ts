@@ -55,6 +55,8 @@ export class OfflineMirrors {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly autoSyncErrors = new Map<string, string>();
   private changedTimer: NodeJS.Timeout | undefined;
+  /** The embedded server's bases that are mirrors, as last listed: writes to other bases count for none. */
+  private mirroredBases = new Set<string>();
   private closed = false;
 
   constructor(private readonly options: OfflineMirrorsOptions) {
@@ -104,6 +106,7 @@ export class OfflineMirrors {
   /** A write reached the embedded server: a mirror's count of local changes may have moved. */
   noteLocalChange(target: { connectionId: string; baseId: string }): void {
     if (target.connectionId !== this.options.localConnectionId || this.closed) return;
+    if (!this.mirroredBases.has(target.baseId)) return;
     clearTimeout(this.changedTimer);
     this.changedTimer = setTimeout(() => this.changed(), CHANGED_DEBOUNCE_MS);
   }
@@ -128,6 +131,7 @@ export class OfflineMirrors {
       (await this.options.engine).list(),
       this.settings.autoSync(),
     ]);
+    this.mirroredBases = new Set(mirrors.map((m) => m.local.baseId));
     return mirrors.map((m) => {
       const error = this.autoSyncErrors.get(m.id);
       return {
@@ -242,7 +246,7 @@ export class OfflineMirrors {
   }
 
   private async scheduleAll(): Promise<void> {
-    await this.options.engine;
+    await this.list();
     for (const [mirrorId, minutes] of Object.entries(await this.settings.autoSync()))
       this.schedule(mirrorId, minutes);
   }

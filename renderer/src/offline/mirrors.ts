@@ -97,6 +97,12 @@ class MirrorStore {
   }
 
   private setMirrors(mirrors: MirrorInfo[]): void {
+    // Every open tab reads the store: an unchanged list must not draw them again.
+    if (
+      this.snapshot.progress.size === 0 &&
+      JSON.stringify(mirrors) === JSON.stringify(this.snapshot.mirrors)
+    )
+      return;
     // Progress of a mirror no longer pulling or syncing is over.
     const busy = (id: string) =>
       mirrors.some((m) => m.id === id && (m.state === 'pulling' || m.state === 'syncing'));
