@@ -1,6 +1,6 @@
 /**
- * Where a CSV export is saved, asked in the main process with the OS save dialog: the renderer can start an
- * export but never names a file (services/edits/csv-export.ts says why). The dialog and the window are passed
+ * Where a CSV export or a mirror's conflicts report (JSON) is saved, asked in the main process with the OS save
+ * dialog: the renderer can start either but never names a file (services/edits/csv-export.ts says why). The dialog and the window are passed
  * in, so the choice can be tested without the Electron binary.
  */
 import { join } from 'node:path';
@@ -24,12 +24,19 @@ export function safeFileName(name: string): string {
   return cleaned.length > 0 ? cleaned.slice(0, 200) : 'export.csv';
 }
 
+/** The dialog's title and file type follow the suggested name's extension. */
+const KINDS = {
+  csv: { title: 'Export CSV', filter: { name: 'CSV', extensions: ['csv'] } },
+  json: { title: 'Save report', filter: { name: 'JSON', extensions: ['json'] } },
+};
+
 export function exportDestination(deps: DestinationDeps): ChooseDestination {
   return async (suggestedName) => {
+    const kind = suggestedName.toLowerCase().endsWith('.json') ? KINDS.json : KINDS.csv;
     const options: SaveDialogOptions = {
-      title: 'Export CSV',
+      title: kind.title,
       defaultPath: join(deps.folder(), safeFileName(suggestedName)),
-      filters: [{ name: 'CSV', extensions: ['csv'] }],
+      filters: [kind.filter],
       properties: ['createDirectory', 'showOverwriteConfirmation'],
     };
     const window = deps.window();

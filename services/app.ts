@@ -6,7 +6,7 @@ import type { SchedulerRegistry } from '../core/api/index';
 import type { EventPayload } from '../core/contract';
 import type { RunningServer } from '../server/index';
 import { commentHandlers } from './comments/comments';
-import { Connections } from './connections/connections';
+import { Connections, DEMO_CONNECTION_ID } from './connections/connections';
 import { createDispatcher } from './dispatch';
 import type { Dispatch, Handlers } from './dispatch';
 import { startEmbeddedServer } from './embedded-server';
@@ -21,9 +21,14 @@ import { importsDir } from './imports/job-file';
 import type { KeyVault } from './keys/key-vault';
 import { createLinkServices } from './links/index';
 import { Metadata } from './metadata/metadata';
+import { createMirrors } from './mirror/index';
+import { OfflineMirrors } from './offline/offline-mirrors';
 import { Secrets } from './secrets';
+import { ServiceError } from './errors';
 import { privateDirSync } from './storage/private-files';
 import { TableViews } from './table-view/table-views';
+
+const NO_LOCAL_SERVER = 'Offline mirrors live in the local server, and this app runs without one.';
 
 export interface AppServicesOptions {
   userDataDir: string;
@@ -36,10 +41,15 @@ export interface AppServicesOptions {
   /** The throttles of the bases, when something outside the app calls the same bases (tests). */
   schedulers?: SchedulerRegistry;
   fetch?: typeof fetch;
-  /** The door's save dialog for CSV exports (Electron); without it an export is downloaded by the page. */
+  /**
+   * The door's save dialog for CSV exports and conflicts reports (Electron); without it the page downloads
+   * them.
+   */
   exportDestination?: ChooseDestination;
   /** The door's open dialog for attachments (Electron); without it the page offers a file input. */
   chooseFile?: ChooseFile;
+  /** The length of a minute between a mirror's automatic syncs (tests shorten it). */
+  autoSyncMinuteMs?: number;
 }
 
 export interface AppServices {
@@ -93,8 +103,30 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     emit: events.emit,
     noteError: (id, message) => connections.noteError(id, message),
   });
+  // Mirrors live in the embedded server; without it there is nothing to mirror into.
+  const mirrorEngine = (embedded ?? Promise.reject(new ServiceError('not-found', NO_LOCAL_SERVER))).then(
+    (server) =>
+      createMirrors({
+        dataDir: options.userDataDir,
+        clientFor: (id) => connections.client(id),
+        local: { connectionId: DEMO_CONNECTION_ID, url: server.url, apiKey: server.apiKey },
+      }),
+  );
+  mirrorEngine.catch(() => undefined);
+  const offline = new OfflineMirrors({
+    userDataDir: options.userDataDir,
+    engine: mirrorEngine,
+    localConnectionId: DEMO_CONNECTION_ID,
+    checkConnection: (id) => connections.client(id),
+    emit: events.emit,
+    chooseDestination: options.exportDestination,
+    minuteMs: options.autoSyncMinuteMs,
+  });
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
   events.subscribe((event, payload) => {
+    if (event === 'edits.saved' || event === 'records.created' || event === 'records.deleted') {
+      offline.noteLocalChange((payload as EventPayload<'edits.saved'>).target);
+    }
     if (event === 'edits.saved') {
       const saved = payload as EventPayload<'edits.saved'>;
       views.applySaved(saved.target, saved.record);
@@ -155,6 +187,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ...uploads.handlers,
     ...links.handlers,
     ...imports.handlers,
+    ...offline.handlers,
   };
 
   return {
@@ -167,6 +200,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     async close() {
       views.closeAll();
       await imports.close();
+      await offline.close();
       await edits.close();
       connections.close();
       const server = await embedded?.catch(() => undefined);

@@ -24,6 +24,7 @@ import { walkChannels } from './view-walk';
 import { attachmentChannels, attachmentEvents } from './attachments';
 import { importChannels, importEvents } from './imports';
 import { linkChannels, linkEvents } from './links';
+import { mirrorChannels, mirrorEvents } from './mirror';
 
 export const channels = {
   ...appChannels,
@@ -35,6 +36,7 @@ export const channels = {
   ...aggregateChannels,
   ...importChannels,
   ...replaceChannels,
+  ...mirrorChannels,
 } satisfies ChannelSet;
 export const events = {
   ...appEvents,
@@ -43,6 +45,7 @@ export const events = {
   ...linkEvents,
   ...importEvents,
   ...replaceEvents,
+  ...mirrorEvents,
 } satisfies EventSet;
 
 export type Channels = typeof channels;
@@ -65,3 +68,5 @@ export type { ViewQuery } from './channels';
 export * from './wire';
 export { MAX_COMMENT_LENGTH, commentSchema } from './comments';
 export type { Comment } from './comments';
+export { MAX_AUTO_SYNC_MINUTES } from './mirror';
+export type { MirrorConflictInfo, MirrorInfo, MirrorResolutionInfo } from './mirror';

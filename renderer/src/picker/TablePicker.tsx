@@ -3,10 +3,13 @@
  * a base id and a table name instead, and the columns are inferred from the records as they load.
  */
 import { useEffect, useState } from 'react';
-import type { ConnectionSummary } from '../../../core/contract';
+import type { ConnectionSummary, MirrorInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { BaseInfo, TableSchema } from '../../../core/records/types';
 import { errorMessage, tabledesk } from '../bridge';
+import { withSchema } from '../tabs/session';
+import { mirrorOf, mirrorServedAs, mirrorStore, sourceKey, useMirrors } from '../offline/mirrors';
+import { OfflinePanel } from '../offline/OfflinePanel';
 import type { TableTarget } from '../table/view-session';
 
 interface Props {
@@ -66,6 +69,13 @@ export function TablePicker({ connection, onOpen }: Props) {
 
   const open = (base: string, table: string, schema?: TableSchema) =>
     onOpen({ connectionId, baseId: base, table, schema });
+  // A hosted base may be copied for offline use; the local server's own bases need no copy.
+  const hosted = !connection.builtin;
+  const { mirrors, pulls } = useMirrors();
+  const mirror = hosted && baseId !== undefined ? mirrorOf(mirrors, connectionId, baseId) : undefined;
+  const openOffline = (local: { connectionId: string; baseId: string }, table: string) =>
+    void withSchema({ ...local, table }).then(onOpen);
+  const baseName = bases.state === 'ready' ? bases.items.find((b) => b.id === baseId)?.name : undefined;
 
   return (
     <div className="td-picker">
@@ -82,6 +92,9 @@ export function TablePicker({ connection, onOpen }: Props) {
                   onClick={() => setBaseId(b.id)}
                 >
                   {b.name} <span className="td-muted">{b.id}</span>
+                  {!hosted && mirrorServedAs(mirrors, connectionId, b.id) && (
+                    <span className="td-badge td-mirror-badge">offline copy</span>
+                  )}
                 </button>
               </li>
             ))}
@@ -91,6 +104,14 @@ export function TablePicker({ connection, onOpen }: Props) {
       {baseId !== undefined && (
         <section aria-label="Tables">
           <h2>Tables</h2>
+          {hosted && (
+            <OfflinePanel
+              connectionId={connectionId}
+              baseId={baseId}
+              baseName={baseName ?? baseId}
+              onOpen={(m, table) => openOffline(m.local, table)}
+            />
+          )}
           <ListingNote listing={tables} what="tables" />
           {tables.state === 'ready' && (
             <ul className="td-list">
@@ -99,6 +120,28 @@ export function TablePicker({ connection, onOpen }: Props) {
                   <button type="button" onClick={() => open(baseId, t.name, t)}>
                     {t.name} <span className="td-muted">{plural(t.fields.length, 'field')}</span>
                   </button>
+                  {hosted &&
+                    (mirror === undefined || (mirror.state === 'ready' && !offlineHas(mirror, t.id))) && (
+                      <button
+                        type="button"
+                        className="td-offline-table"
+                        title="Copy this table, its records and files, to work on without a network"
+                        disabled={pulls.get(sourceKey(connectionId, baseId))?.running === true}
+                        onClick={() => mirrorStore.pull(connectionId, baseId, [t.id])}
+                      >
+                        Offline
+                      </button>
+                    )}
+                  {mirror?.state === 'ready' && offlineHas(mirror, t.id) && (
+                    <button
+                      type="button"
+                      className="td-offline-table"
+                      title="Open the offline copy of this table, served by the local server"
+                      onClick={() => openOffline(mirror.local, t.name)}
+                    >
+                      Open offline
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>
@@ -111,6 +154,9 @@ export function TablePicker({ connection, onOpen }: Props) {
     </div>
   );
 }
+
+/** A table joins its base's copy by its own Offline button (the engine adds it to the tables mirrored). */
+const offlineHas = (mirror: MirrorInfo, tableId: string) => mirror.tables.some((t) => t.id === tableId);
 
 function ListingNote({ listing, what }: { listing: Listing<unknown>; what: string }) {
   switch (listing.state) {

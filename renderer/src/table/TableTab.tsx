@@ -14,6 +14,8 @@ import { recentFormulas, rememberFormula } from '../formula/recent';
 import { LinksContext } from '../links/context';
 import { useLinkedForms } from '../links/useLinkedForms';
 import { useLinkCells } from '../links/useLinkCells';
+import { MirrorBar } from '../offline/MirrorBar';
+import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
@@ -78,6 +80,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const goto = useGoToRow({ viewId, grid: currentGrid, root: tabElement, loaded: progress.loaded });
   const rowNames = useLinkCells(gridApi, columns, { connectionId, baseId, table });
   const linked = useLinkedForms(connectionId, baseId);
+  const mirror = mirrorServedAs(useMirrors().mirrors, connectionId, baseId);
 
   const onOpened = useCallback((view: OpenedView) => {
     setViewId(view.viewId);
@@ -237,6 +240,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       aria-label={table}
       onClick={linked.onClick}
     >
+      {mirror && <MirrorBar mirror={mirror} onReload={retry} />}
       <div className="td-toolbar">
         {views.length > 0 && (
           <label className="td-view-picker">

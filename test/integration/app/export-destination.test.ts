@@ -97,6 +97,14 @@ describe("Electron's save dialog (a stand-in of Electron's dialog API)", () => {
     expect(calls[0]!.options.filters).toEqual([{ name: 'CSV', extensions: ['csv'] }]);
   });
 
+  it('offers a conflicts report as JSON, with its own title', async () => {
+    const { dialog, calls } = standIn({ canceled: false, filePath: '/home/u/report.json' });
+    const choose = exportDestination({ dialog, window: () => window, folder: () => '/home/u/Downloads' });
+    expect(await choose('Sales conflicts.json')).toBe('/home/u/report.json');
+    expect(calls[0]!.options.title).toBe('Save report');
+    expect(calls[0]!.options.filters).toEqual([{ name: 'JSON', extensions: ['json'] }]);
+  });
+
   it('returns nothing when the user cancels', async () => {
     const { dialog } = standIn({ canceled: true });
     const choose = exportDestination({ dialog, window: () => undefined, folder: () => '/d' });

@@ -35,6 +35,8 @@ export interface HarnessOptions {
   embedded?: Omit<EmbeddedServerOptions, 'userDataDir' | 'vault' | 'onRequest'>;
   requestsPerSecond?: number;
   fetch?: AppServicesOptions['fetch'];
+  exportDestination?: AppServicesOptions['exportDestination'];
+  autoSyncMinuteMs?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -54,6 +56,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     requestsPerSecond: options.requestsPerSecond ?? 50,
     fetch: options.fetch,
+    exportDestination: options.exportDestination,
+    ...(options.autoSyncMinuteMs === undefined ? {} : { autoSyncMinuteMs: options.autoSyncMinuteMs }),
   });
   const events: Harness['events'] = [];
   services.events.subscribe((event, payload) => events.push({ event, payload }));

@@ -1,0 +1,107 @@
+/**
+ * The toolbar of a table served from an offline mirror: a badge saying it is a copy, when it was last synced
+ * and how many local changes wait; Sync with its result (sent, received, conflicts); the conflicts report; and
+ * how often the mirror syncs by itself (off by default, remembered by the services).
+ */
+import { useState } from 'react';
+import type { MirrorInfo, Response } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
+import { errorMessage, tabledesk } from '../bridge';
+import { ConflictsReport } from './ConflictsReport';
+import { mirrorStore, syncedText, useMirrors } from './mirrors';
+import { progressText } from './progress-text';
+
+const AUTO_SYNC_CHOICES = [0, 5, 15, 30, 60];
+
+function resultText(r: Response<'mirror.sync'>): string {
+  const parts = [`Sent ${r.sent}`, `received ${r.received}`];
+  if (r.deleted > 0) parts.push(`deleted ${r.deleted}`);
+  parts.push(plural(r.conflicts, 'conflict'));
+  const schema = r.schemaChanges.length > 0 ? ` Schema: ${r.schemaChanges.join('; ')}.` : '';
+  return `${parts.join(', ')}.${schema}`;
+}
+
+interface Props {
+  mirror: MirrorInfo;
+  /** The tab shows the service's rows again (after a sync or a resolution brought other values). */
+  onReload: () => void;
+}
+
+export function MirrorBar({ mirror, onReload }: Props) {
+  const { progress } = useMirrors();
+  const [syncing, setSyncing] = useState(false);
+  const [result, setResult] = useState<{ text: string; failed: boolean }>();
+  const [report, setReport] = useState(false);
+  const running = progress.get(mirror.id);
+
+  const sync = () => {
+    setSyncing(true);
+    setResult(undefined);
+    tabledesk()
+      .call('mirror.sync', { mirrorId: mirror.id })
+      .then(
+        (r) => {
+          setResult({ text: resultText(r), failed: false });
+          if (r.received > 0 || r.deleted > 0 || r.schemaChanges.length > 0) onReload();
+          if (r.conflicts > 0) setReport(true);
+        },
+        (e: unknown) => setResult({ text: `Not synced: ${errorMessage(e)}`, failed: true }),
+      )
+      .finally(() => {
+        setSyncing(false);
+        mirrorStore.ended(mirror.id);
+      });
+  };
+
+  const setAutoSync = (minutes: number) =>
+    void tabledesk()
+      .call('mirror.autoSync', { mirrorId: mirror.id, minutes })
+      .catch((e: unknown) => setResult({ text: errorMessage(e), failed: true }));
+
+  const busy = syncing || mirror.state === 'syncing';
+  return (
+    <div className="td-mirror-bar" role="group" aria-label="Offline copy">
+      <span
+        className="td-badge td-mirror-badge"
+        data-testid="mirror-badge"
+        title={`A copy of ${mirror.source.baseName}, served by the local server`}
+      >
+        Offline copy · {syncedText(mirror.lastSyncedAt)} · {plural(mirror.localChanges, 'local change')}
+      </span>
+      <button type="button" onClick={sync} disabled={busy || mirror.state !== 'ready'}>
+        {busy ? 'Syncing…' : 'Sync'}
+      </button>
+      {mirror.conflicts > 0 && (
+        <button type="button" className="td-mirror-conflicts" onClick={() => setReport(true)}>
+          {plural(mirror.conflicts, 'conflict')}
+        </button>
+      )}
+      <label>
+        Sync by itself
+        <select value={mirror.autoSyncMinutes} onChange={(e) => setAutoSync(Number(e.target.value))}>
+          {[...new Set([...AUTO_SYNC_CHOICES, mirror.autoSyncMinutes])].map((m) => (
+            <option key={m} value={m}>
+              {m === 0 ? 'never' : `every ${m} min`}
+            </option>
+          ))}
+        </select>
+      </label>
+      {busy && running && <span role="status">{progressText(running)}</span>}
+      {result && (
+        <span
+          role={result.failed ? 'alert' : 'status'}
+          className={result.failed ? 'td-error' : ''}
+          data-testid="sync-result"
+        >
+          {result.text}
+        </span>
+      )}
+      {mirror.autoSyncError && !result && (
+        <span className="td-warning" title={mirror.autoSyncError}>
+          The last automatic sync failed: {mirror.autoSyncError}
+        </span>
+      )}
+      {report && <ConflictsReport mirror={mirror} onClose={() => setReport(false)} onResolved={onReload} />}
+    </div>
+  );
+}

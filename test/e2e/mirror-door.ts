@@ -1,0 +1,89 @@
+/**
+ * The app behind its browser door for the offline-mirror spec, with a second local server playing the hosted
+ * service (its own data folder and port, the service's rate limit), saved in the app as the "Hosted"
+ * connection. The spec stops that server to be offline and starts it again on the same port and data, so the
+ * app finds the service where it left it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RecordTableClient } from '../../core/api';
+import type { RecordData } from '../../core/records/types';
+import { startServer } from '../../server/index';
+import type { RunningServer } from '../../server/index';
+import { launchTestDoor } from './door';
+import type { TestDoor } from './door';
+
+export const HOSTED_CONNECTION = 'Hosted';
+const HOSTED_KEY = 'patHostedServiceKeyForTheMirrorSpec0000';
+
+export interface MirrorDoor extends TestDoor {
+  hosted: {
+    baseId: string;
+    /** Stops the hosted service: the app is offline from it. */
+    stop(): Promise<void>;
+    /** Starts it again on the same port and data folder. */
+    start(): Promise<void>;
+    records(table: string): Promise<RecordData[]>;
+    update(table: string, id: string, fields: Record<string, unknown>): Promise<RecordData>;
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function openMirrorDoor(): Promise<MirrorDoor> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tabledesk-hosted-'));
+  const port = await freePort();
+  let running: RunningServer | undefined;
+  const start = async () => {
+    running = await startServer({
+      port,
+      dataDir,
+      apiKey: HOSTED_KEY,
+      demo: { largeTableRecords: 2000 },
+      rateLimit: 5,
+    });
+  };
+  await start();
+  const baseId = running!.bases[0]!.id;
+  const { app, ...door } = await launchTestDoor({ embedded: { rateLimit: 5, memory: true } });
+  // The spec's own reads and writes keep under the service's 5 requests/s on their own: they are few.
+  const client = new RecordTableClient({ baseUrl: running!.url, apiKey: HOSTED_KEY });
+  try {
+    await app.services.handlers['connections.save']({
+      name: HOSTED_CONNECTION,
+      baseUrl: running!.url,
+      apiKey: HOSTED_KEY,
+      remember: true,
+    });
+  } catch (error) {
+    await door.close();
+    throw error;
+  }
+  return {
+    ...door,
+    hosted: {
+      baseId,
+      async stop() {
+        await running?.close();
+        running = undefined;
+      },
+      start,
+      records: (table) => client.table(baseId, table).all(),
+      update: (table, id, fields) => client.table(baseId, table).update(id, fields),
+    },
+    async close() {
+      await door.close();
+      await running?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
