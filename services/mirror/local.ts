@@ -39,7 +39,8 @@ export class LocalCopy {
                 ? {}
                 : { 'content-type': 'application/json' }),
           },
-          body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+          // A copy backed by its own ArrayBuffer: the DOM typings (Electron, e2e) refuse a Buffer as a body.
+          body: raw ? Uint8Array.from(raw) : body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await res.text();
         if (res.ok) return JSON.parse(text) as T;
