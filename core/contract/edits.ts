@@ -120,6 +120,34 @@ export const editChannels = {
     z.object({ reverted: z.record(z.string(), z.unknown()) }),
   ),
 
+  /**
+   * Sends waiting edits at once: those held back for batching and those waiting out a retry's backoff.
+   * Without a target, every table's; with a record, that record's only.
+   */
+  'edits.sendNow': channel(
+    z.object({ target: editTargetSchema.optional(), recordId: idSchema.optional() }).default({}),
+    z.object({ records: z.number().int() }),
+  ),
+  /** Sends every rejected edit again (without a target, every table's). */
+  'edits.retryAll': channel(
+    z.object({ target: editTargetSchema.optional() }).default({}),
+    z.object({ records: z.number().int() }),
+  ),
+  /**
+   * Drops edits not yet acknowledged: the rejected ones, and with `waiting` also those not yet sent (a
+   * request already out is left to finish). The cells go back to their previous values; undo forgets them.
+   */
+  'edits.discardAll': channel(
+    z
+      .object({
+        target: editTargetSchema.optional(),
+        recordId: idSchema.optional(),
+        waiting: z.boolean().default(false),
+      })
+      .default({ waiting: false }),
+    z.object({ records: z.number().int() }),
+  ),
+
   /** POST in batches of 10; a batch whose outcome is unknown is never sent again silently. */
   'records.create': channel(
     z.object({

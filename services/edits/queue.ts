@@ -46,6 +46,14 @@ export interface EditQueueOptions {
   retryMaxMs?: number;
   /** Told which edits the service rejected (so undo can forget them). */
   onRejected?: (editIds: string[]) => void;
+  /** Told which edits the user dropped before they were sent (so undo can forget them too). */
+  onDropped?: (editIds: string[]) => void;
+}
+
+/** Which records an operation over many applies to: a table's, one record's, or (neither) all. */
+export interface SlotMatch {
+  target?: EditTarget | undefined;
+  recordId?: string | undefined;
 }
 
 interface Change {
@@ -205,6 +213,48 @@ export class EditQueue {
     return reverted;
   }
 
+  /** Sends the waiting edits of the matching records at once, skipping batching holds and retry backoff. */
+  sendNow(match: SlotMatch = {}): number {
+    let records = 0;
+    for (const group of this.matchingGroups(match)) {
+      for (const slot of this.matchingSlots(group, match)) {
+        if (slot.pending.size === 0) continue;
+        records++;
+        // The failure stays shown until the next answer; only the wait is over.
+        if (slot.retrying !== undefined) slot.retrying = { ...slot.retrying, at: Date.now() };
+      }
+      this.schedule(group, true);
+    }
+    return records;
+  }
+
+  /** Sends every rejected record of the matching tables again. */
+  async retryAll(match: SlotMatch = {}): Promise<number> {
+    const slots = this.matchingGroups(match).flatMap((g) =>
+      this.matchingSlots(g, match).filter((s) => s.rejected.size > 0),
+    );
+    for (const slot of slots) await this.retry(slot.target, slot.recordId);
+    return slots.length;
+  }
+
+  /**
+   * Drops the rejected values of the matching records and, with `waiting`, the values not yet sent (a
+   * request already out finishes). Cells not still owed go back to what they showed before.
+   */
+  async discardAll(match: SlotMatch & { waiting?: boolean }): Promise<number> {
+    let records = 0;
+    for (const group of this.matchingGroups(match)) {
+      for (const slot of this.matchingSlots(group, match)) {
+        const dropWaiting = match.waiting === true && slot.pending.size > 0;
+        if (!dropWaiting && slot.rejected.size === 0) continue;
+        records++;
+        if (dropWaiting) await this.dropWaiting(slot);
+        if (slot.rejected.size > 0) await this.discard(slot.target, slot.recordId);
+      }
+    }
+    return records;
+  }
+
   status(): EditEventPayload<'edits.summary'> & { records: EditEventPayload<'edits.state'>[] } {
     const records = [...this.groups.values()].flatMap((g) =>
       [...g.slots.values()].map((s) => this.stateOf(s)),
@@ -232,6 +282,35 @@ export class EditQueue {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await this.opts.journal.close();
+  }
+
+  private matchingGroups(match: SlotMatch): Group[] {
+    return [...this.groups.values()].filter(
+      (g) => match.target === undefined || targetKey(g.target) === targetKey(match.target),
+    );
+  }
+
+  private matchingSlots(group: Group, match: SlotMatch): Slot[] {
+    return [...group.slots.values()].filter(
+      (s) => match.recordId === undefined || s.recordId === match.recordId,
+    );
+  }
+
+  /** Journals the drop of a record's unsent values, then reverts the cells no request still carries. */
+  private async dropWaiting(slot: Slot): Promise<void> {
+    const dropped = slot.pending;
+    slot.pending = new Map();
+    await this.opts.journal.append({ t: 'discard', refs: refsOf(dropped) });
+    const reverted: FieldValues = {};
+    for (const [field, change] of dropped) {
+      if (!slot.inFlight?.has(field) && !slot.rejected.has(field)) reverted[field] = change.previous ?? null;
+    }
+    if (slot.inFlight === undefined) slot.retrying = undefined;
+    this.opts.onDropped?.([...dropped.values()].flatMap((c) => c.editIds));
+    this.opts.emit('edits.reverted', { target: slot.target, recordId: slot.recordId, fields: reverted });
+    this.emitState(slot);
+    this.forgetIfSettled(slot);
+    this.emitSummary();
   }
 
   private changeOf(line: EditLine, field: string, value: unknown): Change {
