@@ -36,6 +36,8 @@ export const pendingRecordSchema = z.object({
   pending: z.array(z.string()),
   /** Their newest local values (`null` = cleared): what the cells show until the service acknowledges them. */
   values: z.record(z.string(), z.unknown()),
+  /** Discarded while a request carries it: dropped if that request fails (saved if it lands). */
+  discarding: z.boolean().optional(),
   /** The last failure of a send that will be retried (429, 5xx, network), with when. */
   retrying: z.object({ error: channelErrorSchema, at: z.number() }).optional(),
   /** Values the service rejected: the cells show `previous`, with the message, until retry or discard. */

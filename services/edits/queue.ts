@@ -74,6 +74,8 @@ interface Slot {
   attempts: number;
   /** Set after its batch was refused: sent alone until it goes through, to find which record was refused. */
   solo: boolean;
+  /** The user discarded it while a request carried it: dropped if that request fails, saved if it lands. */
+  dropInFlight: boolean;
   queuedAt: number;
 }
 
@@ -165,6 +167,8 @@ export class EditQueue {
     group.lastEditAt = Date.now();
     for (const line of lines) {
       const slot = this.slot(target, line.recordId);
+      // An edit made after a discard is the user's newest wish: what the request carries is kept with it.
+      slot.dropInFlight = false;
       for (const [field, value] of Object.entries(line.fields)) {
         this.addPending(slot, field, this.changeOf(line, field, value));
       }
@@ -246,8 +250,13 @@ export class EditQueue {
     for (const group of this.matchingGroups(match)) {
       for (const slot of this.matchingSlots(group, match)) {
         const dropWaiting = match.waiting === true && slot.pending.size > 0;
-        if (!dropWaiting && slot.rejected.size === 0) continue;
+        const dropLater = match.waiting === true && slot.inFlight !== undefined;
+        if (!dropWaiting && !dropLater && slot.rejected.size === 0) continue;
         records++;
+        if (dropLater) {
+          slot.dropInFlight = true;
+          this.emitState(slot);
+        }
         if (dropWaiting) await this.dropWaiting(slot);
         if (slot.rejected.size > 0) await this.discard(slot.target, slot.recordId);
       }
@@ -353,6 +362,7 @@ export class EditQueue {
         rejected: new Map(),
         attempts: 0,
         solo: false,
+        dropInFlight: false,
         queuedAt: 0,
       };
       group.slots.set(recordId, slot);
@@ -433,6 +443,7 @@ export class EditQueue {
     slot.attempts = 0;
     slot.retrying = undefined;
     slot.solo = false;
+    slot.dropInFlight = false;
     // The service already holds these values: if this line is lost in a crash, replay only repeats the PATCH.
     void this.opts.journal.append({ t: 'ack', refs }).catch((e: unknown) => this.reportJournalError(slot, e));
     if (record !== undefined) {
@@ -461,6 +472,16 @@ export class EditQueue {
       return;
     }
     const error = toChannelError(e);
+    const dropping = slots.filter((s) => s.dropInFlight);
+    if (dropping.length > 0) {
+      for (const slot of dropping) {
+        slot.dropInFlight = false;
+        this.restore(slot);
+        void this.dropWaiting(slot).catch((x: unknown) => this.reportJournalError(slot, x));
+      }
+      slots = slots.filter((s) => !dropping.includes(s));
+      if (slots.length === 0) return;
+    }
     if (isRejection(e) && slots.length > 1) {
       for (const slot of slots) {
         this.restore(slot);
@@ -532,6 +553,7 @@ export class EditQueue {
       pending: [...new Set([...(slot.inFlight?.keys() ?? []), ...slot.pending.keys()])],
       values: { ...valuesOf(slot.inFlight ?? new Map(), 'value'), ...valuesOf(slot.pending, 'value') },
       ...(slot.retrying === undefined ? {} : { retrying: slot.retrying }),
+      ...(slot.dropInFlight ? { discarding: true } : {}),
       ...(slot.rejection === undefined || slot.rejected.size === 0
         ? {}
         : {

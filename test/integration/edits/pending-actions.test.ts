@@ -129,4 +129,36 @@ describe('pending changes: send now, retry all, discard all', () => {
       await restarted.close();
     }
   });
+
+  it('discards an edit a request carries once that request fails, and never sends it again', async () => {
+    h = await startHarness({
+      proxy: true,
+      client: { maxRetries: 3, backoffBaseMs: 150, backoffMaxMs: 150 },
+      queue: { retryBaseMs: 60_000, retryMaxMs: 60_000 },
+    });
+    const [rec] = await firstTasks(h, 1);
+    const target = h.target('Tasks');
+    h.proxy!.inject({ type: 'status', status: 503 }, { match: (r) => r.method === 'PATCH', times: Infinity });
+    await h.call('edits.edit', {
+      target,
+      changes: [{ recordId: rec!.id, fields: { Name: 'dropped' }, previous: { Name: rec!.fields.Name } }],
+    });
+    // The client is still retrying its request: the discard waits for that request's outcome.
+    await until(() => h!.proxy!.log.some((l) => l.method === 'PATCH'));
+    expect(await h.call('edits.discardAll', { waiting: true })).toEqual({ records: 1 });
+    expect(h.eventsOf('edits.state').at(-1)).toMatchObject({ recordId: rec!.id, discarding: true });
+    await until(() => h!.parts.queue.status().records.length === 0);
+    expect(h.parts.queue.hasPending()).toBe(false);
+    expect(h.eventsOf('edits.reverted').at(-1)).toMatchObject({ fields: { Name: rec!.fields.Name } });
+
+    await h.services.close();
+    h.proxy!.reset();
+    const restarted = await startHarness({ restartOf: h });
+    try {
+      expect(restarted.parts.queue.hasPending()).toBe(false);
+      expect((await h.snapshot('Tasks')).get(rec!.id)?.fields.Name).toBe(rec!.fields.Name);
+    } finally {
+      await restarted.close();
+    }
+  });
 });
