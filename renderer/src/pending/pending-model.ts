@@ -95,6 +95,20 @@ type EditState = EventPayload<'edits.state'>;
 type Uncertain = EventPayload<'records.uncertain'>['creates'][number];
 type Upload = EventPayload<'attachments.progress'>;
 
+/** A cell value in a line: text quoted, cut short. */
+function shortValue(value: unknown): string {
+  const text =
+    value === null || value === undefined
+      ? 'empty'
+      : typeof value === 'string'
+        ? `"${value}"`
+        : JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+const fieldsText = (fields: readonly string[], values: Record<string, unknown>): string =>
+  fields.map((f) => `${f} → ${shortValue(values[f])}`).join(', ');
+
 export const targetKeyOf = (t: PendingTarget): string => JSON.stringify([t.connectionId, t.baseId, t.table]);
 
 /** A record's edits as items: the values still to send, and those the service refused. */
@@ -109,7 +123,7 @@ export function editItems(state: EditState): PendingItem[] {
       target: state.target,
       recordId: state.recordId,
       title:
-        `${state.recordId}: ${state.pending.join(', ')}` +
+        `${state.recordId}: ${fieldsText(state.pending, state.values)}` +
         (state.discarding ? ' (discarded: dropped unless the request under way lands)' : ''),
       error: state.retrying?.error.message,
       at: state.retrying?.at,
@@ -123,7 +137,7 @@ export function editItems(state: EditState): PendingItem[] {
       state: 'refused',
       target: state.target,
       recordId: state.recordId,
-      title: `${state.recordId}: ${Object.keys(state.rejected.fields).join(', ')}`,
+      title: `${state.recordId}: ${fieldsText(Object.keys(state.rejected.fields), state.rejected.fields)}`,
       error: state.rejected.error.message,
       actions: ['retry', 'discard'],
     });
