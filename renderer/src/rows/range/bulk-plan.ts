@@ -81,7 +81,8 @@ export class BulkPlanner {
     }
     const old = this.grid.shown(row, name);
     const next = Array.isArray(parsed.value) && parsed.value.length === 0 ? null : parsed.value;
-    if (same(next, old)) return;
+    // An empty checkbox is unticked: the service leaves an unticked box out of the record.
+    if (same(next, field.type === 'checkbox' ? (old ?? false) : old)) return;
     const change = this.byRecord.get(row.id) ?? {
       recordId: row.id,
       fields: {},
