@@ -131,7 +131,7 @@ describe('bulk plans', () => {
 
 describe('pending model', () => {
   const target = { connectionId: 'c', baseId: 'b', table: 'Tasks' };
-  const error = { kind: 'service', message: 'Refused' } as const;
+  const error = { kind: 'http', status: 422, message: 'Refused' } as const;
 
   it('lists a record waiting and refused as two items and counts them by state, whatever the source', () => {
     const items = editItems({
