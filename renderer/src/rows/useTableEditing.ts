@@ -49,7 +49,7 @@ export function useTableEditing(target: EditTarget) {
         cellClassRules: {
           ...edited.cellClassRules,
           'td-cell-range': (p: CellClassParams<RecordData>) =>
-            !p.node.rowPinned && editing.range.contains(p.node.rowIndex, field.name),
+            !p.node.rowPinned && editing.range.marks(p.node.rowIndex, field.name),
         },
         suppressKeyboardEvent: frameKeys(editing),
       };

@@ -58,6 +58,11 @@ export class RangeSelection {
     for (const l of this.listeners) l(range, before);
   }
 
+  /** Whether a cell is inside a range of several cells (the only kind that is drawn). */
+  marks(row: number | null, column: string): boolean {
+    return this.multi !== undefined && this.contains(row, column);
+  }
+
   contains(row: number | null, column: string): boolean {
     const r = this.current;
     return r !== undefined && row !== null && row >= r.top && row <= r.bottom && r.columns.includes(column);

@@ -4,12 +4,12 @@
  * cells below, above or beside it. Plain DOM over ag-grid Community, which has neither: the cell under the
  * pointer is found with `elementFromPoint`, and the handle is placed from the corner cell's own box.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PointerEvent as ReactPointerEvent, RefObject } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import type { RecordData } from '../../../../core/records/types';
 import type { TableEditing } from '../table-editing';
-import { rangeBetween, sameRange } from './cell-range';
+import { cellsIn, rangeBetween, sameRange } from './cell-range';
 import type { CellPoint, CellRange } from './cell-range';
 
 /** The grid cell (a field column of a scrolling row, not a pinned one) an element belongs to. */
@@ -59,9 +59,11 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
   const [dragging, setDragging] = useState<'range' | 'fill'>();
   const grid = editing.gridApi;
   const selection = editing.range;
+  const frameRequest = useRef(0);
 
   /** The handle's place: the bottom-right corner of the range, or of the focused cell. */
-  const place = useCallback(() => {
+  const measure = useCallback(() => {
+    frameRequest.current = 0;
     const box = frame.current?.getBoundingClientRect();
     const corner = cornerOf(selection.range, grid);
     const cell =
@@ -84,8 +86,16 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
       setHandle(undefined);
       return;
     }
-    setHandle({ left: rect.right - box.left, top: rect.bottom - box.top });
+    const left = rect.right - box.left;
+    const top = rect.bottom - box.top;
+    setHandle((was) => (was?.left === left && was.top === top ? was : { left, top }));
   }, [frame, grid, selection]);
+
+  /** Measured once per frame however many events ask (a scroll, a focus moved by Enter while typing). */
+  const place = useCallback(() => {
+    if (frameRequest.current === 0) frameRequest.current = requestAnimationFrame(measure);
+  }, [measure]);
+  useEffect(() => () => cancelAnimationFrame(frameRequest.current), []);
 
   useEffect(() => {
     if (!grid || grid.isDestroyed()) return;
@@ -102,7 +112,8 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
     for (const e of events) grid.addEventListener(e, place);
     grid.addEventListener('cellFocused', focused);
     const off = selection.onChange((now, before) => {
-      refreshRange(grid, now, before);
+      // Only ranges of several cells are drawn: moving the focused cell redraws nothing.
+      if ((now && cellsIn(now) > 1) || (before && cellsIn(before) > 1)) refreshRange(grid, now, before);
       place();
     });
     return () => {
