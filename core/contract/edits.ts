@@ -91,12 +91,15 @@ const historyResult = historyState.extend({
   message: z.string().optional(),
 });
 
+/** Records one `edits.edit` call changes at most: the largest set of edits that is one undo step. */
+export const MAX_EDITS_PER_CALL = 5000;
+
 export const editChannels = {
   /** Resolves once every change is journaled on disk ("saved locally"); sending follows in the background. */
   'edits.edit': channel(
     z.object({
       target: editTargetSchema,
-      changes: z.array(cellChangeSchema).min(1).max(5000),
+      changes: z.array(cellChangeSchema).min(1).max(MAX_EDITS_PER_CALL),
       /** false for changes that must not become an undo step of their own. */
       undoable: z.boolean().default(true),
     }),

@@ -10,6 +10,7 @@ import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
 import type { CellPosition } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
+import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { isToggle } from '../editing/column-editing';
@@ -95,6 +96,13 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       ...plan.skipped,
       ...(plan.unloaded > 0 ? [`${plural(plan.unloaded, 'row')} not loaded yet left out`] : []),
     ];
+    if (plan.changes.length > MAX_EDITS_PER_CALL) {
+      editing.say(
+        `This would change ${plural(plan.changes.length, 'record')}, more than one change may hold (${MAX_EDITS_PER_CALL.toLocaleString()} records, one undo step): nothing was sent. Choose fewer rows, or filter the view.`,
+        'error',
+      );
+      return;
+    }
     if (plan.changes.length > 0) void editing.edit(plan.changes);
     const head = plan.cells > 0 ? `${done} ${plural(plan.cells, 'cell')}.` : 'Nothing to change.';
     editing.say(
