@@ -60,6 +60,11 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
   const grid = editing.gridApi;
   const selection = editing.range;
   const frameRequest = useRef(0);
+  // The latest columns, read by listeners registered once per grid.
+  const columns = useRef(displayed);
+  useEffect(() => {
+    columns.current = displayed;
+  });
 
   /** The handle's place: the bottom-right corner of the range, or of the focused cell. */
   const measure = useCallback(() => {
@@ -104,7 +109,9 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
       const column = cell?.column.getColId() ?? '';
       // A focus that moved outside the range (keys, a click) makes the focused cell the range.
       if (cell && cell.rowPinned == null && !selection.contains(cell.rowIndex, column)) {
-        selection.set(displayed().includes(column) ? single({ row: cell.rowIndex, column }) : undefined);
+        selection.set(
+          columns.current().includes(column) ? single({ row: cell.rowIndex, column }) : undefined,
+        );
       }
       place();
     };
@@ -122,7 +129,7 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
       for (const e of events) grid.removeEventListener(e, place);
       grid.removeEventListener('cellFocused', focused);
     };
-  }, [grid, selection, place, displayed]);
+  }, [grid, selection, place]);
 
   /** Follows the pointer (the window's, so a drag may leave the cell it began on) until the button is let go. */
   const follow = (onMove: (p: CellPoint) => void, onUp: () => void) => {
