@@ -36,6 +36,8 @@ export const pendingRecordSchema = z.object({
   pending: z.array(z.string()),
   /** Their newest local values (`null` = cleared): what the cells show until the service acknowledges them. */
   values: z.record(z.string(), z.unknown()),
+  /** Discarded while a request carries it: dropped if that request fails (saved if it lands). */
+  discarding: z.boolean().optional(),
   /** The last failure of a send that will be retried (429, 5xx, network), with when. */
   retrying: z.object({ error: channelErrorSchema, at: z.number() }).optional(),
   /** Values the service rejected: the cells show `previous`, with the message, until retry or discard. */
@@ -89,12 +91,15 @@ const historyResult = historyState.extend({
   message: z.string().optional(),
 });
 
+/** Records one `edits.edit` call changes at most: the largest set of edits that is one undo step. */
+export const MAX_EDITS_PER_CALL = 5000;
+
 export const editChannels = {
   /** Resolves once every change is journaled on disk ("saved locally"); sending follows in the background. */
   'edits.edit': channel(
     z.object({
       target: editTargetSchema,
-      changes: z.array(cellChangeSchema).min(1).max(5000),
+      changes: z.array(cellChangeSchema).min(1).max(MAX_EDITS_PER_CALL),
       /** false for changes that must not become an undo step of their own. */
       undoable: z.boolean().default(true),
     }),
@@ -118,6 +123,34 @@ export const editChannels = {
   'edits.discard': channel(
     z.object({ target: editTargetSchema, recordId: idSchema }),
     z.object({ reverted: z.record(z.string(), z.unknown()) }),
+  ),
+
+  /**
+   * Sends waiting edits at once: those held back for batching and those waiting out a retry's backoff.
+   * Without a target, every table's; with a record, that record's only.
+   */
+  'edits.sendNow': channel(
+    z.object({ target: editTargetSchema.optional(), recordId: idSchema.optional() }).default({}),
+    z.object({ records: z.number().int() }),
+  ),
+  /** Sends every rejected edit again (without a target, every table's). */
+  'edits.retryAll': channel(
+    z.object({ target: editTargetSchema.optional() }).default({}),
+    z.object({ records: z.number().int() }),
+  ),
+  /**
+   * Drops edits not yet acknowledged: the rejected ones, and with `waiting` also those not yet sent (a
+   * request already out is left to finish). The cells go back to their previous values; undo forgets them.
+   */
+  'edits.discardAll': channel(
+    z
+      .object({
+        target: editTargetSchema.optional(),
+        recordId: idSchema.optional(),
+        waiting: z.boolean().default(false),
+      })
+      .default({ waiting: false }),
+    z.object({ records: z.number().int() }),
   ),
 
   /** POST in batches of 10; a batch whose outcome is unknown is never sent again silently. */

@@ -79,6 +79,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       tableFor,
       emit: observed,
       onRejected: (ids) => history.forgetEdits(ids),
+      onDropped: (ids) => history.forgetEdits(ids),
     });
     const history = new History(queue, records, emit);
     const replaces = new Replaces(tableFor, queue, history, emit);
@@ -125,6 +126,9 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     'edits.discard': async ({ target, recordId }) => ({
       reverted: await (await ready).queue.discard(target, recordId),
     }),
+    'edits.sendNow': async (match) => ({ records: (await ready).queue.sendNow(match) }),
+    'edits.retryAll': async (match) => ({ records: await (await ready).queue.retryAll(match) }),
+    'edits.discardAll': async (match) => ({ records: await (await ready).queue.discardAll(match) }),
     'records.create': async ({ target, records: list, typecast, undoable }) => {
       const { records, history } = await ready;
       const result = await records.create(

@@ -46,6 +46,14 @@ export interface EditQueueOptions {
   retryMaxMs?: number;
   /** Told which edits the service rejected (so undo can forget them). */
   onRejected?: (editIds: string[]) => void;
+  /** Told which edits the user dropped before they were sent (so undo can forget them too). */
+  onDropped?: (editIds: string[]) => void;
+}
+
+/** Which records an operation over many applies to: a table's, one record's, or (neither) all. */
+export interface SlotMatch {
+  target?: EditTarget | undefined;
+  recordId?: string | undefined;
 }
 
 interface Change {
@@ -66,6 +74,8 @@ interface Slot {
   attempts: number;
   /** Set after its batch was refused: sent alone until it goes through, to find which record was refused. */
   solo: boolean;
+  /** The user discarded it while a request carried it: dropped if that request fails, saved if it lands. */
+  dropInFlight: boolean;
   queuedAt: number;
 }
 
@@ -157,6 +167,8 @@ export class EditQueue {
     group.lastEditAt = Date.now();
     for (const line of lines) {
       const slot = this.slot(target, line.recordId);
+      // An edit made after a discard is the user's newest wish: what the request carries is kept with it.
+      slot.dropInFlight = false;
       for (const [field, value] of Object.entries(line.fields)) {
         this.addPending(slot, field, this.changeOf(line, field, value));
       }
@@ -205,6 +217,53 @@ export class EditQueue {
     return reverted;
   }
 
+  /** Sends the waiting edits of the matching records at once, skipping batching holds and retry backoff. */
+  sendNow(match: SlotMatch = {}): number {
+    let records = 0;
+    for (const group of this.matchingGroups(match)) {
+      for (const slot of this.matchingSlots(group, match)) {
+        if (slot.pending.size === 0) continue;
+        records++;
+        // The failure stays shown until the next answer; only the wait is over.
+        if (slot.retrying !== undefined) slot.retrying = { ...slot.retrying, at: Date.now() };
+      }
+      this.schedule(group, true);
+    }
+    return records;
+  }
+
+  /** Sends every rejected record of the matching tables again. */
+  async retryAll(match: SlotMatch = {}): Promise<number> {
+    const slots = this.matchingGroups(match).flatMap((g) =>
+      this.matchingSlots(g, match).filter((s) => s.rejected.size > 0),
+    );
+    for (const slot of slots) await this.retry(slot.target, slot.recordId);
+    return slots.length;
+  }
+
+  /**
+   * Drops the rejected values of the matching records and, with `waiting`, the values not yet sent (a
+   * request already out finishes). Cells not still owed go back to what they showed before.
+   */
+  async discardAll(match: SlotMatch & { waiting?: boolean }): Promise<number> {
+    let records = 0;
+    for (const group of this.matchingGroups(match)) {
+      for (const slot of this.matchingSlots(group, match)) {
+        const dropWaiting = match.waiting === true && slot.pending.size > 0;
+        const dropLater = match.waiting === true && slot.inFlight !== undefined;
+        if (!dropWaiting && !dropLater && slot.rejected.size === 0) continue;
+        records++;
+        if (dropLater) {
+          slot.dropInFlight = true;
+          this.emitState(slot);
+        }
+        if (dropWaiting) await this.dropWaiting(slot);
+        if (slot.rejected.size > 0) await this.discard(slot.target, slot.recordId);
+      }
+    }
+    return records;
+  }
+
   status(): EditEventPayload<'edits.summary'> & { records: EditEventPayload<'edits.state'>[] } {
     const records = [...this.groups.values()].flatMap((g) =>
       [...g.slots.values()].map((s) => this.stateOf(s)),
@@ -232,6 +291,35 @@ export class EditQueue {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await this.opts.journal.close();
+  }
+
+  private matchingGroups(match: SlotMatch): Group[] {
+    return [...this.groups.values()].filter(
+      (g) => match.target === undefined || targetKey(g.target) === targetKey(match.target),
+    );
+  }
+
+  private matchingSlots(group: Group, match: SlotMatch): Slot[] {
+    return [...group.slots.values()].filter(
+      (s) => match.recordId === undefined || s.recordId === match.recordId,
+    );
+  }
+
+  /** Journals the drop of a record's unsent values, then reverts the cells no request still carries. */
+  private async dropWaiting(slot: Slot): Promise<void> {
+    const dropped = slot.pending;
+    slot.pending = new Map();
+    await this.opts.journal.append({ t: 'discard', refs: refsOf(dropped) });
+    const reverted: FieldValues = {};
+    for (const [field, change] of dropped) {
+      if (!slot.inFlight?.has(field) && !slot.rejected.has(field)) reverted[field] = change.previous ?? null;
+    }
+    if (slot.inFlight === undefined) slot.retrying = undefined;
+    this.opts.onDropped?.([...dropped.values()].flatMap((c) => c.editIds));
+    this.opts.emit('edits.reverted', { target: slot.target, recordId: slot.recordId, fields: reverted });
+    this.emitState(slot);
+    this.forgetIfSettled(slot);
+    this.emitSummary();
   }
 
   private changeOf(line: EditLine, field: string, value: unknown): Change {
@@ -274,6 +362,7 @@ export class EditQueue {
         rejected: new Map(),
         attempts: 0,
         solo: false,
+        dropInFlight: false,
         queuedAt: 0,
       };
       group.slots.set(recordId, slot);
@@ -354,6 +443,7 @@ export class EditQueue {
     slot.attempts = 0;
     slot.retrying = undefined;
     slot.solo = false;
+    slot.dropInFlight = false;
     // The service already holds these values: if this line is lost in a crash, replay only repeats the PATCH.
     void this.opts.journal.append({ t: 'ack', refs }).catch((e: unknown) => this.reportJournalError(slot, e));
     if (record !== undefined) {
@@ -382,6 +472,16 @@ export class EditQueue {
       return;
     }
     const error = toChannelError(e);
+    const dropping = slots.filter((s) => s.dropInFlight);
+    if (dropping.length > 0) {
+      for (const slot of dropping) {
+        slot.dropInFlight = false;
+        this.restore(slot);
+        void this.dropWaiting(slot).catch((x: unknown) => this.reportJournalError(slot, x));
+      }
+      slots = slots.filter((s) => !dropping.includes(s));
+      if (slots.length === 0) return;
+    }
     if (isRejection(e) && slots.length > 1) {
       for (const slot of slots) {
         this.restore(slot);
@@ -453,6 +553,7 @@ export class EditQueue {
       pending: [...new Set([...(slot.inFlight?.keys() ?? []), ...slot.pending.keys()])],
       values: { ...valuesOf(slot.inFlight ?? new Map(), 'value'), ...valuesOf(slot.pending, 'value') },
       ...(slot.retrying === undefined ? {} : { retrying: slot.retrying }),
+      ...(slot.dropInFlight ? { discarding: true } : {}),
       ...(slot.rejection === undefined || slot.rejected.size === 0
         ? {}
         : {

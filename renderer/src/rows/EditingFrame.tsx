@@ -2,13 +2,15 @@
  * The editing frame around a table's grid: row actions (add, delete, open, undo, redo, export), the
  * queue's notices, and the grid's keys and clipboard: Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo,
  * Space opens the focused record (or flips a checkbox), Ctrl+Space and Shift+arrows select rows, Delete
- * deletes the selected rows after one confirmation, copy gives TSV, paste fills a range or adds rows (asking
- * first) and reports what it skipped until the next action. An editor refusing its text says why by the cell.
+ * deletes the selected rows after one confirmation (or clears a range of cells), Ctrl+D fills down, copy gives
+ * TSV, paste fills a range or adds rows (asking first) and reports what it skipped until the next action. An
+ * editor refusing its text says why by the cell.
  */
 import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
 import type { CellPosition } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
+import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { isToggle } from '../editing/column-editing';
@@ -34,6 +36,10 @@ import { useSelectAll } from './select-all';
 import type { ViewCount } from '../status/StatusBar';
 import type { EditingView, TableEditing } from './table-editing';
 import { parseTsv, toTsv } from './tsv';
+import { planClear, planFillDown, planFillDrag, planSetField } from './range/bulk-plan';
+import type { BulkGrid, BulkPlan } from './range/bulk-plan';
+import { SetFieldDialog } from './range/SetFieldDialog';
+import { useCellRange } from './range/useCellRange';
 
 interface Props {
   editing: TableEditing;
@@ -63,6 +69,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
   const grid = editing.gridApi;
   const selectAll = useSelectAll({ api: tabledesk(), frame, viewId, count, selectedCount, ask: setAsk });
   const busy = () => !grid || grid.getEditingCells().length > 0;
+  const [setField, setSetField] = useState<{ rows: number[]; note?: string }>();
 
   /** Field columns as displayed, left to right. */
   const displayed = (): Column[] =>
@@ -83,6 +90,94 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       .filter((n) => n.data !== undefined)
       .sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0))
       .map((n) => n.data as RecordData);
+
+  /** The grid as fill, clear and set-field read it: rows by index, fields, what each cell shows. */
+  const bulkGrid = (): BulkGrid => ({
+    rowAt: (i) => {
+      const data = grid?.getDisplayedRowAtIndex(i)?.data;
+      return groupHeaderOf(data) ? 'header' : data;
+    },
+    field: (name) => editing.fields.find((f) => f.name === name),
+    shown: (row, field) => editing.store.value(row, field),
+  });
+
+  /** One plan, one `edits.edit` call (one undo step), and a line on what was done and what was left out. */
+  const runBulk = (plan: BulkPlan, done: string) => {
+    const left = [
+      ...plan.skipped,
+      ...(plan.unloaded > 0 ? [`${plural(plan.unloaded, 'row')} not loaded yet left out`] : []),
+    ];
+    if (plan.changes.length > MAX_EDITS_PER_CALL) {
+      editing.say(
+        `This would change ${plural(plan.changes.length, 'record')}, more than one change may hold (${MAX_EDITS_PER_CALL.toLocaleString()} records, one undo step): nothing was sent. Choose fewer rows, or filter the view.`,
+        'error',
+      );
+      return;
+    }
+    if (plan.changes.length > 0) void editing.edit(plan.changes);
+    const head = plan.cells > 0 ? `${done} ${plural(plan.cells, 'cell')}.` : 'Nothing to change.';
+    editing.say(
+      [head, ...(left.length > 0 ? ['Left out:', ...left] : [])].join('\n'),
+      left.length > 0 ? 'error' : 'info',
+      {
+        untilNextAction: left.length > 0,
+      },
+    );
+  };
+
+  const selectedIndexes = (): number[] =>
+    (grid?.getSelectedNodes() ?? [])
+      .flatMap((n) => (n.rowPinned || n.rowIndex === null ? [] : [n.rowIndex]))
+      .sort((a, b) => a - b);
+
+  const fieldNames = () => displayed().map((f) => f.name);
+  const cells = useCellRange({
+    editing,
+    frame,
+    displayed: fieldNames,
+    busy,
+    onFill: (source, target) => runBulk(planFillDrag(bulkGrid(), source, target), 'Filled'),
+  });
+
+  /** Ctrl+D: a range fills down from its first row; else the selected rows, in the focused column. */
+  const fillDown = () => {
+    const range = editing.range.multi;
+    if (range && range.bottom > range.top) {
+      const rows = Array.from({ length: range.bottom - range.top + 1 }, (_, i) => range.top + i);
+      runBulk(planFillDown(bulkGrid(), rows, range.columns), 'Filled');
+      return;
+    }
+    const column = grid?.getFocusedCell()?.column.getColId();
+    const rows = selectedIndexes();
+    if (column === undefined || !fieldNames().includes(column) || rows.length < 2) {
+      editing.say('Choose cells down a column (drag over them) or select rows first, then Ctrl+D.', 'info');
+      return;
+    }
+    runBulk(planFillDown(bulkGrid(), rows, [column]), 'Filled');
+  };
+
+  const clearRange = () => {
+    const range = editing.range.multi;
+    if (range) runBulk(planClear(bulkGrid(), range), 'Cleared');
+  };
+
+  /** Set field: the selected rows, else the rows of the range of cells. */
+  const askSetField = () => {
+    const range = editing.range.multi;
+    let rows = selectedIndexes();
+    if (rows.length === 0 && range)
+      rows = Array.from({ length: range.bottom - range.top + 1 }, (_, i) => range.top + i);
+    if (rows.length === 0) return;
+    const whole = selectAll.wholeView;
+    setSetField({
+      rows,
+      ...(whole !== undefined && whole > rows.length
+        ? {
+            note: `Only the ${plural(rows.length, 'loaded row')} of the ${whole.toLocaleString()} in this view are set (one undo step); scroll to load more, or filter the view to the rows you mean.`,
+          }
+        : {}),
+    });
+  };
 
   const askDelete = () => {
     const whole = selectAll.wholeView;
@@ -180,9 +275,19 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
       grid.getDisplayedRowAtIndex(focused.rowIndex)?.setSelected(true);
       grid.getDisplayedRowAtIndex(to)?.setSelected(true);
+    } else if (ctrl && key === 'd') {
+      // The browser's own Ctrl+D (a bookmark) is not wanted over the grid.
+      e.preventDefault();
+      e.stopPropagation();
+      fillDown();
+    } else if ((e.key === 'Delete' || e.key === 'Backspace') && editing.range.multi) {
+      e.preventDefault();
+      clearRange();
     } else if ((e.key === 'Delete' || e.key === 'Backspace') && selectedCount > 0) {
       e.preventDefault();
       askDelete();
+    } else if (e.key === 'Escape' && editing.range.multi) {
+      editing.range.set(undefined);
     }
   };
 
@@ -274,9 +379,10 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       ref={frame}
       onKeyDownCapture={onKeyDown}
       onInputCapture={() => problem && checkProblem()}
-      onPointerDownCapture={() => {
+      onPointerDownCapture={(e) => {
         onAction();
         if (problem) checkProblem();
+        cells.onPointerDown(e);
       }}
       onCopy={onCopy}
       onPaste={onPaste}
@@ -306,6 +412,14 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
             : selectedCount > 0
               ? ` ${plural(selectedCount, 'row')}`
               : ''}
+        </button>
+        <button
+          type="button"
+          disabled={selectedCount === 0 && editing.range.multi === undefined}
+          onClick={askSetField}
+          title="Set one field to one value for the selected rows"
+        >
+          Set field…
         </button>
         <button type="button" onClick={openFocused} title="Open the focused record (Space)">
           Open record
@@ -348,6 +462,15 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       <EditNotices editing={editing} view={view} />
       <UploadBar editing={editing} />
       <AttachmentDrop editing={editing}>{children}</AttachmentDrop>
+      {cells.handle && cells.dragging !== 'fill' && (
+        <div
+          className="td-fill-handle"
+          data-testid="fill-handle"
+          title="Drag to fill"
+          style={{ left: cells.handle.left, top: cells.handle.top }}
+          onPointerDown={cells.onHandleDown}
+        />
+      )}
       {problem && (
         <div className="td-cell-problem" role="alert" style={{ top: problem.top, left: problem.left }}>
           {problem.text}
@@ -360,6 +483,20 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
             setAsk(undefined);
             refocusGrid();
           }}
+        />
+      )}
+      {setField && (
+        <SetFieldDialog
+          fields={displayed()}
+          rows={setField.rows.length}
+          note={setField.note}
+          onClose={() => {
+            setSetField(undefined);
+            refocusGrid();
+          }}
+          onApply={(field, value) =>
+            runBulk(planSetField(bulkGrid(), setField.rows, field.name, value), `Set ${field.name} in`)
+          }
         />
       )}
       {detail !== undefined && (

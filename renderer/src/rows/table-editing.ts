@@ -13,6 +13,7 @@ import { EditStore, sameTarget } from '../editing/edit-store';
 import type { EditTarget } from '../editing/edit-store';
 import { parseInput } from '../editing/parse';
 import { Placements } from './placements';
+import { RangeSelection } from './range/cell-range';
 import type { Placed } from './placements';
 
 export interface CellChange {
@@ -45,6 +46,8 @@ export class TableEditing {
   private added: RecordData[] = [];
   /** Undone deletes show their records where they were (see placements.ts). */
   readonly placements = new Placements();
+  /** The cells chosen with the mouse (fill, clear), by grid index: a new order of the view drops it. */
+  readonly range = new RangeSelection();
   /** Deleted records by id, with the row index they had: where an undo puts them back. */
   private readonly deletedAt = new Map<string, Placed>();
   /** Add row's own create in flight: its row is pinned, so the grid need not reload to show it. */
@@ -232,6 +235,7 @@ export class TableEditing {
   /** The view's order is asked for again (a new query or sort): added and restored rows take their place in it. */
   viewOrderAsked(): void {
     if (this.added.length > 0) this.pin([]);
+    this.range.set(undefined);
     this.placements.clear();
     this.deletedAt.clear();
   }

@@ -1,6 +1,6 @@
 /** A table tab's editing controller and the grid options that plug it in. */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ColDef, SuppressKeyboardEventParams } from 'ag-grid-community';
+import type { CellClassParams, ColDef, SuppressKeyboardEventParams } from 'ag-grid-community';
 import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
@@ -13,12 +13,15 @@ import type { EditingView } from './table-editing';
 
 /**
  * Keys the frame handles: Space opens the record or flips a checkbox (the grid would toggle selection),
- * and Delete or Backspace with rows selected deletes them (the grid would clear the focused cell).
+ * Delete or Backspace with rows or a range of cells selected deletes the rows or clears the cells (the grid
+ * would clear or edit the focused cell), and Ctrl+D fills down.
  */
-const frameKeys = (p: SuppressKeyboardEventParams<RecordData>) =>
+const frameKeys = (editing: TableEditing) => (p: SuppressKeyboardEventParams<RecordData>) =>
   !p.editing &&
   (p.event.key === ' ' ||
-    ((p.event.key === 'Delete' || p.event.key === 'Backspace') && p.api.getSelectedNodes().length > 0));
+    ((p.event.ctrlKey || p.event.metaKey) && p.event.key.toLowerCase() === 'd') ||
+    ((p.event.key === 'Delete' || p.event.key === 'Backspace') &&
+      (p.api.getSelectedNodes().length > 0 || editing.range.multi !== undefined)));
 
 export function useTableEditing(target: EditTarget) {
   const { connectionId, baseId, table } = target;
@@ -39,10 +42,18 @@ export function useTableEditing(target: EditTarget) {
   }, [editing]);
 
   const decorate = useCallback(
-    (def: ColDef<RecordData>, field: Column) => ({
-      ...withEditing(def, field, editing.store),
-      suppressKeyboardEvent: frameKeys,
-    }),
+    (def: ColDef<RecordData>, field: Column) => {
+      const edited = withEditing(def, field, editing.store);
+      return {
+        ...edited,
+        cellClassRules: {
+          ...edited.cellClassRules,
+          'td-cell-range': (p: CellClassParams<RecordData>) =>
+            !p.node.rowPinned && editing.range.marks(p.node.rowIndex, field.name),
+        },
+        suppressKeyboardEvent: frameKeys(editing),
+      };
+    },
     [editing],
   );
 
@@ -63,7 +74,12 @@ export function useTableEditing(target: EditTarget) {
       },
       // The checkbox and the row's number, first and pinned; its header selects all (see row-numbers.ts).
       selectionColumnDef: rowNumberColumn,
-      onSelectionChanged: (e) => setSelectedCount(e.api.getSelectedNodes().length),
+      onSelectionChanged: (e) => {
+        const count = e.api.getSelectedNodes().length;
+        setSelectedCount(count);
+        // Rows chosen now are what Delete and Ctrl+D act on, not a range chosen before.
+        if (count > 0 && editing.range.multi !== undefined) editing.range.set(undefined);
+      },
       onRowSelected: (e) => {
         if (e.node.isSelected() && e.source === 'checkboxSelected')
           anchor.current = e.node.rowIndex ?? undefined;

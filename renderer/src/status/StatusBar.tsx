@@ -1,9 +1,10 @@
 /**
  * The tab's status bar: the view's record count ("at least" while it is walked; records loaded until a count
- * comes), the request queue, the last error.
+ * comes), the request queue, the changes not yet confirmed (opening their panel), the last error.
  */
 import type { EventPayload } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
+import { PendingStatus } from '../pending/PendingPanel';
 
 /** The `view.count` event: exact, or at least `count` while the service's ids are walked. */
 export interface ViewCount {
@@ -55,6 +56,7 @@ export function StatusBar({ loaded, total, count: viewCount, loadingPage, client
             ` · paused by the rate limit until ${new Date(client.pausedUntil).toLocaleTimeString()}`}
         </span>
       )}
+      <PendingStatus />
       {error !== undefined && (
         <span className="td-status-error" role="alert">
           {error}

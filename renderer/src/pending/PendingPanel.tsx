@@ -1,0 +1,159 @@
+/**
+ * The pending changes panel (not modal): every change not yet confirmed, across tabs, by state, with the
+ * failure and the service's message; Send now, Retry, Discard or "I have checked", one by one or all. The
+ * status bar's button shows the counts and opens it.
+ */
+import { useState } from 'react';
+import { errorMessage } from '../bridge';
+import { countsText, STATE_LABEL } from './pending-model';
+import type { PendingAction, PendingItem, PendingState } from './pending-model';
+import { pendingChanges, usePendingItems } from './pending-changes';
+
+const ORDER: PendingState[] = ['refused', 'retrying', 'sending', 'waiting', 'uncertain'];
+
+const ACTION_LABEL: Record<PendingAction, string> = {
+  sendNow: 'Send now',
+  retry: 'Retry',
+  discard: 'Discard',
+  dismiss: 'I have checked',
+};
+
+const time = (at: number) => new Date(at).toLocaleTimeString();
+
+function Item({ item, onError }: { item: PendingItem; onError: (text: string) => void }) {
+  return (
+    <li className={`td-pending-item td-pending-${item.state}`} data-testid="pending-item">
+      <span className="td-pending-kind">{item.kind}</span>
+      <span className="td-pending-state">{STATE_LABEL[item.state]}</span>
+      <span className="td-pending-title">
+        {item.target.table} · {item.title}
+      </span>
+      {item.error !== undefined && <span className="td-pending-error">{item.error}</span>}
+      {item.state === 'retrying' && item.at !== undefined && (
+        <span className="td-pending-at">next try {time(item.at)}</span>
+      )}
+      <span className="td-pending-actions">
+        {item.actions.map((action) => (
+          <button
+            key={action}
+            type="button"
+            onClick={() =>
+              void pendingChanges()
+                .model.act(action, item)
+                .catch((e: unknown) => onError(errorMessage(e)))
+            }
+          >
+            {ACTION_LABEL[action]}
+          </button>
+        ))}
+      </span>
+    </li>
+  );
+}
+
+function Panel({ onClose }: { onClose: () => void }) {
+  const items = usePendingItems();
+  const changes = pendingChanges();
+  const counts = changes.model.counts();
+  const [note, setNote] = useState<string>();
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const run = (what: () => Promise<number>, done: (n: number) => string) =>
+    void what().then(
+      (n) => setNote(done(n)),
+      (e: unknown) => setNote(errorMessage(e)),
+    );
+  const sorted = [...items].sort((a, b) => ORDER.indexOf(a.state) - ORDER.indexOf(b.state));
+  const owed = counts.waiting + counts.retrying;
+  const discardable = owed + counts.refused;
+  return (
+    // Not modal: the grid stays usable beside it; Esc inside it closes it.
+    <div
+      className="td-pending-panel"
+      role="dialog"
+      aria-label="Pending changes"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onClose();
+      }}
+    >
+      <header>
+        <h2>Pending changes</h2>
+        <button type="button" onClick={onClose} aria-label="Close pending changes">
+          ×
+        </button>
+      </header>
+      <div className="td-pending-bulk">
+        <button
+          type="button"
+          disabled={owed === 0}
+          onClick={() => run(changes.sendAll, (n) => `Sending ${n} now.`)}
+        >
+          Send all now
+        </button>
+        <button
+          type="button"
+          disabled={counts.refused === 0}
+          onClick={() => run(changes.retryAll, (n) => `Retrying ${n}.`)}
+        >
+          Retry all refused
+        </button>
+        {confirmDiscard ? (
+          <>
+            <span>Discard {discardable} unsent changes?</span>
+            <button
+              type="button"
+              onClick={() => {
+                setConfirmDiscard(false);
+                run(changes.discardAll, (n) => `Discarded the changes of ${n} records.`);
+              }}
+            >
+              Discard all
+            </button>
+            <button type="button" onClick={() => setConfirmDiscard(false)}>
+              Keep them
+            </button>
+          </>
+        ) : (
+          <button type="button" disabled={discardable === 0} onClick={() => setConfirmDiscard(true)}>
+            Discard all…
+          </button>
+        )}
+      </div>
+      {note !== undefined && (
+        <p className="td-muted" role="status">
+          {note}
+        </p>
+      )}
+      {sorted.length === 0 ? (
+        <p className="td-muted">Nothing is waiting: every change is confirmed by the service.</p>
+      ) : (
+        <ul className="td-pending-list">
+          {sorted.map((item) => (
+            <Item key={`${item.kind}:${item.key}`} item={item} onError={setNote} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The status bar's part: the counts (or "All saved"), opening the panel. */
+export function PendingStatus() {
+  const items = usePendingItems();
+  const [open, setOpen] = useState(false);
+  const text = countsText(pendingChanges().model.counts());
+  return (
+    <>
+      <button
+        type="button"
+        className={`td-status-pending${items.some((i) => i.state === 'refused') ? ' td-error' : ''}`}
+        data-testid="pending-changes"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        title="Pending changes"
+      >
+        {text === '' ? 'All changes saved' : `Pending: ${text}`}
+      </button>
+      {open && <Panel onClose={() => setOpen(false)} />}
+    </>
+  );
+}

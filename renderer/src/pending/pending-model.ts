@@ -1,0 +1,175 @@
+/**
+ * Everything not yet confirmed by the service, across tabs, as one list of items of several kinds: cell
+ * edits (waiting, being retried, refused), creates and uploads of unknown outcome, uploads under way. Each
+ * source replaces its own items and answers its own actions, and each item names its kind for the user, so
+ * another kind (e.g. an import) joins with one `setSource` and its actions; the panel and status bar stay.
+ */
+import type { EventPayload } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
+
+export type PendingState = 'waiting' | 'sending' | 'retrying' | 'refused' | 'uncertain';
+export type PendingAction = 'sendNow' | 'retry' | 'discard' | 'dismiss';
+
+export interface PendingTarget {
+  connectionId: string;
+  baseId: string;
+  table: string;
+}
+
+export interface PendingItem {
+  /** Unique within its kind. */
+  key: string;
+  /** e.g. 'edit', 'create', 'upload', 'import'. */
+  kind: string;
+  state: PendingState;
+  target: PendingTarget;
+  /** The record it changes, where it is one record's. */
+  recordId?: string | undefined;
+  /** What it is, in a line ("rec123: Name, Points"). */
+  title: string;
+  /** The failure (the service's message), if any. */
+  error?: string | undefined;
+  /** When it will be sent again (retrying), or when it happened. */
+  at?: number | undefined;
+  actions: readonly PendingAction[];
+}
+
+/** Runs one action on one item of its kind. */
+export type ActOn = (action: PendingAction, item: PendingItem) => Promise<void>;
+
+export type PendingCounts = Record<PendingState, number>;
+
+export const STATE_LABEL: Record<PendingState, string> = {
+  waiting: 'waiting',
+  sending: 'being sent',
+  retrying: 'being retried',
+  refused: 'refused',
+  uncertain: 'uncertain',
+};
+
+export class PendingModel {
+  private readonly sources = new Map<string, { items: PendingItem[]; act: ActOn }>();
+  private readonly listeners = new Set<() => void>();
+  private list: PendingItem[] = [];
+
+  /** Replaces a source's items (and how their actions run). */
+  setSource(source: string, items: PendingItem[], act: ActOn): void {
+    this.sources.set(source, { items, act });
+    this.list = [...this.sources.values()].flatMap((k) => k.items);
+    for (const l of this.listeners) l();
+  }
+
+  items(): PendingItem[] {
+    return this.list;
+  }
+
+  counts(): PendingCounts {
+    const counts: PendingCounts = { waiting: 0, sending: 0, retrying: 0, refused: 0, uncertain: 0 };
+    for (const item of this.list) counts[item.state]++;
+    return counts;
+  }
+
+  act(action: PendingAction, item: PendingItem): Promise<void> {
+    const source = [...this.sources.values()].find((s) => s.items.includes(item));
+    return source?.act(action, item) ?? Promise.resolve();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** The status bar's words for the counts: "3 waiting · 1 refused"; empty when nothing is owed. */
+export function countsText(counts: PendingCounts): string {
+  const parts: string[] = [];
+  const owed = counts.waiting + counts.sending;
+  if (owed > 0) parts.push(`${owed} waiting`);
+  if (counts.retrying > 0) parts.push(`${counts.retrying} being retried`);
+  if (counts.refused > 0) parts.push(`${counts.refused} refused`);
+  if (counts.uncertain > 0) parts.push(`${counts.uncertain} uncertain`);
+  return parts.join(' · ');
+}
+
+type EditState = EventPayload<'edits.state'>;
+type Uncertain = EventPayload<'records.uncertain'>['creates'][number];
+type Upload = EventPayload<'attachments.progress'>;
+
+/** A cell value in a line: text quoted, cut short. */
+function shortValue(value: unknown): string {
+  const text =
+    value === null || value === undefined
+      ? 'empty'
+      : typeof value === 'string'
+        ? `"${value}"`
+        : JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+const fieldsText = (fields: readonly string[], values: Record<string, unknown>): string =>
+  fields.map((f) => `${f} → ${shortValue(values[f])}`).join(', ');
+
+export const targetKeyOf = (t: PendingTarget): string => JSON.stringify([t.connectionId, t.baseId, t.table]);
+
+/** A record's edits as items: the values still to send, and those the service refused. */
+export function editItems(state: EditState): PendingItem[] {
+  const key = `${targetKeyOf(state.target)}:${state.recordId}`;
+  const items: PendingItem[] = [];
+  if (state.pending.length > 0) {
+    items.push({
+      key: `${key}:pending`,
+      kind: 'edit',
+      state: state.retrying ? 'retrying' : 'waiting',
+      target: state.target,
+      recordId: state.recordId,
+      title:
+        `${state.recordId}: ${fieldsText(state.pending, state.values)}` +
+        (state.discarding ? ' (discarded: dropped unless the request under way lands)' : ''),
+      error: state.retrying?.error.message,
+      at: state.retrying?.at,
+      actions: state.discarding ? [] : ['sendNow', 'discard'],
+    });
+  }
+  if (state.rejected) {
+    items.push({
+      key: `${key}:refused`,
+      kind: 'edit',
+      state: 'refused',
+      target: state.target,
+      recordId: state.recordId,
+      title: `${state.recordId}: ${fieldsText(Object.keys(state.rejected.fields), state.rejected.fields)}`,
+      error: state.rejected.error.message,
+      actions: ['retry', 'discard'],
+    });
+  }
+  return items;
+}
+
+/** A create (or an upload, journaled like one) whose outcome is unknown: the user checks, then dismisses. */
+export function uncertainItem(c: Uncertain): PendingItem {
+  return {
+    key: c.id,
+    kind: c.upload ? 'upload' : 'create',
+    state: 'uncertain',
+    target: c.target,
+    title: c.upload
+      ? `${c.upload.filename} to ${c.upload.recordId}: may or may not have been attached`
+      : `${plural(c.records.length, 'new record')}: may or may not have been created`,
+    error: c.error.message,
+    at: c.at,
+    actions: ['dismiss'],
+  };
+}
+
+/** An upload under way (its outcome, once known, is a saved record or an uncertain item). */
+export function uploadItem(u: Upload): PendingItem | undefined {
+  if (u.state !== 'queued' && u.state !== 'sending') return undefined;
+  return {
+    key: `live:${u.uploadId}`,
+    kind: 'upload',
+    state: u.state === 'sending' ? 'sending' : 'waiting',
+    target: u.target,
+    title: `${u.filename} to ${u.recordId} (${u.field})`,
+    actions: [],
+  };
+}

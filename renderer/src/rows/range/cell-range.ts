@@ -1,0 +1,75 @@
+/**
+ * A rectangle of grid cells chosen with the mouse: rows by grid index (top to bottom, inclusive) and field
+ * columns in their displayed order. ag-grid Community has no range selection, so the table keeps its own;
+ * cells inside it carry a class (a cell class rule asks `contains`) and the fill handle sits at its corner.
+ */
+
+export interface CellRange {
+  top: number;
+  bottom: number;
+  /** Field names, left to right as displayed. */
+  columns: readonly string[];
+}
+
+export interface CellPoint {
+  row: number;
+  column: string;
+}
+
+/** The rectangle spanned by two cells; undefined when either column is not displayed. */
+export function rangeBetween(a: CellPoint, b: CellPoint, order: readonly string[]): CellRange | undefined {
+  const i = order.indexOf(a.column);
+  const j = order.indexOf(b.column);
+  if (i < 0 || j < 0) return undefined;
+  return {
+    top: Math.min(a.row, b.row),
+    bottom: Math.max(a.row, b.row),
+    columns: order.slice(Math.min(i, j), Math.max(i, j) + 1),
+  };
+}
+
+export const cellsIn = (r: CellRange): number => (r.bottom - r.top + 1) * r.columns.length;
+
+export const sameRange = (a: CellRange | undefined, b: CellRange | undefined): boolean =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.top === b.top &&
+    a.bottom === b.bottom &&
+    a.columns.join('\u0000') === b.columns.join('\u0000'));
+
+export class RangeSelection {
+  private current: CellRange | undefined;
+  private readonly listeners = new Set<(now: CellRange | undefined, before: CellRange | undefined) => void>();
+
+  get range(): CellRange | undefined {
+    return this.current;
+  }
+
+  /** A range of more than one cell: a single cell is just the focused cell, which the grid marks itself. */
+  get multi(): CellRange | undefined {
+    return this.current !== undefined && cellsIn(this.current) > 1 ? this.current : undefined;
+  }
+
+  set(range: CellRange | undefined): void {
+    if (sameRange(range, this.current)) return;
+    const before = this.current;
+    this.current = range;
+    for (const l of this.listeners) l(range, before);
+  }
+
+  /** Whether a cell is inside a range of several cells (the only kind that is drawn). */
+  marks(row: number | null, column: string): boolean {
+    return this.multi !== undefined && this.contains(row, column);
+  }
+
+  contains(row: number | null, column: string): boolean {
+    const r = this.current;
+    return r !== undefined && row !== null && row >= r.top && row <= r.bottom && r.columns.includes(column);
+  }
+
+  onChange(listener: (now: CellRange | undefined, before: CellRange | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Choosing a range of cells with the mouse (press on a cell, drag to another) and the fill handle: a small
+ * square at the bottom-right corner of the range (or the focused cell) that drags its values over the
+ * cells below, above or beside it. Plain DOM over ag-grid Community, which has neither: the cell under the
+ * pointer is found with `elementFromPoint`, and the handle is placed from the corner cell's own box.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PointerEvent as ReactPointerEvent, RefObject } from 'react';
+import type { GridApi } from 'ag-grid-community';
+import type { RecordData } from '../../../../core/records/types';
+import type { TableEditing } from '../table-editing';
+import { cellsIn, rangeBetween, sameRange } from './cell-range';
+import type { CellPoint, CellRange } from './cell-range';
+
+/** The grid cell (a field column of a scrolling row, not a pinned one) an element belongs to. */
+export function cellOf(el: Element | null, fields: readonly string[]): CellPoint | undefined {
+  const cell = el?.closest('.ag-cell[col-id]');
+  const row = cell?.closest('.ag-row[row-index]');
+  const index = Number(row?.getAttribute('row-index'));
+  const column = cell?.getAttribute('col-id') ?? '';
+  // Rows pinned at the top are indexed "t-0": not part of a range.
+  if (!Number.isInteger(index) || !fields.includes(column)) return undefined;
+  return { row: index, column };
+}
+
+/** The range the fill handle extends `source` to, toward the cell under the pointer: down/up or sideways. */
+export function dragTarget(source: CellRange, to: CellPoint, order: readonly string[]): CellRange {
+  const rowsOut = to.row < source.top ? source.top - to.row : Math.max(0, to.row - source.bottom);
+  const left = order.indexOf(source.columns[0]!);
+  const right = order.indexOf(source.columns.at(-1)!);
+  const at = order.indexOf(to.column);
+  const colsOut = at < 0 ? 0 : at < left ? left - at : Math.max(0, at - right);
+  if (rowsOut > 0 && rowsOut >= colsOut)
+    return { ...source, top: Math.min(source.top, to.row), bottom: Math.max(source.bottom, to.row) };
+  if (colsOut > 0) return { ...source, columns: order.slice(Math.min(left, at), Math.max(right, at) + 1) };
+  return source;
+}
+
+const single = (p: CellPoint): CellRange => ({ top: p.row, bottom: p.row, columns: [p.column] });
+
+interface Options {
+  editing: TableEditing;
+  frame: RefObject<HTMLElement | null>;
+  /** Field columns as displayed, left to right. */
+  displayed: () => string[];
+  /** Whether an editor is open (no range is started then). */
+  busy: () => boolean;
+  /** The fill handle was let go over a larger range. */
+  onFill: (source: CellRange, target: CellRange) => void;
+}
+
+interface HandleBox {
+  left: number;
+  top: number;
+}
+
+export function useCellRange({ editing, frame, displayed, busy, onFill }: Options) {
+  const [handle, setHandle] = useState<HandleBox>();
+  const [dragging, setDragging] = useState<'range' | 'fill'>();
+  const grid = editing.gridApi;
+  const selection = editing.range;
+  const frameRequest = useRef(0);
+  // The latest columns, read by listeners registered once per grid.
+  const columns = useRef(displayed);
+  useEffect(() => {
+    columns.current = displayed;
+  });
+
+  /** The handle's place: the bottom-right corner of the range, or of the focused cell. */
+  const measure = useCallback(() => {
+    frameRequest.current = 0;
+    const box = frame.current?.getBoundingClientRect();
+    const corner = cornerOf(selection.range, grid);
+    const cell =
+      corner &&
+      frame.current?.querySelector(
+        `.ag-row[row-index="${corner.row}"]:not(.ag-row-pinned) .ag-cell[col-id="${CSS.escape(corner.column)}"]`,
+      );
+    // The rows' band: under the header, above the horizontal scroll bar (a corner outside it is hidden).
+    const header = frame.current?.querySelector('.ag-header')?.getBoundingClientRect();
+    const scrollbar = frame.current?.querySelector('.ag-body-horizontal-scroll')?.getBoundingClientRect();
+    const rect = cell?.getBoundingClientRect();
+    if (
+      !box ||
+      !rect ||
+      !header ||
+      !scrollbar ||
+      rect.bottom > scrollbar.top + 1 ||
+      rect.bottom < header.bottom
+    ) {
+      setHandle(undefined);
+      return;
+    }
+    const left = rect.right - box.left;
+    const top = rect.bottom - box.top;
+    setHandle((was) => (was?.left === left && was.top === top ? was : { left, top }));
+  }, [frame, grid, selection]);
+
+  /** Measured once per frame however many events ask (a scroll, a focus moved by Enter while typing). */
+  const place = useCallback(() => {
+    if (frameRequest.current === 0) frameRequest.current = requestAnimationFrame(measure);
+  }, [measure]);
+  useEffect(() => () => cancelAnimationFrame(frameRequest.current), []);
+
+  useEffect(() => {
+    if (!grid || grid.isDestroyed()) return;
+    const focused = () => {
+      const cell = grid.getFocusedCell();
+      const column = cell?.column.getColId() ?? '';
+      // A focus that moved outside the range (keys, a click) makes the focused cell the range.
+      if (cell && cell.rowPinned == null && !selection.contains(cell.rowIndex, column)) {
+        selection.set(
+          columns.current().includes(column) ? single({ row: cell.rowIndex, column }) : undefined,
+        );
+      }
+      place();
+    };
+    const events = ['bodyScroll', 'modelUpdated', 'columnResized', 'columnMoved', 'viewportChanged'] as const;
+    for (const e of events) grid.addEventListener(e, place);
+    grid.addEventListener('cellFocused', focused);
+    const off = selection.onChange((now, before) => {
+      // Only ranges of several cells are drawn: moving the focused cell redraws nothing.
+      if ((now && cellsIn(now) > 1) || (before && cellsIn(before) > 1)) refreshRange(grid, now, before);
+      place();
+    });
+    return () => {
+      off();
+      if (grid.isDestroyed()) return;
+      for (const e of events) grid.removeEventListener(e, place);
+      grid.removeEventListener('cellFocused', focused);
+    };
+  }, [grid, selection, place]);
+
+  /** Follows the pointer (the window's, so a drag may leave the cell it began on) until the button is let go. */
+  const follow = (onMove: (p: CellPoint) => void, onUp: () => void) => {
+    const move = (e: PointerEvent) => {
+      const p = cellOf(document.elementFromPoint(e.clientX, e.clientY), displayed());
+      if (p) onMove(p);
+    };
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      window.removeEventListener('pointercancel', up);
+      setDragging(undefined);
+      onUp();
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+    window.addEventListener('pointercancel', up);
+  };
+
+  /** A press on a cell (no modifier key) starts a range there. */
+  const onPointerDown = (e: ReactPointerEvent) => {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || busy()) return;
+    if (e.target instanceof Element && e.target.closest('.td-fill-handle')) return;
+    const order = displayed();
+    const anchor = cellOf(e.target as Element, order);
+    if (!anchor) return;
+    selection.set(single(anchor));
+    setDragging('range');
+    follow(
+      (p) => selection.set(rangeBetween(anchor, p, order) ?? single(anchor)),
+      () => undefined,
+    );
+  };
+
+  const onHandleDown = (e: ReactPointerEvent) => {
+    if (e.button !== 0 || busy()) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const source = selection.range;
+    if (!source) return;
+    const order = displayed();
+    let target = source;
+    setDragging('fill');
+    follow(
+      (p) => {
+        target = dragTarget(source, p, order);
+        selection.set(target);
+      },
+      () => {
+        if (!sameRange(target, source)) onFill(source, target);
+      },
+    );
+  };
+
+  return { handle, dragging, onPointerDown, onHandleDown };
+}
+
+function cornerOf(
+  range: CellRange | undefined,
+  grid: GridApi<RecordData> | undefined,
+): CellPoint | undefined {
+  if (range) return { row: range.bottom, column: range.columns.at(-1)! };
+  const cell = grid?.getFocusedCell();
+  return cell && cell.rowPinned == null ? { row: cell.rowIndex, column: cell.column.getColId() } : undefined;
+}
+
+/** Redraws the cells leaving or entering the range so their class rule is asked again. */
+function refreshRange(grid: GridApi<RecordData>, now?: CellRange, before?: CellRange): void {
+  if (grid.isDestroyed()) return;
+  const rows = new Set<number>();
+  const columns = new Set<string>();
+  for (const r of [now, before]) {
+    if (!r) continue;
+    r.columns.forEach((c) => columns.add(c));
+    const first = Math.max(r.top, grid.getFirstDisplayedRowIndex());
+    const last = Math.min(r.bottom, grid.getLastDisplayedRowIndex());
+    for (let i = first; i <= last; i++) rows.add(i);
+  }
+  const rowNodes = [...rows].flatMap((i) => grid.getDisplayedRowAtIndex(i) ?? []);
+  if (rowNodes.length > 0) grid.refreshCells({ rowNodes, columns: [...columns] });
+}
