@@ -20,6 +20,7 @@ import { appChannels, appEvents } from './channels';
 import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
 import { walkChannels } from './view-walk';
+import { findChannels } from './find';
 import { attachmentChannels, attachmentEvents } from './attachments';
 import { linkChannels, linkEvents } from './links';
 
@@ -28,6 +29,7 @@ export const channels = {
   ...editChannels,
   ...commentChannels,
   ...walkChannels,
+  ...findChannels,
   ...attachmentChannels,
   ...linkChannels,
   ...aggregateChannels,
