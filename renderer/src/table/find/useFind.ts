@@ -19,6 +19,9 @@ import { paintFind, watchFind } from './paint';
 /** Typing pause before the services are asked to count. */
 export const FIND_DEBOUNCE_MS = 250;
 
+/** A step that takes longer than this shows that it is searching, with Stop. */
+const BUSY_AFTER_MS = 300;
+
 export interface FindMatch {
   row: number;
   recordId: string;
@@ -58,6 +61,8 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
   /** Asks the find box to take the focus (the bar owns the box). */
   const [focusAsked, setFocusAsked] = useState(0);
   const saved = useRef<Saved | undefined>(undefined);
+  /** The latest step: an older one's answer, or one that arrives after Esc, moves nothing. */
+  const latest = useRef(0);
 
   const fields = useMemo(() => columns.filter(isFindable), [columns]);
   const byName = useMemo(() => new Map(fields.map((c) => [c.name, c])), [fields]);
@@ -125,6 +130,7 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
 
   const close = useCallback(() => {
     if (viewId !== undefined) void tabledesk().call('find.cancel', { viewId });
+    latest.current++;
     setOpen(false);
     setBusy(false);
     setAt(undefined);
@@ -151,7 +157,11 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
       if (q !== search) setSearch(q);
       const stepKey = `${viewId}\u0000${q}\u0000${names.join('\u0000')}`;
       const from = (stepKey === key ? current?.row : undefined) ?? (direction === 'next' ? -1 : 0);
-      setBusy(true);
+      const seq = ++latest.current;
+      // Said only when the step takes a while (a walk beyond the loaded rows), so a quick one does not flicker.
+      const slow = setTimeout(() => {
+        if (latest.current === seq) setBusy(true);
+      }, BUSY_AFTER_MS);
       setSaid(undefined);
       try {
         const answer = await tabledesk().call('find.next', {
@@ -161,7 +171,7 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
           from,
           direction,
         });
-        if (answer.cancelled) return;
+        if (answer.cancelled || latest.current !== seq) return;
         const match = answer.match;
         if (match === undefined) {
           setSaid({ key: stepKey, note: 'No matches in this view.' });
@@ -180,7 +190,8 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
       } catch (e) {
         setSaid({ key: stepKey, note: errorMessage(e) });
       } finally {
-        setBusy(false);
+        clearTimeout(slow);
+        if (latest.current === seq) setBusy(false);
       }
     },
     [grid, viewId, text, tooLong, search, grouped, current, names, fields, key],
