@@ -2,11 +2,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Column, ViewQuery } from '../../../core/contract';
 import { findInViewFormula, isFindable } from '../../../core/records/find-formula';
 import type { RecordData } from '../../../core/records/types';
+import { startFaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy } from '../../support/fault-proxy';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
+let proxy: FaultProxy | undefined;
 afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
   await h?.close();
 });
 
@@ -177,5 +182,43 @@ describe('find: the formula over the shown fields, on the real local server', ()
     const newer = h.call('find.next', { ...search, text: 'zzz no match' });
     expect((await stale).cancelled).toBe(true);
     expect((await newer).cancelled).toBe(false);
+  });
+
+  it('without the count extension (as on Airtable) counts by a walk of matching ids, through failures retried', async () => {
+    h = await startHarness();
+    const server = (await h.services.embedded)!;
+    proxy = await startFaultProxy(server.url);
+    proxy.inject(
+      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+      { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
+    );
+    const isFind = (r: { path: string }) => decodeURIComponent(r.path).includes('FIND(LOWER(');
+    proxy.inject({ type: 'status', status: 503 }, { match: isFind, times: 1 });
+    proxy.inject({ type: 'drop-after' }, { match: isFind, times: 1 });
+    const { connection } = await h.call('connections.save', {
+      name: 'Hosted-like',
+      baseUrl: proxy.url,
+      apiKey: server.apiKey,
+    });
+    const records = await allRecords({});
+    const text = 'an';
+    const rows = records.flatMap((r, i) => (contains(r, SEARCHED, text) ? [i] : []));
+    const baseId = await h.demoBaseId();
+    const { viewId } = await h.call('view.open', {
+      connectionId: connection.id,
+      baseId,
+      table: TASKS,
+      query: {},
+    });
+    expect(await h.call('find.count', { viewId, text, fields: SEARCHED })).toEqual({
+      count: rows.length,
+      cancelled: false,
+    });
+    const walked = proxy.log.filter((r) => isFind(r) && r.status === 200);
+    expect(walked).toHaveLength(Math.ceil(rows.length / 100));
+    expect(proxy.log.filter((r) => isFind(r) && r.fault !== undefined)).toHaveLength(2);
+    // The same walk names matches past the loaded rows: none loaded yet, so the first one is walked to.
+    const first = await h.call('find.next', { viewId, text, fields: SEARCHED, from: -1, direction: 'next' });
+    expect(first.match).toMatchObject({ row: rows[0], ordinal: 1 });
   });
 });
