@@ -63,6 +63,8 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
   const saved = useRef<Saved | undefined>(undefined);
   /** The latest step: an older one's answer, or one that arrives after Esc, moves nothing. */
   const latest = useRef(0);
+  /** The search the step under way belongs to. */
+  const walking = useRef<string | undefined>(undefined);
 
   const fields = useMemo(() => columns.filter(isFindable), [columns]);
   const byName = useMemo(() => new Map(fields.map((c) => [c.name, c])), [fields]);
@@ -81,6 +83,15 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
     const t = setTimeout(() => setSearch(tooLong ? '' : text), FIND_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [text, tooLong]);
+
+  // A step still walking for an older search is stale: it is stopped, and its answer moves nothing.
+  useEffect(() => {
+    const stale = walking.current;
+    if (stale === undefined || stale === key) return;
+    walking.current = undefined;
+    latest.current++;
+    void tabledesk().call('find.cancel', { viewId: stale.slice(0, stale.indexOf('\u0000')) });
+  }, [key]);
 
   // A new search, view or set of fields starts again from the top, with a new count.
   useEffect(() => {
@@ -158,6 +169,7 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
       const stepKey = `${viewId}\u0000${q}\u0000${names.join('\u0000')}`;
       const from = (stepKey === key ? current?.row : undefined) ?? (direction === 'next' ? -1 : 0);
       const seq = ++latest.current;
+      walking.current = stepKey;
       // Said only when the step takes a while (a walk beyond the loaded rows), so a quick one does not flicker.
       const slow = setTimeout(() => {
         if (latest.current === seq) setBusy(true);
@@ -191,7 +203,9 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
         setSaid({ key: stepKey, note: errorMessage(e) });
       } finally {
         clearTimeout(slow);
-        if (latest.current === seq) setBusy(false);
+        if (latest.current === seq) walking.current = undefined;
+        // A stale step's end clears the note too, unless a newer step is under way.
+        if (walking.current === undefined) setBusy(false);
       }
     },
     [grid, viewId, text, tooLong, search, grouped, current, names, fields, key],
