@@ -21,6 +21,7 @@ import { commentChannels } from './comments';
 import { editChannels, editEvents } from './edits';
 import { replaceChannels, replaceEvents } from './replace';
 import { walkChannels } from './view-walk';
+import { findChannels } from './find';
 import { attachmentChannels, attachmentEvents } from './attachments';
 import { importChannels, importEvents } from './imports';
 import { linkChannels, linkEvents } from './links';
@@ -31,6 +32,7 @@ export const channels = {
   ...editChannels,
   ...commentChannels,
   ...walkChannels,
+  ...findChannels,
   ...attachmentChannels,
   ...linkChannels,
   ...aggregateChannels,

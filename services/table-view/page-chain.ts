@@ -66,14 +66,21 @@ export class PageChain {
    * `signal` aborts: no page after the one in flight is asked for, and that one is kept for the next caller.
    */
   async walkTo(end: number, signal: AbortSignal): Promise<void> {
+    let stop = (): void => undefined;
     const stopped = new Promise<never>((_, reject) => {
-      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      stop = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', stop, { once: true });
     });
     // Only raced against a page; a walk that ends first leaves it pending with nobody to tell.
     stopped.catch(() => undefined);
-    while (this.records.length < end && !this.done) {
-      signal.throwIfAborted();
-      await Promise.race([this.step(), stopped]);
+    try {
+      while (this.records.length < end && !this.done) {
+        signal.throwIfAborted();
+        await Promise.race([this.step(), stopped]);
+      }
+    } finally {
+      // A signal that outlives many walks (Find's steps page by page) would otherwise gather listeners.
+      signal.removeEventListener('abort', stop);
     }
   }
 

@@ -9,6 +9,7 @@ import { aggregateView } from './aggregate';
 import { schemaColumns } from './columns';
 import { TableView } from './table-view';
 import { ViewCount } from './view-count';
+import { ViewFind } from './find';
 
 /** Which table a view shows, as the edit services name it in their events. */
 export interface ViewTarget {
@@ -29,6 +30,7 @@ export class TableViews {
     {
       view: TableView;
       count: ViewCount;
+      find: ViewFind;
       target: ViewTarget;
       fields?: string[];
       walk?: AbortController;
@@ -74,9 +76,17 @@ export class TableViews {
       primaryFieldId: schema?.primaryFieldId,
       onCount: (state) => this.emitCount({ viewId, ...state }),
     });
+    const find = new ViewFind({
+      view,
+      client,
+      table: tableClient,
+      query,
+      primaryFieldId: schema?.primaryFieldId,
+    });
     this.views.set(viewId, {
       view,
       count,
+      find,
       target: { connectionId, baseId, table },
       fields: query.fields,
       query,
@@ -120,6 +130,19 @@ export class TableViews {
     return { cancelled: walk !== undefined };
   }
 
+  /** Find: the count of matching records, and the next or previous match (see find.ts). */
+  findCount(request: ParsedRequest<'find.count'>): Promise<Response<'find.count'>> {
+    return this.entry(request.viewId).find.count(request);
+  }
+
+  findNext(request: ParsedRequest<'find.next'>): Promise<Response<'find.next'>> {
+    return this.entry(request.viewId).find.step(request);
+  }
+
+  cancelFind(viewId: string): { cancelled: boolean } {
+    return { cancelled: this.views.get(viewId)?.find.cancel() ?? false };
+  }
+
   /** Groups and summaries of an open view (see aggregate.ts). */
   async aggregate(request: ParsedRequest<'view.aggregate'>): Promise<Response<'view.aggregate'>> {
     const entry = this.views.get(request.viewId);
@@ -149,6 +172,7 @@ export class TableViews {
     entry?.walk?.abort();
     entry?.view.close();
     entry?.count.close();
+    entry?.find.close();
     entry?.closed.abort();
     this.views.delete(viewId);
     return { closed: entry !== undefined };

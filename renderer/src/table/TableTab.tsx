@@ -29,6 +29,8 @@ import { HeaderMenus } from './header-menu/header-menus';
 import { layoutQuery, loadLayout, schemaColumns } from './layout-memory';
 import { RowHeightPicker } from './row-height';
 import { useLayoutMemory } from './useLayoutMemory';
+import { FindBar } from './find/FindBar';
+import { useFind } from './find/useFind';
 import { GotoProgress } from './goto/GotoProgress';
 import { useGoToRow } from './goto/useGoToRow';
 import { GroupControl } from './groups/GroupControl';
@@ -211,8 +213,11 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     change({ ...rest, fields: shownColumns.map((c) => c.name).filter((n) => n !== name) });
   };
   const grid = useCallback(() => gridApi.current, []);
+  const grouped = grouping.groupBy.length > 0;
+  const find = useFind({ viewId, grid, root: tabElement, columns: shownColumns, active, grouped });
+  const showFind = find.show;
 
-  // Ctrl+G from anywhere while the tab is in front (focus may be on no element of it, e.g. just opened).
+  // Ctrl+G and Ctrl+F from anywhere while the tab is in front (focus may be on no element of it, e.g. just opened).
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
@@ -221,10 +226,14 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         gotoInput.current?.focus();
         gotoInput.current?.select();
       }
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        showFind();
+      }
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [active]);
+  }, [active, showFind]);
 
   const cancelGoto = () => {
     goto.cancel();
@@ -279,6 +288,9 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             </button>
           </span>
         )}
+        <button type="button" className="td-find-open" onClick={showFind} title="Find in view (Ctrl+F)">
+          Find
+        </button>
         <form
           className="td-goto"
           onSubmit={(e) => {
@@ -318,6 +330,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         builderFields={builderFields}
       />
       <ViewNote view={chosenView} userSorted={userSorted} />
+      {find.open && <FindBar find={find} grouped={grouped} loaded={progress.loaded} />}
       {goto.walk && (
         <GotoProgress
           walk={goto.walk}

@@ -1,0 +1,234 @@
+/**
+ * Find in the view (Ctrl+F, or Find in the toolbar). Typing highlights matches in the rows the grid has drawn
+ * (`paint.ts`) and, after a pause, asks the services for the view's number of matching records (`find.count`).
+ * Enter and Shift+Enter (Next, Previous) ask `find.next` for the next matching row in the view's order, which
+ * the services find among loaded rows or, beyond them, with the service's formula and a walk of the view's
+ * chain (see services/table-view/find.ts); the row is scrolled to the middle and its matching cells marked,
+ * while the keyboard stays in the find box. Esc closes the bar and puts the grid back as it was when the bar
+ * opened: scroll, focused cell and focus (row selection is never touched by Find).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { GridApi } from 'ag-grid-community';
+import type { Column } from '../../../../core/contract';
+import { MAX_FIND_TEXT, cellMatches, isFindable } from '../../../../core/records/find-formula';
+import type { RecordData } from '../../../../core/records/types';
+import { errorMessage, tabledesk } from '../../bridge';
+import { showRow } from '../goto/arrive';
+import { paintFind, watchFind } from './paint';
+
+/** Typing pause before the services are asked to count. */
+export const FIND_DEBOUNCE_MS = 250;
+
+/** A step that takes longer than this shows that it is searching, with Stop. */
+const BUSY_AFTER_MS = 300;
+
+export interface FindMatch {
+  row: number;
+  recordId: string;
+  ordinal: number;
+}
+
+interface Options {
+  viewId: string | undefined;
+  grid: () => GridApi<RecordData> | null;
+  /** Where the grid draws its rows. */
+  root: () => HTMLElement | null;
+  /** The shown columns, in the grid's order. */
+  columns: readonly Column[];
+  /** Whether the tab is in front (only its grid is painted). */
+  active: boolean;
+  /** Next and Previous need rows that are records at their view offsets: not so in a grouped view. */
+  grouped: boolean;
+}
+
+/** The grid as the bar found it, to put back on Esc. */
+interface Saved {
+  top: number;
+  left: number;
+  focused: { rowIndex: number; colId: string } | undefined;
+  element: Element | null;
+}
+
+/** The element ag-grid scrolls, both ways. */
+const viewport = (root: HTMLElement | null) => root?.querySelector<HTMLElement>('.ag-grid-viewport') ?? null;
+
+export function useFind({ viewId, grid, root, columns, active, grouped }: Options) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  /** The text as searched: `text` after the typing pause. */
+  const [search, setSearch] = useState('');
+  const [busy, setBusy] = useState(false);
+  /** Asks the find box to take the focus (the bar owns the box). */
+  const [focusAsked, setFocusAsked] = useState(0);
+  const saved = useRef<Saved | undefined>(undefined);
+  /** The latest step: an older one's answer, or one that arrives after Esc, moves nothing. */
+  const latest = useRef(0);
+  /** The search the step under way belongs to. */
+  const walking = useRef<string | undefined>(undefined);
+
+  const fields = useMemo(() => columns.filter(isFindable), [columns]);
+  const byName = useMemo(() => new Map(fields.map((c) => [c.name, c])), [fields]);
+  const names = useMemo(() => fields.map((c) => c.name), [fields]);
+  const tooLong = text.length > MAX_FIND_TEXT;
+  // What the count, the current match and the note belong to: a new search, view or set of fields drops them.
+  const key = `${viewId ?? ''}\u0000${search}\u0000${names.join('\u0000')}`;
+  const [counted, setCounted] = useState<{ key: string; count: number }>();
+  const [at, setAt] = useState<{ key: string; match: FindMatch }>();
+  const [said, setSaid] = useState<{ key: string; note: string }>();
+  const count = counted?.key === key ? counted.count : undefined;
+  const current = open && at?.key === key ? at.match : undefined;
+  const note = said?.key === key ? said.note : undefined;
+
+  useEffect(() => {
+    const t = setTimeout(() => setSearch(tooLong ? '' : text), FIND_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text, tooLong]);
+
+  // A step still walking for an older search is stale: it is stopped, and its answer moves nothing.
+  useEffect(() => {
+    const stale = walking.current;
+    if (stale === undefined || stale === key) return;
+    walking.current = undefined;
+    latest.current++;
+    void tabledesk().call('find.cancel', { viewId: stale.slice(0, stale.indexOf('\u0000')) });
+  }, [key]);
+
+  // A new search, view or set of fields starts again from the top, with a new count.
+  useEffect(() => {
+    if (!open || search === '' || viewId === undefined || names.length === 0) return;
+    let stale = false;
+    tabledesk()
+      .call('find.count', { viewId, text: search, fields: names })
+      .then((r) => {
+        if (!stale && !r.cancelled) setCounted({ key, count: r.count });
+      })
+      .catch((e: unknown) => {
+        if (!stale) setSaid({ key, note: errorMessage(e) });
+      });
+    return () => {
+      stale = true;
+    };
+  }, [open, search, viewId, names, key]);
+
+  useEffect(() => {
+    const element = root()?.querySelector<HTMLElement>('.td-grid');
+    const api = grid();
+    if (!open || !active || !element || !api) return;
+    const stop = watchFind(element, () => paintFind(element, api, byName, search, current?.recordId));
+    return () => {
+      stop();
+      paintFind(element, api, byName, '', undefined);
+    };
+  }, [open, active, search, current, byName, grid, root]);
+
+  const show = useCallback(() => {
+    if (!open) {
+      const api = grid();
+      const focused = api?.getFocusedCell();
+      saved.current = {
+        top: viewport(root())?.scrollTop ?? 0,
+        left: viewport(root())?.scrollLeft ?? 0,
+        focused:
+          focused && focused.rowIndex !== null
+            ? { rowIndex: focused.rowIndex, colId: focused.column.getColId() }
+            : undefined,
+        element: document.activeElement,
+      };
+      setOpen(true);
+    }
+    setFocusAsked((n) => n + 1);
+  }, [open, grid, root]);
+
+  const close = useCallback(() => {
+    if (viewId !== undefined) void tabledesk().call('find.cancel', { viewId });
+    latest.current++;
+    setOpen(false);
+    setBusy(false);
+    setAt(undefined);
+    const s = saved.current;
+    saved.current = undefined;
+    const api = grid();
+    if (!s || !api || api.isDestroyed()) return;
+    const v = viewport(root());
+    if (v) {
+      v.scrollTop = s.top;
+      v.scrollLeft = s.left;
+    }
+    if (s.focused) api.setFocusedCell(s.focused.rowIndex, s.focused.colId);
+    else api.clearFocusedCell();
+    if (s.element instanceof HTMLElement && s.element.isConnected) s.element.focus({ preventScroll: true });
+  }, [viewId, grid, root]);
+
+  const step = useCallback(
+    async (direction: 'next' | 'previous') => {
+      const api = grid();
+      // Enter right after typing searches what is typed, without waiting for the pause.
+      const q = tooLong ? '' : text;
+      if (!api || viewId === undefined || q === '' || grouped) return;
+      if (q !== search) setSearch(q);
+      const stepKey = `${viewId}\u0000${q}\u0000${names.join('\u0000')}`;
+      const from = (stepKey === key ? current?.row : undefined) ?? (direction === 'next' ? -1 : 0);
+      const seq = ++latest.current;
+      walking.current = stepKey;
+      // Said only when the step takes a while (a walk beyond the loaded rows), so a quick one does not flicker.
+      const slow = setTimeout(() => {
+        if (latest.current === seq) setBusy(true);
+      }, BUSY_AFTER_MS);
+      setSaid(undefined);
+      try {
+        const answer = await tabledesk().call('find.next', {
+          viewId,
+          text: q,
+          fields: names,
+          from,
+          direction,
+        });
+        if (answer.cancelled || latest.current !== seq) return;
+        const match = answer.match;
+        if (match === undefined) {
+          setSaid({ key: stepKey, note: 'No matches in this view.' });
+          return;
+        }
+        setAt({ key: stepKey, match });
+        if (match.wrapped)
+          setSaid({
+            key: stepKey,
+            note: direction === 'next' ? 'Back to the first match.' : 'On to the last match.',
+          });
+        await showRow(api, match.row, { rowCount: answer.rowCount, held: answer.loaded });
+        const node = api.getDisplayedRowAtIndex(match.row);
+        const column = fields.find((f) => cellMatches(f, node?.data?.fields[f.name], q));
+        if (column) api.ensureColumnVisible(column.name);
+      } catch (e) {
+        setSaid({ key: stepKey, note: errorMessage(e) });
+      } finally {
+        clearTimeout(slow);
+        if (latest.current === seq) walking.current = undefined;
+        // A stale step's end clears the note too, unless a newer step is under way.
+        if (walking.current === undefined) setBusy(false);
+      }
+    },
+    [grid, viewId, text, tooLong, search, grouped, current, names, fields, key],
+  );
+
+  const cancel = useCallback(() => {
+    if (viewId !== undefined) void tabledesk().call('find.cancel', { viewId });
+  }, [viewId]);
+
+  return {
+    open,
+    text,
+    setText,
+    search,
+    count,
+    current,
+    busy,
+    note: tooLong ? `Find searches at most ${MAX_FIND_TEXT} characters.` : note,
+    focusAsked,
+    searchable: fields.length > 0,
+    show,
+    close,
+    step,
+    cancel,
+  };
+}
