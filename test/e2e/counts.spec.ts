@@ -76,10 +76,7 @@ test('the count follows rows added and deleted here', async ({ app, door }) => {
 
   // The new row is pinned at the top, where the grid selects nothing: delete the view's second row.
   const second = await app.rowId(1);
-  await app.table
-    .locator(`.ag-row:not(.ag-row-pinned)[row-index="1"] .ag-selection-checkbox input`)
-    .first()
-    .check();
+  await app.table.locator(`.ag-row:not(.ag-row-pinned)[row-index="1"] .td-row-checkbox`).first().check();
   await deleteSelected(app, 1);
   await expect(count(app)).toHaveText(`${before} records`);
   expect(await serverCount(door)).toBe(before);
@@ -98,7 +95,7 @@ test('rows are numbered by their place in the view, in a pinned first column wit
   const box = await first.first().boundingBox();
   const name = await first.nth(1).boundingBox();
   expect(box!.x).toBeLessThan(name!.x);
-  await expect(app.row(0).locator('.td-row-number-cell .ag-selection-checkbox')).toHaveCount(1);
+  await expect(app.row(0).locator('.td-row-number-cell .td-row-checkbox')).toHaveCount(1);
 
   await app.table.getByRole('spinbutton', { name: 'Go to row' }).fill('250');
   await app.table.getByRole('spinbutton', { name: 'Go to row' }).press('Enter');

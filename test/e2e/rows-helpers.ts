@@ -26,7 +26,7 @@ export async function copyText(app: AppPage): Promise<string> {
 }
 
 export function checkbox(app: AppPage, row: number) {
-  return app.table.locator(`.ag-row[row-index="${row}"] .ag-selection-checkbox input`).first();
+  return app.table.locator(`.ag-row[row-index="${row}"] .td-row-checkbox`).first();
 }
 
 /** Scrolls the grid to its last row: the grid renders only the rows in sight and a few past each edge. */

@@ -109,6 +109,24 @@ test('copies selected rows as TSV', async ({ app, door }) => {
   expect(lines.map((l) => l[0])).toEqual([records[0]!.fields['Name'], records[2]!.fields['Name']]);
 });
 
+test('row checkboxes select a row each, a shift-click the range between, and follow the selection', async ({
+  app,
+}) => {
+  await app.openTable(TEAMS);
+  await checkbox(app, 1).click();
+  await checkbox(app, 4).click({ modifiers: ['Shift'] });
+  for (const row of [1, 2, 3, 4]) await expect(checkbox(app, row)).toBeChecked();
+  await expect(checkbox(app, 0)).not.toBeChecked();
+  await expect(checkbox(app, 5)).not.toBeChecked();
+  await expect(app.table.getByRole('button', { name: 'Delete 4 rows' })).toBeEnabled();
+  await checkbox(app, 2).click();
+  await expect(app.table.getByRole('button', { name: 'Delete 3 rows' })).toBeEnabled();
+  // A selection made elsewhere (Ctrl-click on a cell) shows in the row's box.
+  await app.cell(0, 'Name').click({ modifiers: ['Control'] });
+  await expect(checkbox(app, 0)).toBeChecked();
+  await expect(app.table.locator('.ag-row-selected')).toHaveCount(4);
+});
+
 test('exports the view to CSV with progress, matching the server', async ({ app, door }, info) => {
   const records = await door.records(TEAMS);
   await app.openTable(TEAMS);

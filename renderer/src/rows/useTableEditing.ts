@@ -1,13 +1,14 @@
 /** A table tab's editing controller and the grid options that plug it in. */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { CellClassParams, ColDef, SuppressKeyboardEventParams } from 'ag-grid-community';
+import type { CellClassParams, ColDef, GridApi, SuppressKeyboardEventParams } from 'ag-grid-community';
 import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
 import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
-import { rowNumberColumn } from './row-numbers';
+import { rowNumberColumn, rowSelection } from './row-numbers';
+import type { RowCheck } from './row-numbers';
 import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
 
@@ -57,32 +58,34 @@ export function useTableEditing(target: EditTarget) {
     [editing],
   );
 
-  const gridProps = useMemo<AgGridReactProps<RecordData>>(
-    () => ({
+  const gridProps = useMemo<AgGridReactProps<RecordData>>(() => {
+    const selectRange = (api: GridApi<RecordData>, from: number, to: number) => {
+      for (let i = Math.min(from, to); i <= Math.max(from, to); i++)
+        api.getDisplayedRowAtIndex(i)?.setSelected(true);
+    };
+    // A row's checkbox flips its row; a box ticked with Shift selects from the anchor to its row.
+    const onCheck: RowCheck = (api, node, checked, shiftKey) => {
+      const index = node.rowIndex;
+      if (index === null) return;
+      if (checked && shiftKey && anchor.current !== undefined) selectRange(api, anchor.current, index);
+      else node.setSelected(checked);
+      if (checked) anchor.current = index;
+    };
+    return {
       readOnlyEdit: true,
       onCellEditRequest: (e) => editing.onCellEditRequest(e),
       invalidEditValueMode: 'block',
       stopEditingWhenCellsLoseFocus: true,
       // As in a spreadsheet: Enter commits and moves down, so a column is filled by typing and Enter.
       enterNavigatesVerticallyAfterEdit: true,
-      // A plain click focuses a cell without selecting its row (as in a spreadsheet); ctrl and shift select.
-      rowSelection: {
-        mode: 'multiRow',
-        checkboxes: true,
-        headerCheckbox: false,
-        enableClickSelection: false,
-      },
+      rowSelection,
       // The checkbox and the row's number, first and pinned; its header selects all (see row-numbers.ts).
-      selectionColumnDef: rowNumberColumn,
+      selectionColumnDef: { ...rowNumberColumn, cellRendererParams: { onCheck } },
       onSelectionChanged: (e) => {
         const count = e.api.getSelectedNodes().length;
         setSelectedCount(count);
         // Rows chosen now are what Delete and Ctrl+D act on, not a range chosen before.
         if (count > 0 && editing.range.multi !== undefined) editing.range.set(undefined);
-      },
-      onRowSelected: (e) => {
-        if (e.node.isSelected() && e.source === 'checkboxSelected')
-          anchor.current = e.node.rowIndex ?? undefined;
       },
       onCellClicked: (e) => {
         const mouse = e.event as MouseEvent | null | undefined;
@@ -99,14 +102,10 @@ export function useTableEditing(target: EditTarget) {
         if (mouse.ctrlKey || mouse.metaKey) {
           e.node.setSelected(!e.node.isSelected());
           anchor.current = index;
-        } else if (mouse.shiftKey && anchor.current !== undefined) {
-          const [from, to] = [Math.min(anchor.current, index), Math.max(anchor.current, index)];
-          for (let i = from; i <= to; i++) e.api.getDisplayedRowAtIndex(i)?.setSelected(true);
-        }
+        } else if (mouse.shiftKey && anchor.current !== undefined) selectRange(e.api, anchor.current, index);
       },
-    }),
-    [editing],
-  );
+    };
+  }, [editing]);
 
   return { editing, view, decorate, gridProps, selectedCount };
 }
