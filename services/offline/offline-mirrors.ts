@@ -97,6 +97,8 @@ export class OfflineMirrors {
       await this.mirror(mirrorId);
       await this.settings.setAutoSync(mirrorId, minutes);
       this.schedule(mirrorId, minutes);
+      // Turned off: an automatic sync already under way ends first, so none lands after this answer.
+      if (minutes === 0) await this.syncs.get(mirrorId)?.catch(() => undefined);
       this.changed();
       return { autoSyncMinutes: minutes };
     },
@@ -269,6 +271,8 @@ export class OfflineMirrors {
   private async autoSync(mirrorId: string): Promise<void> {
     if (this.syncs.has(mirrorId) || this.pulling(mirrorId)) return;
     const mirror = (await this.list().catch(() => [])).find((m) => m.id === mirrorId);
+    // Turned off while the list was read: this tick is void.
+    if (!this.timers.has(mirrorId)) return;
     if (mirror === undefined || mirror.state !== 'ready') return;
     try {
       await this.sync(mirrorId);
