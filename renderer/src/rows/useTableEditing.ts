@@ -99,7 +99,8 @@ export function useTableEditing(target: EditTarget) {
         if (mouse.ctrlKey || mouse.metaKey) {
           e.node.setSelected(!e.node.isSelected());
           anchor.current = index;
-        } else if (mouse.shiftKey && anchor.current !== undefined) {
+        } else if (mouse.shiftKey && anchor.current !== undefined && e.api.getSelectedNodes().length > 0) {
+          // With no rows selected, Shift+click spans a range of cells instead (see useCellRange).
           const [from, to] = [Math.min(anchor.current, index), Math.max(anchor.current, index)];
           for (let i = from; i <= to; i++) e.api.getDisplayedRowAtIndex(i)?.setSelected(true);
         }
