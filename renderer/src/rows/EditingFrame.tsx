@@ -1,7 +1,8 @@
 /**
  * The editing frame around a table's grid: row actions (add, delete, open, undo, redo, export), the
  * queue's notices, and the grid's keys and clipboard: Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo,
- * Space opens the focused record (or flips a checkbox), Ctrl+Space and Shift+arrows select rows, Delete
+ * Space opens the focused record (or flips a checkbox), Ctrl+Space and Shift+arrows select rows (with no
+ * rows selected, Shift+arrows and Shift+click grow a range of cells, and copy gives the range), Delete
  * deletes the selected rows after one confirmation (or clears a range of cells), Ctrl+D fills down, copy gives
  * TSV, paste fills a range or adds rows (asking first) and reports what it skipped until the next action. An
  * editor refusing its text says why by the cell.
@@ -40,6 +41,7 @@ import { planClear, planFillDown, planFillDrag, planSetField } from './range/bul
 import type { BulkGrid, BulkPlan } from './range/bulk-plan';
 import { SetFieldDialog } from './range/SetFieldDialog';
 import { useCellRange } from './range/useCellRange';
+import { isArrowKey } from './range/cell-range';
 
 interface Props {
   editing: TableEditing;
@@ -136,6 +138,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
     frame,
     displayed: fieldNames,
     busy,
+    rowsSelected: () => (grid?.getSelectedNodes().length ?? 0) > 0,
     onFill: (source, target) => runBulk(planFillDrag(bulkGrid(), source, target), 'Filled'),
   });
 
@@ -270,6 +273,16 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       if (ctrl) node?.setSelected(!node.isSelected());
       else if (isToggle(field) && node?.data) editing.toggle(node.data, field);
       else setDetail({ index: focused.rowIndex, pinned: focused.rowPinned === 'top' });
+    } else if (
+      e.shiftKey &&
+      !e.altKey &&
+      isArrowKey(e.key) &&
+      selectedCount === 0 &&
+      cells.extend(e.key, ctrl)
+    ) {
+      // A range grows from its anchor; the grid's own Shift+Arrow would only move the focus.
+      e.preventDefault();
+      e.stopPropagation();
     } else if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
       // Seen before the grid moves the focus: select the row left and the row about to be reached.
       const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
@@ -299,9 +312,18 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       return linkText(f, value) ?? formatCell(value, f);
     };
     const rows = selectedRows();
+    const range = editing.range.multi;
     let lines: string[][];
     if (rows.length > 0) lines = rows.map((r) => columns.map((f) => text(r, f)));
-    else {
+    else if (range) {
+      // The range's cells, row by row; group headers are passed over and rows not loaded copy as blanks.
+      const fields = range.columns.flatMap((name) => columns.find((f) => f.name === name) ?? []);
+      lines = [];
+      for (let i = range.top; i <= range.bottom; i++) {
+        const slot = bulkGrid().rowAt(i);
+        if (slot !== 'header') lines.push(fields.map((f) => (slot ? text(slot, f) : '')));
+      }
+    } else {
       const focused = grid.getFocusedCell();
       const row = focused ? rowAt(focused)?.data : undefined;
       const field = columns.find((f) => f.name === focused?.column.getColId());

@@ -102,7 +102,10 @@ export function useTableEditing(target: EditTarget) {
         if (mouse.ctrlKey || mouse.metaKey) {
           e.node.setSelected(!e.node.isSelected());
           anchor.current = index;
-        } else if (mouse.shiftKey && anchor.current !== undefined) selectRange(e.api, anchor.current, index);
+        } else if (mouse.shiftKey && anchor.current !== undefined && e.api.getSelectedNodes().length > 0) {
+          // With no rows selected, Shift+click spans a range of cells instead (see useCellRange).
+          selectRange(e.api, anchor.current, index);
+        }
       },
     };
   }, [editing]);

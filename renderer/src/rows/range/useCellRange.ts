@@ -9,8 +9,8 @@ import type { PointerEvent as ReactPointerEvent, RefObject } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import type { RecordData } from '../../../../core/records/types';
 import type { TableEditing } from '../table-editing';
-import { cellsIn, rangeBetween, sameRange } from './cell-range';
-import type { CellPoint, CellRange } from './cell-range';
+import { cellsIn, sameRange, stepCorner } from './cell-range';
+import type { ArrowKey, CellPoint, CellRange } from './cell-range';
 
 /** The grid cell (a field column of a scrolling row, not a pinned one) an element belongs to. */
 export function cellOf(el: Element | null, fields: readonly string[]): CellPoint | undefined {
@@ -45,6 +45,8 @@ interface Options {
   displayed: () => string[];
   /** Whether an editor is open (no range is started then). */
   busy: () => boolean;
+  /** Whether rows are selected: Shift+click then extends the row selection, not a range. */
+  rowsSelected: () => boolean;
   /** The fill handle was let go over a larger range. */
   onFill: (source: CellRange, target: CellRange) => void;
 }
@@ -54,7 +56,7 @@ interface HandleBox {
   top: number;
 }
 
-export function useCellRange({ editing, frame, displayed, busy, onFill }: Options) {
+export function useCellRange({ editing, frame, displayed, busy, rowsSelected, onFill }: Options) {
   const [handle, setHandle] = useState<HandleBox>();
   const [dragging, setDragging] = useState<'range' | 'fill'>();
   const grid = editing.gridApi;
@@ -149,19 +151,61 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
     window.addEventListener('pointercancel', up);
   };
 
-  /** A press on a cell (no modifier key) starts a range there. */
+  /** The focused cell, when it is a field cell of a scrolling row. */
+  const focusedPoint = (order: readonly string[]): CellPoint | undefined => {
+    const cell = grid?.getFocusedCell();
+    const column = cell?.column.getColId() ?? '';
+    return cell && cell.rowPinned == null && order.includes(column)
+      ? { row: cell.rowIndex, column }
+      : undefined;
+  };
+
+  /**
+   * A press on a cell starts a range there; with Shift (and no rows selected) it spans from the range's
+   * anchor, else the focused cell, to the cell pressed. The grid then focuses that cell, inside the range.
+   */
   const onPointerDown = (e: ReactPointerEvent) => {
-    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || busy()) return;
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.altKey || busy()) return;
     if (e.target instanceof Element && e.target.closest('.td-fill-handle')) return;
     const order = displayed();
-    const anchor = cellOf(e.target as Element, order);
-    if (!anchor) return;
-    selection.set(single(anchor));
+    const pressed = cellOf(e.target as Element, order);
+    if (!pressed) return;
+    if (e.shiftKey) {
+      if (rowsSelected()) return;
+      const anchor = selection.ends?.anchor ?? focusedPoint(order);
+      if (anchor) selection.span(anchor, pressed, order);
+      return;
+    }
+    selection.span(pressed, pressed, order);
     setDragging('range');
     follow(
-      (p) => selection.set(rangeBetween(anchor, p, order) ?? single(anchor)),
+      (p) => selection.span(pressed, p, order),
       () => undefined,
     );
+  };
+
+  /**
+   * Shift+Arrow (with Ctrl: to the edge of the loaded rows or the columns) moves the range's corner one
+   * cell; the grid's focus follows the corner and the view scrolls to show it. False when there is no
+   * field cell to start from.
+   */
+  const extend = (key: ArrowKey, toEdge: boolean): boolean => {
+    if (!grid || grid.isDestroyed()) return false;
+    const order = displayed();
+    const ends =
+      selection.ends ??
+      (() => {
+        const p = focusedPoint(order);
+        return p && { anchor: p, corner: p };
+      })();
+    if (!ends) return false;
+    const lastRow = toEdge ? lastLoaded(grid, ends.corner.row) : grid.getDisplayedRowCount() - 1;
+    const corner = stepCorner(ends.corner, key, toEdge, order, lastRow);
+    if (!corner || !selection.span(ends.anchor, corner, order)) return false;
+    grid.ensureIndexVisible(corner.row);
+    grid.ensureColumnVisible(corner.column);
+    grid.setFocusedCell(corner.row, corner.column);
+    return true;
   };
 
   const onHandleDown = (e: ReactPointerEvent) => {
@@ -184,7 +228,15 @@ export function useCellRange({ editing, frame, displayed, busy, onFill }: Option
     );
   };
 
-  return { handle, dragging, onPointerDown, onHandleDown };
+  return { handle, dragging, onPointerDown, onHandleDown, extend };
+}
+
+/** The last row at or below `from` whose record is loaded (the infinite model shows the rest as blanks). */
+function lastLoaded(grid: GridApi<RecordData>, from: number): number {
+  const count = grid.getDisplayedRowCount();
+  let i = Math.min(from, count - 1);
+  while (i + 1 < count && grid.getDisplayedRowAtIndex(i + 1)?.data !== undefined) i++;
+  return i;
 }
 
 function cornerOf(
