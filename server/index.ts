@@ -10,6 +10,9 @@ import { LOCAL_USER } from './users';
 import type { KeyUser } from './users';
 import { DEFAULT_URL_TTL_MS } from './files/attachments';
 
+/** How long close waits for requests in flight before cutting their connections. */
+const CLOSE_GRACE_MS = 5_000;
+
 export interface ServerOptions {
   /** 0 = a free port. */
   port?: number;
@@ -90,7 +93,18 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       return service.catalog.listBases().map((b) => ({ id: b.id, name: b.name }));
     },
     close: async () => {
-      await app.close();
+      // Node closes the sockets idle when close starts; one whose request is answered after that stays open
+      // for its keep-alive (72 s), and one whose request never completes (headers that never end) for 60 s.
+      // Idle ones are closed as they appear, and whatever is still busy after a grace period is cut (its
+      // client sees a dropped connection, which every client here treats as retryable).
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(cut);
+      }
       db.close();
       service.attachments.files.close();
     },
