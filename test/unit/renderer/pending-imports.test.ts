@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportState } from '../../../core/contract';
+import type { EventPayload } from '../../../core/contract';
 import { countsText, importItem, PendingModel } from '../../../renderer/src/pending/pending-model';
 
 const target = { connectionId: 'local', baseId: 'appTest', table: 'People' };
+type ImportState = EventPayload<'import.progress'>;
 const state = (over: Partial<ImportState>): ImportState => ({
   importId: 'imp1',
   target,
