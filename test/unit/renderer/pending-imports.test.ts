@@ -39,7 +39,7 @@ describe('pending imports', () => {
   });
 
   it('lists a failed import as refused with the error, and batches in doubt as uncertain', () => {
-    const error = { code: 'network', message: 'Connection lost' };
+    const error = { kind: 'network' as const, message: 'Connection lost' };
     expect(importItem(state({ state: 'failed', error }))).toMatchObject({
       state: 'refused',
       error: 'Connection lost',
