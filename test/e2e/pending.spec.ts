@@ -160,13 +160,11 @@ test('an import cancelled midway is listed with the rows left, and resumed from 
   const names = Array.from({ length: 100 }, (_, k) => `Imported task ${k}`);
   await app.table.getByRole('button', { name: 'Import CSV' }).click();
   const dialog = app.page.getByRole('dialog', { name: 'Import CSV' });
-  await dialog
-    .getByLabel('CSV file')
-    .setInputFiles({
-      name: 'tasks.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(['Name', ...names].join('\n')),
-    });
+  await dialog.getByLabel('CSV file').setInputFiles({
+    name: 'tasks.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(['Name', ...names].join('\n')),
+  });
   await dialog.getByRole('button', { name: 'Import 100 rows' }).click();
   await expect(dialog.getByTestId('import-status')).toContainText(/Importing: [1-9]\d* of 100 rows/, {
     timeout: 30_000,
