@@ -3,9 +3,9 @@
  * failure and the service's message; Send now, Retry, Discard or "I have checked", one by one or all. The
  * status bar's button shows the counts and opens it.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorMessage } from '../bridge';
-import { countsText, STATE_LABEL } from './pending-model';
+import { countsOf, countsText, STATE_LABEL } from './pending-model';
 import type { PendingAction, PendingItem, PendingState } from './pending-model';
 import { pendingChanges, usePendingItems } from './pending-changes';
 
@@ -16,6 +16,9 @@ const ACTION_LABEL: Record<PendingAction, string> = {
   retry: 'Retry',
   discard: 'Discard',
   dismiss: 'I have checked',
+  resume: 'Resume',
+  cancel: 'Cancel import',
+  forget: 'Dismiss',
 };
 
 const time = (at: number) => new Date(at).toLocaleTimeString();
@@ -54,7 +57,9 @@ function Item({ item, onError }: { item: PendingItem; onError: (text: string) =>
 function Panel({ onClose }: { onClose: () => void }) {
   const items = usePendingItems();
   const changes = pendingChanges();
-  const counts = changes.model.counts();
+  // The bulk buttons act on edits; imports and uploads have their own actions.
+  const counts = countsOf(items.filter((i) => i.kind === 'edit'));
+  useEffect(() => changes.refreshImports(), [changes]);
   const [note, setNote] = useState<string>();
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const run = (what: () => Promise<number>, done: (n: number) => string) =>

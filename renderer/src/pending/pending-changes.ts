@@ -5,11 +5,20 @@
 import { useSyncExternalStore } from 'react';
 import type { EventPayload, TableDeskApi } from '../../../core/contract';
 import { tabledesk } from '../bridge';
-import { PendingModel, editItems, targetKeyOf, uncertainItem, uploadItem } from './pending-model';
+import {
+  PendingModel,
+  editItems,
+  importItem,
+  importOpen,
+  targetKeyOf,
+  uncertainItem,
+  uploadItem,
+} from './pending-model';
 import type { ActOn } from './pending-model';
 
 type EditState = EventPayload<'edits.state'>;
 type Upload = EventPayload<'attachments.progress'>;
+type Import = EventPayload<'import.progress'>;
 
 export interface PendingChanges {
   model: PendingModel;
@@ -19,12 +28,15 @@ export interface PendingChanges {
   retryAll(): Promise<number>;
   /** Drops every edit not yet sent or refused; cells go back to what they showed. */
   discardAll(): Promise<number>;
+  /** Reads the imports again (the import dialog may have dismissed one, which sends no event). */
+  refreshImports(): void;
 }
 
 export function createPendingChanges(api: TableDeskApi): PendingChanges {
   const model = new PendingModel();
   const edits = new Map<string, EditState>();
   const uploads = new Map<string, Upload>();
+  const imports = new Map<string, Import>();
 
   const actOnEdit: ActOn = async (action, item) => {
     if (item.recordId === undefined) return;
@@ -44,6 +56,39 @@ export function createPendingChanges(api: TableDeskApi): PendingChanges {
     else edits.set(key, s);
   };
 
+  const setImport = (s: Import) => {
+    if (importOpen(s)) imports.set(s.importId, s);
+    else imports.delete(s.importId);
+  };
+  const actOnImport: ActOn = async (action, item) => {
+    const request = { importId: item.key };
+    if (action === 'resume') setImport(await api.call('import.resume', request));
+    else if (action === 'cancel') await api.call('import.cancel', request);
+    else if (action === 'forget' && (await api.call('import.dismiss', request)).dismissed) {
+      imports.delete(item.key);
+    }
+    showImports();
+  };
+  const showImports = () =>
+    model.setSource(
+      'imports',
+      [...imports.values()].flatMap((s) => importItem(s) ?? []),
+      actOnImport,
+    );
+  const refreshImports = () =>
+    void api.call('import.list', {}).then(
+      (list) => {
+        imports.clear();
+        for (const s of list.imports) setImport(s);
+        showImports();
+      },
+      () => undefined,
+    );
+
+  api.on('import.progress', (s) => {
+    setImport(s);
+    showImports();
+  });
   api.on('edits.state', (s) => {
     setEdit(s);
     showEdits();
@@ -69,12 +114,14 @@ export function createPendingChanges(api: TableDeskApi): PendingChanges {
     },
     () => undefined,
   );
+  refreshImports();
 
   return {
     model,
     sendAll: async () => (await api.call('edits.sendNow', {})).records,
     retryAll: async () => (await api.call('edits.retryAll', {})).records,
     discardAll: async () => (await api.call('edits.discardAll', { waiting: true })).records,
+    refreshImports,
   };
 }
 

@@ -8,7 +8,7 @@ import type { EventPayload } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 
 export type PendingState = 'waiting' | 'sending' | 'retrying' | 'refused' | 'uncertain';
-export type PendingAction = 'sendNow' | 'retry' | 'discard' | 'dismiss';
+export type PendingAction = 'sendNow' | 'retry' | 'discard' | 'dismiss' | 'resume' | 'cancel' | 'forget';
 
 export interface PendingTarget {
   connectionId: string;
@@ -64,9 +64,7 @@ export class PendingModel {
   }
 
   counts(): PendingCounts {
-    const counts: PendingCounts = { waiting: 0, sending: 0, retrying: 0, refused: 0, uncertain: 0 };
-    for (const item of this.list) counts[item.state]++;
-    return counts;
+    return countsOf(this.list);
   }
 
   act(action: PendingAction, item: PendingItem): Promise<void> {
@@ -78,6 +76,12 @@ export class PendingModel {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+export function countsOf(items: readonly PendingItem[]): PendingCounts {
+  const counts: PendingCounts = { waiting: 0, sending: 0, retrying: 0, refused: 0, uncertain: 0 };
+  for (const item of items) counts[item.state]++;
+  return counts;
 }
 
 /** The status bar's words for the counts: "3 waiting · 1 refused"; empty when nothing is owed. */
@@ -94,6 +98,7 @@ export function countsText(counts: PendingCounts): string {
 type EditState = EventPayload<'edits.state'>;
 type Uncertain = EventPayload<'records.uncertain'>['creates'][number];
 type Upload = EventPayload<'attachments.progress'>;
+type Import = EventPayload<'import.progress'>;
 
 /** A cell value in a line: text quoted, cut short. */
 function shortValue(value: unknown): string {
@@ -171,5 +176,34 @@ export function uploadItem(u: Upload): PendingItem | undefined {
     target: u.target,
     title: `${u.filename} to ${u.recordId} (${u.field})`,
     actions: [],
+  };
+}
+
+/** Whether an import still needs the service or the user: running, rows left unsent, or batches in doubt. */
+export const importOpen = (s: Import): boolean => s.state !== 'done' || s.uncertain.length > 0;
+
+/**
+ * An unfinished import: running (Cancel), stopped with rows left (Resume from its first unanswered batch, or
+ * Dismiss), or with batches of unknown outcome (the user checks the table, then dismisses).
+ */
+export function importItem(s: Import): PendingItem | undefined {
+  if (!importOpen(s)) return undefined;
+  const running = s.state === 'staged' || s.state === 'running';
+  const left = s.total - s.done;
+  const parts = [
+    `${s.mode === 'upsert' ? 'upsert' : 'import'} of ${plural(s.total, 'row')}: ${s.done} answered`,
+  ];
+  if (!running && left > 0) parts.push(`${left} left unsent (${s.state})`);
+  if (s.refusedCount > 0) parts.push(`${s.refusedCount} refused`);
+  const doubt = s.uncertain.reduce((n, u) => n + u.lines.length, 0);
+  if (doubt > 0) parts.push(`${plural(doubt, 'row')} may or may not have been created`);
+  return {
+    key: s.importId,
+    kind: 'import',
+    state: running ? 'sending' : s.state === 'failed' ? 'refused' : left > 0 ? 'waiting' : 'uncertain',
+    target: s.target,
+    title: parts.join(', '),
+    error: s.error?.message ?? s.uncertain[0]?.error.message,
+    actions: running ? ['cancel'] : left > 0 ? ['resume', 'forget'] : ['forget'],
   };
 }
