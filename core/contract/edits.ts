@@ -75,6 +75,20 @@ export const uncertainCreateSchema = z.object({
     .optional(),
 });
 
+/**
+ * A delete not yet confirmed: being sent, or failed with rows left (not journaled: a delete is the user's
+ * own request and answers them; after a restart its rows are simply still there).
+ */
+export const pendingDeleteSchema = z.object({
+  id: idSchema,
+  target: editTargetSchema,
+  state: z.enum(['sending', 'failed']),
+  /** Records asked to delete (sending) or left on the service (failed). */
+  records: z.number().int(),
+  at: z.number(),
+  error: channelErrorSchema.optional(),
+});
+
 const historyState = z.object({
   target: editTargetSchema,
   canUndo: z.boolean(),
@@ -185,6 +199,22 @@ export const editChannels = {
     }),
   ),
 
+  /** Deletes sent and not yet confirmed, and those that left rows behind (kept until retried or dismissed). */
+  'records.pendingDeletes': channel(
+    z.object({}).default({}),
+    z.object({ deletes: z.array(pendingDeleteSchema) }),
+  ),
+  /** Deletes the rows a failed delete left, as one more undo step. */
+  'records.retryDelete': channel(
+    z.object({ id: idSchema }),
+    z.object({
+      deleted: z.array(z.string()),
+      remaining: z.array(z.object({ id: z.string(), error: channelErrorSchema })),
+    }),
+  ),
+  /** Forgets a failed delete: its rows stay on the service. */
+  'records.dismissDelete': channel(z.object({ id: idSchema }), z.object({ dismissed: z.boolean() })),
+
   'history.state': channel(z.object({ target: editTargetSchema }), historyState),
   'history.undo': channel(z.object({ target: editTargetSchema }), historyResult),
   'history.redo': channel(z.object({ target: editTargetSchema }), historyResult),
@@ -241,6 +271,8 @@ export const editEvents = {
   'records.created': z.object({ target: editTargetSchema, records: z.array(recordSchema) }),
   /** The list of creates whose outcome is unknown changed. */
   'records.uncertain': z.object({ creates: z.array(uncertainCreateSchema) }),
+  /** The deletes not yet confirmed changed. */
+  'records.deleting': z.object({ deletes: z.array(pendingDeleteSchema) }),
   /** One batch deleted: the rows to remove. */
   'records.deleted': z.object({ target: editTargetSchema, ids: z.array(z.string()) }),
   'history.changed': historyState,

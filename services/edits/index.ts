@@ -15,6 +15,8 @@ import { Journal } from './journal';
 import type { JournalFiles, TableFor } from './ports';
 import { EditQueue } from './queue';
 import type { EditQueueOptions, Emit } from './queue';
+import { PendingDeletes } from './pending-deletes';
+import type { DeleteRow } from './pending-deletes';
 import { RecordWriter } from './records';
 import { Replaces } from './replace';
 import type { EditTarget } from './types';
@@ -95,6 +97,43 @@ export function createEditServices(options: EditServicesOptions): EditServices {
   // A journal that cannot be opened fails every edit call with its reason; this only keeps the process up.
   ready.catch(() => undefined);
 
+  const deletes = new PendingDeletes((payload) => emit('records.deleting', payload));
+  /** Deletes rows (listed as pending until confirmed) and makes what was deleted one undo step. */
+  async function deleteRows(
+    target: EditTarget,
+    list: DeleteRow[],
+    readOnlyFields: string[],
+    undoable: boolean,
+  ): Promise<ResponseOf<EditChannels, 'records.delete'>> {
+    const { records, history } = await ready;
+    const pending = deletes.start(target, list, readOnlyFields);
+    let result: ResponseOf<EditChannels, 'records.delete'>;
+    try {
+      result = await records.delete(
+        target,
+        list.map((r) => r.id),
+      );
+    } catch (e) {
+      deletes.settle(pending, []);
+      throw e;
+    }
+    deletes.settle(pending, result.remaining);
+    if (undoable) {
+      const computed = new Set(readOnlyFields);
+      const deleted = new Set(result.deleted);
+      history.push(target, {
+        kind: 'delete',
+        records: list
+          .filter((r) => deleted.has(r.id))
+          .map((r) => ({
+            id: r.id,
+            fields: Object.fromEntries(Object.entries(r.fields).filter(([f]) => !computed.has(f))),
+          })),
+      });
+    }
+    return result;
+  }
+
   const handlers: EditHandlers = {
     'edits.edit': async ({ target, changes, undoable }) => {
       const { queue, history } = await ready;
@@ -147,27 +186,15 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       }
       return { created: result.created, failed: result.failed };
     },
-    'records.delete': async ({ target, records: list, readOnlyFields, undoable }) => {
-      const { records, history } = await ready;
-      const result = await records.delete(
-        target,
-        list.map((r) => r.id),
-      );
-      if (undoable) {
-        const computed = new Set(readOnlyFields);
-        const deleted = new Set(result.deleted);
-        history.push(target, {
-          kind: 'delete',
-          records: list
-            .filter((r) => deleted.has(r.id))
-            .map((r) => ({
-              id: r.id,
-              fields: Object.fromEntries(Object.entries(r.fields).filter(([f]) => !computed.has(f))),
-            })),
-        });
-      }
-      return result;
+    'records.delete': async ({ target, records: list, readOnlyFields, undoable }) =>
+      deleteRows(target, list, readOnlyFields, undoable),
+    'records.pendingDeletes': async () => ({ deletes: deletes.list() }),
+    'records.retryDelete': async ({ id }) => {
+      const entry = deletes.take(id);
+      if (entry === undefined) throw new ServiceError('not-found', 'That delete is no longer waiting.');
+      return deleteRows(entry.target, entry.rows, entry.readOnlyFields, true);
     },
+    'records.dismissDelete': async ({ id }) => ({ dismissed: deletes.dismiss(id) }),
     'history.state': async ({ target }) => (await ready).history.state(target),
     'history.undo': async ({ target }) => withState(target, await (await ready).history.undo(target)),
     'history.redo': async ({ target }) => withState(target, await (await ready).history.redo(target)),

@@ -7,6 +7,7 @@ import type { EventPayload, TableDeskApi } from '../../../core/contract';
 import { tabledesk } from '../bridge';
 import {
   PendingModel,
+  deleteItem,
   editItems,
   importItem,
   importOpen,
@@ -84,6 +85,23 @@ export function createPendingChanges(api: TableDeskApi): PendingChanges {
       },
       () => undefined,
     );
+
+  const actOnDelete: ActOn = async (action, item) => {
+    if (action === 'retry') await api.call('records.retryDelete', { id: item.key });
+    else if (action === 'forget') await api.call('records.dismissDelete', { id: item.key });
+  };
+  const showDeletes = (deletes: EventPayload<'records.deleting'>['deletes']) =>
+    model.setSource('deletes', deletes.map(deleteItem), actOnDelete);
+  // An event that came before the first answer is newer than it.
+  let deletesSeen = false;
+  api.on('records.deleting', ({ deletes }) => {
+    deletesSeen = true;
+    showDeletes(deletes);
+  });
+  api.call('records.pendingDeletes', {}).then(
+    ({ deletes }) => deletesSeen || showDeletes(deletes),
+    () => undefined,
+  );
 
   api.on('import.progress', (s) => {
     setImport(s);

@@ -207,3 +207,22 @@ export function importItem(s: Import): PendingItem | undefined {
     actions: running ? ['cancel'] : left > 0 ? ['resume', 'forget'] : ['forget'],
   };
 }
+
+type Delete = EventPayload<'records.deleting'>['deletes'][number];
+
+/** A delete being sent, or one that left rows on the service (Retry deletes them; Dismiss keeps them). */
+export function deleteItem(d: Delete): PendingItem {
+  const failed = d.state === 'failed';
+  return {
+    key: d.id,
+    kind: 'delete',
+    state: failed ? 'refused' : 'sending',
+    target: d.target,
+    title: failed
+      ? `delete of ${plural(d.records, 'record')}: still on the service`
+      : `delete of ${plural(d.records, 'record')}`,
+    error: d.error?.message,
+    at: d.at,
+    actions: failed ? ['retry', 'forget'] : [],
+  };
+}
