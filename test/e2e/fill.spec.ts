@@ -118,7 +118,10 @@ test('sets a field for the selected rows, refusing a value that does not fit fir
   await dialog.getByRole('button', { name: 'Set 4 rows' }).click();
   await expect(app.table.getByText(/Set Points in \d cells?\./)).toBeVisible();
   await settled(app);
-  expect((await stored(app, door, rows)).map((r) => r.fields.Points)).toEqual([7.5, 7.5, 7.5, 7.5]);
+  // Polled: "settled" can be read before the queue has reported the new edit.
+  await expect
+    .poll(async () => (await stored(app, door, rows)).map((r) => r.fields.Points))
+    .toEqual([7.5, 7.5, 7.5, 7.5]);
   // Four records, one batch: a single PATCH.
   expect(door.requests.filter((r) => r.method === 'PATCH').length).toBe(patches + 1);
 
