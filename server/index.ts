@@ -25,7 +25,7 @@ export interface ServerOptions {
   dataDir?: string;
   memory?: boolean;
   /** Seed the demo base when the database has no base yet. */
-  demo?: boolean | { largeTableRecords?: number };
+  demo?: boolean | { largeTableRecords?: number; outsidePhotos?: boolean };
   /** Requests per second per base, or 'off'. Default 5. */
   rateLimit?: number | 'off';
   /** How long a base answers 429 after going over the limit. Default 30,000 ms. */

@@ -160,7 +160,11 @@ function insertGenerated(
   return ids;
 }
 
-export function seedDemoBase(service: Service, opts: { largeTableRecords?: number }): void {
+/** `outsidePhotos: false` leaves People without their photos, which link to an outside image host. */
+export function seedDemoBase(
+  service: Service,
+  opts: { largeTableRecords?: number; outsidePhotos?: boolean },
+): void {
   faker.seed(20_260_101);
   const specs = tables();
   service.db.transaction(() => {
@@ -203,16 +207,17 @@ export function seedDemoBase(service: Service, opts: { largeTableRecords?: numbe
         Phone: faker.phone.number({ style: 'national' }),
         Website: faker.internet.url(),
         Team: [pick(teamIds)],
-        Photo: faker.datatype.boolean()
-          ? [
-              {
-                id: newId('att'),
-                url: faker.image.url(),
-                filename: `${name.replace(/\W+/g, '_')}.jpg`,
-                type: 'image/jpeg',
-              },
-            ]
-          : [],
+        Photo:
+          faker.datatype.boolean() && opts.outsidePhotos !== false
+            ? [
+                {
+                  id: newId('att'),
+                  url: faker.image.url(),
+                  filename: `${name.replace(/\W+/g, '_')}.jpg`,
+                  type: 'image/jpeg',
+                },
+              ]
+            : [],
         'Start date': faker.date.between({ from: '2018-01-01', to: '2025-12-31' }).toISOString().slice(0, 10),
         Active: faker.number.int(9) > 1,
         Level: faker.number.int({ min: 1, max: 5 }),

@@ -48,7 +48,8 @@ export async function openMirrorDoor(): Promise<MirrorDoor> {
       port,
       dataDir,
       apiKey: HOSTED_KEY,
-      demo: { largeTableRecords: 2000 },
+      // No photos on an outside host: a machine without internet could not copy their bytes.
+      demo: { largeTableRecords: 2000, outsidePhotos: false },
       rateLimit: 5,
     });
   };
