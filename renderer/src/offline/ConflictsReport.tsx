@@ -4,11 +4,11 @@
  * once; a record deleted on one side and edited on the other is listed too. Until decided both values are
  * kept. The report can be saved as JSON (a download in the browser, the save dialog in Electron).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { MirrorConflictInfo, MirrorInfo, MirrorResolutionInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import { errorMessage, tabledesk } from '../bridge';
-import { useModalFocus } from '../rows/useModalFocus';
+import { ModalDialog } from '../rows/ModalDialog';
 import { editedValue, valueText } from './conflict-values';
 
 interface Props {
@@ -35,8 +35,6 @@ function sideText(c: MirrorConflictInfo, side: 'base' | 'mine' | 'theirs'): stri
 }
 
 export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
-  const dialog = useRef<HTMLDivElement>(null);
-  const onKeyDown = useModalFocus(dialog, onClose);
   const [conflicts, setConflicts] = useState<MirrorConflictInfo[]>();
   const [editing, setEditing] = useState<{ id: string; text: string }>();
   const [busy, setBusy] = useState(false);
@@ -85,124 +83,115 @@ export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
     conflicts && void resolve(conflicts.map((c) => ({ conflictId: c.id, choice })));
 
   return (
-    <div className="td-modal-backdrop">
-      <div
-        className="td-modal td-conflicts"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Conflicts"
-        ref={dialog}
-        onKeyDown={onKeyDown}
-      >
-        <h2>
-          Conflicts in the offline copy of {mirror.source.baseName}
-          {conflicts && ` (${conflicts.length})`}
-        </h2>
-        <p className="td-muted">
-          Changed here and on the service since the last sync. Until you decide, both values are kept.
-        </p>
-        {conflicts === undefined ? (
-          <p className="td-muted">Loading the conflicts…</p>
-        ) : conflicts.length === 0 ? (
-          <p role="status">No conflicts left.</p>
-        ) : (
-          <table className="td-conflicts-table">
-            <thead>
-              <tr>
-                <th>Table</th>
-                <th>Record</th>
-                <th>Field</th>
-                <th>At the last sync</th>
-                <th>Mine</th>
-                <th>Theirs</th>
-                <th>Decide</th>
-              </tr>
-            </thead>
-            <tbody>
-              {conflicts.map((c) => (
-                <tr key={c.id} data-conflict={c.id}>
-                  <td>{c.tableName}</td>
-                  <td>{c.recordId}</td>
-                  <td>
-                    {c.fieldName ??
-                      (c.kind === 'deleted-local' ? 'record deleted here' : 'record deleted there')}
-                  </td>
-                  <td>{sideText(c, 'base')}</td>
-                  <td>{sideText(c, 'mine')}</td>
-                  <td>{sideText(c, 'theirs')}</td>
-                  <td className="td-conflict-actions">
-                    {editing?.id === c.id ? (
-                      <form
-                        onSubmit={(e) => {
-                          e.preventDefault();
-                          void resolve([
-                            { conflictId: c.id, choice: 'edit', value: editedValue(editing.text, c) },
-                          ]);
-                        }}
+    <ModalDialog label="Conflicts" className="td-conflicts" onClose={onClose}>
+      <h2>
+        Conflicts in the offline copy of {mirror.source.baseName}
+        {conflicts && ` (${conflicts.length})`}
+      </h2>
+      <p className="td-muted">
+        Changed here and on the service since the last sync. Until you decide, both values are kept.
+      </p>
+      {conflicts === undefined ? (
+        <p className="td-muted">Loading the conflicts…</p>
+      ) : conflicts.length === 0 ? (
+        <p role="status">No conflicts left.</p>
+      ) : (
+        <table className="td-conflicts-table">
+          <thead>
+            <tr>
+              <th>Table</th>
+              <th>Record</th>
+              <th>Field</th>
+              <th>At the last sync</th>
+              <th>Mine</th>
+              <th>Theirs</th>
+              <th>Decide</th>
+            </tr>
+          </thead>
+          <tbody>
+            {conflicts.map((c) => (
+              <tr key={c.id} data-conflict={c.id}>
+                <td>{c.tableName}</td>
+                <td>{c.recordId}</td>
+                <td>
+                  {c.fieldName ??
+                    (c.kind === 'deleted-local' ? 'record deleted here' : 'record deleted there')}
+                </td>
+                <td>{sideText(c, 'base')}</td>
+                <td>{sideText(c, 'mine')}</td>
+                <td>{sideText(c, 'theirs')}</td>
+                <td className="td-conflict-actions">
+                  {editing?.id === c.id ? (
+                    <form
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        void resolve([
+                          { conflictId: c.id, choice: 'edit', value: editedValue(editing.text, c) },
+                        ]);
+                      }}
+                    >
+                      <input
+                        aria-label={`Value for ${c.fieldName ?? c.recordId}`}
+                        value={editing.text}
+                        onChange={(e) => setEditing({ id: c.id, text: e.target.value })}
+                        autoFocus
+                      />
+                      <button type="submit" disabled={busy}>
+                        Save
+                      </button>
+                    </form>
+                  ) : (
+                    <>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() => void resolve([{ conflictId: c.id, choice: 'mine' }])}
                       >
-                        <input
-                          aria-label={`Value for ${c.fieldName ?? c.recordId}`}
-                          value={editing.text}
-                          onChange={(e) => setEditing({ id: c.id, text: e.target.value })}
-                          autoFocus
-                        />
-                        <button type="submit" disabled={busy}>
-                          Save
-                        </button>
-                      </form>
-                    ) : (
-                      <>
+                        Keep mine
+                      </button>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() => void resolve([{ conflictId: c.id, choice: 'theirs' }])}
+                      >
+                        Take theirs
+                      </button>
+                      {c.fieldName !== undefined && (
                         <button
                           type="button"
                           disabled={busy}
-                          onClick={() => void resolve([{ conflictId: c.id, choice: 'mine' }])}
+                          onClick={() => setEditing({ id: c.id, text: valueText(c.mine, '') })}
                         >
-                          Keep mine
+                          Edit
                         </button>
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => void resolve([{ conflictId: c.id, choice: 'theirs' }])}
-                        >
-                          Take theirs
-                        </button>
-                        {c.fieldName !== undefined && (
-                          <button
-                            type="button"
-                            disabled={busy}
-                            onClick={() => setEditing({ id: c.id, text: valueText(c.mine, '') })}
-                          >
-                            Edit
-                          </button>
-                        )}
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {note && (
-          <p role={note.failed ? 'alert' : 'status'} className={note.failed ? 'td-error' : 'td-ok'}>
-            {note.text}
-          </p>
-        )}
-        <div className="td-modal-actions">
-          <button type="button" disabled={busy || !conflicts?.length} onClick={() => all('mine')}>
-            Keep all mine
-          </button>
-          <button type="button" disabled={busy || !conflicts?.length} onClick={() => all('theirs')}>
-            Take all theirs
-          </button>
-          <button type="button" onClick={() => void save()}>
-            Save as JSON
-          </button>
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
-        </div>
+                      )}
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {note && (
+        <p role={note.failed ? 'alert' : 'status'} className={note.failed ? 'td-error' : 'td-ok'}>
+          {note.text}
+        </p>
+      )}
+      <div className="td-modal-actions">
+        <button type="button" disabled={busy || !conflicts?.length} onClick={() => all('mine')}>
+          Keep all mine
+        </button>
+        <button type="button" disabled={busy || !conflicts?.length} onClick={() => all('theirs')}>
+          Take all theirs
+        </button>
+        <button type="button" onClick={() => void save()}>
+          Save as JSON
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

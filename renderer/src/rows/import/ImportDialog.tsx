@@ -4,7 +4,7 @@
  * values, the rows that will not be sent and why, and the requests and time at 5 requests/s. Then progress
  * with Cancel, and a report: rows the service refused with its reason, and batches whose answer was lost.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ChangeEvent, DragEvent } from 'react';
 import type { Column } from '../../../../core/contract';
 import { importEstimateMs } from '../../../../core/contract/imports';
@@ -12,7 +12,7 @@ import type { ImportState } from '../../../../core/contract/imports';
 import { plural } from '../../../../core/records/format';
 import type { EditTarget } from '../../editing/edit-store';
 import { formatCell } from '../../grid/format';
-import { useModalFocus } from '../useModalFocus';
+import { ModalDialog } from '../ModalDialog';
 import { autoMap, importable, mergeable, mergeProblem, planImport, readCsv } from './plan';
 import type { CsvFile } from './plan';
 import { useImportJob } from './useImportJob';
@@ -87,12 +87,11 @@ export function ImportDialog({ target, fields, requestsPerSecond, onClose }: Pro
   const [mapping, setMapping] = useState<(string | null)[]>([]);
   const [mode, setMode] = useState<'create' | 'upsert'>('create');
   const [mergeOn, setMergeOn] = useState<string[]>([]);
-  const dialog = useRef<HTMLDivElement>(null);
   const importer = useImportJob(target);
   const running = importer.sending || importer.job?.state === 'running';
-  const onKeyDown = useModalFocus(dialog, () => {
+  const closeUnlessRunning = () => {
     if (!running) onClose();
-  });
+  };
   const { refresh } = importer;
   useEffect(refresh, [refresh]);
 
@@ -143,203 +142,194 @@ export function ImportDialog({ target, fields, requestsPerSecond, onClose }: Pro
   };
 
   return (
-    <div className="td-modal-backdrop">
-      <div
-        className="td-modal td-import"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Import CSV"
-        ref={dialog}
-        onKeyDown={onKeyDown}
-      >
-        <h2>Import CSV into {target.table}</h2>
-        {importer.left.map((s) => (
-          <div key={s.importId} className="td-import-left" role="group" aria-label="Unfinished import">
-            <p>
-              An earlier import of {plural(s.total, 'row')} into this table is {s.state}:{' '}
-              {s.done.toLocaleString()} answered
-              {s.uncertain.length > 0 ? `, ${plural(s.uncertain.length, 'batch')} of unknown outcome` : ''}.
-            </p>
-            <Report job={s} />
-            <button type="button" onClick={() => void importer.resume(s.importId)} disabled={running}>
-              Resume
-            </button>
-            <button type="button" onClick={() => void importer.dismiss(s.importId)}>
-              Dismiss
-            </button>
-          </div>
-        ))}
-        {importer.job ? (
-          <Report job={importer.job} />
-        ) : (
-          <>
-            <label className="td-import-drop" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
-              Choose a CSV file, or drop it here (UTF-8, first row the column names, up to 10,000 rows):{' '}
-              <input
-                type="file"
-                accept=".csv,text/csv"
-                aria-label="CSV file"
-                onChange={(e: ChangeEvent<HTMLInputElement>) => void load(e.target.files?.[0])}
-              />
-            </label>
-            {fileError && (
-              <p className="td-error" role="alert">
-                {fileError}
-              </p>
-            )}
-            {file?.note && <p>{file.note}</p>}
-            {file && plan && (
-              <>
-                <table className="td-import-map" aria-label="Columns">
-                  <thead>
-                    <tr>
-                      <th>Column</th>
-                      <th>Field</th>
-                      <th>First row</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {file.header.map((h, i) => (
-                      <tr key={i}>
-                        <td>{h}</td>
-                        <td>
-                          <select
-                            aria-label={`Field for ${h}`}
-                            value={mapping[i] ?? ''}
-                            onChange={(e) =>
-                              setMapping((m) => m.map((v, j) => (j === i ? e.target.value || null : v)))
-                            }
-                          >
-                            <option value="">Skip</option>
-                            {importable(fields)
-                              .filter((f) => f.name === mapping[i] || !mapping.includes(f.name))
-                              .map((f) => (
-                                <option key={f.name} value={f.name}>
-                                  {f.name}
-                                </option>
-                              ))}
-                          </select>
-                        </td>
-                        <td>{file.rows[0]?.cells[i] ?? ''}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-                <fieldset>
-                  <legend>Rows</legend>
-                  <label>
-                    <input type="radio" checked={mode === 'create'} onChange={() => setMode('create')} />{' '}
-                    Create a record for every row
-                  </label>
-                  <label>
-                    <input type="radio" checked={mode === 'upsert'} onChange={() => setMode('upsert')} />{' '}
-                    Update the records that match, create the rest (upsert)
-                  </label>
-                  {mode === 'upsert' && (
-                    <div role="group" aria-label="Merge on">
-                      Match records on:{' '}
-                      {mergeChoices.map((f) => (
-                        <label key={f.name}>
-                          <input
-                            type="checkbox"
-                            checked={mergeOn.includes(f.name)}
-                            onChange={(e) =>
-                              setMergeOn((m) =>
-                                e.target.checked ? [...m, f.name] : m.filter((x) => x !== f.name),
-                              )
-                            }
-                          />{' '}
-                          {f.name}
-                        </label>
-                      ))}
-                      {mergeChoices.length === 0 &&
-                        'no mapped field can identify a record (text, number, select or date).'}
-                    </div>
-                  )}
-                </fieldset>
-                <table className="td-import-preview" aria-label="Preview">
-                  <thead>
-                    <tr>
-                      <th>Row</th>
-                      {plan.fields.map((f) => (
-                        <th key={f}>{f}</th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {plan.rows.slice(0, PREVIEW_ROWS).map((r) => (
-                      <tr key={r.line}>
-                        <td>{r.line}</td>
-                        {r.values.map((v, i) => (
-                          <td key={i}>{formatCell(v, byName.get(plan.fields[i]!)!)}</td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-                {plan.failing.length > 0 && (
-                  <>
-                    <p>{plural(plan.failing.length, 'row')} will not be sent (nothing of them is written):</p>
-                    <ul aria-label="Rows that will not be sent" className="td-import-list">
-                      {plan.failing.slice(0, LISTED).map((f) => (
-                        <li key={f.line}>
-                          Row {f.line}: {f.reason}
-                        </li>
-                      ))}
-                      {plan.failing.length > LISTED && <li>and {plan.failing.length - LISTED} more</li>}
-                    </ul>
-                  </>
-                )}
-                <p data-testid="import-estimate">
-                  {plural(plan.rows.length, 'row')} to send in {plural(requests, 'request')}, about{' '}
-                  {duration(importEstimateMs(plan.rows.length, rate))} at {rate} requests/s.
-                  {mode === 'create'
-                    ? ' Undo (Ctrl+Z) deletes the records it creates.'
-                    : ' An upsert cannot be undone.'}
-                </p>
-                {problem && (
-                  <p className="td-error" role="alert">
-                    {problem}
-                  </p>
-                )}
-              </>
-            )}
-          </>
-        )}
-        {importer.error && (
-          <p className="td-error" role="alert">
-            {importer.error}
+    <ModalDialog label="Import CSV" className="td-import" onClose={closeUnlessRunning}>
+      <h2>Import CSV into {target.table}</h2>
+      {importer.left.map((s) => (
+        <div key={s.importId} className="td-import-left" role="group" aria-label="Unfinished import">
+          <p>
+            An earlier import of {plural(s.total, 'row')} into this table is {s.state}:{' '}
+            {s.done.toLocaleString()} answered
+            {s.uncertain.length > 0 ? `, ${plural(s.uncertain.length, 'batch')} of unknown outcome` : ''}.
           </p>
-        )}
-        <div className="td-modal-actions">
-          {running ? (
-            <button type="button" onClick={importer.cancel}>
-              Cancel
-            </button>
-          ) : (
+          <Report job={s} />
+          <button type="button" onClick={() => void importer.resume(s.importId)} disabled={running}>
+            Resume
+          </button>
+          <button type="button" onClick={() => void importer.dismiss(s.importId)}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+      {importer.job ? (
+        <Report job={importer.job} />
+      ) : (
+        <>
+          <label className="td-import-drop" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+            Choose a CSV file, or drop it here (UTF-8, first row the column names, up to 10,000 rows):{' '}
+            <input
+              type="file"
+              accept=".csv,text/csv"
+              aria-label="CSV file"
+              onChange={(e: ChangeEvent<HTMLInputElement>) => void load(e.target.files?.[0])}
+            />
+          </label>
+          {fileError && (
+            <p className="td-error" role="alert">
+              {fileError}
+            </p>
+          )}
+          {file?.note && <p>{file.note}</p>}
+          {file && plan && (
             <>
-              <button type="button" onClick={onClose}>
-                Close
-              </button>
-              {(importer.job?.state === 'cancelled' || importer.job?.state === 'failed') && (
-                <button type="button" onClick={() => void importer.resume(importer.job!.importId)}>
-                  Resume
-                </button>
+              <table className="td-import-map" aria-label="Columns">
+                <thead>
+                  <tr>
+                    <th>Column</th>
+                    <th>Field</th>
+                    <th>First row</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {file.header.map((h, i) => (
+                    <tr key={i}>
+                      <td>{h}</td>
+                      <td>
+                        <select
+                          aria-label={`Field for ${h}`}
+                          value={mapping[i] ?? ''}
+                          onChange={(e) =>
+                            setMapping((m) => m.map((v, j) => (j === i ? e.target.value || null : v)))
+                          }
+                        >
+                          <option value="">Skip</option>
+                          {importable(fields)
+                            .filter((f) => f.name === mapping[i] || !mapping.includes(f.name))
+                            .map((f) => (
+                              <option key={f.name} value={f.name}>
+                                {f.name}
+                              </option>
+                            ))}
+                        </select>
+                      </td>
+                      <td>{file.rows[0]?.cells[i] ?? ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <fieldset>
+                <legend>Rows</legend>
+                <label>
+                  <input type="radio" checked={mode === 'create'} onChange={() => setMode('create')} /> Create
+                  a record for every row
+                </label>
+                <label>
+                  <input type="radio" checked={mode === 'upsert'} onChange={() => setMode('upsert')} /> Update
+                  the records that match, create the rest (upsert)
+                </label>
+                {mode === 'upsert' && (
+                  <div role="group" aria-label="Merge on">
+                    Match records on:{' '}
+                    {mergeChoices.map((f) => (
+                      <label key={f.name}>
+                        <input
+                          type="checkbox"
+                          checked={mergeOn.includes(f.name)}
+                          onChange={(e) =>
+                            setMergeOn((m) =>
+                              e.target.checked ? [...m, f.name] : m.filter((x) => x !== f.name),
+                            )
+                          }
+                        />{' '}
+                        {f.name}
+                      </label>
+                    ))}
+                    {mergeChoices.length === 0 &&
+                      'no mapped field can identify a record (text, number, select or date).'}
+                  </div>
+                )}
+              </fieldset>
+              <table className="td-import-preview" aria-label="Preview">
+                <thead>
+                  <tr>
+                    <th>Row</th>
+                    {plan.fields.map((f) => (
+                      <th key={f}>{f}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {plan.rows.slice(0, PREVIEW_ROWS).map((r) => (
+                    <tr key={r.line}>
+                      <td>{r.line}</td>
+                      {r.values.map((v, i) => (
+                        <td key={i}>{formatCell(v, byName.get(plan.fields[i]!)!)}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {plan.failing.length > 0 && (
+                <>
+                  <p>{plural(plan.failing.length, 'row')} will not be sent (nothing of them is written):</p>
+                  <ul aria-label="Rows that will not be sent" className="td-import-list">
+                    {plan.failing.slice(0, LISTED).map((f) => (
+                      <li key={f.line}>
+                        Row {f.line}: {f.reason}
+                      </li>
+                    ))}
+                    {plan.failing.length > LISTED && <li>and {plan.failing.length - LISTED} more</li>}
+                  </ul>
+                </>
               )}
-              {importer.job === undefined && (
-                <button
-                  type="button"
-                  className="td-primary"
-                  disabled={!plan || problem !== undefined || plan.rows.length === 0}
-                  onClick={start}
-                >
-                  Import {plan ? plural(plan.rows.length, 'row') : ''}
-                </button>
+              <p data-testid="import-estimate">
+                {plural(plan.rows.length, 'row')} to send in {plural(requests, 'request')}, about{' '}
+                {duration(importEstimateMs(plan.rows.length, rate))} at {rate} requests/s.
+                {mode === 'create'
+                  ? ' Undo (Ctrl+Z) deletes the records it creates.'
+                  : ' An upsert cannot be undone.'}
+              </p>
+              {problem && (
+                <p className="td-error" role="alert">
+                  {problem}
+                </p>
               )}
             </>
           )}
-        </div>
+        </>
+      )}
+      {importer.error && (
+        <p className="td-error" role="alert">
+          {importer.error}
+        </p>
+      )}
+      <div className="td-modal-actions">
+        {running ? (
+          <button type="button" onClick={importer.cancel}>
+            Cancel
+          </button>
+        ) : (
+          <>
+            <button type="button" onClick={onClose}>
+              Close
+            </button>
+            {(importer.job?.state === 'cancelled' || importer.job?.state === 'failed') && (
+              <button type="button" onClick={() => void importer.resume(importer.job!.importId)}>
+                Resume
+              </button>
+            )}
+            {importer.job === undefined && (
+              <button
+                type="button"
+                className="td-primary"
+                disabled={!plan || problem !== undefined || plan.rows.length === 0}
+                onClick={start}
+              >
+                Import {plan ? plural(plan.rows.length, 'row') : ''}
+              </button>
+            )}
+          </>
+        )}
       </div>
-    </div>
+    </ModalDialog>
   );
 }

@@ -2,13 +2,13 @@
  * Set a field for many rows: choose a field that takes values, type or pick its value (parsed by the
  * field's own rules, so a value that does not fit is refused here, before anything is sent), apply to all.
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { Column } from '../../../../core/contract';
 import { plural } from '../../../../core/records/format';
 import { choiceNames, isEditable, parseInput } from '../../editing/parse';
 import type { Parsed } from '../../editing/parse';
 import { effectiveType } from '../../grid/format';
-import { useModalFocus } from '../useModalFocus';
+import { ModalDialog } from '../ModalDialog';
 
 interface Props {
   fields: readonly Column[];
@@ -58,8 +58,6 @@ function ValueInput({ field, text, onText }: { field: Column; text: string; onTe
 }
 
 export function SetFieldDialog({ fields, rows, note, onApply, onClose }: Props) {
-  const dialog = useRef<HTMLDivElement>(null);
-  const onKeyDown = useModalFocus(dialog, onClose);
   const writable = fields.filter(isEditable);
   const [name, setName] = useState(writable[0]?.name ?? '');
   const [text, setText] = useState('');
@@ -69,61 +67,52 @@ export function SetFieldDialog({ fields, rows, note, onApply, onClose }: Props) 
     : undefined;
   const readOnly = fields.length - writable.length;
   return (
-    <div className="td-modal-backdrop">
-      <div
-        className="td-modal td-set-field"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Set field"
-        ref={dialog}
-        onKeyDown={onKeyDown}
-      >
-        <h2>Set a field for {plural(rows, 'row')}</h2>
-        {note && <p>{note}</p>}
-        <label>
-          Field{' '}
-          <select
-            aria-label="Field"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setText('');
-            }}
-          >
-            {writable.map((f) => (
-              <option key={f.name}>{f.name}</option>
-            ))}
-          </select>
-        </label>
-        {readOnly > 0 && (
-          <p className="td-set-field-note">
-            {plural(readOnly, 'field')} computed, read-only or holding attachments cannot be set here.
-          </p>
-        )}
-        {field && <ValueInput field={field} text={text} onText={setText} />}
-        {parsed && !parsed.ok && (
-          <p className="td-set-field-error" role="alert">
-            {parsed.error}
-          </p>
-        )}
-        <div className="td-modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="td-primary"
-            disabled={!field || !parsed?.ok}
-            onClick={() => {
-              if (!field || !parsed?.ok) return;
-              onClose();
-              onApply(field, parsed);
-            }}
-          >
-            Set {plural(rows, 'row')}
-          </button>
-        </div>
+    <ModalDialog label="Set field" className="td-set-field" onClose={onClose}>
+      <h2>Set a field for {plural(rows, 'row')}</h2>
+      {note && <p>{note}</p>}
+      <label>
+        Field{' '}
+        <select
+          aria-label="Field"
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setText('');
+          }}
+        >
+          {writable.map((f) => (
+            <option key={f.name}>{f.name}</option>
+          ))}
+        </select>
+      </label>
+      {readOnly > 0 && (
+        <p className="td-set-field-note">
+          {plural(readOnly, 'field')} computed, read-only or holding attachments cannot be set here.
+        </p>
+      )}
+      {field && <ValueInput field={field} text={text} onText={setText} />}
+      {parsed && !parsed.ok && (
+        <p className="td-set-field-error" role="alert">
+          {parsed.error}
+        </p>
+      )}
+      <div className="td-modal-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="td-primary"
+          disabled={!field || !parsed?.ok}
+          onClick={() => {
+            if (!field || !parsed?.ok) return;
+            onClose();
+            onApply(field, parsed);
+          }}
+        >
+          Set {plural(rows, 'row')}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

@@ -4,11 +4,11 @@
  * is sent (the first ones shown, all counted), what it costs in requests and time, and what it refuses with why;
  * Replace sends through the edit queue, with Stop, the list of what was sent, and Resume for the rest.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Column, EventPayload, Response } from '../../../../core/contract';
 import { plural } from '../../../../core/records/format';
 import { errorMessage, tabledesk } from '../../bridge';
-import { useModalFocus } from '../useModalFocus';
+import { ModalDialog } from '../ModalDialog';
 
 export type ReplaceScope = 'view' | 'selection' | 'column';
 
@@ -50,11 +50,10 @@ export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; o
   const [phase, setPhase] = useState<Phase>({ kind: 'form' });
   const [progress, setProgress] = useState<EventPayload<'replace.progress'>>();
   const [error, setError] = useState<string>();
-  const dialog = useRef<HTMLDivElement>(null);
   const busy = phase.kind === 'reading' || phase.kind === 'sending';
-  const onKeyDown = useModalFocus(dialog, () => {
+  const closeUnlessBusy = () => {
     if (!busy) onClose();
-  });
+  };
   const replaceId = 'replaceId' in phase ? phase.replaceId : undefined;
 
   useEffect(() => {
@@ -121,157 +120,148 @@ export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; o
 
   const shown = 'preview' in phase ? phase.preview : undefined;
   return (
-    <div className="td-modal-backdrop">
-      <div
-        className="td-modal td-replace"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Find and replace"
-        ref={dialog}
-        onKeyDown={onKeyDown}
+    <ModalDialog label="Find and replace" className="td-replace" onClose={closeUnlessBusy}>
+      <h2>Find and replace</h2>
+      <form
+        className="td-replace-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!busy && find !== '') void preview();
+        }}
       >
-        <h2>Find and replace</h2>
-        <form
-          className="td-replace-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!busy && find !== '') void preview();
-          }}
-        >
+        <label>
+          Find
+          <input value={find} disabled={busy} onChange={(e) => edited(setFind)(e.target.value)} />
+        </label>
+        <label>
+          Replace with
+          <input
+            value={replacement}
+            disabled={busy}
+            onChange={(e) => edited(setReplacement)(e.target.value)}
+          />
+        </label>
+        <div className="td-replace-options">
           <label>
-            Find
-            <input value={find} disabled={busy} onChange={(e) => edited(setFind)(e.target.value)} />
-          </label>
-          <label>
-            Replace with
             <input
-              value={replacement}
+              type="checkbox"
+              checked={regex}
               disabled={busy}
-              onChange={(e) => edited(setReplacement)(e.target.value)}
+              onChange={(e) => edited(setRegex)(e.target.checked)}
             />
+            Regular expression
           </label>
-          <div className="td-replace-options">
+          <label>
+            <input
+              type="checkbox"
+              checked={matchCase}
+              disabled={busy}
+              onChange={(e) => edited(setMatchCase)(e.target.checked)}
+            />
+            Match case
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={wholeCell}
+              disabled={busy}
+              onChange={(e) => edited(setWholeCell)(e.target.checked)}
+            />
+            Whole cell
+          </label>
+        </div>
+        <div className="td-replace-options">
+          <label>
+            In
+            <select
+              aria-label="Replace in"
+              value={scope}
+              disabled={busy}
+              onChange={(e) => edited(setScope)(e.target.value as ReplaceScope)}
+            >
+              <option value="view">The whole view</option>
+              <option value="selection" disabled={context.selectedIds.length === 0}>
+                Selected rows ({context.selectedIds.length.toLocaleString()})
+              </option>
+              <option value="column">One column</option>
+            </select>
+          </label>
+          {scope === 'column' && (
             <label>
-              <input
-                type="checkbox"
-                checked={regex}
-                disabled={busy}
-                onChange={(e) => edited(setRegex)(e.target.checked)}
-              />
-              Regular expression
-            </label>
-            <label>
-              <input
-                type="checkbox"
-                checked={matchCase}
-                disabled={busy}
-                onChange={(e) => edited(setMatchCase)(e.target.checked)}
-              />
-              Match case
-            </label>
-            <label>
-              <input
-                type="checkbox"
-                checked={wholeCell}
-                disabled={busy}
-                onChange={(e) => edited(setWholeCell)(e.target.checked)}
-              />
-              Whole cell
-            </label>
-          </div>
-          <div className="td-replace-options">
-            <label>
-              In
+              Column
               <select
-                aria-label="Replace in"
-                value={scope}
+                aria-label="Column"
+                value={column}
                 disabled={busy}
-                onChange={(e) => edited(setScope)(e.target.value as ReplaceScope)}
+                onChange={(e) => edited(setColumn)(e.target.value)}
               >
-                <option value="view">The whole view</option>
-                <option value="selection" disabled={context.selectedIds.length === 0}>
-                  Selected rows ({context.selectedIds.length.toLocaleString()})
-                </option>
-                <option value="column">One column</option>
+                {context.fields.map((f) => (
+                  <option key={f.name} value={f.name}>
+                    {f.name}
+                  </option>
+                ))}
               </select>
             </label>
-            {scope === 'column' && (
-              <label>
-                Column
-                <select
-                  aria-label="Column"
-                  value={column}
-                  disabled={busy}
-                  onChange={(e) => edited(setColumn)(e.target.value)}
-                >
-                  {context.fields.map((f) => (
-                    <option key={f.name} value={f.name}>
-                      {f.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            <button type="submit" disabled={busy || find === ''}>
-              Preview
-            </button>
-          </div>
-        </form>
-        {error && (
-          <p className="td-error" role="alert">
-            {error}
-          </p>
-        )}
-        {phase.kind === 'reading' && (
-          <p role="status">
-            Reading the records that may match: {(progress?.done ?? 0).toLocaleString()} so far…
-          </p>
-        )}
-        {shown && <PreviewLists preview={shown} />}
-        {phase.kind === 'sending' && (
-          <div role="status" data-testid="replace-status">
-            Replacing: {(progress?.phase === 'sending' ? progress.done : 0).toLocaleString()} of{' '}
-            {plural(shown?.recordCount ?? 0, 'record')} saved
-            <progress
-              aria-label="Replace progress"
-              max={Math.max(1, shown?.recordCount ?? 1)}
-              value={progress?.phase === 'sending' ? progress.done : 0}
-            />
-          </div>
-        )}
-        {phase.kind === 'ended' && <Ended applied={phase.applied} />}
-        <div className="td-modal-actions">
-          {busy ? (
-            <button type="button" onClick={stop}>
-              Stop
-            </button>
-          ) : (
-            <button type="button" onClick={onClose}>
-              Close
-            </button>
           )}
-          {phase.kind === 'preview' && (
-            <button
-              type="button"
-              className="td-primary"
-              disabled={phase.preview.recordCount === 0}
-              onClick={() => void apply(phase.replaceId, phase.preview)}
-            >
-              Replace in {plural(phase.preview.recordCount, 'record')}
-            </button>
-          )}
-          {phase.kind === 'ended' && phase.applied.state === 'stopped' && (
-            <button
-              type="button"
-              className="td-primary"
-              onClick={() => void apply(phase.replaceId, phase.preview)}
-            >
-              Resume ({plural(phase.applied.left, 'record')} left)
-            </button>
-          )}
+          <button type="submit" disabled={busy || find === ''}>
+            Preview
+          </button>
         </div>
+      </form>
+      {error && (
+        <p className="td-error" role="alert">
+          {error}
+        </p>
+      )}
+      {phase.kind === 'reading' && (
+        <p role="status">
+          Reading the records that may match: {(progress?.done ?? 0).toLocaleString()} so far…
+        </p>
+      )}
+      {shown && <PreviewLists preview={shown} />}
+      {phase.kind === 'sending' && (
+        <div role="status" data-testid="replace-status">
+          Replacing: {(progress?.phase === 'sending' ? progress.done : 0).toLocaleString()} of{' '}
+          {plural(shown?.recordCount ?? 0, 'record')} saved
+          <progress
+            aria-label="Replace progress"
+            max={Math.max(1, shown?.recordCount ?? 1)}
+            value={progress?.phase === 'sending' ? progress.done : 0}
+          />
+        </div>
+      )}
+      {phase.kind === 'ended' && <Ended applied={phase.applied} />}
+      <div className="td-modal-actions">
+        {busy ? (
+          <button type="button" onClick={stop}>
+            Stop
+          </button>
+        ) : (
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        )}
+        {phase.kind === 'preview' && (
+          <button
+            type="button"
+            className="td-primary"
+            disabled={phase.preview.recordCount === 0}
+            onClick={() => void apply(phase.replaceId, phase.preview)}
+          >
+            Replace in {plural(phase.preview.recordCount, 'record')}
+          </button>
+        )}
+        {phase.kind === 'ended' && phase.applied.state === 'stopped' && (
+          <button
+            type="button"
+            className="td-primary"
+            onClick={() => void apply(phase.replaceId, phase.preview)}
+          >
+            Resume ({plural(phase.applied.left, 'record')} left)
+          </button>
+        )}
       </div>
-    </div>
+    </ModalDialog>
   );
 }
 
