@@ -94,14 +94,16 @@ export function installFormulas(service: Service): void {
     const used = formula.referencedFields
       .map((name) => catalog.field(table, name))
       .filter((f): f is Field => !!f);
-    const names = formula.referencedFields;
+    const referenced = formula.referencedFields;
+    // Links are their records' names in a filter, as on Airtable (FIND('Ann', ARRAYJOIN({Owner}))).
+    const asNames = used.map((f) => (f.type === 'multipleRecordLinks' ? records.linkedNames(f) : undefined));
     const ctx = { budget: work };
     return (rec: StoredRecord) => {
       const fields = Object.create(null) as Record<string, unknown>;
       used.forEach((f, i) => {
         const cell = jsonCell(f, rec);
-        // Links are their records' names in a filter, as on Airtable (FIND('Ann', ARRAYJOIN({Owner}))).
-        fields[names[i]!] = f.type === 'multipleRecordLinks' ? records.linkedNames(f, cell) : cell;
+        const toNames = asNames[i];
+        fields[referenced[i]!] = toNames ? toNames(cell) : cell;
       });
       work.nextRecord();
       try {

@@ -352,18 +352,21 @@ export class RecordStore {
 
   /**
    * A link cell as formulas see it on Airtable: the linked records' primary values, in the cell's order
-   * (records since deleted are left out). The API still returns the ids.
+   * (records since deleted are left out). The API still returns the ids. The linked table and its reader are
+   * found once per field, not per record filtered.
    */
-  linkedNames(field: Field, ids: unknown): unknown[] {
-    if (!Array.isArray(ids) || ids.length === 0) return [];
+  linkedNames(field: Field): (ids: unknown) => unknown[] {
     const linked = this.catalog.tableById(String(field.options?.linkedTableId));
     const primary = linked?.fields.find((f) => f.id === linked.primaryFieldId);
-    if (!linked || !primary) return ids;
+    if (!linked || !primary) return (ids) => (Array.isArray(ids) ? ids : []);
     const read = this.primaryReader(linked, primary);
-    return ids.flatMap((id) => {
-      const row = read.get(id, linked.id) as { v: unknown } | undefined;
-      return row ? [row.v ?? ''] : [];
-    });
+    return (ids) =>
+      Array.isArray(ids)
+        ? ids.flatMap((id) => {
+            const row = read.get(id, linked.id) as { v: unknown } | undefined;
+            return row ? [row.v ?? ''] : [];
+          })
+        : [];
   }
 
   /** A statement reading one record's primary value (SQLite extracts it without parsing the record here). */
