@@ -6,40 +6,23 @@
  * - The requests it used (100 is the least possible) and the 429s the server answered (should be 0).
  * - The preview's estimate against the time measured (1.0 = exact; above 1 = the estimate was long).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Papa from 'papaparse';
-import { RecordTableClient } from '../../core/api/index';
 import type { Column } from '../../core/contract';
 import { importEstimateMs } from '../../core/contract/imports';
 import type { ImportState } from '../../core/contract/imports';
 import { autoMap, planImport, readCsv } from '../../renderer/src/rows/import/plan';
-import { startServer } from '../../server/index';
-import { createEditServices, journalDir } from '../../services/edits';
+import { journalDir } from '../../services/edits';
 import { Imports } from '../../services/imports/imports';
 import { importsDir } from '../../services/imports/job-file';
 import type { BenchResult } from '../result';
+import { startEditBench } from './setup';
 
 const ROWS = 1_000;
 const CEILING_SECONDS = ROWS / 10 / 5;
 const TABLE = 'Imported';
 
 export default async function importBench(): Promise<BenchResult[]> {
-  const seen: { method: string; status: number; url: string }[] = [];
-  const server = await startServer({
-    memory: true,
-    demo: { largeTableRecords: 10 },
-    onRequest: (e) => seen.push({ method: e.method, status: e.status, url: e.url }),
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'tabledesk-bench-import-'));
-  const baseId = server.bases[0]?.id ?? '';
-  const client = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey });
-  const edits = createEditServices({
-    userDataDir: dir,
-    tableFor: (t) => client.table(t.baseId, t.table),
-    emit: () => undefined,
-  });
+  const { seen, dir, baseId, client, services: edits, close } = await startEditBench('import', 10);
   let ended: (s: ImportState) => void = () => undefined;
   const done = new Promise<ImportState>((resolve) => (ended = resolve));
   const imports = new Imports({
@@ -130,8 +113,6 @@ export default async function importBench(): Promise<BenchResult[]> {
     ];
   } finally {
     await imports.close();
-    await edits.close();
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
+    await close();
   }
 }

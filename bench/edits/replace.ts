@@ -7,33 +7,15 @@
  *   429s (should be 0).
  * - The preview's estimate of the time against the time measured (ratio measured / estimated).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { RecordTableClient } from '../../core/api/index';
-import { startServer } from '../../server/index';
-import { createEditServices } from '../../services/edits';
 import type { BenchResult } from '../result';
+import { startEditBench } from './setup';
 
 const RECORDS = 1_000;
 const CEILING_PER_SECOND = 5;
 const TABLE = 'Tasks';
 
 export async function replaceBench(): Promise<BenchResult[]> {
-  const seen: { method: string; status: number }[] = [];
-  const server = await startServer({
-    memory: true,
-    demo: { largeTableRecords: RECORDS },
-    onRequest: (e) => seen.push({ method: e.method, status: e.status }),
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'tabledesk-bench-replace-'));
-  const baseId = server.bases[0]?.id ?? '';
-  const client = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey });
-  const services = createEditServices({
-    userDataDir: dir,
-    tableFor: (t) => client.table(t.baseId, t.table),
-    emit: () => undefined,
-  });
+  const { seen, baseId, client, services, close } = await startEditBench('replace', RECORDS);
   try {
     const { replaces } = await services.ready;
     const target = { connectionId: 'bench', baseId, table: TABLE };
@@ -86,8 +68,6 @@ export async function replaceBench(): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    await services.close();
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
+    await close();
   }
 }

@@ -6,14 +6,10 @@
  * - The requests it used (100 is the least possible) and the 429s the server answered (should be 0).
  * - What "saved locally" costs: one edit journaled and fsynced after another, ms per edit.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RecordTableClient } from '../../core/api/index';
-import { startServer } from '../../server/index';
-import { createEditServices } from '../../services/edits';
 import { Journal } from '../../services/edits/journal';
 import type { BenchResult } from '../result';
+import { startEditBench } from '../edits/setup';
 import importBench from '../edits/import';
 import { replaceBench } from '../edits/replace';
 
@@ -23,20 +19,7 @@ const JOURNAL_EDITS = 300;
 const TABLE = 'Tasks';
 
 export default async function editsBench(): Promise<BenchResult[]> {
-  const seen: { method: string; status: number }[] = [];
-  const server = await startServer({
-    memory: true,
-    demo: { largeTableRecords: EDITS },
-    onRequest: (e) => seen.push({ method: e.method, status: e.status }),
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'tabledesk-bench-edits-'));
-  const baseId = server.bases[0]?.id ?? '';
-  const client = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey });
-  const services = createEditServices({
-    userDataDir: dir,
-    tableFor: (t) => client.table(t.baseId, t.table),
-    emit: () => undefined,
-  });
+  const { seen, dir, baseId, client, services, close } = await startEditBench('edits', EDITS);
   try {
     const { queue } = await services.ready;
     const records = await client.table(baseId, TABLE).all({ fields: ['Name'] });
@@ -86,9 +69,7 @@ export default async function editsBench(): Promise<BenchResult[]> {
       ...(await replaceBench()),
     ];
   } finally {
-    await services.close();
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
+    await close();
   }
 }
 
