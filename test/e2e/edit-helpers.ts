@@ -2,7 +2,9 @@
 import { expect } from '@playwright/test';
 import type { Locator } from '@playwright/test';
 import type { AppPage } from './app-page';
+import type { RecordData } from '../../core/records/types';
 import { PROXY_CONNECTION } from './edit-door';
+import type { EditDoor } from './edit-door';
 
 /** The grid renders only the columns in view: scroll sideways until the cell exists. */
 export async function showCell(app: AppPage, row: number, column: string): Promise<Locator> {
@@ -99,3 +101,19 @@ export async function typeDownInPage(app: AppPage, row: number, column: string, 
     { row, column, texts },
   );
 }
+
+/** The server's records of a table's rows at these grid indexes, by index. */
+export async function storedRows(
+  app: AppPage,
+  door: EditDoor,
+  table: string,
+  rows: number[],
+): Promise<RecordData[]> {
+  const ids = await Promise.all(rows.map((i) => app.rowId(i)));
+  const all = new Map((await door.records(table)).map((r) => [r.id, r]));
+  return ids.map((id) => all.get(id ?? '')!);
+}
+
+/** No cell of the grid waits for the service any more. */
+export const settled = (app: AppPage) =>
+  expect(app.table.locator('.td-cell-pending, .td-cell-retrying')).toHaveCount(0);

@@ -9,7 +9,7 @@ import type { RecordData } from '../../core/records/types';
 import type { AppPage } from './app-page';
 import type { EditDoor } from './edit-door';
 import { expect, test } from './edit-fixtures';
-import { showCell } from './edit-helpers';
+import { settled, showCell, storedRows } from './edit-helpers';
 import { checkbox } from './rows-helpers';
 
 test.use({ doorName: 'fill' });
@@ -32,15 +32,7 @@ async function dragOver(app: AppPage, from: [number, string], to: [number, strin
   await app.page.mouse.up();
 }
 
-/** The server's records of the rows at these grid indexes, by index. */
-async function stored(app: AppPage, door: EditDoor, rows: number[]): Promise<RecordData[]> {
-  const ids = await Promise.all(rows.map((i) => app.rowId(i)));
-  const all = new Map((await door.records(TASKS)).map((r) => [r.id, r]));
-  return ids.map((id) => all.get(id ?? '')!);
-}
-
-const settled = (app: AppPage) =>
-  expect(app.table.locator('.td-cell-pending, .td-cell-retrying')).toHaveCount(0);
+const stored = (app: AppPage, door: EditDoor, rows: number[]) => storedRows(app, door, TASKS, rows);
 
 const pick = (records: RecordData[], fields: string[]) =>
   records.map((r) => Object.fromEntries(fields.map((f) => [f, r.fields[f] ?? null])));

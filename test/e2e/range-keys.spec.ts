@@ -3,25 +3,17 @@
  * against the server's data: Shift+click then Ctrl+D fills, Shift+ArrowDown ×3 and Shift+ArrowRight then
  * Delete clears exactly those cells, and copy gives the range as TSV.
  */
-import type { RecordData } from '../../core/records/types';
 import type { AppPage } from './app-page';
 import type { EditDoor } from './edit-door';
 import { expect, test } from './edit-fixtures';
-import { showCell } from './edit-helpers';
+import { settled, showCell, storedRows } from './edit-helpers';
 import { copyText } from './rows-helpers';
 
 test.use({ doorName: 'range-keys' });
 
 const TASKS = 'Tasks';
 
-async function stored(app: AppPage, door: EditDoor, rows: number[]): Promise<RecordData[]> {
-  const ids = await Promise.all(rows.map((i) => app.rowId(i)));
-  const all = new Map((await door.records(TASKS)).map((r) => [r.id, r]));
-  return ids.map((id) => all.get(id ?? '')!);
-}
-
-const settled = (app: AppPage) =>
-  expect(app.table.locator('.td-cell-pending, .td-cell-retrying')).toHaveCount(0);
+const stored = (app: AppPage, door: EditDoor, rows: number[]) => storedRows(app, door, TASKS, rows);
 
 const focusedColumn = (app: AppPage) =>
   app.table.locator('.ag-cell-focus[col-id]').first().getAttribute('col-id');
