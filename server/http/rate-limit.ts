@@ -10,7 +10,7 @@
  * requests at 203 ms, straight and through the fault proxy, on two cores busy with other work: most arrive
  * 0–2 ms after their start, the first of a connection up to 58 ms after; six consecutive arrivals spanned
  * 964 ms at the least (1015 ms of starts). 50 ms covers that; the worst rate it lets through is 5 in 950 ms.
- * (The first request of a cold process can trail by 100 ms: the core throttle's 10 ms margin covers that.)
+ * (The first request of a cold process can trail by 150 ms: the core throttle holds back the start after a cold one.)
  */
 export const ARRIVAL_JITTER_MS = 50;
 

@@ -171,6 +171,8 @@ export class CsvExports {
         opts.userLocale = req.userLocale;
       }
       const records: RecordData[] = [];
+      // One offset chain, not the mirror's partitioned walk: a CSV keeps the view's order (and its sort), and
+      // pages of disjoint partitions cannot be merged back into an order the service alone knows.
       for await (const page of table.pages(opts)) {
         records.push(...page);
         pages++;

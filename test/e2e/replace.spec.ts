@@ -44,7 +44,7 @@ test.use({ doorName: 'replace' });
 
 /**
  * PATCH requests the server applied. One it refused with a 429 (a busy machine can bunch two starts the client
- * spaced 210 ms apart) changed nothing and is sent again, so it does not count as sending its records twice.
+ * spaced 205 ms apart) changed nothing and is sent again, so it does not count as sending its records twice.
  */
 const patches = (door: ReplaceDoor) =>
   door.requests.filter((r) => r.method === 'PATCH' && r.status === 200).length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import PQueue from 'p-queue';
-import { BaseScheduler, queuePriority } from '../../../core/api/scheduler';
+import { BaseScheduler, COLD_START_EXTRA_MS, queuePriority } from '../../../core/api/scheduler';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const gaps = (xs: number[]) => xs.slice(1).map((x, i) => x - (xs[i] ?? 0));
@@ -79,5 +79,28 @@ describe('BaseScheduler', () => {
     expect(await b).toBeInstanceOf(Error);
     await sleep(80);
     expect(ran).toEqual(['a']);
+  });
+
+  it('holds the start after a cold one (the first, or the first after a quiet second) back by the extra', async () => {
+    const s = new BaseScheduler(40);
+    const starts: number[] = [];
+    const task = async () => void starts.push(Date.now());
+    await Promise.all(Array.from({ length: 4 }, () => s.run(task, 0)));
+    // Measured between starts, so the margin only allows for late timers.
+    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(40 + COLD_START_EXTRA_MS - 5);
+    expect(Math.max(...gaps(starts.slice(1)))).toBeLessThan(40 + COLD_START_EXTRA_MS - 5);
+    await sleep(1050);
+    starts.length = 0;
+    await Promise.all([s.run(task, 0), s.run(task, 0)]);
+    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(40 + COLD_START_EXTRA_MS - 5);
+  });
+
+  it('a 429 pause set while a cold start holds the queue lasts its whole length', async () => {
+    const s = new BaseScheduler(10);
+    await s.run(async () => undefined, 0);
+    const until = s.pauseFor(400);
+    let startedAt = 0;
+    await s.run(async () => void (startedAt = Date.now()), 0);
+    expect(startedAt).toBeGreaterThanOrEqual(until);
   });
 });
