@@ -21,7 +21,6 @@ import { setMaxListeners } from 'node:events';
 import type { RecordTableClient, TableClient } from '../../core/api/index';
 import { walkPartitioned } from '../../core/api/partitioned-walk';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type {
   MirrorConflict,
   MirrorDeps,
@@ -56,6 +55,8 @@ interface Run {
   progress: MirrorProgress;
   report: () => void;
   result: SyncResult;
+  /** A push left out links to records made here and not yet sent (see knownLinks). */
+  linksLeftOut?: boolean;
 }
 
 const tick = (run: Run, requests = 1) => {
@@ -470,9 +471,18 @@ export class MirrorEngine implements Mirrors {
   }
 
   private async push(run: Run): Promise<void> {
-    const m = run.mirror;
     run.progress.phase = 'push';
     run.report();
+    // A second pass sends the links the first left out: by then their records have the service's ids.
+    for (let pass = 0; pass < 2; pass++) {
+      run.linksLeftOut = false;
+      await this.pushTables(run);
+      if (!run.linksLeftOut) return;
+    }
+  }
+
+  private async pushTables(run: Run): Promise<void> {
+    const m = run.mirror;
     for (const table of this.mirroredTables(m)) {
       const remote = run.client.table(m.sourceBaseId, table.id);
       const { copy, changed, created, deleted } = await this.localChanges(m, table);
@@ -524,17 +534,23 @@ export class MirrorEngine implements Mirrors {
     copy: Map<string, RecordData>,
   ): Promise<void> {
     const byId = new Map(table.fields.map((f) => [f.id, f]));
+    const writable = new Set(writableFields(table, run.mirror.schema).map((f) => f.id));
+    // A link cell naming records not yet sent is held back whole: sent without them, it would unlink them
+    // on the service. It keeps its base and the copy's value, like a conflict's cell, for the second pass.
+    const held = new Map<string, string[]>();
     const updates = merged
-      .filter((x) => Object.keys(x.merged.send).length > 0)
-      .map((x) => ({
-        id: x.id,
-        fields: Object.fromEntries(
-          Object.entries(x.merged.send).map(([fid, v]) => [
-            fid,
-            wireValue(byId.get(fid)!, this.knownLinks(run.mirror, byId.get(fid)!, v)),
-          ]),
-        ),
-      }));
+      .map((x) => {
+        const fields: Record<string, unknown> = {};
+        for (const [fid, v] of Object.entries(x.merged.send)) {
+          const field = byId.get(fid)!;
+          const known = this.knownLinks(run, field, v);
+          if (Array.isArray(v) && Array.isArray(known) && known.length < v.length)
+            held.set(x.id, [...(held.get(x.id) ?? []), fid]);
+          else fields[fid] = wireValue(field, known);
+        }
+        return { id: x.id, fields };
+      })
+      .filter((u) => Object.keys(u.fields).length > 0);
     const total = Math.ceil(updates.length / BATCH);
     let done = 0;
     await Promise.all(
@@ -552,7 +568,10 @@ export class MirrorEngine implements Mirrors {
         const rewrite: RecordData[] = [];
         this.store.transaction(() => {
           for (const r of fixed) {
-            const conflicted = this.store.conflicts(run.mirror.id, r.id).map((c) => c.fieldId);
+            const conflicted = [
+              ...this.store.conflicts(run.mirror.id, r.id).map((c) => c.fieldId),
+              ...(held.get(r.id) ?? []),
+            ];
             const old = this.store.baseRecord(run.mirror.id, r.id);
             const base = { ...r, fields: { ...r.fields } };
             const l = copy.get(r.id);
@@ -561,6 +580,10 @@ export class MirrorEngine implements Mirrors {
               base.fields = withCell(base.fields, fid, old?.fields[fid]);
               mine.fields = withCell(mine.fields, fid, l?.fields[fid]);
             }
+            // The other side of a link pair, unchanged on the service, keeps the copy's value (see mergeRecord).
+            for (const f of table.fields)
+              if (!writable.has(f.id) && sameCell(f, r.fields[f.id], old?.fields[f.id]))
+                mine.fields = withCell(mine.fields, f.id, l?.fields[f.id]);
             this.store.setBase(run.mirror.id, table.id, base);
             if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))
               rewrite.push(mine);
@@ -592,24 +615,28 @@ export class MirrorEngine implements Mirrors {
   }
 
   /**
-   * Links to records made here and not yet sent are left out (the service would refuse their ids); they
-   * go with the next sync, once those records have the service's ids.
+   * Links to records made here and not yet sent are left out (the service would refuse their ids); the
+   * push's second pass sends them, once those records have the service's ids.
    */
-  private knownLinks(m: MirrorRow, field: FieldSchema, v: unknown): unknown {
+  private knownLinks(run: Run, field: FieldSchema, v: unknown): unknown {
     if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
-    return (v as string[]).filter((id) => this.store.baseRecord(m.id, id) !== undefined);
+    const known = (v as string[]).filter((id) => this.store.baseRecord(run.mirror.id, id) !== undefined);
+    if (known.length < v.length) run.linksLeftOut = true;
+    return known;
   }
 
   /**
-   * The cells of a record made here that the service can take: not computed, no files, no unsent links.
-   * Both sides of a link are sent (the service has no other side to take a new record's links from).
+   * The cells of a record made here that the service can take: not computed, no files, no unsent links, and
+   * of a link pair only the side pushes send. The other side's links are that side's records' own changes
+   * (the copy keeps both sides): sent here too, they would reach those records on the service before their
+   * own merge, which would then see them changed remotely and report a conflict.
    */
-  private createFields(m: MirrorRow, table: TableSchema, r: RecordData): Record<string, unknown> {
+  private createFields(run: Run, table: TableSchema, r: RecordData): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const f of table.fields.filter((x) => !READ_ONLY_FIELD_TYPES.has(x.type))) {
+    for (const f of writableFields(table, run.mirror.schema)) {
       const v = r.fields[f.id];
       if (v === undefined || f.type === 'multipleAttachments') continue;
-      const known = this.knownLinks(m, f, v);
+      const known = this.knownLinks(run, f, v);
       if (!Array.isArray(known) || known.length > 0) out[f.id] = known;
     }
     return out;
@@ -626,7 +653,7 @@ export class MirrorEngine implements Mirrors {
       const list = batch.map((r) => ({
         tableId: table.id,
         localId: r.id,
-        fields: this.createFields(m, table, r),
+        fields: this.createFields(run, table, r),
       }));
       this.store.noteCreates(m.id, list, Date.now());
       const answered = await remote.createMany(

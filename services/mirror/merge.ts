@@ -77,9 +77,13 @@ export function mergeRecord(
     const m = mine.fields[f.id];
     const t = theirs.fields[f.id];
     if (!isWritable.has(f.id)) {
-      put(local, f.id, t);
+      // The other side of a link pair: its records' pushes send it. Unchanged on the service, the copy keeps
+      // its own value, which those pushes (maybe held for the push's second pass) are about to send; taking
+      // the service's older one would drop the copy's link on one side only.
+      const keep = sameCell(f, t, b) ? m : t;
+      put(local, f.id, keep);
       put(next, f.id, t);
-      if (!sameCell(f, m, t)) localChanged = true;
+      if (!sameCell(f, m, keep)) localChanged = true;
       continue;
     }
     if (sameCell(f, m, b)) {

@@ -1,6 +1,7 @@
 /** Local changes pushed, and every kind of conflict reported and resolved both ways. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableClient } from '../../../core/api/index';
+import type { RecordData } from '../../../core/records/types';
 import { allRecords, startMirrorHarness, withoutUrls } from './harness';
 import type { MirrorHarness } from './harness';
 import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
@@ -71,6 +72,76 @@ describe('a push', () => {
     await remote.update(ids[4]!, { Age: 77 });
     expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
     expect((await remote.get(ids[4]!)).fields).toMatchObject({ Notes: 'mine', Age: 77 });
+    await expectCopyEqualsRemote();
+  });
+
+  it('sends links between records made here, and to them, in one sync, whichever side of a link pushes', async () => {
+    // Of a link pair, pushes send the side with the smaller field id (services/mirror/values.ts); ids are
+    // random, so pairs are made until there is one of each way.
+    const people = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
+    const companiesId = (await h.hostedClient.meta.baseSchema(h.baseId)).find(
+      (t) => t.name === 'Companies',
+    )!.id;
+    const pairs = new Map<boolean, { name: string; inverseId: string }>();
+    for (let k = 0; pairs.size < 2 && k < 20; k++) {
+      const f = await h.hostedClient.meta.createField(h.baseId, people.id, {
+        name: `Link ${k}`,
+        type: 'multipleRecordLinks',
+        options: { linkedTableId: companiesId },
+      });
+      const inverseId = String(f.options?.['inverseLinkFieldId']);
+      if (!pairs.has(f.id < inverseId)) pairs.set(f.id < inverseId, { name: f.name, inverseId });
+    }
+    expect(pairs.size).toBe(2);
+    await mirrors.sync(summary.id);
+    const companyFields = (await h.hostedClient.meta.baseSchema(h.baseId)).find(
+      (t) => t.id === companiesId,
+    )!.fields;
+
+    const companies = h.localClient.table(h.baseId, 'Companies');
+    // Records that link new ones and old ones: sent without the new, such a cell would unlink them.
+    const [old] = await companies.all({ formula: "{Name} = 'Company 1'" });
+    const [other] = await companies.all({ formula: "{Name} = 'Company 2'" });
+    const made = new Map<string, { co: string; edited: string; inverse: string }>();
+    for (const [i, { name, inverseId }] of [...pairs.values()].entries()) {
+      const inverse = companyFields.find((f) => f.id === inverseId)!.name;
+      const co = await companies.create({ Name: `Offline Co ${name}` });
+      const hire = await copy.create({ Name: `Offline hire ${name}`, [name]: [co.id] });
+      await copy.update(ids[6 + i]!, { [name]: [old!.id, co.id] });
+      await companies.update(other!.id, { [inverse]: [ids[0]!, hire.id] });
+      made.set(name, { co: `Offline Co ${name}`, edited: ids[6 + i]!, inverse });
+    }
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    const sorted = (v: unknown) => [...(v as string[])].sort();
+    for (const [name, m] of made) {
+      const co = await h.hostedClient.table(h.baseId, 'Companies').all({ formula: `{Name} = '${m.co}'` });
+      expect(co).toHaveLength(1);
+      const hire = await remote.all({ formula: `{Name} = 'Offline hire ${name}'` });
+      expect(hire).toHaveLength(1);
+      expect(sorted(hire[0]!.fields[name])).toEqual(sorted([co[0]!.id, other!.id]));
+      expect(
+        sorted((await h.hostedClient.table(h.baseId, 'Companies').get(other!.id)).fields[m.inverse]),
+      ).toEqual(sorted([ids[0], hire[0]!.id]));
+      expect((await remote.get(m.edited)).fields[name]).toEqual([old!.id, co[0]!.id]);
+    }
+    // Links sent from both sides reach the service in another order than they were made here; the copy
+    // takes the service's order with the next refresh.
+    const linksSorted = (records: RecordData[]) =>
+      records.map((r) => ({
+        ...r,
+        fields: Object.fromEntries(
+          Object.entries(r.fields).map(([k, v]) => [
+            k,
+            Array.isArray(v) && typeof v[0] === 'string' ? sorted(v) : v,
+          ]),
+        ),
+      }));
+    expect(linksSorted(await allRecords(h.localClient, h.baseId, 'People'))).toEqual(
+      linksSorted(await allRecords(h.hostedClient, h.baseId, 'People')),
+    );
+    expect((await mirrors.list())[0]!.localChanges).toBe(0);
+    expect((await mirrors.sync(summary.id)).sent).toBe(0);
     await expectCopyEqualsRemote();
   });
 });
