@@ -31,6 +31,9 @@ export function partitionFormulas(count: number): string[] {
   return out;
 }
 
+/** Pages yielded together at most: one step stays bounded in memory and in the size of what it writes. */
+const MAX_GATHERED_PAGES = 10;
+
 export interface PartitionedWalkOptions extends Omit<ListOptions, 'sort' | 'maxRecords'> {
   /** Chains walked at once (default 4). */
   partitions?: number;
@@ -44,6 +47,17 @@ export async function* walkPartitioned(
   table: TableClient,
   opts: PartitionedWalkOptions = {},
 ): AsyncGenerator<RecordData[]> {
+  for await (const pages of walkPartitionedGathered(table, opts)) yield* pages;
+}
+
+/**
+ * The same walk, yielding at each step every page that arrived since the last: a consumer slower than the
+ * throttle (one writing each page to disk) catches up in one step instead of falling further behind.
+ */
+export async function* walkPartitionedGathered(
+  table: TableClient,
+  opts: PartitionedWalkOptions = {},
+): AsyncGenerator<RecordData[][]> {
   const { partitions = DEFAULT_PARTITIONS, formula, signal, ...list } = opts;
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal?.reason);
@@ -84,9 +98,8 @@ export async function* walkPartitioned(
   const done = Promise.all(chains.map(chain));
   try {
     for (;;) {
-      const page = ready.shift();
-      if (page) {
-        yield page;
+      if (ready.length > 0) {
+        yield ready.splice(0, MAX_GATHERED_PAGES);
         continue;
       }
       if (failure) throw failure.error;

@@ -19,7 +19,8 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { RecordTableClient, TableClient } from '../../core/api/index';
-import { walkPartitioned } from '../../core/api/partitioned-walk';
+import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
+import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
 import type {
   MirrorConflict,
@@ -57,6 +58,12 @@ interface Run {
   result: SyncResult;
   /** A push left out links to records made here and not yet sent (see knownLinks). */
   linksLeftOut?: boolean;
+}
+
+interface EarlyWalk {
+  tableId: string;
+  steps: AsyncGenerator<RecordData[][]>;
+  stop(): Promise<void>;
 }
 
 const tick = (run: Run, requests = 1) => {
@@ -218,6 +225,52 @@ export class MirrorEngine implements Mirrors {
     const startedAt = Date.now();
     run.progress.phase = 'schema';
     run.report();
+    // A table to walk whole whose id is known before the schema answers (one made available offline, or a
+    // pull resumed) starts its walk with the schema's request, not a round trip and the schema's writing later.
+    const pulledBefore = this.store.pulled(m.id);
+    const earlyId = (m.tableIds ?? m.schema.map((t) => t.id)).find(
+      (id) => !pulledBefore.has(id) || m.cursor === undefined,
+    );
+    const early = earlyId === undefined ? undefined : this.startWalk(run, earlyId);
+    try {
+      await this.pullTables(run, startedAt, early);
+    } finally {
+      await early?.stop();
+    }
+  }
+
+  /** A whole-table walk started ahead of its consumer, and its stop (which also swallows its failure). */
+  private startWalk(run: Run, tableId: string): EarlyWalk {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(run.signal.reason);
+    run.signal.addEventListener('abort', onAbort, { once: true });
+    const walk = walkPartitionedGathered(run.client.table(run.mirror.sourceBaseId, tableId), {
+      returnFieldsByFieldId: true,
+      partitions: this.deps.partitions,
+      signal: stop.signal,
+      priority: 'background',
+    });
+    const first = walk.next();
+    first.catch(() => undefined);
+    return {
+      tableId,
+      steps: (async function* () {
+        const r = await first;
+        if (r.done) return;
+        yield r.value;
+        yield* walk;
+      })(),
+      stop: async () => {
+        run.signal.removeEventListener('abort', onAbort);
+        stop.abort(new Error('walk stopped'));
+        await first.catch(() => undefined);
+        await walk.return(undefined).catch(() => undefined);
+      },
+    };
+  }
+
+  private async pullTables(run: Run, startedAt: number, early: EarlyWalk | undefined): Promise<void> {
+    const m = run.mirror;
     const [schema, bases] = await Promise.all([
       run.client.meta.baseSchema(m.sourceBaseId, { signal: run.signal }),
       m.baseName === m.sourceBaseId
@@ -240,7 +293,10 @@ export class MirrorEngine implements Mirrors {
     m.schema = kept;
     this.store.saveMirror(m);
 
-    const tables = this.mirroredTables(m);
+    // The early walk's table first: its pages are arriving already.
+    const tables = this.mirroredTables(m).sort(
+      (a, b) => Number(b.id === early?.tableId) - Number(a.id === early?.tableId),
+    );
     const pulled = this.store.pulled(m.id);
     run.progress.tables = tables.length;
     for (const table of tables) {
@@ -248,7 +304,7 @@ export class MirrorEngine implements Mirrors {
       const remote = run.client.table(m.sourceBaseId, table.id);
       if (pulled.has(table.id) && m.cursor !== undefined) await this.refresh(run, table, remote, m.cursor);
       else {
-        await this.firstPull(run, table, remote);
+        await this.firstPull(run, table, remote, table.id === early?.tableId ? early.steps : undefined);
         this.store.markPulled(m.id, table.id);
       }
       run.progress.tablesDone++;
@@ -272,19 +328,28 @@ export class MirrorEngine implements Mirrors {
       );
   }
 
-  private async firstPull(run: Run, table: TableSchema, remote: TableClient): Promise<void> {
+  private async firstPull(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    started?: AsyncGenerator<RecordData[][]>,
+  ): Promise<void> {
     run.progress.phase = 'records';
     const seen = new Set<string>();
-    const pages = walkPartitioned(remote, {
-      returnFieldsByFieldId: true,
-      partitions: this.deps.partitions,
-      signal: run.signal,
-      priority: 'background',
-    });
-    for await (const page of pages) {
-      tick(run);
-      for (const r of page) seen.add(r.id);
-      await this.applyRemote(run, table, page, new Map());
+    // Pages gathered: writing each alone to the copy is slower than they arrive at the ceiling.
+    const steps =
+      started ??
+      walkPartitionedGathered(remote, {
+        returnFieldsByFieldId: true,
+        partitions: this.deps.partitions,
+        signal: run.signal,
+        priority: 'background',
+      });
+    for await (const pages of steps) {
+      tick(run, pages.length);
+      const records = pages.flat();
+      for (const r of records) seen.add(r.id);
+      await this.applyRemote(run, table, records, new Map());
     }
     // A pull resumed after a crash may hold records deleted on the service meanwhile.
     const gone = [...this.store.baseRecords(run.mirror.id, table.id).keys()].filter((id) => !seen.has(id));
@@ -626,18 +691,48 @@ export class MirrorEngine implements Mirrors {
   }
 
   /**
-   * The cells of a record made here that the service can take: not computed, no files, no unsent links, and
-   * of a link pair only the side pushes send. The other side's links are that side's records' own changes
-   * (the copy keeps both sides): sent here too, they would reach those records on the service before their
-   * own merge, which would then see them changed remotely and report a conflict.
+   * The cells of a record made here that the service can take: not computed, no files, no unsent links.
+   * Of the side of a link pair that pushes do not send, only the links the other side's records do not hold
+   * in the copy: the ones they hold are their own changes, sent with them; sent here too, they would reach
+   * those records on the service before their own merge, which would then see a remote change and report a
+   * conflict. (A record made again by "Keep mine" links records that no longer name it.)
    */
-  private createFields(run: Run, table: TableSchema, r: RecordData): Record<string, unknown> {
+  private createFields(
+    run: Run,
+    table: TableSchema,
+    r: RecordData,
+    others: Map<string, Map<string, RecordData>>,
+  ): Record<string, unknown> {
+    const writable = new Set(writableFields(table, run.mirror.schema).map((f) => f.id));
     const out: Record<string, unknown> = {};
-    for (const f of writableFields(table, run.mirror.schema)) {
+    for (const f of table.fields) {
       const v = r.fields[f.id];
-      if (v === undefined || f.type === 'multipleAttachments') continue;
-      const known = this.knownLinks(run, f, v);
+      if (v === undefined || f.type === 'multipleAttachments' || READ_ONLY_FIELD_TYPES.has(f.type)) continue;
+      const pair = writable.has(f.id) ? undefined : linkPair(f);
+      const own = pair
+        ? (v as string[]).filter((id) => {
+            const held = others.get(pair.tableId)?.get(id)?.fields[pair.inverseId];
+            return !(Array.isArray(held) && held.includes(r.id));
+          })
+        : v;
+      const known = this.knownLinks(run, f, own);
       if (!Array.isArray(known) || known.length > 0) out[f.id] = known;
+    }
+    return out;
+  }
+
+  /** The copy's records of the tables on the other side of `table`'s links that pushes do not send. */
+  private async linkedCopies(
+    m: MirrorRow,
+    table: TableSchema,
+  ): Promise<Map<string, Map<string, RecordData>>> {
+    const writable = new Set(writableFields(table, m.schema).map((f) => f.id));
+    const out = new Map<string, Map<string, RecordData>>();
+    for (const f of table.fields) {
+      const pair = writable.has(f.id) ? undefined : linkPair(f);
+      if (!pair || out.has(pair.tableId)) continue;
+      const records = await this.local.records(m.sourceBaseId, pair.tableId);
+      out.set(pair.tableId, new Map(records.map((x) => [x.id, x])));
     }
     return out;
   }
@@ -649,11 +744,12 @@ export class MirrorEngine implements Mirrors {
     created: RecordData[],
   ): Promise<void> {
     const m = run.mirror;
+    const others = created.length > 0 ? await this.linkedCopies(m, table) : new Map();
     for (const batch of chunks(created, BATCH)) {
       const list = batch.map((r) => ({
         tableId: table.id,
         localId: r.id,
-        fields: this.createFields(run, table, r),
+        fields: this.createFields(run, table, r, others),
       }));
       this.store.noteCreates(m.id, list, Date.now());
       const answered = await remote.createMany(
@@ -793,6 +889,15 @@ function withCell(fields: Record<string, unknown>, id: string, value: unknown): 
   if (value === undefined || value === null) delete out[id];
   else out[id] = value;
   return out;
+}
+
+/** A link field's linked table and the field there that links back, if it has one. */
+function linkPair(f: FieldSchema): { tableId: string; inverseId: string } | undefined {
+  const tableId = f.options?.['linkedTableId'];
+  const inverseId = f.options?.['inverseLinkFieldId'];
+  return f.type === 'multipleRecordLinks' && typeof tableId === 'string' && typeof inverseId === 'string'
+    ? { tableId, inverseId }
+    : undefined;
 }
 
 function chunks<T>(list: readonly T[], size: number): T[][] {

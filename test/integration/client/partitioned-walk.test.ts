@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordTableClient, TableClient } from '../../../core/api/index';
-import { partitionFormulas, walkPartitioned } from '../../../core/api/partitioned-walk';
+import {
+  partitionFormulas,
+  walkPartitioned,
+  walkPartitionedGathered,
+} from '../../../core/api/partitioned-walk';
 import { startHarness } from './setup';
 import type { Harness } from './setup';
 
@@ -43,6 +47,20 @@ describe('a full walk as several chains at once', () => {
     expect(expected.length).toBeLessThan(allIds.length);
     const ids = await idsOf(walkPartitioned(tasks, { formula, fields: ['Name'], partitions: 5 }));
     expect([...ids].sort()).toEqual(expected);
+  });
+
+  it('gathered: hands out the pages that arrived while the consumer was busy together, at most 10 a step', async () => {
+    const steps: number[] = [];
+    const ids: string[] = [];
+    for await (const pages of walkPartitionedGathered(tasks, { fields: ['Name'], pageSize: 25 })) {
+      steps.push(pages.length);
+      for (const page of pages) ids.push(...page.map((r) => r.id));
+      // A consumer that falls behind by more than 10 pages once (about 3.5 s at 5 requests/s).
+      if (steps.length === 1) await new Promise((r) => setTimeout(r, 3500));
+    }
+    expect([...ids].sort()).toEqual(allIds);
+    expect(steps[1]).toBe(10);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(10);
   });
 
   it('splits the id alphabet into disjoint classes that cover it', () => {
