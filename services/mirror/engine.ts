@@ -45,6 +45,53 @@ const READ_IDS = 100;
 const BATCH = 10;
 const RECORD_ID = /^rec[A-Za-z0-9]{14}$/;
 const FILE_TRIES = 3;
+const FILE_TIMEOUT_MS = 60_000;
+/** The local server's file route takes up to 100 MB (server/http/mirror-routes.ts). */
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+/** An attachment as the service sends it. */
+interface RemoteFile {
+  id: string;
+  url: string;
+  filename: string;
+  type?: string;
+  size?: number;
+}
+
+/** An attachment as the copy stores it: its file by hash, or a link only (the service's URL). */
+interface CopyFile {
+  id: string;
+  filename: string;
+  type: string;
+  blob?: string;
+  url?: string;
+  size?: number;
+}
+
+class TooLarge extends Error {}
+
+/** A response's body, refused past `limit` bytes (as announced, or as it arrives). */
+async function boundedBody(res: Response, limit: number): Promise<Buffer> {
+  const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
+  if (Number(res.headers.get('content-length') ?? 0) > limit) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > limit) {
+      await reader?.cancel();
+      throw tooLarge();
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks);
+}
 const REQUESTS_PER_SECOND = 5;
 
 const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
@@ -56,6 +103,10 @@ interface Run {
   progress: MirrorProgress;
   report: () => void;
   result: SyncResult;
+  /** Each attachment's form in the copy as this run found it (a file, or a link with its latest URL). */
+  files: Map<string, CopyFile>;
+  /** Attachments whose download failed in this run. */
+  failedFiles: Set<string>;
 }
 
 const tick = (run: Run, requests = 1) => {
@@ -109,6 +160,7 @@ export class MirrorEngine implements Mirrors {
       ...(m.lastSyncedAt === undefined ? {} : { lastSyncedAt: m.lastSyncedAt }),
       localChanges,
       conflicts: this.store.conflicts(m.id).length,
+      filesMissing: this.store.missingCount(m.id),
     };
   }
 
@@ -185,6 +237,7 @@ export class MirrorEngine implements Mirrors {
       tablesDone: 0,
       records: 0,
       files: 0,
+      filesMissing: this.store.missingCount(mirror.id),
       requests: 0,
     };
     const run: Run = {
@@ -193,13 +246,16 @@ export class MirrorEngine implements Mirrors {
       signal: controller.signal,
       progress,
       report: () => onProgress?.({ ...progress }),
-      result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [] },
+      result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [], filesMissing: 0 },
+      files: new Map(),
+      failedFiles: new Set(),
     };
     try {
       const out = await fn(run);
       mirror.state = 'ready';
       mirror.lastSyncedAt = Date.now();
       run.result.conflicts = this.store.conflicts(mirror.id).length;
+      run.result.filesMissing = this.store.missingCount(mirror.id);
       return out;
     } catch (e) {
       mirror.state = mirror.lastSyncedAt === undefined ? 'partial' : 'ready';
@@ -288,6 +344,7 @@ export class MirrorEngine implements Mirrors {
     // A pull resumed after a crash may hold records deleted on the service meanwhile.
     const gone = [...this.store.baseRecords(run.mirror.id, table.id).keys()].filter((id) => !seen.has(id));
     await this.applyDeletions(run, table, gone);
+    await this.retryFiles(run, table, remote);
   }
 
   private async refresh(run: Run, table: TableSchema, remote: TableClient, cursor: number): Promise<void> {
@@ -316,6 +373,7 @@ export class MirrorEngine implements Mirrors {
     }
     const gone = [...this.store.baseRecords(run.mirror.id, table.id).keys()].filter((id) => !seen.has(id));
     await this.applyDeletions(run, table, gone, mine);
+    await this.retryFiles(run, table, remote, mine);
   }
 
   /** Remote records staged, merged into the copy, then the base moved and the stage cleared together. */
@@ -398,7 +456,9 @@ export class MirrorEngine implements Mirrors {
 
   /**
    * Remote records in the form the copy stores: attachment files downloaded (once per attachment id) into
-   * the local server's file store and named by hash, as Airtable's URLs expire within hours.
+   * the local server's file store and named by hash, as Airtable's URLs expire within hours. An attachment
+   * whose file cannot be downloaded does not stop the pull: its record is copied with the attachment as a
+   * link only (see server/store/mirror-writes.ts), noted as missing, and tried again by the next sync.
    */
   private async withFiles(run: Run, table: TableSchema, records: RecordData[]): Promise<RecordData[]> {
     const fields = table.fields.filter((f) => f.type === 'multipleAttachments');
@@ -409,18 +469,8 @@ export class MirrorEngine implements Mirrors {
       for (const f of fields) {
         const list = r.fields[f.id];
         if (!Array.isArray(list)) continue;
-        const items: unknown[] = [];
-        for (const item of list as { id: string; url: string; filename: string; type?: string }[]) {
-          let hash = this.store.fileHash(item.id);
-          if (hash === undefined) {
-            run.progress.phase = 'files';
-            hash = (await this.local.file(await this.download(run, item.url))).hash;
-            this.store.noteFile(item.id, hash);
-            run.progress.files++;
-            run.report();
-          }
-          items.push({ id: item.id, filename: item.filename, type: item.type ?? '', blob: hash });
-        }
+        const items: CopyFile[] = [];
+        for (const item of list as RemoteFile[]) items.push(await this.fileOf(run, table, r.id, item));
         copy.fields[f.id] = items;
       }
       out.push(copy);
@@ -428,18 +478,131 @@ export class MirrorEngine implements Mirrors {
     return out;
   }
 
-  /** Attachment URLs are signed links to the service's file host: no key, no throttle (not the API). */
+  /** One attachment as the copy stores it: by file hash, or (its download failed) a link only. */
+  private async fileOf(run: Run, table: TableSchema, recordId: string, item: RemoteFile): Promise<CopyFile> {
+    const m = run.mirror;
+    let hash = this.store.fileHash(item.id);
+    // A download that failed in this run is not tried again in it (a push's answers name the same files).
+    if (hash === undefined && !run.failedFiles.has(item.id)) {
+      run.progress.phase = 'files';
+      const bytes = await this.download(run, item.url).catch((e: unknown) => {
+        if (run.signal.aborted) throw e;
+        run.failedFiles.add(item.id);
+        return undefined;
+      });
+      if (bytes) {
+        hash = (await this.local.file(bytes)).hash;
+        this.store.noteFile(item.id, hash);
+        run.progress.files++;
+      }
+      run.report();
+    }
+    const form: CopyFile =
+      hash === undefined
+        ? {
+            id: item.id,
+            filename: item.filename,
+            type: item.type ?? '',
+            url: item.url,
+            ...(item.size === undefined ? {} : { size: item.size }),
+          }
+        : { id: item.id, filename: item.filename, type: item.type ?? '', blob: hash };
+    if (hash === undefined) {
+      this.store.noteMissing(m.id, table.id, recordId, item.id);
+      run.progress.filesMissing = this.store.missingCount(m.id);
+    }
+    run.files.set(item.id, form);
+    return form;
+  }
+
+  /**
+   * Attachments copied as links only, once their tables are pulled: those this run has not seen are read
+   * again from the service (100 records a request), which gives their URLs freshly signed, and downloaded.
+   * The copy and the merge base then take each file (or its newer URL) in place of the old link, item by
+   * item: the merge compares attachments by id and name only, so a file arriving is never a change.
+   */
+  private async retryFiles(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    mine?: Map<string, RecordData>,
+  ): Promise<void> {
+    const m = run.mirror;
+    const rows = this.store.missing(m.id, table.id);
+    if (rows.length === 0) return;
+    const unseen = [...new Set(rows.filter((r) => !run.files.has(r.attachmentId)).map((r) => r.recordId))];
+    if (unseen.length > 0)
+      await this.withFiles(run, table, [...(await this.readRemote(run, remote, unseen)).values()]);
+    const copy = mine ?? new Map((await this.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
+    const fields = table.fields.filter((f) => f.type === 'multipleAttachments');
+    const patch = (r: RecordData): RecordData | undefined => {
+      let changed = false;
+      const out: RecordData = { ...r, fields: { ...r.fields } };
+      for (const f of fields) {
+        const list = r.fields[f.id];
+        if (!Array.isArray(list)) continue;
+        out.fields[f.id] = (list as CopyFile[]).map((item) => {
+          const form = run.files.get(item.id);
+          if (!form || (form.blob === undefined ? form.url === item.url : form.blob === item.blob))
+            return item;
+          changed = true;
+          return form;
+        });
+      }
+      return changed ? out : undefined;
+    };
+    const records = [...new Set(rows.map((r) => r.recordId))];
+    const puts = records.flatMap((id) => {
+      const r = copy.get(id);
+      const patched = r && patch(r);
+      return patched ? [patched] : [];
+    });
+    await this.local.put(m.sourceBaseId, table.id, puts);
+    for (const r of puts) copy.set(r.id, r);
+    this.store.transaction(() => {
+      for (const id of records) {
+        const base = this.store.baseRecord(m.id, id);
+        const patched = base && patch(base);
+        if (patched) this.store.setBase(m.id, table.id, patched);
+      }
+      // Downloaded now, or no longer on the service (the pull applies that as any other change).
+      for (const r of rows)
+        if (run.files.get(r.attachmentId)?.blob !== undefined || !run.files.has(r.attachmentId))
+          this.store.dropMissing(m.id, r.attachmentId);
+    });
+    run.progress.filesMissing = this.store.missingCount(m.id);
+    run.report();
+  }
+
+  /**
+   * Attachment URLs are signed links to the service's file host: no key, no throttle (not the API). Each
+   * download is bounded in time and size; a 4xx (a 404, a 403 of an expired signature), a timeout or a file
+   * too large is not tried again in this run, a dropped connection or a 5xx twice more.
+   */
   private async download(run: Run, url: string): Promise<Buffer> {
     let last: unknown;
     for (let i = 0; i < FILE_TRIES; i++) {
+      // Its own timer (not AbortSignal.timeout inside AbortSignal.any, which Node 20 may collect unfired).
+      const bounded = new AbortController();
+      const timer = setTimeout(
+        () => bounded.abort(new Error('Downloading an attachment took too long')),
+        this.deps.fileTimeoutMs ?? FILE_TIMEOUT_MS,
+      );
+      const stop = () => bounded.abort(run.signal.reason);
+      run.signal.addEventListener('abort', stop, { once: true });
       try {
-        const res = await (this.deps.fetch ?? globalThis.fetch)(url, { signal: run.signal });
-        if (res.ok) return Buffer.from(await res.arrayBuffer());
+        const res = await (this.deps.fetch ?? globalThis.fetch)(url, { signal: bounded.signal });
+        if (res.ok) return await boundedBody(res, this.deps.maxFileBytes ?? MAX_FILE_BYTES);
+        await res.body?.cancel();
         last = new Error(`Downloading an attachment failed: ${res.status}`);
         if (res.status < 500) break;
       } catch (e) {
         if (run.signal.aborted) throw e;
         last = e;
+        if (bounded.signal.aborted || e instanceof TooLarge) break;
+      } finally {
+        clearTimeout(timer);
+        run.signal.removeEventListener('abort', stop);
       }
       await new Promise((r) => setTimeout(r, 500 * (i + 1)));
     }
