@@ -22,6 +22,7 @@ import type { RecordTableClient, TableClient } from '../../core/api/index';
 import { walkPartitioned } from '../../core/api/partitioned-walk';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
 import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
+import { uploadProblem } from '../../core/records/attachments';
 import type {
   MirrorConflict,
   MirrorDeps,
@@ -70,6 +71,9 @@ interface CopyFile {
 
 class TooLarge extends Error {}
 
+const cellOf = (r: RecordData, f: FieldSchema): CopyFile[] =>
+  Array.isArray(r.fields[f.id]) ? (r.fields[f.id] as CopyFile[]) : [];
+
 /** A response's body, refused past `limit` bytes (as announced, or as it arrives). */
 async function boundedBody(res: Response, limit: number): Promise<Buffer> {
   const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
@@ -107,6 +111,8 @@ interface Run {
   files: Map<string, CopyFile>;
   /** Attachments whose download failed in this run. */
   failedFiles: Set<string>;
+  /** Files attached here that the service cannot take (left out of what is sent). */
+  unsentFiles: Set<string>;
 }
 
 const tick = (run: Run, requests = 1) => {
@@ -249,6 +255,7 @@ export class MirrorEngine implements Mirrors {
       result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [], filesMissing: 0 },
       files: new Map(),
       failedFiles: new Set(),
+      unsentFiles: new Set(),
     };
     try {
       const out = await fn(run);
@@ -641,6 +648,7 @@ export class MirrorEngine implements Mirrors {
       const { copy, changed, created, deleted } = await this.localChanges(m, table);
       const ids = [...changed, ...deleted];
       const theirs = await this.readRemote(run, remote, ids);
+      await this.sendFiles(run, table, changed, copy, theirs);
       const merged = ids.map((id) => ({
         id,
         merged: mergeRecord(
@@ -659,6 +667,104 @@ export class MirrorEngine implements Mirrors {
       await this.sendDeletes(run, table, remote, merged);
       await this.sendCreates(run, table, remote, created);
     }
+  }
+
+  /**
+   * Files attached here (in the copy, neither at the merge base nor on the service) go to the service before
+   * the merge, by uploadAttachment as the app's own uploads go: the bytes, since the service cannot fetch a
+   * link to this computer's local server. Each is noted before it is sent. The copy's attachment then takes
+   * the service's id, and the merge is shown the service's cell without it, so the cell is mine over an
+   * unchanged remote and the PATCH that follows sets it in my order, keeping the file by id; the base then
+   * moves to the answer. An upload whose answer was lost is looked for in the service's cell (read after it
+   * was sent) as a new attachment of the same name and size, and adopted; only when there is none is it sent
+   * again. A file the service cannot take (over 5 MB, a name it refuses) stays here and is not sent.
+   */
+  private async sendFiles(
+    run: Run,
+    table: TableSchema,
+    ids: string[],
+    copy: Map<string, RecordData>,
+    theirs: Map<string, RecordData>,
+  ): Promise<void> {
+    const m = run.mirror;
+    const fields = writableFields(table, m.schema).filter((f) => f.type === 'multipleAttachments');
+    if (fields.length === 0) return;
+    for (const id of ids) {
+      const mine = copy.get(id);
+      const t = theirs.get(id);
+      const base = this.store.baseRecord(m.id, id);
+      if (!mine || !t || !base) continue;
+      const next: RecordData = { ...mine, fields: { ...mine.fields } };
+      const done: string[] = [];
+      for (const f of fields) {
+        const items = cellOf(mine, f);
+        const known = new Set([...cellOf(base, f), ...cellOf(t, f)].map((a) => a.id));
+        const added = items.filter((a) => !known.has(a.id));
+        if (added.length === 0) continue;
+        const renamed = new Map<string, CopyFile>();
+        for (const a of added) {
+          const sent = await this.sendFile(run, table, f, id, a, cellOf(base, f), t);
+          if (sent) renamed.set(a.id, sent);
+        }
+        if (renamed.size === 0) continue;
+        next.fields[f.id] = items.map((a) => renamed.get(a.id) ?? a);
+        const uploaded = new Set([...renamed.values()].map((a) => a.id));
+        t.fields[f.id] = cellOf(t, f).filter((a) => !uploaded.has(a.id));
+        done.push(...renamed.keys());
+      }
+      if (done.length === 0) continue;
+      await this.local.put(m.sourceBaseId, table.id, [next]);
+      copy.set(id, next);
+      for (const localId of done) this.store.dropUpload(m.id, localId);
+    }
+  }
+
+  /** One file of the copy sent to the service (see sendFiles): its form under the service's id. */
+  private async sendFile(
+    run: Run,
+    table: TableSchema,
+    field: FieldSchema,
+    recordId: string,
+    a: CopyFile,
+    base: CopyFile[],
+    theirs: RecordData,
+  ): Promise<CopyFile | undefined> {
+    const m = run.mirror;
+    const file = { name: a.filename, size: a.size ?? 0, type: a.type || 'application/octet-stream' };
+    if (a.url === undefined || uploadProblem(file) !== undefined) {
+      run.unsentFiles.add(a.id);
+      return undefined;
+    }
+    const bytes = await this.local.download(a.url);
+    const pending = this.store.upload(m.id, a.id);
+    let remoteId = pending?.remoteId;
+    if (remoteId === undefined && pending) {
+      const had = new Set(base.map((x) => x.id));
+      remoteId = cellOf(theirs, field).find(
+        (x) => !had.has(x.id) && x.filename === a.filename && x.size === bytes.length,
+      )?.id;
+    }
+    if (remoteId === undefined) {
+      this.store.noteUpload(m.id, table.id, a.id, Date.now());
+      const answer = await run.client.uploadAttachment(
+        m.sourceBaseId,
+        recordId,
+        field.id,
+        { filename: a.filename, contentType: file.type, bytes },
+        { signal: run.signal },
+      );
+      tick(run);
+      const had = new Set(cellOf(theirs, field).map((x) => x.id));
+      const cell = (answer.fields[field.id] ?? answer.fields[field.name]) as CopyFile[] | undefined;
+      remoteId = (Array.isArray(cell) ? cell : [])
+        .filter((x) => !had.has(x.id) && x.filename === a.filename)
+        .at(-1)?.id;
+      if (remoteId === undefined) throw new Error(`The service did not attach ${a.filename}`);
+      this.store.uploadedAs(m.id, a.id, remoteId);
+    }
+    const hash = (await this.local.file(bytes)).hash;
+    this.store.noteFile(remoteId, hash);
+    return { id: remoteId, filename: a.filename, type: a.type, blob: hash };
   }
 
   /** The service's records of `ids`, 100 a request, the requests in flight together through the throttle. */
@@ -694,7 +800,7 @@ export class MirrorEngine implements Mirrors {
         fields: Object.fromEntries(
           Object.entries(x.merged.send).map(([fid, v]) => [
             fid,
-            wireValue(byId.get(fid)!, this.knownLinks(run.mirror, byId.get(fid)!, v)),
+            wireValue(byId.get(fid)!, this.known(run, byId.get(fid)!, v)),
           ]),
         ),
       }));
@@ -758,6 +864,13 @@ export class MirrorEngine implements Mirrors {
    * Links to records made here and not yet sent are left out (the service would refuse their ids); they
    * go with the next sync, once those records have the service's ids.
    */
+  /** What the service can take of a cell: links it knows (knownLinks), files it has (not unsent ones). */
+  private known(run: Run, field: FieldSchema, v: unknown): unknown {
+    if (field.type === 'multipleAttachments' && Array.isArray(v))
+      return (v as CopyFile[]).filter((a) => !run.unsentFiles.has(a.id));
+    return this.knownLinks(run.mirror, field, v);
+  }
+
   private knownLinks(m: MirrorRow, field: FieldSchema, v: unknown): unknown {
     if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
     return (v as string[]).filter((id) => this.store.baseRecord(m.id, id) !== undefined);
