@@ -4,10 +4,14 @@
  * attachments kept as links, counted; a push sends nothing for them, and an edited cell keeps them; a later
  * sync downloads a file once its URL answers, taking the URL the service gives now.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
@@ -206,4 +210,41 @@ describe('attachments that cannot be downloaded', () => {
     expect((await mirrors.sync(summary.id)).sent).toBe(0);
     expect(h.proxy.log.filter(isPatch)).toEqual([]);
   });
+
+  it("are counted in the CLI's JSON", async () => {
+    // /slow never answers and the CLI waits its 60 s: point that link at the dead port (three quick tries).
+    await putHosted(ids[4]!, [{ ...links.slow, url: links.dead.url }]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-mirror-cli-'));
+    try {
+      // Asynchronously: the hosted service and the proxy answer from this process.
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'host/mirror-cli.ts',
+          'pull',
+          '--base',
+          h.baseId,
+          '--url',
+          h.proxy.url,
+          '--data',
+          dataDir,
+        ],
+        { env: { ...process.env, TABLEDESK_API_KEY: h.hosted.apiKey }, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { mirror?: object; progress?: object });
+      // Without this test's bounds the 4 KB file is downloaded; the dead link is the one missing.
+      expect(lines.at(-1)!.mirror).toMatchObject({ state: 'ready', filesMissing: 1 });
+      expect(lines.filter((l) => l.progress).at(-1)!.progress).toMatchObject({ filesMissing: 1 });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
