@@ -210,7 +210,9 @@ export class MirrorEngine implements Mirrors {
     return this.withRun(mirror, 'syncing', onProgress, async (run) => {
       await this.finishCreates(run);
       await this.pull(run);
-      await this.push(run);
+      // Records made here are created without their files (the service takes files only on a record it
+      // has): those with files are pushed again, as records changed since their create.
+      if (await this.push(run)) await this.push(run);
       return run.result;
     });
   }
@@ -639,10 +641,12 @@ export class MirrorEngine implements Mirrors {
     return { copy, changed, created, deleted };
   }
 
-  private async push(run: Run): Promise<void> {
+  /** Pushes every table; true when a record created had files left to send. */
+  private async push(run: Run): Promise<boolean> {
     const m = run.mirror;
     run.progress.phase = 'push';
     run.report();
+    let files = false;
     for (const table of this.mirroredTables(m)) {
       const remote = run.client.table(m.sourceBaseId, table.id);
       const { copy, changed, created, deleted } = await this.localChanges(m, table);
@@ -666,7 +670,10 @@ export class MirrorEngine implements Mirrors {
       await this.sendUpdates(run, table, remote, merged, copy);
       await this.sendDeletes(run, table, remote, merged);
       await this.sendCreates(run, table, remote, created);
+      const attachments = table.fields.filter((f) => f.type === 'multipleAttachments');
+      files ||= created.some((r) => attachments.some((f) => cellOf(r, f).length > 0));
     }
+    return files;
   }
 
   /**

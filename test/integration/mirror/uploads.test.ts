@@ -92,4 +92,21 @@ describe('files attached offline', () => {
     await expectCopyEqualsRemote();
     expect((await mirrors.list())[0]!.localChanges).toBe(0);
   });
+
+  it('are sent with a record made offline, in the same sync', async () => {
+    const made = await copy.create({ Name: 'Made with a file' });
+    const bytes = await png(15);
+    await attachHere(made.id, bytes, 'new-record.png');
+    h.proxy.log.length = 0;
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    expect(h.proxy.log.filter(isUpload)).toHaveLength(1);
+    const [there] = await remote.all({ formula: "{Name} = 'Made with a file'", returnFieldsByFieldId: true });
+    const files = (there!.fields[photo] ?? []) as Item[];
+    expect(files.map((a) => a.filename)).toEqual(['new-record.png']);
+    expect((await bytesOf(files[0]!.url)).equals(bytes)).toBe(true);
+    await expectCopyEqualsRemote();
+    h.proxy.log.length = 0;
+    expect((await mirrors.sync(summary.id)).sent).toBe(0);
+    expect(h.proxy.log.filter((r) => isUpload(r) || isPatch(r))).toEqual([]);
+  });
 });
