@@ -46,6 +46,7 @@ const READ_IDS = 100;
 const BATCH = 10;
 const RECORD_ID = /^rec[A-Za-z0-9]{14}$/;
 const FILE_TRIES = 3;
+const REQUESTS_PER_SECOND = 5;
 const FILE_TIMEOUT_MS = 60_000;
 /** The local server's file route takes up to 100 MB (server/http/mirror-routes.ts). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -96,7 +97,6 @@ async function boundedBody(res: Response, limit: number): Promise<Buffer> {
   }
   return Buffer.concat(chunks);
 }
-const REQUESTS_PER_SECOND = 5;
 
 const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
 
@@ -837,6 +837,14 @@ export class MirrorEngine implements Mirrors {
               base.fields = withCell(base.fields, fid, old?.fields[fid]);
               mine.fields = withCell(mine.fields, fid, l?.fields[fid]);
             }
+            // A cell holding files not sent keeps them here (the answer has none of them).
+            for (const f of table.fields)
+              if (
+                l &&
+                f.type === 'multipleAttachments' &&
+                cellOf(l, f).some((a) => run.unsentFiles.has(a.id))
+              )
+                mine.fields = withCell(mine.fields, f.id, l.fields[f.id]);
             this.store.setBase(run.mirror.id, table.id, base);
             if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))
               rewrite.push(mine);

@@ -109,4 +109,66 @@ describe('files attached offline', () => {
     expect((await mirrors.sync(summary.id)).sent).toBe(0);
     expect(h.proxy.log.filter((r) => isUpload(r) || isPatch(r))).toEqual([]);
   });
+
+  it('keeps a file the service cannot take (over 5 MB) here, sends the rest, and fails nothing', async () => {
+    // A 6 MB file on the service (added there by URL, as Airtable allows), copied by the pull...
+    const big = Buffer.alloc(6 * 1024 * 1024, 7);
+    const stored = (await (
+      await fetch(`${h.hosted.url}/_tabledesk/mirror/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.hosted.apiKey}`, 'content-type': 'application/octet-stream' },
+        body: big,
+      })
+    ).json()) as { hash: string };
+    const table = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
+    const current = await remote.get(ids[3]!, { returnFieldsByFieldId: true });
+    const fields = Object.fromEntries(
+      Object.entries(current.fields).filter(
+        ([k]) => table.fields.find((f) => f.id === k)?.type !== 'formula',
+      ),
+    );
+    const put = await fetch(
+      `${h.hosted.url}/_tabledesk/mirror/bases/${h.baseId}/tables/${table.id}/records`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.hosted.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          records: [
+            {
+              id: ids[3],
+              createdTime: current.createdTime,
+              fields: {
+                ...fields,
+                [photo]: [
+                  {
+                    id: 'attBigBigBigBig01',
+                    filename: 'big.bin',
+                    type: 'application/octet-stream',
+                    blob: stored.hash,
+                  },
+                ],
+              },
+            },
+          ],
+        }),
+      },
+    );
+    expect(put.status).toBe(200);
+    await mirrors.sync(summary.id);
+    // ...then pasted here into another record (a new attachment of the same file), with a text edit.
+    const [copied] = await cell(copy, ids[3]!);
+    await copy.update(ids[4]!, {
+      Notes: 'with a big file',
+      Photo: [{ url: copied!.url, filename: 'big.bin' }],
+    });
+    h.proxy.log.length = 0;
+    const result = await mirrors.sync(summary.id);
+    expect(result.conflicts).toBe(0);
+    expect(h.proxy.log.filter(isUpload)).toEqual([]);
+    expect((await remote.get(ids[4]!)).fields.Notes).toBe('with a big file');
+    expect(await cell(remote, ids[4]!)).toEqual([]);
+    const kept = await cell(copy, ids[4]!);
+    expect(kept.map((a) => a.filename)).toEqual(['big.bin']);
+    expect((await bytesOf(kept[0]!.url)).equals(big)).toBe(true);
+  });
 });
