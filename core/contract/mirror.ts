@@ -24,6 +24,8 @@ export const mirrorSummarySchema = z.object({
   /** Records changed locally since the last sync. */
   localChanges: z.number().int(),
   conflicts: z.number().int(),
+  /** Attachments copied as links only: their files could not be downloaded yet; each sync tries again. */
+  filesMissing: z.number().int(),
   /** Minutes between automatic syncs while the service answers; 0: only when asked. */
   autoSyncMinutes: z.number().int(),
   /** The last automatic sync's failure, until one succeeds. */
@@ -38,6 +40,8 @@ export const mirrorProgressSchema = z.object({
   tablesDone: z.number().int(),
   records: z.number().int(),
   files: z.number().int(),
+  /** Attachments whose files could not be downloaded (their records are copied, the files linked only). */
+  filesMissing: z.number().int(),
   /** Requests spent so far; the time left follows from the throttle's 5 requests/s. */
   requests: z.number().int(),
   etaMs: z.number().optional(),
@@ -51,6 +55,7 @@ export const syncResultSchema = z.object({
   deleted: z.number().int(),
   conflicts: z.number().int(),
   schemaChanges: z.array(z.string()),
+  filesMissing: z.number().int(),
 });
 
 export const mirrorConflictSchema = z.object({

@@ -6,9 +6,11 @@
  */
 import type { Blob } from '../files/store';
 import type { StoredAttachment } from '../files/attachments';
+import { MAX_FILENAME_LENGTH } from '../../core/records/attachments';
 import { ServiceError } from '../errors';
 import type { Catalog, Table } from './catalog';
 import { KNOWN_TYPES } from './catalog';
+import type { Attachment } from './cells';
 import type { Db } from './db';
 import { fromRow } from './records';
 import type { RecordRow, RecordStore, StoredRecord } from './records';
@@ -46,6 +48,32 @@ export interface MirrorRecordSpec {
 
 /** Cell types kept on the record row rather than in its cells. */
 const ROW_TYPES: ReadonlySet<string> = new Set(['createdTime', 'lastModifiedTime']);
+
+const ATTACHMENT_ID = /^att[A-Za-z0-9]{14}$/;
+const MAX_URL_LENGTH = 8192;
+
+/** An attachment without a file here (see MirrorWrites.attachments), or undefined when `a` is not one. */
+function linkOnly(a: {
+  id?: unknown;
+  filename?: unknown;
+  type?: unknown;
+  blob?: unknown;
+  url?: unknown;
+  size?: unknown;
+}): Attachment | undefined {
+  if (a.blob !== undefined || typeof a.id !== 'string' || !ATTACHMENT_ID.test(a.id)) return undefined;
+  if (typeof a.filename !== 'string' || a.filename === '' || a.filename.length > MAX_FILENAME_LENGTH)
+    return undefined;
+  if (typeof a.url !== 'string' || a.url.length > MAX_URL_LENGTH || !URL.canParse(a.url)) return undefined;
+  if (!['http:', 'https:'].includes(new URL(a.url).protocol)) return undefined;
+  return {
+    id: a.id,
+    url: a.url,
+    filename: a.filename,
+    type: typeof a.type === 'string' ? a.type : '',
+    ...(typeof a.size === 'number' && Number.isSafeInteger(a.size) && a.size >= 0 ? { size: a.size } : {}),
+  };
+}
 
 const conflict = (message: string) => new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', message);
 
@@ -197,15 +225,37 @@ export class MirrorWrites {
     })();
   }
 
-  /** Attachments by stored file hash, or kept by id where the record has them already. */
-  private attachments(fieldName: string, value: unknown, previous: unknown): StoredAttachment[] {
+  /**
+   * Attachments by stored file hash; kept by id where the record has their file already; or links only.
+   * A link only is an attachment whose file the mirror could not download (a dead host, an expired
+   * signature, a timeout, a file over its size bound): its id, name, type, size and the hosted service's
+   * URL, served as they are (Attachments.wire passes an attachment without a file unchanged). Its URL stays
+   * the hosted one because that is the only place the bytes are: the link opens while the service's
+   * signature lasts, each sync brings a freshly signed one (taken here over the old), and the file replaces
+   * the link once a download succeeds. A URL here is never fetched by this server.
+   */
+  private attachments(
+    fieldName: string,
+    value: unknown,
+    previous: unknown,
+  ): (StoredAttachment | Attachment)[] {
     if (!Array.isArray(value)) throw conflict(`Field ${JSON.stringify(fieldName)} holds no attachment list`);
     const kept = new Map(
-      (Array.isArray(previous) ? (previous as StoredAttachment[]) : []).map((a) => [a.id, a]),
+      (Array.isArray(previous) ? (previous as (StoredAttachment | Attachment)[]) : []).map((a) => [a.id, a]),
     );
     return value.map((item: unknown) => {
-      const a = item as { id?: unknown; filename?: unknown; type?: unknown; blob?: unknown };
+      const a = item as {
+        id?: unknown;
+        filename?: unknown;
+        type?: unknown;
+        blob?: unknown;
+        url?: unknown;
+        size?: unknown;
+      };
       const old = typeof a.id === 'string' && typeof a.blob !== 'string' ? kept.get(a.id) : undefined;
+      if (old && 'blob' in old) return old;
+      const link = linkOnly(a);
+      if (link) return link;
       if (old) return old;
       const blob = typeof a.blob === 'string' ? this.fileOf(a.blob) : undefined;
       if (!blob || typeof a.id !== 'string' || typeof a.filename !== 'string')

@@ -22,6 +22,7 @@ import type { RecordTableClient, TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
 import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
+import { uploadProblem } from '../../core/records/attachments';
 import type {
   MirrorConflict,
   MirrorDeps,
@@ -46,6 +47,56 @@ const BATCH = 10;
 const RECORD_ID = /^rec[A-Za-z0-9]{14}$/;
 const FILE_TRIES = 3;
 const REQUESTS_PER_SECOND = 5;
+const FILE_TIMEOUT_MS = 60_000;
+/** The local server's file route takes up to 100 MB (server/http/mirror-routes.ts). */
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+/** An attachment as the service sends it. */
+interface RemoteFile {
+  id: string;
+  url: string;
+  filename: string;
+  type?: string;
+  size?: number;
+}
+
+/** An attachment as the copy stores it: its file by hash, or a link only (the service's URL). */
+interface CopyFile {
+  id: string;
+  filename: string;
+  type: string;
+  blob?: string;
+  url?: string;
+  size?: number;
+}
+
+class TooLarge extends Error {}
+
+const cellOf = (r: RecordData, f: FieldSchema): CopyFile[] =>
+  Array.isArray(r.fields[f.id]) ? (r.fields[f.id] as CopyFile[]) : [];
+
+/** A response's body, refused past `limit` bytes (as announced, or as it arrives). */
+async function boundedBody(res: Response, limit: number): Promise<Buffer> {
+  const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
+  if (Number(res.headers.get('content-length') ?? 0) > limit) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > limit) {
+      await reader?.cancel();
+      throw tooLarge();
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks);
+}
 
 const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
 
@@ -56,6 +107,12 @@ interface Run {
   progress: MirrorProgress;
   report: () => void;
   result: SyncResult;
+  /** Each attachment's form in the copy as this run found it (a file, or a link with its latest URL). */
+  files: Map<string, CopyFile>;
+  /** Attachments whose download failed in this run. */
+  failedFiles: Set<string>;
+  /** Files attached here that the service cannot take (left out of what is sent). */
+  unsentFiles: Set<string>;
   /** A push left out links to records made here and not yet sent (see knownLinks). */
   linksLeftOut?: boolean;
 }
@@ -117,6 +174,7 @@ export class MirrorEngine implements Mirrors {
       ...(m.lastSyncedAt === undefined ? {} : { lastSyncedAt: m.lastSyncedAt }),
       localChanges,
       conflicts: this.store.conflicts(m.id).length,
+      filesMissing: this.store.missingCount(m.id),
     };
   }
 
@@ -193,6 +251,7 @@ export class MirrorEngine implements Mirrors {
       tablesDone: 0,
       records: 0,
       files: 0,
+      filesMissing: this.store.missingCount(mirror.id),
       requests: 0,
     };
     const run: Run = {
@@ -201,13 +260,17 @@ export class MirrorEngine implements Mirrors {
       signal: controller.signal,
       progress,
       report: () => onProgress?.({ ...progress }),
-      result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [] },
+      result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [], filesMissing: 0 },
+      files: new Map(),
+      failedFiles: new Set(),
+      unsentFiles: new Set(),
     };
     try {
       const out = await fn(run);
       mirror.state = 'ready';
       mirror.lastSyncedAt = Date.now();
       run.result.conflicts = this.store.conflicts(mirror.id).length;
+      run.result.filesMissing = this.store.missingCount(mirror.id);
       return out;
     } catch (e) {
       mirror.state = mirror.lastSyncedAt === undefined ? 'partial' : 'ready';
@@ -354,6 +417,7 @@ export class MirrorEngine implements Mirrors {
     // A pull resumed after a crash may hold records deleted on the service meanwhile.
     const gone = [...this.store.baseRecords(run.mirror.id, table.id).keys()].filter((id) => !seen.has(id));
     await this.applyDeletions(run, table, gone);
+    await this.retryFiles(run, table, remote);
   }
 
   private async refresh(run: Run, table: TableSchema, remote: TableClient, cursor: number): Promise<void> {
@@ -382,6 +446,7 @@ export class MirrorEngine implements Mirrors {
     }
     const gone = [...this.store.baseRecords(run.mirror.id, table.id).keys()].filter((id) => !seen.has(id));
     await this.applyDeletions(run, table, gone, mine);
+    await this.retryFiles(run, table, remote, mine);
   }
 
   /** Remote records staged, merged into the copy, then the base moved and the stage cleared together. */
@@ -464,7 +529,9 @@ export class MirrorEngine implements Mirrors {
 
   /**
    * Remote records in the form the copy stores: attachment files downloaded (once per attachment id) into
-   * the local server's file store and named by hash, as Airtable's URLs expire within hours.
+   * the local server's file store and named by hash, as Airtable's URLs expire within hours. An attachment
+   * whose file cannot be downloaded does not stop the pull: its record is copied with the attachment as a
+   * link only (see server/store/mirror-writes.ts), noted as missing, and tried again by the next sync.
    */
   private async withFiles(run: Run, table: TableSchema, records: RecordData[]): Promise<RecordData[]> {
     const fields = table.fields.filter((f) => f.type === 'multipleAttachments');
@@ -475,18 +542,8 @@ export class MirrorEngine implements Mirrors {
       for (const f of fields) {
         const list = r.fields[f.id];
         if (!Array.isArray(list)) continue;
-        const items: unknown[] = [];
-        for (const item of list as { id: string; url: string; filename: string; type?: string }[]) {
-          let hash = this.store.fileHash(item.id);
-          if (hash === undefined) {
-            run.progress.phase = 'files';
-            hash = (await this.local.file(await this.download(run, item.url))).hash;
-            this.store.noteFile(item.id, hash);
-            run.progress.files++;
-            run.report();
-          }
-          items.push({ id: item.id, filename: item.filename, type: item.type ?? '', blob: hash });
-        }
+        const items: CopyFile[] = [];
+        for (const item of list as RemoteFile[]) items.push(await this.fileOf(run, table, r.id, item));
         copy.fields[f.id] = items;
       }
       out.push(copy);
@@ -494,18 +551,131 @@ export class MirrorEngine implements Mirrors {
     return out;
   }
 
-  /** Attachment URLs are signed links to the service's file host: no key, no throttle (not the API). */
+  /** One attachment as the copy stores it: by file hash, or (its download failed) a link only. */
+  private async fileOf(run: Run, table: TableSchema, recordId: string, item: RemoteFile): Promise<CopyFile> {
+    const m = run.mirror;
+    let hash = this.store.fileHash(item.id);
+    // A download that failed in this run is not tried again in it (a push's answers name the same files).
+    if (hash === undefined && !run.failedFiles.has(item.id)) {
+      run.progress.phase = 'files';
+      const bytes = await this.download(run, item.url).catch((e: unknown) => {
+        if (run.signal.aborted) throw e;
+        run.failedFiles.add(item.id);
+        return undefined;
+      });
+      if (bytes) {
+        hash = (await this.local.file(bytes)).hash;
+        this.store.noteFile(item.id, hash);
+        run.progress.files++;
+      }
+      run.report();
+    }
+    const form: CopyFile =
+      hash === undefined
+        ? {
+            id: item.id,
+            filename: item.filename,
+            type: item.type ?? '',
+            url: item.url,
+            ...(item.size === undefined ? {} : { size: item.size }),
+          }
+        : { id: item.id, filename: item.filename, type: item.type ?? '', blob: hash };
+    if (hash === undefined) {
+      this.store.noteMissing(m.id, table.id, recordId, item.id);
+      run.progress.filesMissing = this.store.missingCount(m.id);
+    }
+    run.files.set(item.id, form);
+    return form;
+  }
+
+  /**
+   * Attachments copied as links only, once their tables are pulled: those this run has not seen are read
+   * again from the service (100 records a request), which gives their URLs freshly signed, and downloaded.
+   * The copy and the merge base then take each file (or its newer URL) in place of the old link, item by
+   * item: the merge compares attachments by id and name only, so a file arriving is never a change.
+   */
+  private async retryFiles(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    mine?: Map<string, RecordData>,
+  ): Promise<void> {
+    const m = run.mirror;
+    const rows = this.store.missing(m.id, table.id);
+    if (rows.length === 0) return;
+    const unseen = [...new Set(rows.filter((r) => !run.files.has(r.attachmentId)).map((r) => r.recordId))];
+    if (unseen.length > 0)
+      await this.withFiles(run, table, [...(await this.readRemote(run, remote, unseen)).values()]);
+    const copy = mine ?? new Map((await this.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
+    const fields = table.fields.filter((f) => f.type === 'multipleAttachments');
+    const patch = (r: RecordData): RecordData | undefined => {
+      let changed = false;
+      const out: RecordData = { ...r, fields: { ...r.fields } };
+      for (const f of fields) {
+        const list = r.fields[f.id];
+        if (!Array.isArray(list)) continue;
+        out.fields[f.id] = (list as CopyFile[]).map((item) => {
+          const form = run.files.get(item.id);
+          if (!form || (form.blob === undefined ? form.url === item.url : form.blob === item.blob))
+            return item;
+          changed = true;
+          return form;
+        });
+      }
+      return changed ? out : undefined;
+    };
+    const records = [...new Set(rows.map((r) => r.recordId))];
+    const puts = records.flatMap((id) => {
+      const r = copy.get(id);
+      const patched = r && patch(r);
+      return patched ? [patched] : [];
+    });
+    await this.local.put(m.sourceBaseId, table.id, puts);
+    for (const r of puts) copy.set(r.id, r);
+    this.store.transaction(() => {
+      for (const id of records) {
+        const base = this.store.baseRecord(m.id, id);
+        const patched = base && patch(base);
+        if (patched) this.store.setBase(m.id, table.id, patched);
+      }
+      // Downloaded now, or no longer on the service (the pull applies that as any other change).
+      for (const r of rows)
+        if (run.files.get(r.attachmentId)?.blob !== undefined || !run.files.has(r.attachmentId))
+          this.store.dropMissing(m.id, r.attachmentId);
+    });
+    run.progress.filesMissing = this.store.missingCount(m.id);
+    run.report();
+  }
+
+  /**
+   * Attachment URLs are signed links to the service's file host: no key, no throttle (not the API). Each
+   * download is bounded in time and size; a 4xx (a 404, a 403 of an expired signature), a timeout or a file
+   * too large is not tried again in this run, a dropped connection or a 5xx twice more.
+   */
   private async download(run: Run, url: string): Promise<Buffer> {
     let last: unknown;
     for (let i = 0; i < FILE_TRIES; i++) {
+      // Its own timer (not AbortSignal.timeout inside AbortSignal.any, which Node 20 may collect unfired).
+      const bounded = new AbortController();
+      const timer = setTimeout(
+        () => bounded.abort(new Error('Downloading an attachment took too long')),
+        this.deps.fileTimeoutMs ?? FILE_TIMEOUT_MS,
+      );
+      const stop = () => bounded.abort(run.signal.reason);
+      run.signal.addEventListener('abort', stop, { once: true });
       try {
-        const res = await (this.deps.fetch ?? globalThis.fetch)(url, { signal: run.signal });
-        if (res.ok) return Buffer.from(await res.arrayBuffer());
+        const res = await (this.deps.fetch ?? globalThis.fetch)(url, { signal: bounded.signal });
+        if (res.ok) return await boundedBody(res, this.deps.maxFileBytes ?? MAX_FILE_BYTES);
+        await res.body?.cancel();
         last = new Error(`Downloading an attachment failed: ${res.status}`);
         if (res.status < 500) break;
       } catch (e) {
         if (run.signal.aborted) throw e;
         last = e;
+        if (bounded.signal.aborted || e instanceof TooLarge) break;
+      } finally {
+        clearTimeout(timer);
+        run.signal.removeEventListener('abort', stop);
       }
       await new Promise((r) => setTimeout(r, 500 * (i + 1)));
     }
@@ -538,21 +708,25 @@ export class MirrorEngine implements Mirrors {
   private async push(run: Run): Promise<void> {
     run.progress.phase = 'push';
     run.report();
-    // A second pass sends the links the first left out: by then their records have the service's ids.
+    // A second pass sends what the first could not: links to records made here (by then they have the
+    // service's ids), and the files of records made here (the service takes files only on a record it has).
     for (let pass = 0; pass < 2; pass++) {
       run.linksLeftOut = false;
-      await this.pushTables(run);
-      if (!run.linksLeftOut) return;
+      const files = await this.pushTables(run);
+      if (!run.linksLeftOut && !files) return;
     }
   }
 
-  private async pushTables(run: Run): Promise<void> {
+  /** Pushes every table once; true when a record created had files left to send. */
+  private async pushTables(run: Run): Promise<boolean> {
     const m = run.mirror;
+    let files = false;
     for (const table of this.mirroredTables(m)) {
       const remote = run.client.table(m.sourceBaseId, table.id);
       const { copy, changed, created, deleted } = await this.localChanges(m, table);
       const ids = [...changed, ...deleted];
       const theirs = await this.readRemote(run, remote, ids);
+      await this.sendFiles(run, table, changed, copy, theirs);
       const merged = ids.map((id) => ({
         id,
         merged: mergeRecord(
@@ -570,7 +744,108 @@ export class MirrorEngine implements Mirrors {
       await this.sendUpdates(run, table, remote, merged, copy);
       await this.sendDeletes(run, table, remote, merged);
       await this.sendCreates(run, table, remote, created);
+      const attachments = table.fields.filter((f) => f.type === 'multipleAttachments');
+      files ||= created.some((r) => attachments.some((f) => cellOf(r, f).length > 0));
     }
+    return files;
+  }
+
+  /**
+   * Files attached here (in the copy, neither at the merge base nor on the service) go to the service before
+   * the merge, by uploadAttachment as the app's own uploads go: the bytes, since the service cannot fetch a
+   * link to this computer's local server. Each is noted before it is sent. The copy's attachment then takes
+   * the service's id, and the merge is shown the service's cell without it, so the cell is mine over an
+   * unchanged remote and the PATCH that follows sets it in my order, keeping the file by id; the base then
+   * moves to the answer. An upload whose answer was lost is looked for in the service's cell (read after it
+   * was sent) as a new attachment of the same name and size, and adopted; only when there is none is it sent
+   * again. A file the service cannot take (over 5 MB, a name it refuses) stays here and is not sent.
+   */
+  private async sendFiles(
+    run: Run,
+    table: TableSchema,
+    ids: string[],
+    copy: Map<string, RecordData>,
+    theirs: Map<string, RecordData>,
+  ): Promise<void> {
+    const m = run.mirror;
+    const fields = writableFields(table, m.schema).filter((f) => f.type === 'multipleAttachments');
+    if (fields.length === 0) return;
+    for (const id of ids) {
+      const mine = copy.get(id);
+      const t = theirs.get(id);
+      const base = this.store.baseRecord(m.id, id);
+      if (!mine || !t || !base) continue;
+      const next: RecordData = { ...mine, fields: { ...mine.fields } };
+      const done: string[] = [];
+      for (const f of fields) {
+        const items = cellOf(mine, f);
+        const known = new Set([...cellOf(base, f), ...cellOf(t, f)].map((a) => a.id));
+        const added = items.filter((a) => !known.has(a.id));
+        if (added.length === 0) continue;
+        const renamed = new Map<string, CopyFile>();
+        for (const a of added) {
+          const sent = await this.sendFile(run, table, f, id, a, cellOf(base, f), t);
+          if (sent) renamed.set(a.id, sent);
+        }
+        if (renamed.size === 0) continue;
+        next.fields[f.id] = items.map((a) => renamed.get(a.id) ?? a);
+        const uploaded = new Set([...renamed.values()].map((a) => a.id));
+        t.fields[f.id] = cellOf(t, f).filter((a) => !uploaded.has(a.id));
+        done.push(...renamed.keys());
+      }
+      if (done.length === 0) continue;
+      await this.local.put(m.sourceBaseId, table.id, [next]);
+      copy.set(id, next);
+      for (const localId of done) this.store.dropUpload(m.id, localId);
+    }
+  }
+
+  /** One file of the copy sent to the service (see sendFiles): its form under the service's id. */
+  private async sendFile(
+    run: Run,
+    table: TableSchema,
+    field: FieldSchema,
+    recordId: string,
+    a: CopyFile,
+    base: CopyFile[],
+    theirs: RecordData,
+  ): Promise<CopyFile | undefined> {
+    const m = run.mirror;
+    const file = { name: a.filename, size: a.size ?? 0, type: a.type || 'application/octet-stream' };
+    if (a.url === undefined || uploadProblem(file) !== undefined) {
+      run.unsentFiles.add(a.id);
+      return undefined;
+    }
+    const bytes = await this.local.download(a.url);
+    const pending = this.store.upload(m.id, a.id);
+    let remoteId = pending?.remoteId;
+    if (remoteId === undefined && pending) {
+      const had = new Set(base.map((x) => x.id));
+      remoteId = cellOf(theirs, field).find(
+        (x) => !had.has(x.id) && x.filename === a.filename && x.size === bytes.length,
+      )?.id;
+    }
+    if (remoteId === undefined) {
+      this.store.noteUpload(m.id, table.id, a.id, Date.now());
+      const answer = await run.client.uploadAttachment(
+        m.sourceBaseId,
+        recordId,
+        field.id,
+        { filename: a.filename, contentType: file.type, bytes },
+        { signal: run.signal },
+      );
+      tick(run);
+      const had = new Set(cellOf(theirs, field).map((x) => x.id));
+      const cell = (answer.fields[field.id] ?? answer.fields[field.name]) as CopyFile[] | undefined;
+      remoteId = (Array.isArray(cell) ? cell : [])
+        .filter((x) => !had.has(x.id) && x.filename === a.filename)
+        .at(-1)?.id;
+      if (remoteId === undefined) throw new Error(`The service did not attach ${a.filename}`);
+      this.store.uploadedAs(m.id, a.id, remoteId);
+    }
+    const hash = (await this.local.file(bytes)).hash;
+    this.store.noteFile(remoteId, hash);
+    return { id: remoteId, filename: a.filename, type: a.type, blob: hash };
   }
 
   /** The service's records of `ids`, 100 a request, the requests in flight together through the throttle. */
@@ -608,8 +883,13 @@ export class MirrorEngine implements Mirrors {
         const fields: Record<string, unknown> = {};
         for (const [fid, v] of Object.entries(x.merged.send)) {
           const field = byId.get(fid)!;
-          const known = this.knownLinks(run, field, v);
-          if (Array.isArray(v) && Array.isArray(known) && known.length < v.length)
+          const known = this.known(run, field, v);
+          if (
+            field.type === 'multipleRecordLinks' &&
+            Array.isArray(v) &&
+            Array.isArray(known) &&
+            known.length < v.length
+          )
             held.set(x.id, [...(held.get(x.id) ?? []), fid]);
           else fields[fid] = wireValue(field, known);
         }
@@ -649,6 +929,14 @@ export class MirrorEngine implements Mirrors {
             for (const f of table.fields)
               if (!writable.has(f.id) && sameCell(f, r.fields[f.id], old?.fields[f.id]))
                 mine.fields = withCell(mine.fields, f.id, l?.fields[f.id]);
+            // A cell holding files not sent keeps them here (the answer has none of them).
+            for (const f of table.fields)
+              if (
+                l &&
+                f.type === 'multipleAttachments' &&
+                cellOf(l, f).some((a) => run.unsentFiles.has(a.id))
+              )
+                mine.fields = withCell(mine.fields, f.id, l.fields[f.id]);
             this.store.setBase(run.mirror.id, table.id, base);
             if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))
               rewrite.push(mine);
@@ -683,6 +971,13 @@ export class MirrorEngine implements Mirrors {
    * Links to records made here and not yet sent are left out (the service would refuse their ids); the
    * push's second pass sends them, once those records have the service's ids.
    */
+  /** What the service can take of a cell: links it knows (knownLinks), files it has (not unsent ones). */
+  private known(run: Run, field: FieldSchema, v: unknown): unknown {
+    if (field.type === 'multipleAttachments' && Array.isArray(v))
+      return (v as CopyFile[]).filter((a) => !run.unsentFiles.has(a.id));
+    return this.knownLinks(run, field, v);
+  }
+
   private knownLinks(run: Run, field: FieldSchema, v: unknown): unknown {
     if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
     const known = (v as string[]).filter((id) => this.store.baseRecord(run.mirror.id, id) !== undefined);

@@ -18,6 +18,8 @@ export interface MirrorSummary {
   /** Records created, changed or deleted in the copy and not yet sent. */
   localChanges: number;
   conflicts: number;
+  /** Attachments kept as links only: their files could not be downloaded yet (each sync tries again). */
+  filesMissing: number;
 }
 
 export interface MirrorProgress {
@@ -27,6 +29,8 @@ export interface MirrorProgress {
   tablesDone: number;
   records: number;
   files: number;
+  /** Attachments whose files could not be downloaded: their records are copied, the files linked only. */
+  filesMissing: number;
   requests: number;
   etaMs?: number;
 }
@@ -37,6 +41,8 @@ export interface SyncResult {
   deleted: number;
   conflicts: number;
   schemaChanges: string[];
+  /** Attachments still without their files after the run (see MirrorSummary.filesMissing). */
+  filesMissing: number;
 }
 
 export interface MirrorConflict {
@@ -84,6 +90,10 @@ export interface MirrorDeps {
   refreshOverlapMs?: number;
   /** Chains of a full walk (default 4, see core/api/partitioned-walk.ts). */
   partitions?: number;
+  /** The longest an attachment's download may take (default 60 s); a slower one stays a link until later. */
+  fileTimeoutMs?: number;
+  /** The largest attachment file downloaded (default 100 MB, what the local server's file route takes). */
+  maxFileBytes?: number;
   fetch?: typeof fetch;
 }
 

@@ -132,6 +132,15 @@ export class LocalCopy {
     }
   }
 
+  /** The bytes of a file of the copy, by the signed link the local server gave it. */
+  async download(url: string): Promise<Buffer> {
+    if (new URL(url).origin !== new URL(this.target.url).origin)
+      throw new Error('Not a file of the local copy');
+    const res = await this.fetchFn(url);
+    if (!res.ok) throw new Error(`The local copy has no file at ${url}: ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
   file(bytes: Buffer): Promise<LocalBlob> {
     return this.call('POST', '/files', undefined, bytes);
   }

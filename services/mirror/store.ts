@@ -65,6 +65,10 @@ CREATE TABLE IF NOT EXISTS conflicts (id TEXT PRIMARY KEY, mirror_id TEXT NOT NU
   record_id TEXT NOT NULL, field_id TEXT NOT NULL, kind TEXT NOT NULL, base TEXT, mine TEXT, theirs TEXT,
   UNIQUE (mirror_id, record_id, field_id));
 CREATE TABLE IF NOT EXISTS files (attachment_id TEXT PRIMARY KEY, hash TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS uploads (mirror_id TEXT NOT NULL, table_id TEXT NOT NULL, local_id TEXT NOT NULL,
+  sent_at INTEGER NOT NULL, remote_id TEXT, PRIMARY KEY (mirror_id, local_id));
+CREATE TABLE IF NOT EXISTS missing_files (mirror_id TEXT NOT NULL, table_id TEXT NOT NULL,
+  record_id TEXT NOT NULL, attachment_id TEXT NOT NULL, PRIMARY KEY (mirror_id, attachment_id));
 `;
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
@@ -161,7 +165,15 @@ export class MirrorStore {
 
   forgetTable(mirrorId: string, tableId: string): void {
     this.transaction(() => {
-      for (const t of ['tables_pulled', 'base', 'incoming', 'creates', 'conflicts'])
+      for (const t of [
+        'tables_pulled',
+        'base',
+        'incoming',
+        'creates',
+        'conflicts',
+        'missing_files',
+        'uploads',
+      ])
         this.sql(`DELETE FROM ${t} WHERE mirror_id = ? AND table_id = ?`).run(mirrorId, tableId);
     });
   }
@@ -328,6 +340,66 @@ export class MirrorStore {
 
   noteFile(attachmentId: string, hash: string): void {
     this.sql('INSERT OR REPLACE INTO files VALUES (?, ?)').run(attachmentId, hash);
+  }
+
+  /** An attachment file made here and sent to the service (noted, committed, before it is sent). */
+  upload(mirrorId: string, localId: string): { sentAt: number; remoteId?: string } | undefined {
+    const row = this.sql('SELECT sent_at, remote_id FROM uploads WHERE mirror_id = ? AND local_id = ?').get(
+      mirrorId,
+      localId,
+    ) as { sent_at: number; remote_id: string | null } | undefined;
+    return row && { sentAt: row.sent_at, ...(row.remote_id === null ? {} : { remoteId: row.remote_id }) };
+  }
+
+  noteUpload(mirrorId: string, tableId: string, localId: string, sentAt: number): void {
+    this.sql('INSERT OR REPLACE INTO uploads VALUES (?, ?, ?, ?, NULL)').run(
+      mirrorId,
+      tableId,
+      localId,
+      sentAt,
+    );
+  }
+
+  uploadedAs(mirrorId: string, localId: string, remoteId: string): void {
+    this.sql('UPDATE uploads SET remote_id = ? WHERE mirror_id = ? AND local_id = ?').run(
+      remoteId,
+      mirrorId,
+      localId,
+    );
+  }
+
+  dropUpload(mirrorId: string, localId: string): void {
+    this.sql('DELETE FROM uploads WHERE mirror_id = ? AND local_id = ?').run(mirrorId, localId);
+  }
+
+  /** An attachment copied as a link only (its download failed): the next sync tries again. */
+  noteMissing(mirrorId: string, tableId: string, recordId: string, attachmentId: string): void {
+    this.sql('INSERT OR REPLACE INTO missing_files VALUES (?, ?, ?, ?)').run(
+      mirrorId,
+      tableId,
+      recordId,
+      attachmentId,
+    );
+  }
+
+  missing(mirrorId: string, tableId: string): { recordId: string; attachmentId: string }[] {
+    const rows = this.sql(
+      'SELECT record_id, attachment_id FROM missing_files WHERE mirror_id = ? AND table_id = ? ORDER BY rowid',
+    ).all(mirrorId, tableId) as { record_id: string; attachment_id: string }[];
+    return rows.map((r) => ({ recordId: r.record_id, attachmentId: r.attachment_id }));
+  }
+
+  missingCount(mirrorId: string): number {
+    return (
+      this.sql('SELECT count(*) AS n FROM missing_files WHERE mirror_id = ?').get(mirrorId) as { n: number }
+    ).n;
+  }
+
+  dropMissing(mirrorId: string, attachmentId: string): void {
+    this.sql('DELETE FROM missing_files WHERE mirror_id = ? AND attachment_id = ?').run(
+      mirrorId,
+      attachmentId,
+    );
   }
 }
 

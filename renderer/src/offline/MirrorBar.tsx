@@ -1,6 +1,6 @@
 /**
  * The toolbar of a table served from an offline mirror: a badge saying it is a copy, when it was last synced
- * and how many local changes wait; Sync with its result (sent, received, conflicts); the conflicts report; and
+ * how many local changes wait and how many attachments are linked only (not downloaded); Sync with its result (sent, received, conflicts); the conflicts report; and
  * how often the mirror syncs by itself (off by default, remembered by the services).
  */
 import { useState } from 'react';
@@ -17,6 +17,7 @@ function resultText(r: Response<'mirror.sync'>): string {
   const parts = [`Sent ${r.sent}`, `received ${r.received}`];
   if (r.deleted > 0) parts.push(`deleted ${r.deleted}`);
   parts.push(plural(r.conflicts, 'conflict'));
+  if (r.filesMissing > 0) parts.push(`${plural(r.filesMissing, 'file')} not downloaded (linked only)`);
   const schema = r.schemaChanges.length > 0 ? ` Schema: ${r.schemaChanges.join('; ')}.` : '';
   return `${parts.join(', ')}.${schema}`;
 }
@@ -67,6 +68,7 @@ export function MirrorBar({ mirror, onReload }: Props) {
         title={`A copy of ${mirror.source.baseName}, served by the local server`}
       >
         Offline copy · {syncedText(mirror.lastSyncedAt)} · {plural(mirror.localChanges, 'local change')}
+        {mirror.filesMissing > 0 && ` · ${plural(mirror.filesMissing, 'file')} not downloaded`}
       </span>
       <button type="button" onClick={sync} disabled={busy || mirror.state !== 'ready'}>
         {busy ? 'Syncing…' : 'Sync'}

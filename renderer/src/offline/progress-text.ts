@@ -18,6 +18,8 @@ export function progressText(p: MirrorProgress): string {
     `${count.format(p.tablesDone)} of ${plural(p.tables, 'table')}`,
     plural(p.records, 'record'),
     plural(p.files, 'file'),
+    // Files that could not be downloaded do not stop the copy: their records are there, the files linked.
+    ...(p.filesMissing > 0 ? [`${count.format(p.filesMissing)} not downloaded`] : []),
     plural(p.requests, 'request'),
   ];
   // The engine gives the time left where it knows the requests left (at the base's 5 requests/s); a first

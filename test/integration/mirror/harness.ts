@@ -12,7 +12,7 @@ import type { RecordData } from '../../../core/records/types';
 import { startServer } from '../../../server/index';
 import type { RunningServer } from '../../../server/index';
 import { createMirrors } from '../../../services/mirror/index';
-import type { Mirrors } from '../../../services/mirror/index';
+import type { MirrorDeps, Mirrors } from '../../../services/mirror/index';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 
@@ -28,7 +28,8 @@ export interface MirrorHarness {
   /** A client through the proxy (what the mirror uses). */
   remoteClient: RecordTableClient;
   dataDir: string;
-  mirrors(): Mirrors;
+  /** A mirror engine on the harness's data folder; `deps` overrides its options (bounds of downloads). */
+  mirrors(deps?: Partial<MirrorDeps>): Mirrors;
   close(): Promise<void>;
 }
 
@@ -113,12 +114,13 @@ export async function startMirrorHarness(opts: { records?: number } = {}): Promi
     localClient,
     remoteClient,
     dataDir,
-    mirrors: () => {
+    mirrors: (deps) => {
       const m = createMirrors({
         dataDir,
         clientFor: () => remoteClient,
         local: { connectionId: 'demo', url: local.url, apiKey: local.apiKey },
         refreshOverlapMs: 2000,
+        ...deps,
       });
       open.push(m);
       return m;

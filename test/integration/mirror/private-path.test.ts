@@ -81,4 +81,50 @@ describe('the mirror write path', () => {
     });
     expect(badSchema.status).toBe(422);
   });
+
+  it('keeps an attachment as a link only (http or https, as given), and refuses any other link', async () => {
+    const withFiles = {
+      ...schema.tables[0]!,
+      fields: [
+        ...schema.tables[0]!.fields,
+        { id: 'fldBBBBBBBBBBBBBB', name: 'Files', type: 'multipleAttachments' },
+      ],
+    };
+    expect(
+      (
+        await s.request('PUT', '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA', {
+          ...schema,
+          tables: [withFiles],
+        })
+      ).status,
+    ).toBe(200);
+    const put = (url: string, id = 'recBBBBBBBBBBBBBB') =>
+      s.request('POST', '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA/tables/tblAAAAAAAAAAAAAA/records', {
+        records: [
+          {
+            id,
+            createdTime: '2020-01-02T03:04:05.000Z',
+            fields: {
+              fldBBBBBBBBBBBBBB: [
+                { id: 'attBBBBBBBBBBBBBB', filename: 'a.png', type: 'image/png', size: 5, url },
+              ],
+            },
+          },
+        ],
+      });
+    expect((await put('https://files.example.com/a.png?sig=1')).status).toBe(200);
+    const rec = await s.request('GET', '/v0/appAAAAAAAAAAAAAA/T/recBBBBBBBBBBBBBB');
+    expect(rec.body.fields.Files).toEqual([
+      {
+        id: 'attBBBBBBBBBBBBBB',
+        filename: 'a.png',
+        type: 'image/png',
+        size: 5,
+        url: 'https://files.example.com/a.png?sig=1',
+      },
+    ]);
+    // A new record (one that has the attachment already keeps it by id, as any write of it does).
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'not a url'])
+      expect((await put(url, 'recCCCCCCCCCCCCCC')).status).toBe(422);
+  });
 });

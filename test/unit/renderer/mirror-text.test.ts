@@ -13,6 +13,7 @@ describe('progress of a pull', () => {
       tablesDone: 1,
       records: 1200,
       files: 4,
+      filesMissing: 0,
       requests: 17,
     };
     expect(progressText({ ...p, phase: 'records', etaMs: 38_000 })).toBe(
@@ -20,6 +21,9 @@ describe('progress of a pull', () => {
     );
     expect(progressText({ ...p, phase: 'push', requests: 1, files: 1 })).toBe(
       'Sending local changes: 1 of 3 tables · 1,200 records · 1 file · 1 request · time left not known yet',
+    );
+    expect(progressText({ ...p, phase: 'files', filesMissing: 2 })).toBe(
+      'Downloading files: 1 of 3 tables · 1,200 records · 4 files · 2 not downloaded · 17 requests · time left not known yet',
     );
   });
 });
