@@ -48,7 +48,6 @@ export function useTableEditing(target: EditTarget) {
       return {
         ...edited,
         cellClassRules: {
-          ...edited.cellClassRules,
           'td-cell-range': (p: CellClassParams<RecordData>) =>
             !p.node.rowPinned && editing.range.marks(p.node.rowIndex, field.name),
         },

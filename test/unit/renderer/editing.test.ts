@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ColDef } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { EditStore } from '../../../renderer/src/editing/edit-store';
+import { withEditing } from '../../../renderer/src/editing/column-editing';
 import { isEditable, parseInput } from '../../../renderer/src/editing/parse';
 import { formatCell } from '../../../renderer/src/grid/format';
 import { planPaste } from '../../../renderer/src/rows/paste';
@@ -171,5 +173,53 @@ describe('EditStore', () => {
       values: { Name: 'x' },
     });
     expect(store.value(row, 'Name')).toBe('Server');
+  });
+});
+
+describe('withEditing', () => {
+  const target = { connectionId: 'c', baseId: 'app1', table: 'T' };
+  const row: RecordData = { id: 'rec1', createdTime: '', fields: { Name: 'Server', Total: 3 } };
+  /** The classes the grid gives a cell of `def` in `row`. */
+  const classes = (def: ColDef<RecordData>) => (def.cellClass as (p: unknown) => string[])({ data: row });
+
+  it("gives a cell its mark as a class, next to its column's own", () => {
+    const store = new EditStore(target);
+    const def = withEditing(
+      { colId: 'Name', cellClass: ['td-cell-singleLineText'] },
+      field('Name', 'singleLineText'),
+      store,
+    );
+    expect(classes(def)).toEqual(['td-cell-singleLineText']);
+    store.local('rec1', { Name: 'Mine' });
+    expect(classes(def)).toEqual(['td-cell-singleLineText', 'td-cell-pending']);
+    const error = { kind: 'http' as const, message: 'No', status: 503 };
+    store.apply({
+      target,
+      recordId: 'rec1',
+      pending: ['Name'],
+      values: { Name: 'Mine' },
+      retrying: { error, at: 1 },
+    });
+    expect(classes(def)).toEqual(['td-cell-singleLineText', 'td-cell-retrying']);
+    store.apply({
+      target,
+      recordId: 'rec1',
+      pending: [],
+      values: {},
+      rejected: { fields: { Name: 'Mine' }, previous: { Name: 'Server' }, error },
+    });
+    expect(classes(def)).toEqual(['td-cell-singleLineText', 'td-cell-rejected']);
+    store.apply({ target, recordId: 'rec1', pending: [], values: {} });
+    expect(classes(def)).toEqual(['td-cell-singleLineText']);
+  });
+
+  it('marks a computed field read-only', () => {
+    const def = withEditing(
+      { colId: 'Total', cellClass: 'td-cell-formula' },
+      field('Total', 'formula'),
+      new EditStore(target),
+    );
+    expect(classes(def)).toEqual(['td-cell-formula', 'td-cell-readonly']);
+    expect(def.editable).toBe(false);
   });
 });
