@@ -12,7 +12,11 @@ import type { TestDoor } from './door';
 const TASKS = 'Tasks';
 
 async function expectedIds(door: TestDoor, opts: ListOptions, count: number): Promise<string[]> {
-  const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey });
+  const client = new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+    schedulers: door.schedulers,
+  });
   const page = await client.table(door.server.baseId, TASKS).listPage({ ...opts, pageSize: count });
   return page.records.map((r) => r.id);
 }
@@ -36,7 +40,11 @@ test('opens the demo base and shows the first rows of Tasks', async ({ app }, in
 
 test('jumps to row 2,000 of 50,000, walking the page chain forward', async ({ app, door }, info) => {
   await app.openTable(TASKS);
-  const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey });
+  const client = new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+    schedulers: door.schedulers,
+  });
   let row2000: string | undefined;
   let seen = 0;
   for await (const page of client.table(door.server.baseId, TASKS).pages()) {

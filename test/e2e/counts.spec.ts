@@ -18,7 +18,11 @@ const TASKS = 'Tasks';
  * second's pause, since the read counts against the base's rate limit (5 a second) that the app keeps to.
  */
 async function serverCount(door: EditDoor, formula?: string): Promise<number> {
-  const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey });
+  const client = new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+    schedulers: door.schedulers,
+  });
   const n = await client.table(door.server.baseId, TASKS).count(formula === undefined ? {} : { formula });
   await new Promise((resolve) => setTimeout(resolve, 1100));
   return n;

@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SchedulerRegistry } from '../../core/api';
 import { launchBrowserApp } from '../../host/launch';
 import type { BrowserApp, BrowserAppOptions } from '../../host/launch';
 
@@ -13,6 +14,11 @@ export interface TestDoor {
   url: string;
   /** The embedded server: its address, its API key (which must never reach the renderer), the demo base. */
   server: { url: string; apiKey: string; baseId: string };
+  /**
+   * The app's throttles: a spec's own client to the embedded server takes them, so that its reads and the
+   * app's requests keep to the server's 5 requests/s together (two throttles on one base draw 429s).
+   */
+  schedulers: SchedulerRegistry;
   close(): Promise<void>;
 }
 
@@ -42,7 +48,8 @@ export async function launchTestDoor(
   options: Omit<BrowserAppOptions, 'userDataDir'>,
 ): Promise<TestDoor & { app: BrowserApp }> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-e2e-'));
-  const app = await launchBrowserApp({ ...options, userDataDir });
+  const schedulers = options.schedulers ?? new SchedulerRegistry();
+  const app = await launchBrowserApp({ ...options, schedulers, userDataDir });
   const close = async () => {
     await app.close();
     await rm(userDataDir, { recursive: true, force: true });
@@ -52,7 +59,13 @@ export async function launchTestDoor(
     if (!server) throw new Error('The embedded server did not start');
     const base = server.bases.find((b) => b.name === 'TableDesk Demo') ?? server.bases[0];
     if (!base) throw new Error('The embedded server has no demo base');
-    return { url: app.url, server: { url: server.url, apiKey: server.apiKey, baseId: base.id }, app, close };
+    return {
+      url: app.url,
+      server: { url: server.url, apiKey: server.apiKey, baseId: base.id },
+      schedulers,
+      app,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

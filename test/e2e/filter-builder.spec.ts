@@ -21,7 +21,11 @@ const row = (scope: Locator, label: string) => scope.getByRole('group', { name: 
 
 /** The records the server keeps for the conditions, computed here from the first BOUND tasks it holds. */
 async function expectedIds(door: TestDoor): Promise<string[]> {
-  const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey });
+  const client = new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+    schedulers: door.schedulers,
+  });
   const page = await client.table(door.server.baseId, TASKS).listPage({
     formula: `{Task #} <= ${BOUND}`,
     fields: ['Task #', 'Status', 'Done'],
@@ -114,7 +118,11 @@ test('builds conditions, applies them through the bar, and shows the rows the se
 
 /** The id of task number BOUND, which `<` leaves out. */
 async function expectedLast(door: TestDoor): Promise<string | undefined> {
-  const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey });
+  const client = new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+    schedulers: door.schedulers,
+  });
   const page = await client.table(door.server.baseId, TASKS).listPage({ formula: `{Task #} = ${BOUND}` });
   return page.records[0]?.id;
 }

@@ -11,10 +11,11 @@ import type { AppPage } from './app-page';
 import { checkbox } from './rows-helpers';
 
 const tasks = (door: TestDoor) =>
-  new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey }).table(
-    door.server.baseId,
-    'Tasks',
-  );
+  new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+    schedulers: door.schedulers,
+  }).table(door.server.baseId, 'Tasks');
 
 /** Rows the services said they hold, from the `view.state` events the page received. */
 function loadedStates(app: AppPage): number[] {

@@ -10,7 +10,11 @@ import type { AppPage } from './app-page';
 
 /** The id of the record at 1-based `row` of a table in the service's own order. */
 async function idAtRow(door: TestDoor, table: string, row: number): Promise<string | undefined> {
-  const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey });
+  const client = new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: door.server.apiKey,
+    schedulers: door.schedulers,
+  });
   let seen = 0;
   for await (const page of client.table(door.server.baseId, table).pages()) {
     if (seen + page.length >= row) return page[row - 1 - seen]?.id;
