@@ -52,15 +52,18 @@ const ROW_TYPES: ReadonlySet<string> = new Set(['createdTime', 'lastModifiedTime
 const ATTACHMENT_ID = /^att[A-Za-z0-9]{14}$/;
 const MAX_URL_LENGTH = 8192;
 
-/** An attachment without a file here (see MirrorWrites.attachments), or undefined when `a` is not one. */
-function linkOnly(a: {
+/** An attachment item as a mirror write sends it, before it is checked. */
+type IncomingAttachment = {
   id?: unknown;
   filename?: unknown;
   type?: unknown;
   blob?: unknown;
   url?: unknown;
   size?: unknown;
-}): Attachment | undefined {
+};
+
+/** An attachment without a file here (see MirrorWrites.attachments), or undefined when `a` is not one. */
+function linkOnly(a: IncomingAttachment): Attachment | undefined {
   if (a.blob !== undefined || typeof a.id !== 'string' || !ATTACHMENT_ID.test(a.id)) return undefined;
   if (typeof a.filename !== 'string' || a.filename === '' || a.filename.length > MAX_FILENAME_LENGTH)
     return undefined;
@@ -244,14 +247,7 @@ export class MirrorWrites {
       (Array.isArray(previous) ? (previous as (StoredAttachment | Attachment)[]) : []).map((a) => [a.id, a]),
     );
     return value.map((item: unknown) => {
-      const a = item as {
-        id?: unknown;
-        filename?: unknown;
-        type?: unknown;
-        blob?: unknown;
-        url?: unknown;
-        size?: unknown;
-      };
+      const a = item as IncomingAttachment;
       const old = typeof a.id === 'string' && typeof a.blob !== 'string' ? kept.get(a.id) : undefined;
       if (old && 'blob' in old) return old;
       const link = linkOnly(a);
