@@ -117,6 +117,12 @@ interface Run {
   linksLeftOut?: boolean;
 }
 
+/** The other side of a link pair whose side pushes do not send (see createFields). */
+interface OtherSide {
+  inverseId: string;
+  records: Map<string, RecordData>;
+}
+
 interface EarlyWalk {
   tableId: string;
   steps: AsyncGenerator<RecordData[][]>;
@@ -996,17 +1002,16 @@ export class MirrorEngine implements Mirrors {
     run: Run,
     table: TableSchema,
     r: RecordData,
-    others: Map<string, Map<string, RecordData>>,
+    others: Map<string, OtherSide>,
   ): Record<string, unknown> {
-    const writable = new Set(writableFields(table, run.mirror.schema).map((f) => f.id));
     const out: Record<string, unknown> = {};
     for (const f of table.fields) {
       const v = r.fields[f.id];
       if (v === undefined || f.type === 'multipleAttachments' || READ_ONLY_FIELD_TYPES.has(f.type)) continue;
-      const pair = writable.has(f.id) ? undefined : linkPair(f);
+      const pair = others.get(f.id);
       const own = pair
         ? (v as string[]).filter((id) => {
-            const held = others.get(pair.tableId)?.get(id)?.fields[pair.inverseId];
+            const held = pair.records.get(id)?.fields[pair.inverseId];
             return !(Array.isArray(held) && held.includes(r.id));
           })
         : v;
@@ -1016,18 +1021,23 @@ export class MirrorEngine implements Mirrors {
     return out;
   }
 
-  /** The copy's records of the tables on the other side of `table`'s links that pushes do not send. */
-  private async linkedCopies(
-    m: MirrorRow,
-    table: TableSchema,
-  ): Promise<Map<string, Map<string, RecordData>>> {
+  /**
+   * By field id, `table`'s link fields whose side pushes do not send: the field that links back and the
+   * copy's records of the linked table (each table read once).
+   */
+  private async linkedCopies(m: MirrorRow, table: TableSchema): Promise<Map<string, OtherSide>> {
     const writable = new Set(writableFields(table, m.schema).map((f) => f.id));
-    const out = new Map<string, Map<string, RecordData>>();
+    const read = new Map<string, Map<string, RecordData>>();
+    const out = new Map<string, OtherSide>();
     for (const f of table.fields) {
       const pair = writable.has(f.id) ? undefined : linkPair(f);
-      if (!pair || out.has(pair.tableId)) continue;
-      const records = await this.local.records(m.sourceBaseId, pair.tableId);
-      out.set(pair.tableId, new Map(records.map((x) => [x.id, x])));
+      if (!pair) continue;
+      let records = read.get(pair.tableId);
+      if (!records) {
+        records = new Map((await this.local.records(m.sourceBaseId, pair.tableId)).map((x) => [x.id, x]));
+        read.set(pair.tableId, records);
+      }
+      out.set(f.id, { inverseId: pair.inverseId, records });
     }
     return out;
   }
