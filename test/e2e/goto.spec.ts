@@ -96,6 +96,25 @@ test('the row arrives in the middle, marked, with its first cell focused, until 
   expect(Math.abs(box!.y + box!.height / 2 - middle)).toBeLessThan(grid!.height / 4);
   await app.screenshot(info, 'goto-arrived');
 
+  // A row's pinned cells wear its colour, the arrival mark's too: opaque over the cells scrolled beneath, and set
+  // by our stylesheet, not inherited over a gradient as ag-grid does (which costs a scroll frame its style caches).
+  const colours = (index: number) =>
+    app
+      .row(index)
+      .first()
+      .evaluate((r) => {
+        const pinned = r.querySelector(':scope > .ag-grid-pinned-left-cells');
+        const own = getComputedStyle(r);
+        const cells = pinned ? getComputedStyle(pinned) : undefined;
+        return { row: own.backgroundColor, pinned: cells?.backgroundColor, image: cells?.backgroundImage };
+      });
+  for (const index of [1499, 1498]) {
+    const c = await colours(index);
+    expect(c.pinned).toBe(c.row);
+    expect(c.image).toBe('none');
+  }
+  expect((await colours(1499)).row).not.toBe((await colours(1498)).row);
+
   // The next key moves on from the marked row, and the mark goes.
   await app.page.keyboard.press('ArrowDown');
   await expect(app.cell(1500, 'Name')).toBeFocused();
