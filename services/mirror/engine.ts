@@ -313,12 +313,7 @@ export class MirrorEngine implements Mirrors {
     const stop = new AbortController();
     const onAbort = () => stop.abort(run.signal.reason);
     run.signal.addEventListener('abort', onAbort, { once: true });
-    const walk = walkPartitionedGathered(run.client.table(run.mirror.sourceBaseId, tableId), {
-      returnFieldsByFieldId: true,
-      partitions: this.deps.partitions,
-      signal: stop.signal,
-      priority: 'background',
-    });
+    const walk = this.wholeWalk(run.client.table(run.mirror.sourceBaseId, tableId), stop.signal);
     const first = walk.next();
     first.catch(() => undefined);
     return {
@@ -336,6 +331,19 @@ export class MirrorEngine implements Mirrors {
         await walk.return(undefined).catch(() => undefined);
       },
     };
+  }
+
+  /**
+   * A whole table, walked in partitions at background priority, its pages gathered: writing each alone to the
+   * copy is slower than they arrive at the ceiling.
+   */
+  private wholeWalk(remote: TableClient, signal: AbortSignal): AsyncGenerator<RecordData[][]> {
+    return walkPartitionedGathered(remote, {
+      returnFieldsByFieldId: true,
+      partitions: this.deps.partitions,
+      signal,
+      priority: 'background',
+    });
   }
 
   private async pullTables(run: Run, startedAt: number, early: EarlyWalk | undefined): Promise<void> {
@@ -405,15 +413,7 @@ export class MirrorEngine implements Mirrors {
   ): Promise<void> {
     run.progress.phase = 'records';
     const seen = new Set<string>();
-    // Pages gathered: writing each alone to the copy is slower than they arrive at the ceiling.
-    const steps =
-      started ??
-      walkPartitionedGathered(remote, {
-        returnFieldsByFieldId: true,
-        partitions: this.deps.partitions,
-        signal: run.signal,
-        priority: 'background',
-      });
+    const steps = started ?? this.wholeWalk(remote, run.signal);
     for await (const pages of steps) {
       tick(run, pages.length);
       const records = pages.flat();
@@ -576,17 +576,11 @@ export class MirrorEngine implements Mirrors {
       }
       run.report();
     }
-    const form: CopyFile =
-      hash === undefined
-        ? {
-            id: item.id,
-            filename: item.filename,
-            type: item.type ?? '',
-            url: item.url,
-            ...(item.size === undefined ? {} : { size: item.size }),
-          }
-        : { id: item.id, filename: item.filename, type: item.type ?? '', blob: hash };
-    if (hash === undefined) {
+    const named = { id: item.id, filename: item.filename, type: item.type ?? '' };
+    let form: CopyFile;
+    if (hash !== undefined) form = { ...named, blob: hash };
+    else {
+      form = { ...named, url: item.url, ...(item.size === undefined ? {} : { size: item.size }) };
       this.store.noteMissing(m.id, table.id, recordId, item.id);
       run.progress.filesMissing = this.store.missingCount(m.id);
     }
@@ -931,18 +925,16 @@ export class MirrorEngine implements Mirrors {
               base.fields = withCell(base.fields, fid, old?.fields[fid]);
               mine.fields = withCell(mine.fields, fid, l?.fields[fid]);
             }
-            // The other side of a link pair, unchanged on the service, keeps the copy's value (see mergeRecord).
-            for (const f of table.fields)
-              if (!writable.has(f.id) && sameCell(f, r.fields[f.id], old?.fields[f.id]))
-                mine.fields = withCell(mine.fields, f.id, l?.fields[f.id]);
-            // A cell holding files not sent keeps them here (the answer has none of them).
-            for (const f of table.fields)
-              if (
-                l &&
+            // Cells the copy keeps: the other side of a link pair, unchanged on the service (see mergeRecord),
+            // and a cell holding files not sent (the answer has none of them).
+            for (const f of table.fields) {
+              const otherSide = !writable.has(f.id) && sameCell(f, r.fields[f.id], old?.fields[f.id]);
+              const unsent =
+                l !== undefined &&
                 f.type === 'multipleAttachments' &&
-                cellOf(l, f).some((a) => run.unsentFiles.has(a.id))
-              )
-                mine.fields = withCell(mine.fields, f.id, l.fields[f.id]);
+                cellOf(l, f).some((a) => run.unsentFiles.has(a.id));
+              if (otherSide || unsent) mine.fields = withCell(mine.fields, f.id, l?.fields[f.id]);
+            }
             this.store.setBase(run.mirror.id, table.id, base);
             if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))
               rewrite.push(mine);
@@ -973,10 +965,6 @@ export class MirrorEngine implements Mirrors {
     );
   }
 
-  /**
-   * Links to records made here and not yet sent are left out (the service would refuse their ids); the
-   * push's second pass sends them, once those records have the service's ids.
-   */
   /** What the service can take of a cell: links it knows (knownLinks), files it has (not unsent ones). */
   private known(run: Run, field: FieldSchema, v: unknown): unknown {
     if (field.type === 'multipleAttachments' && Array.isArray(v))
@@ -984,6 +972,10 @@ export class MirrorEngine implements Mirrors {
     return this.knownLinks(run, field, v);
   }
 
+  /**
+   * Links to records made here and not yet sent are left out (the service would refuse their ids); the
+   * push's second pass sends them, once those records have the service's ids.
+   */
   private knownLinks(run: Run, field: FieldSchema, v: unknown): unknown {
     if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
     const known = (v as string[]).filter((id) => this.store.baseRecord(run.mirror.id, id) !== undefined);
