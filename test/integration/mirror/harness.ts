@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { expect } from 'vitest';
 import { RecordTableClient, SchedulerRegistry } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
 import { startServer } from '../../../server/index';
@@ -176,4 +177,25 @@ export function withoutUrls(records: RecordData[]): RecordData[] {
       ]),
     ),
   }));
+}
+
+/** An attachment item of a cell, as the tests read it. */
+export type AttachmentItem = { id: string; url: string; filename: string; size: number };
+
+/** A file's bytes, by its URL. */
+export const bytesOf = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+
+/** The id of People's Photo field on the server `client` reaches. */
+export async function photoFieldId(client: RecordTableClient, baseId: string): Promise<string> {
+  return (await client.meta.baseSchema(baseId))
+    .find((t) => t.name === 'People')!
+    .fields.find((f) => f.name === 'Photo')!.id;
+}
+
+/** The copy's records equal the service's, URLs aside, table by table. */
+export async function expectCopyEqualsRemote(h: MirrorHarness, tables = ['People']): Promise<void> {
+  for (const table of tables)
+    expect(withoutUrls(await allRecords(h.localClient, h.baseId, table))).toEqual(
+      withoutUrls(await allRecords(h.hostedClient, h.baseId, table)),
+    );
 }

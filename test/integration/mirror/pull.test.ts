@@ -1,6 +1,14 @@
 /** First pull and refresh: the copy equals the hosted base (ids, times, values, files), and follows it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allRecords, png, startMirrorHarness, uploadPhoto, withoutUrls } from './harness';
+import {
+  allRecords,
+  bytesOf,
+  photoFieldId,
+  png,
+  startMirrorHarness,
+  uploadPhoto,
+  withoutUrls,
+} from './harness';
 import type { MirrorHarness } from './harness';
 import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
 
@@ -44,15 +52,13 @@ describe('the first pull', () => {
 
   it("keeps the attachments' bytes, served by the local server", async () => {
     const copy = await allRecords(h.localClient, h.baseId, 'People');
-    const photoField = (await h.localClient.meta.baseSchema(h.baseId))
-      .find((t) => t.name === 'People')!
-      .fields.find((f) => f.name === 'Photo')!.id;
+    const photoField = await photoFieldId(h.localClient, h.baseId);
     const withPhoto = copy.filter((r) => Array.isArray(r.fields[photoField]));
     expect(withPhoto).toHaveLength(2);
     const urls = withPhoto.flatMap((r) => r.fields[photoField] as { url: string; filename: string }[]);
     const face = urls.find((a) => a.filename === 'face.png')!;
     expect(face.url.startsWith(h.local.url)).toBe(true);
-    const bytes = Buffer.from(await (await fetch(face.url)).arrayBuffer());
+    const bytes = await bytesOf(face.url);
     expect(bytes.equals(photoBytes)).toBe(true);
   });
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
-import { allRecords, startMirrorHarness, withoutUrls } from './harness';
+import { allRecords, expectCopyEqualsRemote, startMirrorHarness } from './harness';
 import type { MirrorHarness } from './harness';
 import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
 
@@ -26,11 +26,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h.close());
 
-const expectCopyEqualsRemote = async () =>
-  expect(withoutUrls(await allRecords(h.localClient, h.baseId, 'People'))).toEqual(
-    withoutUrls(await allRecords(h.hostedClient, h.baseId, 'People')),
-  );
-
 describe('a push', () => {
   it('sends local edits, creates and deletes, and moves the base to the answer', async () => {
     await copy.update(ids[0]!, { Notes: 'edited offline', Age: 41 });
@@ -50,7 +45,7 @@ describe('a push', () => {
     expect(created[0]!.id).not.toBe(made.id);
     await expect(copy.get(made.id)).rejects.toThrow();
     expect((await copy.get(created[0]!.id)).fields.Name).toBe('Made offline');
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
     expect((await mirrors.list())[0]!.localChanges).toBe(0);
 
     const again = await mirrors.sync(summary.id);
@@ -64,7 +59,7 @@ describe('a push', () => {
     const result = await mirrors.sync(summary.id);
     expect(result.conflicts).toBe(0);
     expect(await mirrors.conflicts(summary.id)).toEqual([]);
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
   });
 
   it('merges different cells of one record changed on each side', async () => {
@@ -72,7 +67,7 @@ describe('a push', () => {
     await remote.update(ids[4]!, { Age: 77 });
     expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
     expect((await remote.get(ids[4]!)).fields).toMatchObject({ Notes: 'mine', Age: 77 });
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
   });
 
   it('sends links between records made here, and to them, in one sync, whichever side of a link pushes', async () => {
@@ -142,7 +137,7 @@ describe('a push', () => {
     );
     expect((await mirrors.list())[0]!.localChanges).toBe(0);
     expect((await mirrors.sync(summary.id)).sent).toBe(0);
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
   });
 });
 
@@ -188,7 +183,7 @@ describe('conflicts', () => {
     expect((await remote.get(ids[5]!)).fields.Notes).toBe('mine 5');
     expect((await remote.get(ids[6]!)).fields.Notes).toBe('theirs 6');
     expect((await remote.get(ids[7]!)).fields.Age).toBe(12);
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
   });
 
   it('reports a record deleted remotely and edited here; theirs deletes it here, mine makes it again', async () => {
@@ -212,7 +207,7 @@ describe('conflicts', () => {
     await expect(copy.get(ids[8]!)).rejects.toThrow();
     const back = await remote.all({ formula: "{Notes} = 'kept by me'" });
     expect(back).toHaveLength(1);
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
   });
 
   it('reports a record deleted here and edited remotely; theirs brings it back, mine deletes it there', async () => {
@@ -235,7 +230,7 @@ describe('conflicts', () => {
     ]);
     expect((await copy.get(ids[10]!)).fields.Notes).toBe('edited there 10');
     await expect(remote.get(ids[11]!)).rejects.toThrow();
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
     expect(h.proxy.log.filter((r) => r.status === 429)).toEqual([]);
   });
 });

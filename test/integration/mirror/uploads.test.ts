@@ -6,12 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
-import { allRecords, png, startMirrorHarness, uploadPhoto, withoutUrls } from './harness';
-import type { MirrorHarness } from './harness';
+import {
+  allRecords,
+  bytesOf,
+  expectCopyEqualsRemote,
+  photoFieldId,
+  png,
+  startMirrorHarness,
+  uploadPhoto,
+} from './harness';
+import type { AttachmentItem, MirrorHarness } from './harness';
 import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
 import type { ProxiedRequest } from '../../support/fault-proxy';
-
-type Item = { id: string; url: string; filename: string; size: number };
 
 let h: MirrorHarness;
 let mirrors: Mirrors;
@@ -24,24 +30,17 @@ let photo: string;
 const isUpload = (r: ProxiedRequest) => r.method === 'POST' && r.path.endsWith('/uploadAttachment');
 const isPatch = (r: ProxiedRequest) => r.method === 'PATCH';
 const cell = async (t: TableClient, id: string) =>
-  ((await t.get(id, { returnFieldsByFieldId: true })).fields[photo] ?? []) as Item[];
-const bytesOf = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+  ((await t.get(id, { returnFieldsByFieldId: true })).fields[photo] ?? []) as AttachmentItem[];
 const attachHere = (id: string, bytes: Buffer, filename: string) =>
   h.localClient.uploadAttachment(h.baseId, id, 'Photo', { bytes, filename, contentType: 'image/png' });
-const expectCopyEqualsRemote = async () =>
-  expect(withoutUrls(await allRecords(h.localClient, h.baseId, 'People'))).toEqual(
-    withoutUrls(await allRecords(h.hostedClient, h.baseId, 'People')),
-  );
-const named = (list: Item[], filename: string) => list.filter((a) => a.filename === filename);
+const named = (list: AttachmentItem[], filename: string) => list.filter((a) => a.filename === filename);
 
 beforeAll(async () => {
   h = await startMirrorHarness({ records: 10 });
   remote = h.hostedClient.table(h.baseId, 'People');
   copy = h.localClient.table(h.baseId, 'People');
   ids = (await allRecords(h.hostedClient, h.baseId, 'People')).map((r: RecordData) => r.id);
-  photo = (await h.hostedClient.meta.baseSchema(h.baseId))
-    .find((t) => t.name === 'People')!
-    .fields.find((f) => f.name === 'Photo')!.id;
+  photo = await photoFieldId(h.hostedClient, h.baseId);
   await uploadPhoto(h, ids[0]!, await png(200), 'face.png');
   mirrors = h.mirrors();
   summary = await mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId });
@@ -64,7 +63,7 @@ describe('files attached offline', () => {
     const here = await cell(copy, ids[0]!);
     expect(here.map((a) => a.id)).toEqual(there.map((a) => a.id));
     expect(named(here, 'offline.png')[0]!.url.startsWith(h.local.url)).toBe(true);
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
     expect((await mirrors.list())[0]!.localChanges).toBe(0);
 
     h.proxy.log.length = 0;
@@ -89,7 +88,7 @@ describe('files attached offline', () => {
     expect(h.proxy.log.filter(isUpload)).toHaveLength(1);
     expect(named(await cell(remote, ids[2]!), 'never-arrived.png')).toHaveLength(1);
 
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
     expect((await mirrors.list())[0]!.localChanges).toBe(0);
   });
 
@@ -101,10 +100,10 @@ describe('files attached offline', () => {
     expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
     expect(h.proxy.log.filter(isUpload)).toHaveLength(1);
     const [there] = await remote.all({ formula: "{Name} = 'Made with a file'", returnFieldsByFieldId: true });
-    const files = (there!.fields[photo] ?? []) as Item[];
+    const files = (there!.fields[photo] ?? []) as AttachmentItem[];
     expect(files.map((a) => a.filename)).toEqual(['new-record.png']);
     expect((await bytesOf(files[0]!.url)).equals(bytes)).toBe(true);
-    await expectCopyEqualsRemote();
+    await expectCopyEqualsRemote(h);
     h.proxy.log.length = 0;
     expect((await mirrors.sync(summary.id)).sent).toBe(0);
     expect(h.proxy.log.filter((r) => isUpload(r) || isPatch(r))).toEqual([]);
