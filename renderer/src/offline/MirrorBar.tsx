@@ -1,7 +1,8 @@
 /**
- * The toolbar of a table served from an offline mirror: a badge saying it is a copy, when it was last synced
- * how many local changes wait and how many attachments are linked only (not downloaded); Sync with its result (sent, received, conflicts); the conflicts report; and
- * how often the mirror syncs by itself (off by default, remembered by the services).
+ * The toolbar of a table served from an offline mirror: a badge saying it is a copy, when it was last synced,
+ * how many local changes wait and how many attachments are linked only (not downloaded); Sync with its result
+ * (sent, received, conflicts); the conflicts report; and how often the mirror syncs by itself (off by default,
+ * remembered by the services).
  */
 import { useState } from 'react';
 import type { MirrorInfo, Response } from '../../../core/contract';
