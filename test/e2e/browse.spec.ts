@@ -4,7 +4,6 @@
  * service itself answers for the same query.
  */
 import type { Page } from '@playwright/test';
-import { RecordTableClient } from '../../core/api';
 import type { ListOptions } from '../../core/api';
 import { expect, test } from './fixtures';
 import type { TestDoor } from './door';
@@ -12,12 +11,7 @@ import type { TestDoor } from './door';
 const TASKS = 'Tasks';
 
 async function expectedIds(door: TestDoor, opts: ListOptions, count: number): Promise<string[]> {
-  const client = new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  });
-  const page = await client.table(door.server.baseId, TASKS).listPage({ ...opts, pageSize: count });
+  const page = await door.client.table(door.server.baseId, TASKS).listPage({ ...opts, pageSize: count });
   return page.records.map((r) => r.id);
 }
 
@@ -40,14 +34,9 @@ test('opens the demo base and shows the first rows of Tasks', async ({ app }, in
 
 test('jumps to row 2,000 of 50,000, walking the page chain forward', async ({ app, door }, info) => {
   await app.openTable(TASKS);
-  const client = new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  });
   let row2000: string | undefined;
   let seen = 0;
-  for await (const page of client.table(door.server.baseId, TASKS).pages()) {
+  for await (const page of door.client.table(door.server.baseId, TASKS).pages()) {
     if (seen + page.length >= 2000) {
       row2000 = page[1999 - seen]?.id;
       break;

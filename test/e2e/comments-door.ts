@@ -4,7 +4,7 @@
  * front of the server as a second connection. The spec's clients
  * share the app's throttles, so together they keep under the server's 5 requests/s.
  */
-import { RecordTableClient, SchedulerRegistry } from '../../core/api';
+import { RecordTableClient } from '../../core/api';
 import type { CommentsClient } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import { startFaultProxy } from '../support/fault-proxy';
@@ -26,9 +26,7 @@ export interface CommentsDoor extends TestDoor {
 }
 
 export async function openCommentsDoor(): Promise<CommentsDoor> {
-  const schedulers = new SchedulerRegistry();
   const { app, ...door } = await launchTestDoor({
-    schedulers,
     embedded: {
       rateLimit: 5,
       memory: true,
@@ -49,9 +47,13 @@ export async function openCommentsDoor(): Promise<CommentsDoor> {
     await door.close();
     throw error;
   }
-  const clientOf = (apiKey: string) =>
-    new RecordTableClient({ baseUrl: door.server.url, apiKey, schedulers });
-  const clients = { me: clientOf(door.server.apiKey), other: clientOf(OTHER_KEY) };
+  // The other user's client shares the app's throttles too: one base, one pace.
+  const other = new RecordTableClient({
+    baseUrl: door.server.url,
+    apiKey: OTHER_KEY,
+    schedulers: door.schedulers,
+  });
+  const clients = { me: door.client, other };
   return {
     ...door,
     comments: (table, as = 'me') => clients[as].comments(door.server.baseId, table),

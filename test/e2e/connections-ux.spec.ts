@@ -8,7 +8,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { RecordTableClient } from '../../core/api';
 import '../../core/contract/window';
 import { startFaultProxy } from '../support/fault-proxy';
 import { AppPage } from './app-page';
@@ -153,10 +152,7 @@ test('a reload reopens the tables that were open and the connection last used, n
 });
 
 test('the formula bar’s example names fields of the open table', async ({ app, door }) => {
-  const schema = await new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-  }).meta.baseSchema(door.server.baseId);
+  const schema = await door.client.meta.baseSchema(door.server.baseId);
   const fieldsOf = (table: string) => schema.find((t) => t.name === table)?.fields ?? [];
   const firstOf = (table: string, types: string[]) =>
     fieldsOf(table).find((f) => types.includes(f.type))?.name;

@@ -3,7 +3,6 @@
  * filtered view's, after adding and deleting rows), row numbers in the first column, and select-all of the
  * loaded rows or of the whole view (after confirming its count), each delete checked on the server.
  */
-import { RecordTableClient } from '../../core/api/index';
 import type { AppPage } from './app-page';
 import type { EditDoor } from './edit-door';
 import { expect, test } from './edit-fixtures';
@@ -18,12 +17,9 @@ const TASKS = 'Tasks';
  * second's pause, since the read counts against the base's rate limit (5 a second) that the app keeps to.
  */
 async function serverCount(door: EditDoor, formula?: string): Promise<number> {
-  const client = new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  });
-  const n = await client.table(door.server.baseId, TASKS).count(formula === undefined ? {} : { formula });
+  const n = await door.client
+    .table(door.server.baseId, TASKS)
+    .count(formula === undefined ? {} : { formula });
   await new Promise((resolve) => setTimeout(resolve, 1100));
   return n;
 }

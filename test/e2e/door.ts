@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SchedulerRegistry } from '../../core/api';
+import { RecordTableClient, SchedulerRegistry } from '../../core/api';
 import { launchBrowserApp } from '../../host/launch';
 import type { BrowserApp, BrowserAppOptions } from '../../host/launch';
 
@@ -19,6 +19,8 @@ export interface TestDoor {
    * app's requests keep to the server's 5 requests/s together (two throttles on one base draw 429s).
    */
   schedulers: SchedulerRegistry;
+  /** A client of the embedded server for the spec's own reads and writes, paced by the app's throttles. */
+  client: RecordTableClient;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function launchTestDoor(
       url: app.url,
       server: { url: server.url, apiKey: server.apiKey, baseId: base.id },
       schedulers,
+      client: new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey, schedulers }),
       app,
       close,
     };

@@ -3,7 +3,6 @@
  * a small Tasks table) with every request it answers logged, and a fault-injecting proxy in front of it reached
  * through a second connection ("Through proxy"), so a spec can count requests or inject failures.
  */
-import { RecordTableClient, SchedulerRegistry } from '../../core/api';
 import type { ListOptions } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import { startFaultProxy } from '../support/fault-proxy';
@@ -32,11 +31,9 @@ export interface EditDoor extends TestDoor {
 
 export async function openEditDoor(): Promise<EditDoor> {
   const requests: ServerRequest[] = [];
-  // The app's two connections (direct, through the proxy) and the specs' own reads call one base: they share
-  // its throttle (keyed by base id), so together they keep under the server's 5 requests/s.
-  const schedulers = new SchedulerRegistry();
+  // The app's two connections (direct, through the proxy) and the specs' own reads (door.client) call one
+  // base: they share its throttle (keyed by base id), so together they keep under the server's 5 requests/s.
   const { app, ...door } = await launchTestDoor({
-    schedulers,
     embedded: {
       rateLimit: 5,
       memory: true,
@@ -52,18 +49,12 @@ export async function openEditDoor(): Promise<EditDoor> {
       apiKey: door.server.apiKey,
       remember: true,
     });
-    // The specs read back with their own client, straight from the server, paced by the app's throttle.
-    const client = new RecordTableClient({
-      baseUrl: door.server.url,
-      apiKey: door.server.apiKey,
-      schedulers,
-    });
     return {
       ...door,
       requests,
       proxy,
-      records: (table, options) => client.table(door.server.baseId, table).all(options),
-      create: (table, fieldsList) => client.table(door.server.baseId, table).createMany(fieldsList),
+      records: (table, options) => door.client.table(door.server.baseId, table).all(options),
+      create: (table, fieldsList) => door.client.table(door.server.baseId, table).createMany(fieldsList),
       async close() {
         await proxy.close();
         await door.close();

@@ -4,7 +4,6 @@
  * the conditions it wrote; a formula it cannot show stays as typed.
  */
 import type { Locator } from '@playwright/test';
-import { RecordTableClient } from '../../core/api';
 import type { AppPage } from './app-page';
 import type { TestDoor } from './door';
 import { expect, test } from './fixtures';
@@ -21,12 +20,7 @@ const row = (scope: Locator, label: string) => scope.getByRole('group', { name: 
 
 /** The records the server keeps for the conditions, computed here from the first BOUND tasks it holds. */
 async function expectedIds(door: TestDoor): Promise<string[]> {
-  const client = new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  });
-  const page = await client.table(door.server.baseId, TASKS).listPage({
+  const page = await door.client.table(door.server.baseId, TASKS).listPage({
     formula: `{Task #} <= ${BOUND}`,
     fields: ['Task #', 'Status', 'Done'],
     pageSize: 100,
@@ -118,12 +112,9 @@ test('builds conditions, applies them through the bar, and shows the rows the se
 
 /** The id of task number BOUND, which `<` leaves out. */
 async function expectedLast(door: TestDoor): Promise<string | undefined> {
-  const client = new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  });
-  const page = await client.table(door.server.baseId, TASKS).listPage({ formula: `{Task #} = ${BOUND}` });
+  const page = await door.client
+    .table(door.server.baseId, TASKS)
+    .listPage({ formula: `{Task #} = ${BOUND}` });
   return page.records[0]?.id;
 }
 

@@ -4,18 +4,12 @@
  * Next reaching a match far beyond the loaded rows (at the row the server's data puts it), and Esc putting
  * the grid back as it was.
  */
-import { RecordTableClient } from '../../core/api/index';
 import type { TestDoor } from './door';
 import { expect, test } from './fixtures';
 import type { AppPage } from './app-page';
 import { checkbox } from './rows-helpers';
 
-const tasks = (door: TestDoor) =>
-  new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  }).table(door.server.baseId, 'Tasks');
+const tasks = (door: TestDoor) => door.client.table(door.server.baseId, 'Tasks');
 
 /** Rows the services said they hold, from the `view.state` events the page received. */
 function loadedStates(app: AppPage): number[] {

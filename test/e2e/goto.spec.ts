@@ -3,20 +3,14 @@
  * progress over a grid that stays put, Cancel stops the requests, the row arrives in the middle marked and
  * focused, and a row past the end goes to the last one and says how many records the view has.
  */
-import { RecordTableClient } from '../../core/api/index';
 import type { TestDoor } from './door';
 import { expect, test } from './fixtures';
 import type { AppPage } from './app-page';
 
 /** The id of the record at 1-based `row` of a table in the service's own order. */
 async function idAtRow(door: TestDoor, table: string, row: number): Promise<string | undefined> {
-  const client = new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  });
   let seen = 0;
-  for await (const page of client.table(door.server.baseId, table).pages()) {
+  for await (const page of door.client.table(door.server.baseId, table).pages()) {
     if (seen + page.length >= row) return page[row - 1 - seen]?.id;
     seen += page.length;
   }

@@ -2,7 +2,6 @@
  * Add row on the 50,000-row Tasks table (the default door, rate limit on): the new row is shown at once at
  * the top, ready to type, without waiting for the page walk to reach the table's end.
  */
-import { RecordTableClient } from '../../core/api';
 import { expect, test } from './fixtures';
 
 test.use({ doorName: 'grid-large' });
@@ -26,12 +25,9 @@ test('Add row on the 50,000-row table shows the new row at once, ready to type',
   await expect(app.table.locator('.td-cell-pending')).toHaveCount(0);
   await app.screenshot(info, '01-added-on-50000-rows');
 
-  const client = new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-    schedulers: door.schedulers,
-  });
-  expect((await client.table(door.server.baseId, 'Tasks').get(id)).fields['Name']).toBe('Big table task');
+  expect((await door.client.table(door.server.baseId, 'Tasks').get(id)).fields['Name']).toBe(
+    'Big table task',
+  );
   // Shown without walking the 500 pages to the end, where the service's order puts it.
   const ends = app.calls('view.rows').map((c) => Number(c.request['end']));
   expect(Math.max(...ends)).toBeLessThan(1000);

@@ -4,7 +4,7 @@
  * the table name; the columns come from the records as they load, and the formula bar leaves fields it has
  * not seen to the service, whose 422 it shows.
  */
-import { RecordTableClient, RecordTableError } from '../../core/api';
+import { RecordTableError } from '../../core/api';
 import type { ListOptions } from '../../core/api';
 import '../../core/contract/window';
 import { startFaultProxy } from '../support/fault-proxy';
@@ -39,10 +39,7 @@ test.afterEach(async ({ app }) => {
 
 /** What the service itself answers, straight from the server (not through the proxy or the app). */
 function serverTable(door: TestDoor) {
-  return new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey }).table(
-    door.server.baseId,
-    TASKS,
-  );
+  return door.client.table(door.server.baseId, TASKS);
 }
 
 async function firstIds(door: TestDoor, opts: ListOptions, count: number): Promise<string[]> {
@@ -91,10 +88,7 @@ test('with the metadata API refused, a table opened by name shows its rows and i
   const page = await serverTable(door).listPage({ pageSize: 100 });
   const seen = new Set<string>();
   for (const r of page.records) for (const f of Object.keys(r.fields)) seen.add(f);
-  const schema = await new RecordTableClient({
-    baseUrl: door.server.url,
-    apiKey: door.server.apiKey,
-  }).meta.baseSchema(door.server.baseId);
+  const schema = await door.client.meta.baseSchema(door.server.baseId);
   const schemaFields = schema.find((t) => t.name === TASKS)?.fields.map((f) => f.name) ?? [];
 
   // The grid renders only the columns in sight; the field chooser lists every column the tab knows.

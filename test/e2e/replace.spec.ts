@@ -4,7 +4,6 @@
  * nothing, and a replace over the whole view is stopped midway, resumed, and checked against the server's data
  * (every record once, at most 100 PATCH requests, no 429), then undone in one step.
  */
-import { RecordTableClient, SchedulerRegistry } from '../../core/api';
 import type { AppPage } from './app-page';
 import { launchTestDoor } from './door';
 import type { TestDoor } from './door';
@@ -19,10 +18,7 @@ interface ReplaceDoor extends TestDoor {
 
 const test = doorTest(async (): Promise<ReplaceDoor> => {
   const requests: { method: string; status: number }[] = [];
-  // The spec's reads share the app's throttle of the base, so together they keep under the server's limit.
-  const schedulers = new SchedulerRegistry();
   const { app: _app, ...door } = await launchTestDoor({
-    schedulers,
     embedded: {
       rateLimit: 5,
       memory: true,
@@ -30,12 +26,11 @@ const test = doorTest(async (): Promise<ReplaceDoor> => {
       onRequest: (e) => requests.push({ method: e.method, status: e.status }),
     },
   });
-  const client = new RecordTableClient({ baseUrl: door.server.url, apiKey: door.server.apiKey, schedulers });
   return {
     ...door,
     requests,
     async names() {
-      const records = await client.table(door.server.baseId, 'Tasks').all({ fields: ['Name'] });
+      const records = await door.client.table(door.server.baseId, 'Tasks').all({ fields: ['Name'] });
       return new Map(records.map((r) => [r.id, r.fields.Name]));
     },
   };
