@@ -33,7 +33,7 @@ import type {
   SyncResult,
 } from './index';
 import { LocalCopy } from './local';
-import { mergeRecord } from './merge';
+import { mergeRecord, unchanged } from './merge';
 import type { Merged } from './merge';
 import { MirrorStore } from './store';
 import type { MirrorRow } from './store';
@@ -469,9 +469,8 @@ export class MirrorEngine implements Mirrors {
       table.id,
       localForm.map((r) => ({ id: r.id, record: r })),
     );
-    await this.applyStaged(m, table, mine);
+    run.result.received += await this.applyStaged(m, table, mine);
     run.progress.records += records.length;
-    run.result.received += records.length;
     run.report();
   }
 
@@ -491,15 +490,25 @@ export class MirrorEngine implements Mirrors {
     run.result.deleted += ids.length;
   }
 
-  /** Applies whatever is staged for the table (this run's page, or what a killed run left). */
-  private async applyStaged(m: MirrorRow, table: TableSchema, mine?: Map<string, RecordData>): Promise<void> {
+  /**
+   * Applies whatever is staged for the table (this run's page, or what a killed run left). Answers how many
+   * staged records the service changed since the copy last saw them: a refresh reads again what changed within
+   * its overlap before the last sync, and what this app sent since, and those come back as they were.
+   */
+  private async applyStaged(
+    m: MirrorRow,
+    table: TableSchema,
+    mine?: Map<string, RecordData>,
+  ): Promise<number> {
     const staged = this.store.staged(m.id, table.id);
-    if (staged.length === 0) return;
+    if (staged.length === 0) return 0;
     const copy = mine ?? new Map((await this.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
-    const merged = staged.map((s) => ({
-      id: s.id,
-      merged: mergeRecord(table, m.schema, this.store.baseRecord(m.id, s.id), copy.get(s.id), s.record),
-    }));
+    let received = 0;
+    const merged = staged.map((s) => {
+      const base = this.store.baseRecord(m.id, s.id);
+      if (s.record !== null && (base === undefined || !unchanged(table.fields, base, s.record))) received++;
+      return { id: s.id, merged: mergeRecord(table, m.schema, base, copy.get(s.id), s.record) };
+    });
     await this.writeCopy(m, table, merged, copy);
     this.store.transaction(() => {
       for (const x of merged) this.commitMerge(m, table, x.id, x.merged);
@@ -508,6 +517,7 @@ export class MirrorEngine implements Mirrors {
         staged.map((s) => s.id),
       );
     });
+    return received;
   }
 
   private async writeCopy(

@@ -23,7 +23,7 @@ export interface Merged {
   deleteRemote: boolean;
 }
 
-function unchanged(fields: readonly FieldSchema[], a: RecordData, b: RecordData): boolean {
+export function unchanged(fields: readonly FieldSchema[], a: RecordData, b: RecordData): boolean {
   return fields.every((f) => sameCell(f, a.fields[f.id], b.fields[f.id]));
 }
 
