@@ -28,6 +28,8 @@ export interface MirrorDoor extends TestDoor {
     start(): Promise<void>;
     records(table: string): Promise<RecordData[]>;
     update(table: string, id: string, fields: Record<string, unknown>): Promise<RecordData>;
+    /** Spends the base's requests for this second from outside the app: the service's next answer is a 429. */
+    exhaustRateLimit(): Promise<void>;
   };
 }
 
@@ -51,6 +53,8 @@ export async function openMirrorDoor(): Promise<MirrorDoor> {
       // No photos on an outside host: a machine without internet could not copy their bytes.
       demo: { largeTableRecords: 2000, outsidePhotos: false },
       rateLimit: 5,
+      // Airtable's penalty is 30 s; 5 s keeps the spec's deliberate 429 short (the client waits its Retry-After).
+      penaltyMs: 5000,
     });
   };
   await start();
@@ -86,6 +90,17 @@ export async function openMirrorDoor(): Promise<MirrorDoor> {
       start,
       records: (table) => client.table(baseId, table).all(),
       update: (table, id, fields) => client.table(baseId, table).update(id, fields),
+      async exhaustRateLimit() {
+        const statuses = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            fetch(`${running!.url}/v0/${baseId}/Tasks?pageSize=1`, {
+              headers: { Authorization: `Bearer ${HOSTED_KEY}` },
+            }).then((r) => r.status),
+          ),
+        );
+        if (!statuses.includes(429))
+          throw new Error(`The service did not answer 429: ${statuses.join(', ')}`);
+      },
     },
     async close() {
       await door.close();

@@ -2,7 +2,8 @@
  * Offline mirrors through the browser door, against a second local server playing the hosted service: a table
  * made available offline (progress, Cancel leaving a partial copy, Resume), opened from the local server with
  * its badge, edited while the service is down, changed on the service too, synced, the conflict saved as JSON
- * and resolved in the report, and the chosen value found on the service.
+ * and resolved in the report, and the chosen value found on the service. A pull and a sync held by the
+ * service's rate limit say why they wait.
  */
 import { readFile } from 'node:fs/promises';
 import { expect } from '@playwright/test';
@@ -36,8 +37,14 @@ test('a table made available offline is edited without the service and synced ba
   await expect(progress).toContainText(/left/);
   await offline.getByRole('button', { name: 'Cancel' }).click();
   await expect(offline).toContainText('Partial offline copy');
+  // The pull resumed into the service's rate limit says why it waits, and goes on after.
+  await door.hosted.exhaustRateLimit();
   await offline.getByRole('button', { name: 'Resume' }).click();
+  await expect(offline.getByTestId('pull-waiting')).toContainText(
+    'The service asked to slow down (rate limit)',
+  );
   await expect(offline).toContainText('Available offline', { timeout: 60_000 });
+  await expect(offline.getByTestId('pull-waiting')).toHaveCount(0);
   await app.screenshot(info, 'mirror-picker');
 
   await tasks.getByRole('button', { name: 'Open offline', exact: true }).click();
@@ -94,4 +101,13 @@ test('a table made available offline is edited without the service and synced ba
     })
     .toBe('Written offline');
   await expect(app.cell(0, 'Name')).toHaveText('Written offline');
+
+  // A sync the service's rate limit holds says so (no status bar shows the hosted connection here), then ends.
+  await door.hosted.exhaustRateLimit();
+  await bar.getByRole('button', { name: 'Sync' }).click();
+  await expect(bar.getByTestId('sync-waiting')).toContainText('The service asked to slow down (rate limit)');
+  await expect(bar.getByTestId('sync-result')).toContainText('Sent 0, received 0, 0 conflicts', {
+    timeout: 30_000,
+  });
+  await expect(bar.getByTestId('sync-waiting')).toHaveCount(0);
 });

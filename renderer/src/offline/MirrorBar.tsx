@@ -1,13 +1,15 @@
 /**
  * The toolbar of a table served from an offline mirror: a badge saying it is a copy, when it was last synced,
  * how many local changes wait and how many attachments are linked only (not downloaded); Sync with its result
- * (sent, received, conflicts); the conflicts report; and how often the mirror syncs by itself (off by default,
- * remembered by the services).
+ * (sent, received, conflicts), or what holds it (the service's rate limit, a failure being retried); the
+ * conflicts report; and how often the mirror syncs by itself (off by default, remembered by the services).
  */
 import { useState } from 'react';
 import type { MirrorInfo, Response } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import { errorMessage, tabledesk } from '../bridge';
+import { serviceWaitText } from '../status/client-wait';
+import { useClientStatus } from '../status/useClientStatus';
 import { ConflictsReport } from './ConflictsReport';
 import { mirrorStore, syncedText, useMirrors } from './mirrors';
 import { progressText } from './progress-text';
@@ -35,6 +37,7 @@ export function MirrorBar({ mirror, onReload }: Props) {
   const [result, setResult] = useState<{ text: string; failed: boolean }>();
   const [report, setReport] = useState(false);
   const running = progress.get(mirror.id);
+  const service = useClientStatus(mirror.source.connectionId);
 
   const sync = () => {
     setSyncing(true);
@@ -61,6 +64,7 @@ export function MirrorBar({ mirror, onReload }: Props) {
       .catch((e: unknown) => setResult({ text: errorMessage(e), failed: true }));
 
   const busy = syncing || mirror.state === 'syncing';
+  const waiting = busy ? serviceWaitText(service) : undefined;
   return (
     <div className="td-mirror-bar" role="group" aria-label="Offline copy">
       <span
@@ -90,6 +94,11 @@ export function MirrorBar({ mirror, onReload }: Props) {
         </select>
       </label>
       {busy && running && <span role="status">{progressText(running)}</span>}
+      {waiting && (
+        <span className="td-warning" data-testid="sync-waiting">
+          {waiting}
+        </span>
+      )}
       {result && (
         <span
           role={result.failed ? 'alert' : 'status'}

@@ -1,11 +1,14 @@
 /**
  * A hosted base's offline copy, in the table picker: Make available offline (the whole base; one table from
- * its row), the pull's progress with Cancel, a partial copy with Resume, and a finished one to open. The pull
- * runs in the services; leaving the picker does not stop it, and its progress is found again by its base.
+ * its row), the pull's progress (and what holds it: the service's rate limit, a failure retried) with
+ * Cancel, a partial copy with Resume, and a finished one to open. The pull runs in the services; leaving the
+ * picker does not stop it, and its progress is found again by its base.
  */
 import type { MirrorInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import { tabledesk } from '../bridge';
+import { serviceWaitText } from '../status/client-wait';
+import { useClientStatus } from '../status/useClientStatus';
 import { mirrorOf, mirrorStore, sourceKey, syncedText, useMirrors } from './mirrors';
 import { progressText } from './progress-text';
 
@@ -26,6 +29,7 @@ export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) 
       (p) => p.source?.connectionId === connectionId && p.source.baseId === baseId,
     ) ?? (mirror ? progress.get(mirror.id) : undefined);
   const pulling = pull?.running === true || mirror?.state === 'pulling';
+  const waiting = serviceWaitText(useClientStatus(connectionId));
   const cancel = () => {
     const mirrorId = running?.mirrorId ?? mirror?.id;
     if (mirrorId !== undefined) void tabledesk().call('mirror.cancel', { mirrorId });
@@ -38,6 +42,11 @@ export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) 
           <p role="status" data-testid="mirror-progress">
             {running ? progressText(running) : `Making ${baseName} available offline…`}
           </p>
+          {waiting && (
+            <p className="td-warning" data-testid="pull-waiting">
+              {waiting}
+            </p>
+          )}
           <button type="button" onClick={cancel} disabled={running === undefined && mirror === undefined}>
             Cancel
           </button>

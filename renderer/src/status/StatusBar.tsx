@@ -5,6 +5,7 @@
 import type { EventPayload } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import { PendingStatus } from '../pending/PendingPanel';
+import { pauseText } from './client-wait';
 
 /** The `view.count` event: exact, or at least `count` while the service's ids are walked. */
 export interface ViewCount {
@@ -33,6 +34,7 @@ function countText(loaded: number, total: number | undefined, viewCount: ViewCou
 }
 
 export function StatusBar({ loaded, total, count: viewCount, loadingPage, client, error, onRetry }: Props) {
+  const pause = pauseText(client);
   const known = total ?? (viewCount?.exact ? viewCount.count : undefined);
   return (
     <footer className="td-status" aria-label="Status">
@@ -51,9 +53,12 @@ export function StatusBar({ loaded, total, count: viewCount, loadingPage, client
       )}
       {client && (
         <span className="td-status-queue" data-testid="request-queue">
-          {client.queued} queued · {client.inFlight} in flight · {client.ratePerSecond.toFixed(1)} req/s
-          {client.pausedUntil !== undefined &&
-            ` · paused by the rate limit until ${new Date(client.pausedUntil).toLocaleTimeString()}`}
+          {[
+            `${client.queued} queued`,
+            `${client.inFlight} in flight`,
+            `${client.ratePerSecond.toFixed(1)} req/s`,
+            ...(pause === undefined ? [] : [pause]),
+          ].join(' · ')}
         </span>
       )}
       <PendingStatus />

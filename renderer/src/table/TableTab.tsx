@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ColDef, GridApi } from 'ag-grid-community';
-import type { Column, EventPayload } from '../../../core/contract';
+import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { errorMessage, isChannelError, tabledesk } from '../bridge';
 import { TableGrid } from '../grid/TableGrid';
@@ -20,6 +20,7 @@ import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
 import type { ViewCount } from '../status/StatusBar';
+import { useClientStatus } from '../status/useClientStatus';
 import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
@@ -66,7 +67,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [count, setCount] = useState<ViewCount>();
   const [error, setError] = useState<string>();
   const [formulaError, setFormulaError] = useState<{ formula: string; message: string }>();
-  const [client, setClient] = useState<EventPayload<'client.status'>>();
+  const client = useClientStatus(connectionId);
   const [recent, setRecent] = useState(() => recentFormulas(tableKey));
   const [gotoRow, setGotoRow] = useState('');
   const gridApi = useRef<GridApi<RecordData> | null>(null);
@@ -107,18 +108,14 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       if (s.columns) setColumns((known) => mergeColumns(known, s.columns ?? []));
       if (s.error) setError(s.error.message);
     });
-    const offClient = api.on('client.status', (s) => {
-      if (s.connectionId === connectionId) setClient(s);
-    });
     const offCount = api.on('view.count', ({ viewId: id, ...c }) => {
       if (id === viewId) setCount(c);
     });
     return () => {
       offState();
-      offClient();
       offCount();
     };
-  }, [viewId, connectionId]);
+  }, [viewId]);
 
   const datasource = useMemo(
     () =>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { editedValue, valueText } from '../../../renderer/src/offline/conflict-values';
 import { syncedText } from '../../../renderer/src/offline/mirrors';
 import { progressText } from '../../../renderer/src/offline/progress-text';
+import { pauseText, serviceWaitText } from '../../../renderer/src/status/client-wait';
 
 describe('progress of a pull', () => {
   it('names tables, records, files, requests and the time left', () => {
@@ -57,5 +58,27 @@ describe('conflicting values', () => {
     expect(editedValue('["Bug"]', { mine: ['Docs'], theirs: [] })).toEqual(['Bug']);
     expect(editedValue('[oops', { mine: ['Docs'], theirs: [] })).toBe('[oops');
     expect(editedValue('  ', { mine: 'a', theirs: 'b' })).toBeNull();
+  });
+});
+
+describe('what holds a pull or sync', () => {
+  const now = Date.parse('2026-11-26T09:00:00Z');
+  const until = now + 5000;
+  const clock = new Date(until).toLocaleTimeString();
+
+  it('names the rate limit’s pause while it lasts, before any failure being retried', () => {
+    const status = { pausedUntil: until, lastError: 'GET /v0/app/Tasks failed (429); retrying.' };
+    expect(serviceWaitText(status, now)).toBe(
+      `The service asked to slow down (rate limit): waiting until ${clock}, then going on.`,
+    );
+    expect(pauseText(status, now)).toBe(`paused by the rate limit until ${clock}`);
+  });
+
+  it('gives the failure being retried once no pause holds, and nothing when all is well', () => {
+    const lastError = 'GET /v0/app/Tasks failed (503); retrying.';
+    expect(serviceWaitText({ pausedUntil: now - 1, lastError }, now)).toBe(lastError);
+    expect(pauseText({ pausedUntil: now - 1 }, now)).toBeUndefined();
+    expect(serviceWaitText({}, now)).toBeUndefined();
+    expect(serviceWaitText(undefined, now)).toBeUndefined();
   });
 });
