@@ -1,6 +1,6 @@
 /**
  * `npm run server -- [--port 8787] [--host 127.0.0.1] [--api-key-file FILE] [--data DIR | --memory] [--demo]
- * [--rate-limit 5|off] [--ready-json]`: the local Record Table Service on its own. The key comes from the file
+ * [--rate-limit 5|off] [--penalty-ms 30000] [--ready-json]`: the local Record Table Service on its own. The key comes from the file
  * or from TABLEDESK_API_KEY; without one a key is generated and printed once. `--api-key KEY` is refused: a
  * command line is readable by every user of the machine (`ps`). `--ready-json` is for a parent process (the
  * app's development run): one JSON line `{url, bases}` when listening, and a stop when stdin closes.
@@ -9,6 +9,9 @@ import envPaths from 'env-paths';
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startServer } from './index';
+
+/** Ten minutes: a longer pause of every request to a base is no rate limit a client could wait out. */
+const MAX_PENALTY_MS = 600_000;
 
 function fail(message: string): never {
   console.error(`tabledesk server: ${message}`);
@@ -27,6 +30,7 @@ function readArgs() {
         memory: { type: 'boolean', default: false },
         demo: { type: 'boolean', default: false },
         'rate-limit': { type: 'string', default: '5' },
+        'penalty-ms': { type: 'string', default: '30000' },
         'ready-json': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -41,7 +45,7 @@ const { values } = readArgs();
 
 if (values.help) {
   console.log(
-    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
+    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--penalty-ms N] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
   );
   process.exit(0);
 }
@@ -53,6 +57,11 @@ const rateText = values['rate-limit'];
 const rateLimit = rateText === 'off' ? 'off' : Number(rateText);
 if (rateLimit !== 'off' && (!Number.isInteger(rateLimit) || rateLimit < 1))
   fail(`--rate-limit must be a positive integer or off, not ${JSON.stringify(rateText)}`);
+const penaltyMs = Number(values['penalty-ms']);
+if (!Number.isInteger(penaltyMs) || penaltyMs < 0 || penaltyMs > MAX_PENALTY_MS)
+  fail(
+    `--penalty-ms must be a whole number of milliseconds up to ${MAX_PENALTY_MS}, not ${JSON.stringify(values['penalty-ms'])}`,
+  );
 if (values['api-key'] !== undefined)
   fail(
     '--api-key is refused: a key on the command line can be read by every user of this machine (ps). Put it in TABLEDESK_API_KEY or in a file named by --api-key-file.',
@@ -86,6 +95,7 @@ const server = await startServer({
   memory: values.memory,
   demo: values.demo,
   rateLimit,
+  penaltyMs,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
 let closing = false;

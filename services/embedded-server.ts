@@ -46,6 +46,14 @@ const IN_PROCESS_ONLY = ['largeTableRecords', 'offsetTtlMs', 'onRequest', 'users
 const KEY_NAME = 'embedded-server';
 
 /**
+ * The demo base keeps the service's 5 requests/s, so the app paces itself as it must with the service, but
+ * not its 30 s penalty: the server is the user's own, and a rare 429 its own throttle draws on a busy machine
+ * (two requests bunched by event-loop delays) would freeze the demo for half a minute. The client waits the
+ * 429's Retry-After, 2 s.
+ */
+export const EMBEDDED_PENALTY_MS = 2000;
+
+/**
  * The demo server's own key. It only guards a server on loopback that this app starts, so a key the vault can
  * no longer open (the OS keyring changed, a Keychain prompt was denied) is replaced rather than fatal.
  */
@@ -70,7 +78,13 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
       throw new Error(
         `The ${'worker' in runner ? 'worker-thread' : 'child-process'} demo server does not take ${unsupported.join(', ')}`,
       );
-    const common = { apiKey, dataDir, memory: options.memory, rateLimit: options.rateLimit };
+    const common = {
+      apiKey,
+      dataDir,
+      memory: options.memory,
+      rateLimit: options.rateLimit,
+      penaltyMs: EMBEDDED_PENALTY_MS,
+    };
     if (!('worker' in runner)) return startChildServer({ ...runner, ...common });
     try {
       return await startWorkerServer(runner.worker, common);
@@ -97,6 +111,7 @@ async function startInProcess(
     memory: options.memory,
     demo: options.largeTableRecords === undefined ? true : { largeTableRecords: options.largeTableRecords },
     rateLimit: options.rateLimit,
+    penaltyMs: EMBEDDED_PENALTY_MS,
     offsetTtlMs: options.offsetTtlMs,
     onRequest: options.onRequest,
     users: options.users,

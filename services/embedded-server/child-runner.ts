@@ -21,6 +21,7 @@ export interface ChildServerOptions {
   dataDir?: string;
   memory?: boolean;
   rateLimit?: number | 'off';
+  penaltyMs?: number;
 }
 
 export interface ChildServer extends RunningServer {
@@ -60,6 +61,7 @@ function serverArgs(options: ChildServerOptions): string[] {
     '--demo',
     '--rate-limit',
     String(options.rateLimit ?? 5),
+    ...(options.penaltyMs === undefined ? [] : ['--penalty-ms', String(options.penaltyMs)]),
   ];
 }
 

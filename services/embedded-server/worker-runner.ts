@@ -11,6 +11,7 @@ export interface WorkerServerOptions {
   dataDir?: string;
   memory?: boolean;
   rateLimit?: number | 'off';
+  penaltyMs?: number;
 }
 
 export type WorkerReply =

@@ -21,6 +21,7 @@ try {
     memory: options.memory,
     demo: true,
     rateLimit: options.rateLimit,
+    penaltyMs: options.penaltyMs,
   });
   parent.once('message', () => {
     void server.close().finally(() => parent.close());

@@ -13,6 +13,7 @@ import { RecordTableClient } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import { startServer } from '../../server/index';
 import type { RunningServer } from '../../server/index';
+import { burst } from '../support/burst';
 import { launchTestDoor } from './door';
 import type { TestDoor } from './door';
 
@@ -91,13 +92,7 @@ export async function openMirrorDoor(): Promise<MirrorDoor> {
       records: (table) => client.table(baseId, table).all(),
       update: (table, id, fields) => client.table(baseId, table).update(id, fields),
       async exhaustRateLimit() {
-        const statuses = await Promise.all(
-          Array.from({ length: 6 }, () =>
-            fetch(`${running!.url}/v0/${baseId}/Tasks?pageSize=1`, {
-              headers: { Authorization: `Bearer ${HOSTED_KEY}` },
-            }).then((r) => r.status),
-          ),
-        );
+        const { statuses } = await burst(running!.url, HOSTED_KEY, `/v0/${baseId}/Tasks?pageSize=1`);
         if (!statuses.includes(429))
           throw new Error(`The service did not answer 429: ${statuses.join(', ')}`);
       },

@@ -76,7 +76,7 @@ test('replaces over a 1,000-record view, stopped midway and resumed without send
   app,
   door,
 }, info) => {
-  // About a minute on a quiet machine; a busy one draws 429s from the server, each a 30 s pause of the base.
+  // About a minute on a quiet machine; a busy one may draw 429s from the server, each a pause of the base.
   test.setTimeout(480_000);
   const before = await door.names();
   expect(before.size).toBe(RECORDS);

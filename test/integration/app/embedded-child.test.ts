@@ -15,6 +15,7 @@ import { RecordTableClient } from '../../../core/api/client';
 import { startEmbeddedServer } from '../../../services/embedded-server';
 import type { EmbeddedServer } from '../../../services/embedded-server';
 import { createFileVault } from '../../../services/keys/file-vault';
+import { penaltyOfABurst } from '../../support/burst';
 
 const appDir = fileURLToPath(new URL('../../..', import.meta.url));
 const runner = { nodePath: process.execPath, appDir };
@@ -33,6 +34,10 @@ function demoBaseId(server: EmbeddedServer): string {
   if (demo === undefined) throw new Error('the demo server has no base');
   return demo.id;
 }
+
+/** The penalty of a burst at the demo base's Teams table (see test/support/burst.ts). */
+const penalty = (server: EmbeddedServer) =>
+  penaltyOfABurst(server.url, server.apiKey, `/v0/${demoBaseId(server)}/Teams?pageSize=1`);
 
 async function gone(pid: number, withinMs: number): Promise<boolean> {
   const end = Date.now() + withinMs;
@@ -102,6 +107,16 @@ describe('embedded server in a child process', () => {
     });
     const record = await again.table(demoBaseId(server), 'Teams').get(created.id);
     expect(record.fields.Name).toBe('Kept across restarts');
+  });
+
+  it("keeps the service's 5 requests/s but holds a base for 2 s after a 429, not 30 s", async () => {
+    const vault = createFileVault(join(userDataDir, 'keys.json'));
+    server = await startEmbeddedServer({ userDataDir, vault, runner });
+    expect(await penalty(server)).toEqual({ retryAfter: '2', after: 200 });
+    await server.close();
+    // The same in the app's own process (the browser door's demo server).
+    server = await startEmbeddedServer({ userDataDir, vault });
+    expect(await penalty(server)).toEqual({ retryAfter: '2', after: 200 });
   });
 
   it('exits when its parent is killed', async () => {

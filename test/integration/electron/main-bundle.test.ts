@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startEmbeddedServer } from '../../../services/embedded-server';
 import { startWorkerServer } from '../../../services/embedded-server/worker-runner';
 import { createFileVault } from '../../../services/keys/file-vault';
+import { penaltyOfABurst } from '../../support/burst';
 import { buildElectron, layOut, productionPackages, root, runMain } from './layout';
 import type { RunningMain } from './layout';
 
@@ -304,6 +305,25 @@ describe("the installed app's demo server thread (out/main/embedded-worker.js)",
       await server.close();
     }
     await expect(fetch(`${server.url}/v0/meta/bases`)).rejects.toThrow();
+  });
+
+  it("holds a base 2 s after a 429, as the app's other demo servers do", async () => {
+    const server = await startEmbeddedServer({
+      userDataDir: dir,
+      vault: createFileVault(join(dir, 'worker-keys.json')),
+      memory: true,
+      runner: { worker: script() },
+    });
+    try {
+      const demo = server.bases.find((b) => b.name === 'TableDesk Demo')!;
+      const teams = `/v0/${demo.id}/Teams?pageSize=1`;
+      expect(await penaltyOfABurst(server.url, server.apiKey, teams)).toEqual({
+        retryAfter: '2',
+        after: 200,
+      });
+    } finally {
+      await server.close();
+    }
   });
 
   it('says why when the server cannot start in it', async () => {
