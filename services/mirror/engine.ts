@@ -1159,29 +1159,44 @@ export class MirrorEngine implements Mirrors {
     if (this.running.has(mirrorId)) throw new Error('This mirror is being synced; resolve when it is done.');
     const all = new Map(this.store.conflicts(mirrorId).map((c) => [c.id, c]));
     let resolved = 0;
+    // Each table of the copy read once, and kept as this loop writes it (two conflicts may share a record).
+    const copies = new Map<string, Map<string, RecordData>>();
+    const copyOf = async (tableId: string) => {
+      let copy = copies.get(tableId);
+      if (!copy) {
+        copy = new Map((await this.local.records(m.sourceBaseId, tableId)).map((x) => [x.id, x]));
+        copies.set(tableId, copy);
+      }
+      return copy;
+    };
+    const put = async (tableId: string, record: RecordData) => {
+      await this.local.put(m.sourceBaseId, tableId, [record]);
+      (await copyOf(tableId)).set(record.id, record);
+    };
     for (const r of resolutions) {
       const c = all.get(r.conflictId);
       const table = c && m.schema.find((t) => t.id === c.tableId);
       if (!c || !table) continue;
       const base = this.store.baseRecord(m.id, c.recordId);
-      const copy = (await this.local.records(m.sourceBaseId, table.id)).find((x) => x.id === c.recordId);
+      const copy = (await copyOf(table.id)).get(c.recordId);
       const theirs = c.theirs as Record<string, unknown> | null;
       if (c.kind === 'cell' && base) {
         this.store.setBase(m.id, table.id, { ...base, fields: withCell(base.fields, c.fieldId, c.theirs) });
         if (r.choice !== 'mine' && copy) {
           const value = r.choice === 'edit' ? r.value : c.theirs;
-          await this.local.put(m.sourceBaseId, table.id, [
-            { ...copy, fields: withCell(copy.fields, c.fieldId, value) },
-          ]);
+          await put(table.id, { ...copy, fields: withCell(copy.fields, c.fieldId, value) });
         }
       } else if (c.kind === 'deleted-remote') {
         // Mine: the record is made again on the service (as a local create); theirs: it goes here too.
-        if (r.choice === 'theirs') await this.local.delete(m.sourceBaseId, table.id, [c.recordId]);
+        if (r.choice === 'theirs') {
+          await this.local.delete(m.sourceBaseId, table.id, [c.recordId]);
+          (await copyOf(table.id)).delete(c.recordId);
+        }
         this.store.dropBase(m.id, c.recordId);
       } else if (c.kind === 'deleted-local' && theirs && base) {
         const remote: RecordData = { id: c.recordId, createdTime: base.createdTime, fields: theirs };
         this.store.setBase(m.id, table.id, remote);
-        if (r.choice !== 'mine') await this.local.put(m.sourceBaseId, table.id, [remote]);
+        if (r.choice !== 'mine') await put(table.id, remote);
       }
       this.store.dropConflictById(c.id);
       resolved++;

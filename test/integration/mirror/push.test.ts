@@ -187,6 +187,25 @@ describe('conflicts', () => {
     await expectCopyEqualsRemote(h);
   });
 
+  it('resolves two conflicting cells of one record in one go, each as chosen', async () => {
+    await copy.update(ids[12]!, { Notes: 'mine 12', Age: 1 });
+    await remote.update(ids[12]!, { Notes: 'theirs 12', Age: 2 });
+    await mirrors.sync(summary.id);
+    const list = (await mirrors.conflicts(summary.id)).filter((c) => c.recordId === ids[12]);
+    expect(list.map((c) => c.fieldName).sort()).toEqual(['Age', 'Notes']);
+    await mirrors.resolve(
+      summary.id,
+      list.map((c) =>
+        c.fieldName === 'Age'
+          ? { conflictId: c.id, choice: 'edit', value: 3 }
+          : { conflictId: c.id, choice: 'theirs' },
+      ),
+    );
+    expect((await copy.get(ids[12]!)).fields).toMatchObject({ Notes: 'theirs 12', Age: 3 });
+    expect((await remote.get(ids[12]!)).fields).toMatchObject({ Notes: 'theirs 12', Age: 3 });
+    await expectCopyEqualsRemote(h);
+  });
+
   it('reports a record deleted remotely and edited here; theirs deletes it here, mine makes it again', async () => {
     await copy.update(ids[8]!, { Notes: 'edited, deleted there' });
     await copy.update(ids[9]!, { Notes: 'kept by me' });
