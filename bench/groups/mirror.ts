@@ -3,7 +3,8 @@
  * latency: a full pull of a 10,000-record table as four chains, as one chain, and airtable.js's `all()` of
  * the same table, each timed whole and rated at the service; a refresh after 100 of the 10,000 records changed (requests spent against the changed
  * pages plus the id sweep); a push of 1,000 edited cells (PATCH requests, rate against the 5/s ceiling);
- * 429s throughout. The refresh's overlap is 2 s here: both servers share this machine's clock, and the
+ * the badge's count of local changes after the sync (the whole copy compared) and after 10 edits (the touched
+ * records only); 429s throughout. The refresh's overlap is 2 s here: both servers share this machine's clock, and the
  * default 60 s would read again records the seed wrote a minute before. The server holding the copies runs
  * in a child process: in this one its SQLite writes would hold up the event loop that the playing-hosted
  * server also answers on, bunching the arrivals of requests that left the throttle apart.
@@ -22,6 +23,13 @@ import type { Mirrors } from '../../services/mirror/index';
 import { startFaultProxy } from '../../test/support/fault-proxy';
 import type { BenchResult } from '../result';
 import { CEILING, rows, timed } from '../rates';
+
+/** Milliseconds a job takes. */
+async function elapsed(job: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await job();
+  return performance.now() - t0;
+}
 
 const RECORDS = 10_000;
 const LATENCY = 250;
@@ -176,6 +184,20 @@ export default async function mirrorBench(): Promise<BenchResult[]> {
     const patchSpan = ((patchHits.at(-1)?.at ?? 0) - (patchHits[0]?.at ?? 0)) / 1000;
     const patchRate = patches > 1 && patchSpan > 0 ? (patches - 1) / patchSpan : 0;
 
+    // The badge's count of local changes: the first after a sync compares the whole copy with the base; the
+    // next, after a few edits, compares only the records touched since (services/mirror/change-count.ts).
+    const countAfterSync = await elapsed(async () => {
+      const n = (await four.mirrors.list())[0]!.localChanges;
+      if (n !== 0) throw new Error(`${n} local changes counted after the push`);
+    });
+    await copy
+      .table(baseId, tasks.id)
+      .updateMany(ids.slice(0, 10).map((id, i) => ({ id, fields: { [notes.id]: `edited again ${i}` } })));
+    const countAfterEdits = await elapsed(async () => {
+      const n = (await four.mirrors.list())[0]!.localChanges;
+      if (n !== 10) throw new Error(`${n} local changes counted after 10 edits`);
+    });
+
     const label = (who: string) => `${who}: pull ${RECORDS} records, ${LATENCY} ms latency`;
     const atService = (who: string, rate: number): BenchResult => ({
       name: `${label(who)}: requests/s at the service, first answer to last (ratio to the 5/s ceiling)`,
@@ -204,6 +226,17 @@ export default async function mirrorBench(): Promise<BenchResult[]> {
         value: patchRate,
         unit: 'req/s',
         ratio: patchRate / CEILING,
+      },
+      {
+        name: `local changes of ${RECORDS} records counted after a sync (whole copy compared)`,
+        value: countAfterSync,
+        unit: 'ms',
+      },
+      {
+        name: `local changes counted after 10 edits (touched records only; ratio: whole-copy count / this)`,
+        value: countAfterEdits,
+        unit: 'ms',
+        ratio: countAfterSync / countAfterEdits,
       },
     ];
   } finally {

@@ -84,6 +84,11 @@ const readQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(1000),
 });
+/** Pages of ids (with the few touched records): ten times a page of records, about 200 KB of ids. */
+const touchedQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10_000).default(10_000),
+});
 
 /** Files as raw bytes, up to this size (Airtable's attachments may be far larger than an upload's 5 MB). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -159,6 +164,22 @@ export function registerMirrorRoutes(
         return {
           records: rows.map((r) => renderRecord(table, r, render)),
           ...(rows.length === req.query.limit && last ? { after: last.seq } : {}),
+        };
+      },
+    );
+
+    // Every id, and the records written here since the mirror wrote them (see MirrorWrites.touchedRecords).
+    scope.get<{ Params: TableParams; Querystring: z.infer<typeof touchedQuery> }>(
+      `${MIRROR_PREFIX}/bases/:id/tables/:tableId/touched`,
+      { schema: { querystring: touchedQuery } },
+      async (req) => {
+        const table = tableOf(req.params);
+        const page = writes.touchedRecords(table, req.query.after, req.query.limit);
+        const render = writeRender(service, true);
+        return {
+          ids: page.ids,
+          touched: page.touched.map((r) => renderRecord(table, r, render)),
+          ...(page.rows === req.query.limit && page.last !== undefined ? { after: page.last } : {}),
         };
       },
     );

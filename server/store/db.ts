@@ -22,6 +22,9 @@ CREATE TABLE IF NOT EXISTS records (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, table_id TEXT NOT NULL,
   created_time TEXT NOT NULL, modified_time TEXT NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_by_table ON records(table_id, seq);
+-- The modified_time an offline mirror's write gave each record it wrote: a record whose time differs (or that
+-- has none) was written here since, so a mirror counts its local changes without reading every record.
+CREATE TABLE IF NOT EXISTS mirror_marks (seq INTEGER PRIMARY KEY, modified_time TEXT NOT NULL);
 `;
 
 /** Registers the SQL functions that sort expressions (and the indexes built on them) use. */

@@ -203,6 +203,7 @@ export class MirrorWrites {
     const update = this.db.prepare(
       'UPDATE records SET created_time = ?, modified_time = ?, data = ? WHERE seq = ?',
     );
+    const mark = this.db.prepare('INSERT OR REPLACE INTO mirror_marks (seq, modified_time) VALUES (?, ?)');
     const now = new Date().toISOString();
     this.db.transaction(() => {
       for (const r of list) {
@@ -222,8 +223,12 @@ export class MirrorWrites {
         const rec: StoredRecord = { seq: 0, id: r.id, createdTime: r.createdTime, modifiedTime: now, data };
         this.records.computeLinkKeys(table, rec);
         const json = JSON.stringify(rec.data);
-        if (found) update.run(r.createdTime, now, json, found.seq);
-        else insert.run(r.id, table.id, r.createdTime, now, json);
+        let seq: number | bigint;
+        if (found) {
+          update.run(r.createdTime, now, json, found.seq);
+          seq = found.seq;
+        } else seq = insert.run(r.id, table.id, r.createdTime, now, json).lastInsertRowid;
+        mark.run(seq, now);
       }
     })();
   }
@@ -274,8 +279,16 @@ export class MirrorWrites {
 
   /** Removes records by id; ids already gone are no error (a mirror's delete may be repeated). */
   deleteRecords(table: Table, ids: string[]): number {
+    const unmark = this.db.prepare(
+      'DELETE FROM mirror_marks WHERE seq IN (SELECT seq FROM records WHERE id = ? AND table_id = ?)',
+    );
     const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
-    return this.db.transaction(() => ids.reduce((n, id) => n + del.run(id, table.id).changes, 0))();
+    return this.db.transaction(() =>
+      ids.reduce((n, id) => {
+        unmark.run(id, table.id);
+        return n + del.run(id, table.id).changes;
+      }, 0),
+    )();
   }
 
   /**
@@ -305,6 +318,33 @@ export class MirrorWrites {
           .run(JSON.stringify(from), JSON.stringify(to), t.id, JSON.stringify(from));
       this.db.prepare('UPDATE comments SET record_id = ? WHERE record_id = ?').run(to, from);
     })();
+  }
+
+  /**
+   * A table's rows in creation order, `limit` after the row `after`: every id, and the whole record only of
+   * those written here since the mirror last wrote them (or never written by it: made here). A mirror counts
+   * its local changes from these without reading the records nobody touched.
+   */
+  touchedRecords(
+    table: Table,
+    after: number,
+    limit: number,
+  ): { rows: number; last?: number; ids: string[]; touched: StoredRecord[] } {
+    const rows = this.db
+      .prepare(
+        `SELECT r.seq, r.id, r.created_time, r.modified_time,
+           CASE WHEN m.modified_time IS r.modified_time THEN NULL ELSE r.data END AS data
+         FROM records r LEFT JOIN mirror_marks m ON m.seq = r.seq
+         WHERE r.table_id = ? AND r.seq > ? ORDER BY r.seq LIMIT ?`,
+      )
+      .all(table.id, after, limit) as (Omit<RecordRow, 'data'> & { data: string | null })[];
+    const last = rows.at(-1)?.seq;
+    return {
+      rows: rows.length,
+      ...(last === undefined ? {} : { last }),
+      ids: rows.map((r) => r.id),
+      touched: rows.flatMap((r) => (r.data === null ? [] : [fromRow({ ...r, data: r.data })])),
+    };
   }
 
   /** A table's records in creation order, `limit` after the row `after` (a keyset: cheap at any depth). */

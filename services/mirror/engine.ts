@@ -32,6 +32,8 @@ import type {
   Mirrors,
   SyncResult,
 } from './index';
+import { LocalChangeCounter } from './change-count';
+import type { LocalChanges, Unsent } from './change-count';
 import { LocalCopy } from './local';
 import { mergeRecord, unchanged } from './merge';
 import type { Merged } from './merge';
@@ -139,10 +141,12 @@ export class MirrorEngine implements Mirrors {
   private readonly local: LocalCopy;
   private readonly running = new Map<string, AbortController>();
   private readonly overlapMs: number;
+  private readonly changeCounter: LocalChangeCounter;
 
   constructor(private readonly deps: MirrorDeps) {
     this.store = new MirrorStore(deps.dataDir);
     this.local = new LocalCopy(deps.local, deps.fetch);
+    this.changeCounter = new LocalChangeCounter(this.store, this.local);
     this.overlapMs = deps.refreshOverlapMs ?? DEFAULT_OVERLAP_MS;
   }
 
@@ -164,8 +168,15 @@ export class MirrorEngine implements Mirrors {
     const pulled = this.store.pulled(m.id);
     for (const t of this.mirroredTables(m)) {
       if (!pulled.has(t.id)) continue;
-      const changes = await this.localChanges(m, t).catch(() => undefined);
-      localChanges += changes ? changes.changed.length + changes.created.length + changes.deleted.length : 0;
+      localChanges += await this.changeCounter
+        .count(
+          m,
+          t,
+          this.running.has(m.id),
+          () => this.localChanges(m, t),
+          () => this.unsent(m, t),
+        )
+        .catch(() => 0);
     }
     return {
       id: m.id,
@@ -247,6 +258,8 @@ export class MirrorEngine implements Mirrors {
     // Every request of the run listens to it: a push has dozens in flight at once.
     setMaxListeners(0, controller.signal);
     this.running.set(mirror.id, controller);
+    // The run writes the copy and the base; counts begun before it are not kept, and none is while it runs.
+    this.changeCounter.forget(mirror.id);
     const firstPull = mirror.lastSyncedAt === undefined;
     mirror.state = firstPull ? 'pulling' : state;
     this.store.saveMirror(mirror);
@@ -694,22 +707,29 @@ export class MirrorEngine implements Mirrors {
 
   // ---- push ----
 
+  /** The fields a push compares, and the records made here that are not local creates to send. */
+  private unsent(m: MirrorRow, table: TableSchema): Unsent {
+    return {
+      fields: writableFields(table, m.schema),
+      pending: new Set(this.store.creates(m.id).map((c) => c.localId)),
+      staged: new Set(this.store.staged(m.id, table.id).map((s) => s.id)),
+    };
+  }
+
   private async localChanges(
     m: MirrorRow,
     table: TableSchema,
-  ): Promise<{ copy: Map<string, RecordData>; changed: string[]; created: RecordData[]; deleted: string[] }> {
+  ): Promise<LocalChanges & { copy: Map<string, RecordData> }> {
     const copy = new Map((await this.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
     const base = this.store.baseRecords(m.id, table.id);
-    const pending = new Set(this.store.creates(m.id).map((c) => c.localId));
-    const staged = new Set(this.store.staged(m.id, table.id).map((s) => s.id));
-    const fields = writableFields(table, m.schema);
+    const { fields, pending, staged } = this.unsent(m, table);
     const changed: string[] = [];
     const deleted: string[] = [];
     const created: RecordData[] = [];
     for (const [id, b] of base) {
       const l = copy.get(id);
       if (!l) deleted.push(id);
-      else if (fields.some((f) => !sameCell(f, l.fields[f.id], b.fields[f.id]))) changed.push(id);
+      else if (!unchanged(fields, l, b)) changed.push(id);
     }
     for (const [id, l] of copy) if (!base.has(id) && !pending.has(id) && !staged.has(id)) created.push(l);
     return { copy, changed, created, deleted };
@@ -1201,6 +1221,7 @@ export class MirrorEngine implements Mirrors {
       this.store.dropConflictById(c.id);
       resolved++;
     }
+    // The sync, even one that fails, makes the next count of local changes a full one (see withRun).
     if (resolved > 0) await this.sync(mirrorId).catch(() => undefined);
     return { resolved };
   }

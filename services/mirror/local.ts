@@ -132,6 +132,26 @@ export class LocalCopy {
     }
   }
 
+  /**
+   * A table of the copy as far as local changes go: every id, and the records written here since the mirror
+   * wrote them (or made here), without the records nobody touched.
+   */
+  async touched(baseId: string, tableId: string): Promise<{ ids: string[]; touched: RecordData[] }> {
+    const ids: string[] = [];
+    const touched: RecordData[] = [];
+    let after = 0;
+    for (;;) {
+      const page = await this.call<{ ids: string[]; touched: RecordData[]; after?: number }>(
+        'GET',
+        `/bases/${baseId}/tables/${tableId}/touched?after=${after}`,
+      );
+      ids.push(...page.ids);
+      touched.push(...page.touched);
+      if (page.after === undefined) return { ids, touched };
+      after = page.after;
+    }
+  }
+
   /** The bytes of a file of the copy, by the signed link the local server gave it. */
   async download(url: string): Promise<Buffer> {
     if (new URL(url).origin !== new URL(this.target.url).origin)

@@ -186,6 +186,15 @@ export class MirrorStore {
     return new Map(rows.map((r) => JSON.parse(r.record) as RecordData).map((r) => [r.id, r]));
   }
 
+  /** The ids of a table's merge base, without reading the records. */
+  baseIds(mirrorId: string, tableId: string): Set<string> {
+    const rows = this.sql('SELECT record_id FROM base WHERE mirror_id = ? AND table_id = ?').all(
+      mirrorId,
+      tableId,
+    ) as { record_id: string }[];
+    return new Set(rows.map((r) => r.record_id));
+  }
+
   baseRecord(mirrorId: string, recordId: string): RecordData | undefined {
     const row = this.sql('SELECT record FROM base WHERE mirror_id = ? AND record_id = ?').get(
       mirrorId,

@@ -61,6 +61,12 @@ describe('the mirror write path', () => {
       },
     );
     expect(put.status).toBe(200);
+    // What the mirror wrote is not touched; the route answers the server's own key only, in bounded pages.
+    const touched = '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA/tables/tblAAAAAAAAAAAAAA/touched';
+    expect((await s.request('GET', touched)).body).toEqual({ ids: ['recAAAAAAAAAAAAAA'], touched: [] });
+    const asOther = await s.request('GET', touched, undefined, { authorization: `Bearer ${OTHER_KEY}` });
+    expect(asOther.status).toBe(404);
+    expect((await s.request('GET', `${touched}?limit=100000`)).status).toBe(422);
     const rec = await s.request('GET', '/v0/appAAAAAAAAAAAAAA/T/recAAAAAAAAAAAAAA');
     expect(rec.body).toEqual({
       id: 'recAAAAAAAAAAAAAA',
