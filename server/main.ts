@@ -1,7 +1,7 @@
 /**
  * `npm run server -- [--port 8787] [--host 127.0.0.1] [--api-key-file FILE] [--data DIR | --memory] [--demo]
- * [--rate-limit 5|off] [--penalty-ms 30000] [--ready-json]`: the local Record Table Service on its own. The key comes from the file
- * or from TABLEDESK_API_KEY; without one a key is generated and printed once. `--api-key KEY` is refused: a
+ * [--rate-limit 5|off] [--penalty-ms 30000] [--ready-json]`: the local Record Table Service on its own. The
+ * key comes from the file or from TABLEDESK_API_KEY; without one a key is generated and printed once. `--api-key KEY` is refused: a
  * command line is readable by every user of the machine (`ps`). `--ready-json` is for a parent process (the
  * app's development run): one JSON line `{url, bases}` when listening, and a stop when stdin closes.
  */

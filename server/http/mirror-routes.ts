@@ -158,13 +158,9 @@ export function registerMirrorRoutes(
       { schema: { querystring: readQuery } },
       async (req) => {
         const table = tableOf(req.params);
-        const rows = writes.readRecords(table, req.query.after, req.query.limit);
+        const { records, after } = writes.readRecords(table, req.query.after, req.query.limit);
         const render = writeRender(service, true);
-        const last = rows.at(-1);
-        return {
-          records: rows.map((r) => renderRecord(table, r, render)),
-          ...(rows.length === req.query.limit && last ? { after: last.seq } : {}),
-        };
+        return { records: records.map((r) => renderRecord(table, r, render)), after };
       },
     );
 
@@ -174,13 +170,9 @@ export function registerMirrorRoutes(
       { schema: { querystring: touchedQuery } },
       async (req) => {
         const table = tableOf(req.params);
-        const page = writes.touchedRecords(table, req.query.after, req.query.limit);
+        const { ids, touched, after } = writes.touchedRecords(table, req.query.after, req.query.limit);
         const render = writeRender(service, true);
-        return {
-          ids: page.ids,
-          touched: page.touched.map((r) => renderRecord(table, r, render)),
-          ...(page.rows === req.query.limit && page.last !== undefined ? { after: page.last } : {}),
-        };
+        return { ids, touched: touched.map((r) => renderRecord(table, r, render)), after };
       },
     );
 

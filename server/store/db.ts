@@ -23,8 +23,10 @@ CREATE TABLE IF NOT EXISTS records (
   created_time TEXT NOT NULL, modified_time TEXT NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_by_table ON records(table_id, seq);
 -- The modified_time an offline mirror's write gave each record it wrote: a record whose time differs (or that
--- has none) was written here since, so a mirror counts its local changes without reading every record.
-CREATE TABLE IF NOT EXISTS mirror_marks (seq INTEGER PRIMARY KEY, modified_time TEXT NOT NULL);
+-- has none) was written here since, so a mirror counts its local changes without reading every record. A
+-- record's mark goes with it, however it is deleted.
+CREATE TABLE IF NOT EXISTS mirror_marks (
+  seq INTEGER PRIMARY KEY REFERENCES records(seq) ON DELETE CASCADE, modified_time TEXT NOT NULL);
 `;
 
 /** Registers the SQL functions that sort expressions (and the indexes built on them) use. */

@@ -80,6 +80,16 @@ function linkOnly(a: IncomingAttachment): Attachment | undefined {
 
 const conflict = (message: string) => new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', message);
 
+/** A page of a keyset walk: `after`, the row to go on from, while the page was full. */
+export interface KeysetPage {
+  after?: number;
+}
+
+function nextPage(rows: readonly { seq: number }[], limit: number): KeysetPage {
+  const last = rows.at(-1);
+  return rows.length === limit && last ? { after: last.seq } : {};
+}
+
 export class MirrorWrites {
   constructor(
     private readonly db: Db,
@@ -279,16 +289,8 @@ export class MirrorWrites {
 
   /** Removes records by id; ids already gone are no error (a mirror's delete may be repeated). */
   deleteRecords(table: Table, ids: string[]): number {
-    const unmark = this.db.prepare(
-      'DELETE FROM mirror_marks WHERE seq IN (SELECT seq FROM records WHERE id = ? AND table_id = ?)',
-    );
     const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
-    return this.db.transaction(() =>
-      ids.reduce((n, id) => {
-        unmark.run(id, table.id);
-        return n + del.run(id, table.id).changes;
-      }, 0),
-    )();
+    return this.db.transaction(() => ids.reduce((n, id) => n + del.run(id, table.id).changes, 0))();
   }
 
   /**
@@ -329,7 +331,7 @@ export class MirrorWrites {
     table: Table,
     after: number,
     limit: number,
-  ): { rows: number; last?: number; ids: string[]; touched: StoredRecord[] } {
+  ): KeysetPage & { ids: string[]; touched: StoredRecord[] } {
     const rows = this.db
       .prepare(
         `SELECT r.seq, r.id, r.created_time, r.modified_time,
@@ -338,22 +340,20 @@ export class MirrorWrites {
          WHERE r.table_id = ? AND r.seq > ? ORDER BY r.seq LIMIT ?`,
       )
       .all(table.id, after, limit) as (Omit<RecordRow, 'data'> & { data: string | null })[];
-    const last = rows.at(-1)?.seq;
     return {
-      rows: rows.length,
-      ...(last === undefined ? {} : { last }),
       ids: rows.map((r) => r.id),
       touched: rows.flatMap((r) => (r.data === null ? [] : [fromRow({ ...r, data: r.data })])),
+      ...nextPage(rows, limit),
     };
   }
 
   /** A table's records in creation order, `limit` after the row `after` (a keyset: cheap at any depth). */
-  readRecords(table: Table, after: number, limit: number): StoredRecord[] {
+  readRecords(table: Table, after: number, limit: number): KeysetPage & { records: StoredRecord[] } {
     const rows = this.db
       .prepare(
         'SELECT seq, id, created_time, modified_time, data FROM records WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       )
       .all(table.id, after, limit) as RecordRow[];
-    return rows.map(fromRow);
+    return { records: rows.map(fromRow), ...nextPage(rows, limit) };
   }
 }

@@ -72,12 +72,11 @@ export class LocalChangeCounter {
     const base = this.store.baseIds(m.id, table.id);
     let count = 0;
     for (const id of base) if (!present.has(id)) count++;
-    const seen = new Set<string>();
     for (const r of touched) {
-      seen.add(r.id);
       const b = base.has(r.id) ? this.store.baseRecord(m.id, r.id) : undefined;
       if (b ? !unchanged(fields, r, b) : !pending.has(r.id) && !staged.has(r.id)) count++;
     }
+    const seen = new Set(touched.map((r) => r.id));
     for (const id of known) if (present.has(id) && !seen.has(id)) count++;
     return count;
   }

@@ -117,19 +117,24 @@ export class LocalCopy {
     await this.call('POST', `/bases/${baseId}/tables/${tableId}/rename`, body);
   }
 
+  /** The pages of a keyset walk of the private path (`path` takes the row to go on from). */
+  private async *pages<P extends { after?: number }>(path: (after: number) => string): AsyncGenerator<P> {
+    let after: number | undefined = 0;
+    while (after !== undefined) {
+      const page: P = await this.call<P>('GET', path(after));
+      yield page;
+      after = page.after;
+    }
+  }
+
   /** Every record of a table in the copy, by field id. */
   async records(baseId: string, tableId: string): Promise<RecordData[]> {
     const out: RecordData[] = [];
-    let after = 0;
-    for (;;) {
-      const page = await this.call<{ records: RecordData[]; after?: number }>(
-        'GET',
-        `/bases/${baseId}/tables/${tableId}/records?after=${after}&limit=${READ_PAGE}`,
-      );
+    for await (const page of this.pages<{ records: RecordData[]; after?: number }>(
+      (after) => `/bases/${baseId}/tables/${tableId}/records?after=${after}&limit=${READ_PAGE}`,
+    ))
       out.push(...page.records);
-      if (page.after === undefined) return out;
-      after = page.after;
-    }
+    return out;
   }
 
   /**
@@ -139,17 +144,13 @@ export class LocalCopy {
   async touched(baseId: string, tableId: string): Promise<{ ids: string[]; touched: RecordData[] }> {
     const ids: string[] = [];
     const touched: RecordData[] = [];
-    let after = 0;
-    for (;;) {
-      const page = await this.call<{ ids: string[]; touched: RecordData[]; after?: number }>(
-        'GET',
-        `/bases/${baseId}/tables/${tableId}/touched?after=${after}`,
-      );
+    for await (const page of this.pages<{ ids: string[]; touched: RecordData[]; after?: number }>(
+      (after) => `/bases/${baseId}/tables/${tableId}/touched?after=${after}`,
+    )) {
       ids.push(...page.ids);
       touched.push(...page.touched);
-      if (page.after === undefined) return { ids, touched };
-      after = page.after;
     }
+    return { ids, touched };
   }
 
   /** The bytes of a file of the copy, by the signed link the local server gave it. */
