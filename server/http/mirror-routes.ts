@@ -84,7 +84,10 @@ const readQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(1000),
 });
-/** Pages of ids (with the few touched records): ten times a page of records, about 200 KB of ids. */
+/**
+ * Pages of ids: ten times a page of records, about 200 KB of ids; the touched records among them stop a page
+ * at a records page's worth (MAX_TOUCHED_PER_PAGE).
+ */
 const touchedQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(10_000).default(10_000),

@@ -85,6 +85,9 @@ export interface KeysetPage {
   after?: number;
 }
 
+/** Whole records in one page of touched ones: as many as a page of the records route. */
+export const MAX_TOUCHED_PER_PAGE = 1000;
+
 function nextPage(rows: readonly { seq: number }[], limit: number): KeysetPage {
   const last = rows.at(-1);
   return rows.length === limit && last ? { after: last.seq } : {};
@@ -340,10 +343,19 @@ export class MirrorWrites {
          WHERE r.table_id = ? AND r.seq > ? ORDER BY r.seq LIMIT ?`,
       )
       .all(table.id, after, limit) as (Omit<RecordRow, 'data'> & { data: string | null })[];
+    const touched: StoredRecord[] = [];
+    let end = rows.length;
+    for (let i = 0; i < rows.length && end === rows.length; i++) {
+      const r = rows[i]!;
+      if (r.data !== null) touched.push(fromRow({ ...r, data: r.data }));
+      if (touched.length === MAX_TOUCHED_PER_PAGE) end = i + 1;
+    }
+    const page = rows.slice(0, end);
     return {
-      ids: rows.map((r) => r.id),
-      touched: rows.flatMap((r) => (r.data === null ? [] : [fromRow({ ...r, data: r.data })])),
-      ...nextPage(rows, limit),
+      ids: page.map((r) => r.id),
+      touched,
+      // A page cut short by its touched records goes on after the last of them.
+      ...(end < rows.length ? { after: page.at(-1)!.seq } : nextPage(rows, limit)),
     };
   }
 

@@ -67,6 +67,28 @@ describe('the mirror write path', () => {
     const asOther = await s.request('GET', touched, undefined, { authorization: `Bearer ${OTHER_KEY}` });
     expect(asOther.status).toBe(404);
     expect((await s.request('GET', `${touched}?limit=100000`)).status).toBe(422);
+
+    // Records made here are touched; a page holds at most 1,000 of them whole, and the next goes on after.
+    const made: string[] = [];
+    for (let i = 0; i < 1005; i += 10) {
+      const records = Array.from({ length: Math.min(10, 1005 - i) }, (_, j) => ({
+        fields: { Name: `made ${i + j}` },
+      }));
+      const created = await s.request('POST', '/v0/appAAAAAAAAAAAAAA/T', { records });
+      made.push(...(created.body as { records: { id: string }[] }).records.map((r) => r.id));
+    }
+    const first = (await s.request('GET', touched)).body as {
+      ids: string[];
+      touched: { id: string }[];
+      after?: number;
+    };
+    expect(first.touched).toHaveLength(1000);
+    expect(first.ids).toEqual(['recAAAAAAAAAAAAAA', ...made.slice(0, 1000)]);
+    const rest = (await s.request('GET', `${touched}?after=${first.after}`)).body as typeof first;
+    expect(rest).toEqual({
+      ids: made.slice(1000),
+      touched: made.slice(1000).map((id) => expect.objectContaining({ id })),
+    });
     const rec = await s.request('GET', '/v0/appAAAAAAAAAAAAAA/T/recAAAAAAAAAAAAAA');
     expect(rec.body).toEqual({
       id: 'recAAAAAAAAAAAAAA',
