@@ -1,0 +1,45 @@
+/** A merge's outcome (merge.ts) written to the copy and the merge base: the part a pull and a push share. */
+import { randomBytes } from 'node:crypto';
+import type { RecordData, TableSchema } from '../../core/records/types';
+import type { Merged } from './merge';
+import type { EngineContext } from './run';
+import type { MirrorRow } from './store';
+
+const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
+
+export interface MergedRecord {
+  id: string;
+  merged: Merged;
+}
+
+/** The copy takes each merged record (written, deleted, or left); `copy` is kept as the copy now is. */
+export async function writeCopy(
+  ctx: EngineContext,
+  m: MirrorRow,
+  table: TableSchema,
+  merged: MergedRecord[],
+  copy: Map<string, RecordData>,
+): Promise<void> {
+  const puts = merged.flatMap((x) => (x.merged.local ? [x.merged.local] : []));
+  const deletes = merged.filter((x) => x.merged.local === null).map((x) => x.id);
+  await ctx.local.put(m.sourceBaseId, table.id, puts);
+  await ctx.local.delete(m.sourceBaseId, table.id, deletes);
+  for (const r of puts) copy.set(r.id, r);
+  for (const id of deletes) copy.delete(id);
+}
+
+/** The merge base and the conflicts take one merged record (call within a store transaction). */
+export function commitMerge(
+  ctx: EngineContext,
+  m: MirrorRow,
+  table: TableSchema,
+  recordId: string,
+  merged: Merged,
+): void {
+  if (merged.base) ctx.store.setBase(m.id, table.id, merged.base);
+  else ctx.store.dropBase(m.id, recordId);
+  const current = new Set(merged.conflicts.map((c) => c.fieldId));
+  for (const c of ctx.store.conflicts(m.id, recordId))
+    if (!current.has(c.fieldId)) ctx.store.dropConflict(m.id, recordId, c.fieldId);
+  for (const c of merged.conflicts) ctx.store.putConflict(m.id, c, newConflictId);
+}

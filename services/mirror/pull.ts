@@ -1,0 +1,269 @@
+/**
+ * The pull of a mirror: the schema first (applied to the copy, changes listed); then a table never pulled is
+ * walked whole as four offset chains (core/api/partitioned-walk.ts); a table pulled before is refreshed by the
+ * records modified since the last pull started (less an overlap for clocks that disagree) and an id sweep (the
+ * primary field only) that finds deletions. Each page of remote records is staged in the mirror store before
+ * it touches the copy and unstaged with the new merge base in one transaction, so a run killed in between is
+ * finished on the next one without mistaking a pulled record for a local create.
+ */
+import type { TableClient } from '../../core/api/index';
+import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
+import type { RecordData, TableSchema } from '../../core/records/types';
+import { commitMerge, writeCopy } from './apply';
+import type { MirrorFiles } from './files';
+import { mergeRecord, unchanged } from './merge';
+import type { EngineContext, Run } from './run';
+import { mirroredTables, tick } from './run';
+import { schemaChanges } from './schema-changes';
+import type { MirrorRow } from './store';
+
+interface EarlyWalk {
+  tableId: string;
+  steps: AsyncGenerator<RecordData[][]>;
+  stop(): Promise<void>;
+}
+
+export class MirrorPull {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly files: MirrorFiles,
+  ) {}
+
+  async pull(run: Run): Promise<void> {
+    const m = run.mirror;
+    const startedAt = Date.now();
+    run.progress.phase = 'schema';
+    run.report();
+    // A table to walk whole whose id is known before the schema answers (one made available offline, or a
+    // pull resumed) starts its walk with the schema's request, not a round trip and the schema's writing later.
+    const pulledBefore = this.ctx.store.pulled(m.id);
+    const earlyId = (m.tableIds ?? m.schema.map((t) => t.id)).find(
+      (id) => !pulledBefore.has(id) || m.cursor === undefined,
+    );
+    const early = earlyId === undefined ? undefined : this.startWalk(run, earlyId);
+    try {
+      await this.pullTables(run, startedAt, early);
+    } finally {
+      await early?.stop();
+    }
+  }
+
+  /** A whole-table walk started ahead of its consumer, and its stop (which also swallows its failure). */
+  private startWalk(run: Run, tableId: string): EarlyWalk {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(run.signal.reason);
+    run.signal.addEventListener('abort', onAbort, { once: true });
+    const walk = this.wholeWalk(run.client.table(run.mirror.sourceBaseId, tableId), stop.signal);
+    const first = walk.next();
+    first.catch(() => undefined);
+    return {
+      tableId,
+      steps: (async function* () {
+        const r = await first;
+        if (r.done) return;
+        yield r.value;
+        yield* walk;
+      })(),
+      stop: async () => {
+        run.signal.removeEventListener('abort', onAbort);
+        stop.abort(new Error('walk stopped'));
+        await first.catch(() => undefined);
+        await walk.return(undefined).catch(() => undefined);
+      },
+    };
+  }
+
+  /**
+   * A whole table, walked in partitions at background priority, its pages gathered: writing each alone to the
+   * copy is slower than they arrive at the ceiling.
+   */
+  private wholeWalk(remote: TableClient, signal: AbortSignal): AsyncGenerator<RecordData[][]> {
+    return walkPartitionedGathered(remote, {
+      returnFieldsByFieldId: true,
+      partitions: this.ctx.deps.partitions,
+      signal,
+      priority: 'background',
+    });
+  }
+
+  private async pullTables(run: Run, startedAt: number, early: EarlyWalk | undefined): Promise<void> {
+    const m = run.mirror;
+    const [schema, bases] = await Promise.all([
+      run.client.meta.baseSchema(m.sourceBaseId, { signal: run.signal }),
+      m.baseName === m.sourceBaseId
+        ? run.client.meta.bases({ signal: run.signal }).catch(() => [])
+        : Promise.resolve([]),
+    ]);
+    tick(run, bases.length > 0 ? 2 : 1);
+    m.baseName = bases.find((b) => b.id === m.sourceBaseId)?.name ?? m.baseName;
+    if (m.schema.length === 0) await this.refuseForeignBase(m);
+    const applied = await this.ctx.local.applySchema(m.sourceBaseId, m.baseName, schema);
+    const skipped = new Set(applied.skipped.map((f) => f.id));
+    const kept = schema.map((t) => ({ ...t, fields: t.fields.filter((f) => !skipped.has(f.id)) }));
+    if (m.schema.length > 0) run.result.schemaChanges.push(...schemaChanges(m.schema, kept));
+    for (const f of applied.skipped)
+      run.result.schemaChanges.push(
+        `Field "${f.name}" (${f.type}) is not copied: the local server has no such type`,
+      );
+    for (const t of m.schema) if (!kept.some((k) => k.id === t.id)) this.ctx.store.forgetTable(m.id, t.id);
+    if (m.tableIds) m.tableIds = m.tableIds.filter((id) => kept.some((t) => t.id === id));
+    m.schema = kept;
+    this.ctx.store.saveMirror(m);
+
+    // The early walk's table first: its pages are arriving already.
+    const tables = mirroredTables(m).sort(
+      (a, b) => Number(b.id === early?.tableId) - Number(a.id === early?.tableId),
+    );
+    const pulled = this.ctx.store.pulled(m.id);
+    run.progress.tables = tables.length;
+    for (const table of tables) {
+      await this.applyStaged(m, table);
+      const remote = run.client.table(m.sourceBaseId, table.id);
+      if (pulled.has(table.id) && m.cursor !== undefined) await this.refresh(run, table, remote, m.cursor);
+      else {
+        await this.firstPull(run, table, remote, table.id === early?.tableId ? early.steps : undefined);
+        this.ctx.store.markPulled(m.id, table.id);
+      }
+      run.progress.tablesDone++;
+      run.report();
+    }
+    // Every table is now current as of `startedAt` (less what changed while it was read, which the overlap
+    // of the next refresh covers).
+    m.cursor = startedAt;
+    this.ctx.store.saveMirror(m);
+  }
+
+  /** A base of the local server that is not this mirror's copy is never overwritten. */
+  private async refuseForeignBase(m: MirrorRow): Promise<void> {
+    const res = await (this.ctx.deps.fetch ?? globalThis.fetch)(`${this.ctx.deps.local.url}/v0/meta/bases`, {
+      headers: { authorization: `Bearer ${this.ctx.deps.local.apiKey}` },
+    });
+    const body = (await res.json()) as { bases?: { id: string }[] };
+    if (body.bases?.some((b) => b.id === m.sourceBaseId))
+      throw new Error(
+        `The local server has a base ${m.sourceBaseId} of its own; it cannot hold this mirror.`,
+      );
+  }
+
+  private async firstPull(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    started?: AsyncGenerator<RecordData[][]>,
+  ): Promise<void> {
+    run.progress.phase = 'records';
+    const seen = new Set<string>();
+    const steps = started ?? this.wholeWalk(remote, run.signal);
+    for await (const pages of steps) {
+      tick(run, pages.length);
+      const records = pages.flat();
+      for (const r of records) seen.add(r.id);
+      await this.applyRemote(run, table, records, new Map());
+    }
+    // A pull resumed after a crash may hold records deleted on the service meanwhile.
+    const gone = [...this.ctx.store.baseRecords(run.mirror.id, table.id).keys()].filter(
+      (id) => !seen.has(id),
+    );
+    await this.applyDeletions(run, table, gone);
+    await this.files.retryFiles(run, table, remote);
+  }
+
+  private async refresh(run: Run, table: TableSchema, remote: TableClient, cursor: number): Promise<void> {
+    run.progress.phase = 'refresh';
+    const since = new Date(cursor - this.ctx.overlapMs).toISOString();
+    const mine = new Map(
+      (await this.ctx.local.records(run.mirror.sourceBaseId, table.id)).map((r) => [r.id, r]),
+    );
+    for await (const page of remote.pages({
+      returnFieldsByFieldId: true,
+      formula: `IS_AFTER(LAST_MODIFIED_TIME(), '${since}')`,
+      signal: run.signal,
+      priority: 'background',
+    })) {
+      tick(run);
+      await this.applyRemote(run, table, page, mine);
+    }
+    const seen = new Set<string>();
+    for await (const page of walkPartitioned(remote, {
+      fields: [table.primaryFieldId],
+      returnFieldsByFieldId: true,
+      partitions: this.ctx.deps.partitions,
+      signal: run.signal,
+      priority: 'background',
+    })) {
+      tick(run);
+      for (const r of page) seen.add(r.id);
+    }
+    const gone = [...this.ctx.store.baseRecords(run.mirror.id, table.id).keys()].filter(
+      (id) => !seen.has(id),
+    );
+    await this.applyDeletions(run, table, gone, mine);
+    await this.files.retryFiles(run, table, remote, mine);
+  }
+
+  /** Remote records staged, merged into the copy, then the base moved and the stage cleared together. */
+  private async applyRemote(
+    run: Run,
+    table: TableSchema,
+    records: RecordData[],
+    mine: Map<string, RecordData>,
+  ): Promise<void> {
+    const m = run.mirror;
+    const localForm = await this.files.withFiles(run, table, records);
+    this.ctx.store.stage(
+      m.id,
+      table.id,
+      localForm.map((r) => ({ id: r.id, record: r })),
+    );
+    run.result.received += await this.applyStaged(m, table, mine);
+    run.progress.records += records.length;
+    run.report();
+  }
+
+  private async applyDeletions(
+    run: Run,
+    table: TableSchema,
+    ids: string[],
+    mine?: Map<string, RecordData>,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    this.ctx.store.stage(
+      run.mirror.id,
+      table.id,
+      ids.map((id) => ({ id, record: null })),
+    );
+    await this.applyStaged(run.mirror, table, mine);
+    run.result.deleted += ids.length;
+  }
+
+  /**
+   * Applies whatever is staged for the table (this run's page, or what a killed run left). Answers how many
+   * staged records the service changed since the copy last saw them: a refresh reads again what changed within
+   * its overlap before the last sync, and what this app sent since, and those come back as they were.
+   */
+  private async applyStaged(
+    m: MirrorRow,
+    table: TableSchema,
+    mine?: Map<string, RecordData>,
+  ): Promise<number> {
+    const staged = this.ctx.store.staged(m.id, table.id);
+    if (staged.length === 0) return 0;
+    const copy =
+      mine ?? new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
+    let received = 0;
+    const merged = staged.map((s) => {
+      const base = this.ctx.store.baseRecord(m.id, s.id);
+      if (s.record !== null && (base === undefined || !unchanged(table.fields, base, s.record))) received++;
+      return { id: s.id, merged: mergeRecord(table, m.schema, base, copy.get(s.id), s.record) };
+    });
+    await writeCopy(this.ctx, m, table, merged, copy);
+    this.ctx.store.transaction(() => {
+      for (const x of merged) commitMerge(this.ctx, m, table, x.id, x.merged);
+      this.ctx.store.unstage(
+        m.id,
+        staged.map((s) => s.id),
+      );
+    });
+    return received;
+  }
+}

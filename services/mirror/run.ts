@@ -1,0 +1,79 @@
+/**
+ * What the parts of the mirror engine share: the context they work in (the store, the copy, the options) and
+ * one run of a pull or sync (its mirror, client, signal, progress and result).
+ */
+import type { RecordTableClient } from '../../core/api/index';
+import type { FieldSchema, TableSchema } from '../../core/records/types';
+import type { MirrorDeps, MirrorProgress, SyncResult } from './index';
+import type { LocalCopy } from './local';
+import type { MirrorRow, MirrorStore } from './store';
+
+export interface EngineContext {
+  deps: MirrorDeps;
+  store: MirrorStore;
+  local: LocalCopy;
+  /** How far back a refresh asks before the last pull started (see MirrorDeps.refreshOverlapMs). */
+  overlapMs: number;
+}
+
+/** An attachment as the copy stores it: its file by hash, or a link only (the service's URL). */
+export interface CopyFile {
+  id: string;
+  filename: string;
+  type: string;
+  blob?: string;
+  url?: string;
+  size?: number;
+}
+
+export interface Run {
+  mirror: MirrorRow;
+  client: RecordTableClient;
+  signal: AbortSignal;
+  progress: MirrorProgress;
+  report: () => void;
+  result: SyncResult;
+  /** Each attachment's form in the copy as this run found it (a file, or a link with its latest URL). */
+  files: Map<string, CopyFile>;
+  /** Attachments whose download failed in this run. */
+  failedFiles: Set<string>;
+  /** Files attached here that the service cannot take (left out of what is sent). */
+  unsentFiles: Set<string>;
+  /** A push left out links to records made here and not yet sent (see knownLinks in push.ts). */
+  linksLeftOut?: boolean;
+}
+
+export const tick = (run: Run, requests = 1) => {
+  run.progress.requests += requests;
+  run.report();
+};
+
+export function mirroredTables(m: MirrorRow): TableSchema[] {
+  return m.schema.filter((t) => m.tableIds === undefined || m.tableIds.includes(t.id));
+}
+
+export function withCell(
+  fields: Record<string, unknown>,
+  id: string,
+  value: unknown,
+): Record<string, unknown> {
+  const out = { ...fields };
+  if (value === undefined || value === null) delete out[id];
+  else out[id] = value;
+  return out;
+}
+
+/** A link field's linked table and the field there that links back, if it has one. */
+export function linkPair(f: FieldSchema): { tableId: string; inverseId: string } | undefined {
+  const tableId = f.options?.['linkedTableId'];
+  const inverseId = f.options?.['inverseLinkFieldId'];
+  return f.type === 'multipleRecordLinks' && typeof tableId === 'string' && typeof inverseId === 'string'
+    ? { tableId, inverseId }
+    : undefined;
+}
+
+export function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
