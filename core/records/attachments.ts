@@ -29,6 +29,24 @@ export const MAX_FILENAME_LENGTH = 255;
 /** `type/subtype` with RFC 6838's characters, no parameters: what a Content-Type header may safely repeat. */
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 
+/** A content type every route may store and the file route may send as its header: `type/subtype`. */
+export function isContentType(type: string): boolean {
+  return MIME.test(type);
+}
+
+/**
+ * Why a file name cannot be kept, whatever route brings it (an upload, a write by URL, a mirror's copy);
+ * undefined when it can. Control characters (CR/LF above all) never reach a header or a path.
+ */
+export function fileNameProblem(name: string): string | undefined {
+  if (name === '' || name.length > MAX_FILENAME_LENGTH)
+    return `A file name must have 1 to ${MAX_FILENAME_LENGTH} characters.`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    return `${JSON.stringify(name)}: a file name may not hold control characters.`;
+  return undefined;
+}
+
 export function isAttachment(value: unknown): value is AttachmentData {
   if (typeof value !== 'object' || value === null) return false;
   const a = value as Record<string, unknown>;
@@ -40,12 +58,10 @@ export function uploadProblem(file: { name: string; size: number; type: string }
   if (file.size > MAX_UPLOAD_BYTES)
     return `${file.name} is ${formatBytes(file.size, 'up')}; an upload may be at most ${formatBytes(MAX_UPLOAD_BYTES)}.`;
   if (file.size === 0) return `${file.name} is empty.`;
-  if (file.name === '' || file.name.length > MAX_FILENAME_LENGTH)
-    return `A file name must have 1 to ${MAX_FILENAME_LENGTH} characters.`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f/\\]/.test(file.name))
-    return `${JSON.stringify(file.name)}: a file name may not hold control characters or slashes.`;
-  if (!MIME.test(file.type))
+  const nameProblem = fileNameProblem(file.name);
+  if (nameProblem) return nameProblem;
+  if (/[/\\]/.test(file.name)) return `${JSON.stringify(file.name)}: a file name may not hold slashes.`;
+  if (!isContentType(file.type))
     return `${file.name} has no usable content type (${JSON.stringify(file.type)}); expected type/subtype.`;
   return undefined;
 }

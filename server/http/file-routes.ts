@@ -1,7 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { MAX_UPLOAD_BYTES, formatBytes, uploadProblem } from '../../core/records/attachments';
+import { MAX_UPLOAD_BYTES, formatBytes, isContentType, uploadProblem } from '../../core/records/attachments';
 import { ServiceError, recordNotFound } from '../errors';
 import type { Service } from '../service';
 import type { Table } from '../store/catalog';
@@ -98,7 +98,9 @@ export function registerFileRoutes(app: FastifyInstance, service: Service): void
     method: 'GET',
     url: `${FILES_PREFIX}:hash/:variant/:filename`,
     handler: async (req, reply) => {
-      const verdict = service.attachments.signer.verify({ ...req.params, ...req.query });
+      // The file, variant and name come from the path alone, the one part the signature covers as served.
+      const { type, expires: until, signature } = req.query;
+      const verdict = service.attachments.signer.verify({ ...req.params, type, expires: until, signature });
       if (!verdict.ok)
         throw verdict.why === 'expired'
           ? refused(
@@ -113,7 +115,8 @@ export function registerFileRoutes(app: FastifyInstance, service: Service): void
       const inline = INLINE_TYPES.has(ref.type);
       return (
         reply
-          .header('content-type', inline || ref.type !== '' ? ref.type : 'application/octet-stream')
+          // A type stored before its checks (or by a route that missed them) never breaks the header.
+          .header('content-type', isContentType(ref.type) ? ref.type : 'application/octet-stream')
           .header('content-disposition', disposition(inline ? 'inline' : 'attachment', ref.filename))
           .header('x-content-type-options', 'nosniff')
           // Even if a browser were to render it, the file runs no script and loads nothing.

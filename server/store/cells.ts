@@ -5,7 +5,7 @@ import { ServiceError, invalidValue } from '../errors';
 import type { Field } from './catalog';
 import { isComputed } from './catalog';
 import { nameProblem } from './names';
-import { MAX_FILENAME_LENGTH } from '../../core/records/attachments';
+import { MAX_FILENAME_LENGTH, fileNameProblem } from '../../core/records/attachments';
 
 dayjs.extend(utc);
 dayjs.extend(customParseFormat);
@@ -202,12 +202,12 @@ function toAttachments(field: Field, value: unknown, w: CellWriter, previous: un
     const url = typeof a.url === 'string' && URL.canParse(a.url) ? new URL(a.url) : undefined;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw invalidValue(field.name, 'an attachment needs an http(s) url');
-    if (
-      a.filename !== undefined &&
-      (typeof a.filename !== 'string' || a.filename === '' || a.filename.length > MAX_FILENAME_LENGTH)
-    )
+    if (a.filename !== undefined && typeof a.filename !== 'string')
       throw invalidValue(field.name, `an attachment's filename has 1 to ${MAX_FILENAME_LENGTH} characters`);
-    const own = w.attachmentAt(url, (a.filename as string | undefined) ?? fileNameOf(url));
+    const filename = a.filename ?? fileNameOf(url);
+    const problem = fileNameProblem(filename);
+    if (problem) throw invalidValue(field.name, problem);
+    const own = w.attachmentAt(url, filename);
     if (!own)
       throw invalidValue(
         field.name,

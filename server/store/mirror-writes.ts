@@ -6,7 +6,7 @@
  */
 import type { Blob } from '../files/store';
 import type { StoredAttachment } from '../files/attachments';
-import { MAX_FILENAME_LENGTH } from '../../core/records/attachments';
+import { fileNameProblem, isContentType } from '../../core/records/attachments';
 import { ServiceError } from '../errors';
 import type { Catalog, Table } from './catalog';
 import { KNOWN_TYPES } from './catalog';
@@ -65,8 +65,7 @@ type IncomingAttachment = {
 /** An attachment without a file here (see MirrorWrites.attachments), or undefined when `a` is not one. */
 function linkOnly(a: IncomingAttachment): Attachment | undefined {
   if (a.blob !== undefined || typeof a.id !== 'string' || !ATTACHMENT_ID.test(a.id)) return undefined;
-  if (typeof a.filename !== 'string' || a.filename === '' || a.filename.length > MAX_FILENAME_LENGTH)
-    return undefined;
+  if (typeof a.filename !== 'string') return undefined;
   if (typeof a.url !== 'string' || a.url.length > MAX_URL_LENGTH || !URL.canParse(a.url)) return undefined;
   if (!['http:', 'https:'].includes(new URL(a.url).protocol)) return undefined;
   return {
@@ -76,6 +75,21 @@ function linkOnly(a: IncomingAttachment): Attachment | undefined {
     type: typeof a.type === 'string' ? a.type : '',
     ...(typeof a.size === 'number' && Number.isSafeInteger(a.size) && a.size >= 0 ? { size: a.size } : {}),
   };
+}
+
+/**
+ * What the public routes refuse in an attachment's name and type (see core/records/attachments), refused here
+ * too: a CR/LF in a type would otherwise reach the file route's headers.
+ */
+function itemProblem(a: IncomingAttachment): string | undefined {
+  if (a.filename !== undefined && typeof a.filename !== 'string') return 'its filename is not text';
+  if (typeof a.filename === 'string') {
+    const problem = fileNameProblem(a.filename);
+    if (problem) return problem;
+  }
+  if (a.type !== undefined && (typeof a.type !== 'string' || (a.type !== '' && !isContentType(a.type))))
+    return `${JSON.stringify(a.type)} is no content type (type/subtype)`;
+  return undefined;
 }
 
 const conflict = (message: string) => new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', message);
@@ -265,7 +279,11 @@ export class MirrorWrites {
       (Array.isArray(previous) ? (previous as (StoredAttachment | Attachment)[]) : []).map((a) => [a.id, a]),
     );
     return value.map((item: unknown) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item))
+        throw conflict(`Field ${JSON.stringify(fieldName)} holds an attachment that is no object`);
       const a = item as IncomingAttachment;
+      const problem = itemProblem(a);
+      if (problem) throw conflict(`An attachment of ${JSON.stringify(fieldName)}: ${problem}`);
       const old = typeof a.id === 'string' && typeof a.blob !== 'string' ? kept.get(a.id) : undefined;
       if (old && 'blob' in old) return old;
       const link = linkOnly(a);

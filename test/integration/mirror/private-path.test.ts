@@ -155,4 +155,41 @@ describe('the mirror write path', () => {
     for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'not a url'])
       expect((await put(url, 'recCCCCCCCCCCCCCC')).status).toBe(422);
   });
+
+  it('refuses what the Web API refuses in an attachment: a CR/LF in its type or name, an item that is no object', async () => {
+    const stored = await fetch(`${s.url}/_tabledesk/mirror/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/octet-stream' },
+      body: Buffer.from('plain bytes'),
+    });
+    const { hash } = (await stored.json()) as { hash: string };
+    const put = (item: unknown) =>
+      s.request('POST', '/_tabledesk/mirror/bases/appAAAAAAAAAAAAAA/tables/tblAAAAAAAAAAAAAA/records', {
+        records: [
+          {
+            id: 'recDDDDDDDDDDDDDD',
+            createdTime: '2020-01-02T03:04:05.000Z',
+            fields: { fldBBBBBBBBBBBBBB: [item] },
+          },
+        ],
+      });
+    const good = { id: 'attDDDDDDDDDDDDDD', filename: 'a.txt', type: 'text/plain', blob: hash };
+    for (const item of [
+      { ...good, type: 'text/html\r\nX-Injected: 1' },
+      { ...good, filename: 'a\r\nb.txt' },
+      { ...good, blob: undefined, url: 'https://files.example.com/a.txt', type: 'text/plain\n' },
+      null,
+      'attDDDDDDDDDDDDDD',
+    ]) {
+      const r = await put(item);
+      expect(r.status, JSON.stringify(item)).toBe(422);
+      expect(r.body.error.message).toMatch(/attachment/);
+    }
+    expect((await put(good)).status).toBe(200);
+    const rec = await s.request('GET', '/v0/appAAAAAAAAAAAAAA/T/recDDDDDDDDDDDDDD');
+    const served = await fetch(rec.body.fields.Files[0].url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('text/plain');
+    expect(await served.text()).toBe('plain bytes');
+  });
 });

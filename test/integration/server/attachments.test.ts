@@ -212,6 +212,29 @@ describe('attachment links', () => {
     expect(await statusOf(url)).toBe(200);
   });
 
+  it("a link's query never replaces its path's parts: what is served is what the path names", async () => {
+    const secret = await upload(s, people[4]!, Buffer.from('other file'), 'o.txt', 'text/plain');
+    const mine = await upload(s, people[4]!, Buffer.from('my file'), 'm.txt', 'text/plain');
+    const signed = new URL(secret.body.fields.Photo.at(-1).url);
+    const [, , hash, variant, filename] = signed.pathname.split('/');
+    const other = new URL(mine.body.fields.Photo.at(-1).url);
+    // Another file's path with the signed link's parts in the query: refused, whatever the query says.
+    const swapped = new URL(`${other.pathname}${signed.search}`, s.url);
+    swapped.searchParams.set('hash', hash!);
+    swapped.searchParams.set('variant', variant!);
+    swapped.searchParams.set('filename', decodeURIComponent(filename!));
+    expect(await statusOf(swapped)).toBe(403);
+    // The signed path with other parts in the query serves the signed path's file.
+    const extra = new URL(signed);
+    extra.searchParams.set('hash', other.pathname.split('/')[2]!);
+    extra.searchParams.set('variant', 'small');
+    extra.searchParams.set('filename', 'm.txt');
+    const res = await fetch(extra);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('other file');
+    expect(res.headers.get('content-disposition')).toContain('filename="o.txt"');
+  });
+
   it('a link stops working when it expires, with a clear 403; reading the record again gives a new one', async () => {
     const short = await startLocalServer({ demo: { largeTableRecords: 5 }, attachmentUrlTtlMs: 400 });
     try {
@@ -251,6 +274,15 @@ describe('writing attachments by url', () => {
     } finally {
       other.close();
     }
+  });
+
+  it('refuses a file name with control characters, as an upload and a mirror write do', async () => {
+    const r = await upload(s, people[1]!, Buffer.from('named'), 'n.txt', 'text/plain');
+    const w = await s.request('PATCH', `/v0/${s.baseId}/People/${people[1]}`, {
+      fields: { Photo: [{ url: r.body.fields.Photo.at(-1).url, filename: 'a\r\nContent-Type: text/html' }] },
+    });
+    expect(w.status).toBe(422);
+    expect(w.body.error.message).toContain('control characters');
   });
 
   it('takes one of its own links, from another record, even expired, as the same file', async () => {
