@@ -2,16 +2,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
+import layers from './build/lint/layers.js';
 
-// The layering rules of docs/ARCHITECTURE.md, enforced on imports.
-const nodeBuiltins = {
-  group: ['node:*'],
-  message: 'core/ and renderer/ must run in a browser: no Node built-ins.',
-};
-const outer = (folders) => ({
-  group: folders.flatMap((f) => [`../${f}/*`, `../../${f}/*`, `../../../${f}/*`]),
-  message: 'This import goes against the layering in docs/ARCHITECTURE.md.',
-});
+// The layering rules of docs/ARCHITECTURE.md: every import resolved and checked against one allow-table.
+const nodeGlobals = [
+  'Buffer',
+  'process',
+  'global',
+  '__dirname',
+  '__filename',
+  'require',
+  'module',
+  'exports',
+  'setImmediate',
+  'clearImmediate',
+].map((name) => ({ name, message: 'core/ and renderer/ run in a browser too: no Node globals.' }));
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'release', 'test-results', 'playwright-report'] },
@@ -25,34 +30,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            nodeBuiltins,
-            { group: ['electron', 'react', 'react-dom'], message: 'core/ runs anywhere.' },
-            outer(['server', 'services', 'electron', 'host', 'renderer']),
-          ],
-        },
-      ],
-    },
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { layers },
+    rules: { 'layers/imports': 'error' },
   },
   {
-    files: ['server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [outer(['services', 'electron', 'host', 'renderer'])] }],
-    },
-  },
-  {
-    files: ['services/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: ['electron'], patterns: [outer(['electron', 'host', 'renderer'])] },
-      ],
-    },
+    files: ['core/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-globals': ['error', ...nodeGlobals] },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
@@ -60,10 +44,6 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        { paths: ['electron'], patterns: [nodeBuiltins, outer(['server', 'services', 'electron', 'host'])] },
-      ],
     },
   },
 );

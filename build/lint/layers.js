@@ -1,0 +1,112 @@
+/**
+ * The layering of docs/ARCHITECTURE.md as an ESLint rule: every import is resolved against the file that makes
+ * it, and the top-level folders of both are compared with one allow-table (as VS Code's code-layering does), so
+ * no depth of `../` and no form of import (static, re-export, dynamic, `require`, `import type`) gets past it.
+ * Bare module names are checked by layer too: Node's built-ins only where Node runs, and always with `node:`.
+ */
+import { builtinModules } from 'node:module';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Which top-level folders each layer may import; its own folder always. `*` is everything. */
+export const LAYERS = {
+  core: [],
+  server: ['core'],
+  services: ['core', 'server'],
+  electron: ['core', 'services'],
+  host: ['core', 'services'],
+  renderer: ['core'],
+  build: [],
+  test: '*',
+  bench: '*',
+};
+
+/** Layers that must run in a browser as well as in Node: no Node built-ins, no Node globals. */
+export const BROWSER_LAYERS = ['core', 'renderer'];
+
+/** Packages only some layers may load, beyond Node's built-ins. */
+const PACKAGES = [
+  { names: ['electron'], only: ['electron', 'test', 'bench', 'build'] },
+  {
+    names: ['react', 'react-dom', 'ag-grid-react', 'ag-grid-community'],
+    only: ['renderer', 'test', 'bench'],
+  },
+];
+
+const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
+const packageName = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+const isBuiltin = (spec) => spec.startsWith('node:') || BUILTINS.has(packageName(spec));
+const topOf = (abs) => {
+  const rel = relative(ROOT, abs);
+  if (rel === '' || rel.startsWith('..')) return undefined;
+  return rel.split(sep).length > 1 ? rel.split(sep)[0] : '';
+};
+
+function check(context, node, spec) {
+  if (typeof spec !== 'string') return;
+  const file = context.filename;
+  const from = topOf(file);
+  const allowed = from === undefined ? undefined : LAYERS[from];
+  const report = (message) => context.report({ node, message });
+
+  if (spec.startsWith('.')) {
+    const target = resolve(dirname(file), spec);
+    const to = topOf(target);
+    if (allowed === undefined || to === from) return;
+    if (to === undefined) return report(`"${spec}" leaves the project.`);
+    if (allowed === '*' || allowed.includes(to) || !(to in LAYERS)) return;
+    return report(
+      `${from}/ may not import ${to}/ ("${spec}"): ${from}/ may import ${allowed.length ? allowed.map((l) => `${l}/`).join(', ') : 'no other layer'} (docs/ARCHITECTURE.md, Layers).`,
+    );
+  }
+  if (isBuiltin(spec)) {
+    if (from !== undefined && BROWSER_LAYERS.includes(from))
+      return report(`${from}/ runs in a browser too: no Node built-in ("${spec}").`);
+    if (!spec.startsWith('node:')) return report(`Write Node's built-in as "node:${spec}".`);
+    return;
+  }
+  if (from === undefined || allowed === '*') return;
+  const name = packageName(spec);
+  const rule = PACKAGES.find((p) => p.names.includes(name));
+  if (rule && !rule.only.includes(from))
+    report(`${from}/ may not load "${name}" (only ${rule.only.map((l) => `${l}/`).join(', ')}).`);
+}
+
+const importsRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports follow the layering of docs/ARCHITECTURE.md' },
+    schema: [],
+  },
+  create(context) {
+    const source = (node) => check(context, node.source, node.source?.value);
+    return {
+      ImportDeclaration: source,
+      ExportNamedDeclaration: (node) => node.source && source(node),
+      ExportAllDeclaration: source,
+      ImportExpression: (node) =>
+        node.source.type === 'Literal' && check(context, node.source, node.source.value),
+      TSImportType: (node) => {
+        const arg = node.argument?.literal ?? node.argument;
+        if (arg?.type === 'Literal') check(context, arg, arg.value);
+      },
+      TSExternalModuleReference: (node) => check(context, node.expression, node.expression.value),
+      CallExpression: (node) => {
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments[0]?.type === 'Literal'
+        )
+          check(context, node.arguments[0], node.arguments[0].value);
+      },
+    };
+  },
+};
+
+export default { rules: { imports: importsRule } };

@@ -1,0 +1,98 @@
+/**
+ * The layering rule (build/lint/layers.js) on probe files that cross each boundary, at any depth and in every
+ * form of import, through ESLint itself with the project's own configuration.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint();
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'layers/imports' || m.ruleId === 'no-restricted-globals')
+    .map((m) => m.message);
+}
+
+describe('the layering rule', () => {
+  it.each([
+    [
+      'renderer/src/a/b/c/probe.ts',
+      "import { x } from '../../../../../services/app';",
+      'renderer/ may not import services/',
+    ],
+    [
+      'renderer/src/a/b/c/d/probe.ts',
+      "export * from '../../../../../../server/index';",
+      'renderer/ may not import server/',
+    ],
+    [
+      'renderer/src/probe.tsx',
+      "const m = await import('../../host/main');",
+      'renderer/ may not import host/',
+    ],
+    [
+      'renderer/src/probe.ts',
+      "import type { App } from '../../electron/main';",
+      'renderer/ may not import electron/',
+    ],
+    [
+      'core/formula/deep/er/probe.ts',
+      "export { x } from '../../../../services/app';",
+      'core/ may not import services/',
+    ],
+    ['core/api/probe.ts', "const s = require('../../server/index');", 'core/ may not import server/'],
+    ['server/store/probe.ts', "import '../../services/app';", 'server/ may not import services/'],
+    ['services/edits/probe.ts', "import '../../electron/main';", 'services/ may not import electron/'],
+    ['services/probe.ts', "import '../host/main';", 'services/ may not import host/'],
+    ['electron/main/probe.ts', "import '../../server/index';", 'electron/ may not import server/'],
+    ['electron/probe.ts', "import '../host/main';", 'electron/ may not import host/'],
+    ['host/probe.ts', "import '../renderer/src/App';", 'host/ may not import renderer/'],
+    ['host/probe.ts', "import '../server/index';", 'host/ may not import server/'],
+    ['build/probe.ts', "import '../services/app';", 'build/ may not import services/'],
+  ])('%s: %s', async (file, code, expected) => {
+    expect(await problems(file, code)).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));
+  });
+
+  it.each([
+    ['core/records/probe.ts', "import { readFile } from 'fs';", 'no Node built-in'],
+    ['core/records/probe.ts', "import { readFile } from 'node:fs/promises';", 'no Node built-in'],
+    ['renderer/src/grid/probe.ts', "import path from 'path';", 'no Node built-in'],
+    [
+      'services/edits/probe.ts',
+      "import { readFile } from 'fs/promises';",
+      'Write Node\'s built-in as "node:fs/promises"',
+    ],
+    ['server/probe.ts', "import { createHash } from 'crypto';", 'Write Node\'s built-in as "node:crypto"'],
+    ['services/probe.ts', "import { app } from 'electron';", 'services/ may not load "electron"'],
+    ['core/probe.ts', "import React from 'react';", 'core/ may not load "react"'],
+    [
+      'server/probe.ts',
+      "import { AgGridReact } from 'ag-grid-react';",
+      'server/ may not load "ag-grid-react"',
+    ],
+    ['core/formula/probe.ts', 'export const b = Buffer.from("x");', 'no Node globals'],
+    ['renderer/src/probe.ts', 'export const e = process.env.HOME;', 'no Node globals'],
+    ['renderer/src/probe.ts', 'setImmediate(() => undefined);', 'no Node globals'],
+  ])('%s: %s', async (file, code, expected) => {
+    expect(await problems(file, code)).toEqual([expect.stringContaining(expected)]);
+  });
+
+  it.each([
+    ['renderer/src/a/b/c/probe.ts', "import { x } from '../../../../../core/records/index';"],
+    ['renderer/src/table/probe.ts', "import { x } from '../bridge';"],
+    [
+      'services/edits/probe.ts',
+      "import '../../server/index'; import '../../core/api/index'; import 'node:fs';",
+    ],
+    [
+      'electron/probe.ts',
+      "import { app } from 'electron'; import '../services/app'; import '../core/api/index';",
+    ],
+    ['host/probe.ts', "import '../services/app'; import 'node:http'; import Fastify from 'fastify';"],
+    ['test/unit/probe.ts', "import '../../server/index'; import '../../renderer/src/App'; import 'node:fs';"],
+    ['bench/probe.ts', "import '../electron/main'; import '../host/main';"],
+  ])('allows %s: %s', async (file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+});
