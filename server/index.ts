@@ -28,6 +28,16 @@ export interface ServerOptions {
   demo?: boolean | { largeTableRecords?: number; outsidePhotos?: boolean };
   /** Requests per second per base, or 'off'. Default 5. */
   rateLimit?: number | 'off';
+  /**
+   * Requests per second across every base for one user (each key is a user here), or 'off'. Default 50, as
+   * Airtable's limit for one token's owner; off when `rateLimit` is.
+   */
+  tokenRateLimit?: number | 'off';
+  /**
+   * TableDesk's own wire extensions (`/_tabledesk/v1/`). Off, the server answers only Airtable's wire, as the
+   * hosted service does (tests and benchmarks of the app's hosted behaviour). Default on.
+   */
+  extensions?: boolean;
   /** How long a base answers 429 after going over the limit. Default 30,000 ms. */
   penaltyMs?: number;
   /** Lifetime of a list offset. Default 600,000 ms. */
@@ -70,7 +80,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     keys: [{ apiKey, user: LOCAL_USER }, ...(opts.users ?? [])],
     loopbackOnly: isLoopbackBind(host),
     rateLimit: opts.rateLimit ?? 5,
+    tokenRateLimit: opts.tokenRateLimit ?? (opts.rateLimit === 'off' ? 'off' : 50),
     penaltyMs: opts.penaltyMs ?? 30_000,
+    extensions: opts.extensions ?? true,
     bodyLimit: opts.bodyLimit ?? 2 * 1024 * 1024,
     logger: opts.logger ?? false,
     onRequest: opts.onRequest,

@@ -1,6 +1,6 @@
 /**
  * `npm run server -- [--port 8787] [--host 127.0.0.1] [--api-key-file FILE] [--data DIR | --memory] [--demo]
- * [--rate-limit 5|off] [--penalty-ms 30000] [--ready-json]`: the local Record Table Service on its own. The
+ * [--rate-limit 5|off] [--token-rate-limit 50|off] [--penalty-ms 30000] [--extensions on|off] [--ready-json]`: the local Record Table Service on its own. The
  * key comes from the file or from TABLEDESK_API_KEY; without one a key is generated and printed once. `--api-key KEY` is refused: a
  * command line is readable by every user of the machine (`ps`). `--ready-json` is for a parent process (the
  * app's development run): one JSON line `{url, bases}` when listening, and a stop when stdin closes.
@@ -30,6 +30,8 @@ function readArgs() {
         memory: { type: 'boolean', default: false },
         demo: { type: 'boolean', default: false },
         'rate-limit': { type: 'string', default: '5' },
+        'token-rate-limit': { type: 'string' },
+        extensions: { type: 'string', default: 'on' },
         'penalty-ms': { type: 'string', default: '30000' },
         'ready-json': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -45,7 +47,7 @@ const { values } = readArgs();
 
 if (values.help) {
   console.log(
-    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--penalty-ms N] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
+    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--token-rate-limit N|off] [--penalty-ms N] [--extensions on|off] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
   );
   process.exit(0);
 }
@@ -57,6 +59,12 @@ const rateText = values['rate-limit'];
 const rateLimit = rateText === 'off' ? 'off' : Number(rateText);
 if (rateLimit !== 'off' && (!Number.isInteger(rateLimit) || rateLimit < 1))
   fail(`--rate-limit must be a positive integer or off, not ${JSON.stringify(rateText)}`);
+const tokenText = values['token-rate-limit'];
+const tokenRateLimit = tokenText === undefined || tokenText === 'off' ? tokenText : Number(tokenText);
+if (typeof tokenRateLimit === 'number' && (!Number.isInteger(tokenRateLimit) || tokenRateLimit < 1))
+  fail(`--token-rate-limit must be a positive integer or off, not ${JSON.stringify(tokenText)}`);
+if (values.extensions !== 'on' && values.extensions !== 'off')
+  fail(`--extensions must be on or off, not ${JSON.stringify(values.extensions)}`);
 const penaltyMs = Number(values['penalty-ms']);
 if (!Number.isInteger(penaltyMs) || penaltyMs < 0 || penaltyMs > MAX_PENALTY_MS)
   fail(
@@ -95,7 +103,9 @@ const server = await startServer({
   memory: values.memory,
   demo: values.demo,
   rateLimit,
+  ...(tokenRateLimit === undefined ? {} : { tokenRateLimit }),
   penaltyMs,
+  extensions: values.extensions === 'on',
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
 let closing = false;

@@ -31,6 +31,12 @@ export interface ClientOptions {
    * ceiling.
    */
   minSpacingMs?: number;
+  /**
+   * Starts per second across every base this key reaches (the service allows 50 a token); 'off' for none.
+   * Default: ten times `requestsPerSecond`, the service's ratio, so a client paced for a server without
+   * limits is not held by this one either.
+   */
+  tokenRequestsPerSecond?: number | 'off';
   /** Per attempt, default 60 s. */
   timeoutMs?: number;
   /**
@@ -55,6 +61,8 @@ export interface ClientOptions {
 }
 
 export const DEFAULT_REQUESTS_PER_SECOND = 5;
+/** The service's 50 requests/s a token against its 5 a base (airtable-wire.md §5). */
+const TOKEN_TO_BASE_RATIO = 10;
 /**
  * 5 ms over the service's 200: six starts span 1,025 ms, and the local server's window allows 75 ms of arrival
  * jitter (its ARRIVAL_JITTER_MS); the late first arrival of a cold start is held apart by the scheduler.
@@ -74,6 +82,9 @@ export class RecordTableClient {
   constructor(opts: ClientOptions) {
     const rps = opts.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
     if (!(rps > 0)) throw new RangeError(`requestsPerSecond must be a positive number, got ${rps}`);
+    const tokenRps = opts.tokenRequestsPerSecond ?? rps * TOKEN_TO_BASE_RATIO;
+    if (tokenRps !== 'off' && !(tokenRps > 0))
+      throw new RangeError(`tokenRequestsPerSecond must be a positive number or 'off', got ${tokenRps}`);
     if (opts.apiKey.length === 0) throw new RangeError('apiKey must not be empty');
     let url: URL;
     try {
@@ -90,6 +101,7 @@ export class RecordTableClient {
       // A bare `fetch` reference loses its `this` in browsers ("Illegal invocation").
       fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
       spacingMs: opts.minSpacingMs ?? Math.ceil(1000 / rps) + SPACING_MARGIN_MS,
+      tokenRequestsPerSecond: tokenRps === 'off' ? undefined : tokenRps,
       schedulers: opts.schedulers ?? new SchedulerRegistry(),
       maxRetries: opts.maxRetries ?? 5,
       maxRateLimitRetries: opts.maxRateLimitRetries ?? 10,

@@ -6,7 +6,7 @@ import type { ClientEvent, ClientEventListener } from './events';
 import type { Priority, RequestOptions } from './options';
 import { stripQuery } from './query';
 import { queuePriority } from './scheduler';
-import type { BaseScheduler, SchedulerRegistry, SchedulerStats } from './scheduler';
+import type { BaseScheduler, SchedulerRegistry, SchedulerStats, TokenGate } from './scheduler';
 
 export interface RetryPolicy {
   /**
@@ -25,6 +25,8 @@ export interface RetryPolicy {
 
 export interface RequesterConfig extends AttemptConfig, RetryPolicy {
   spacingMs: number;
+  /** Starts per second across every base of this key (the service's 50); undefined for no such limit. */
+  tokenRequestsPerSecond: number | undefined;
   schedulers: SchedulerRegistry;
   onEvent?: ClientEventListener;
 }
@@ -62,10 +64,15 @@ export class Requester {
   readonly #config: RequesterConfig;
   /** The bases this client has used, for its summed stats. */
   readonly #schedulers = new Map<string, BaseScheduler>();
+  readonly #gate: TokenGate | undefined;
   #nextId = 1;
 
   constructor(config: RequesterConfig) {
     this.#config = config;
+    this.#gate =
+      config.tokenRequestsPerSecond === undefined
+        ? undefined
+        : config.schedulers.gate(config.baseUrl, config.apiKey, config.tokenRequestsPerSecond);
   }
 
   scheduler(baseId: string): BaseScheduler {
@@ -131,6 +138,7 @@ export class Requester {
           },
           queuePriority(priority, attempt > 1),
           spec.signal,
+          this.#gate,
         );
         return result as T;
       } catch (e) {

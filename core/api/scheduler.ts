@@ -10,6 +10,12 @@ export interface SchedulerStats {
   pausedUntil?: number;
 }
 
+/**
+ * A token's starts are this much further apart than 1000 / limit: arrivals trail starts by a varying delay
+ * (the base throttle's 5 ms over 200 ms, for the same reason).
+ */
+const TOKEN_SPACING_MARGIN = 1.025;
+
 /** No start for this long and the next start is cold (see #noteStart). */
 const QUIET_MS = 1000;
 export const COLD_START_EXTRA_MS = 150;
@@ -19,6 +25,72 @@ const PRIORITY: Record<Priority, number> = { background: 0, interactive: 10 };
 /** Queue priority: interactive before background; within each, a re-queued request goes before new ones. */
 export function queuePriority(priority: Priority, retry: boolean): number {
   return PRIORITY[priority] + (retry ? 1 : 0);
+}
+
+/**
+ * The service's second limit: 50 requests per second across all traffic of one token, whatever base each goes
+ * to (airtable-wire.md §5). Every base throttle that carries the token's requests takes a start from here just
+ * before its request goes out, and starts are spaced evenly, as a base's are (a window that let 50 go at once
+ * would meet a service counting whole seconds with bursts). When the next start is not due yet the request
+ * waits: interactive before background, first come first served within each.
+ */
+export class TokenGate {
+  readonly #spacingMs: number;
+  readonly #waiting: { priority: number; admit: () => void }[] = [];
+  #lastStart = -Infinity;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(spacingMs: number) {
+    this.#spacingMs = spacingMs;
+  }
+
+  /** Takes a start now if one is due (and nobody waits before it); false otherwise. */
+  tryTake(): boolean {
+    const now = Date.now();
+    if (this.#waiting.length > 0 || now < this.#lastStart + this.#spacingMs) return false;
+    this.#lastStart = now;
+    return true;
+  }
+
+  /** A start, once one is due; a signal aborted meanwhile rejects and gives its turn up. */
+  take(priority: number, signal?: AbortSignal): Promise<void> {
+    if (this.tryTake()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        priority,
+        admit: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const at = this.#waiting.indexOf(entry);
+        if (at !== -1) this.#waiting.splice(at, 1);
+        reject(signal?.reason as Error);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // After every waiter of the same or a higher priority: first come, first served within a priority.
+      let at = this.#waiting.findIndex((w) => w.priority < priority);
+      if (at === -1) at = this.#waiting.length;
+      this.#waiting.splice(at, 0, entry);
+      this.#timer ??= setTimeout(() => this.#wake(), this.#dueIn());
+    });
+  }
+
+  #dueIn(): number {
+    return Math.max(0, this.#lastStart + this.#spacingMs - Date.now());
+  }
+
+  /** Admits the first waiter once its start is due, then sleeps until the next one is. */
+  #wake(): void {
+    this.#timer = undefined;
+    if (this.#dueIn() === 0) {
+      this.#lastStart = Date.now();
+      this.#waiting.shift()?.admit();
+    }
+    if (this.#waiting.length > 0) this.#timer = setTimeout(() => this.#wake(), this.#dueIn());
+  }
 }
 
 /**
@@ -36,6 +108,8 @@ export class BaseScheduler {
   #pausedUntil: number | undefined;
   #heldUntil = 0;
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A start of this base waits for its token's gate: nothing else of the base may start meanwhile. */
+  #atGate = false;
 
   constructor(spacingMs: number) {
     this.#spacingMs = spacingMs;
@@ -46,20 +120,39 @@ export class BaseScheduler {
    * Runs `task` when its turn comes. A signal aborted while queued removes it and it never goes out; once
    * started, the task itself answers the signal (p-queue would reject at once, before the task can tell
    * whether a request that may have reached the service was cancelled).
+   *
+   * `gate`, the token's limit across bases, is passed per request: two keys may reach one base.
    */
-  run<T>(task: () => Promise<T>, priority: number, signal?: AbortSignal): Promise<T> {
+  run<T>(task: () => Promise<T>, priority: number, signal?: AbortSignal, gate?: TokenGate): Promise<T> {
     const whileQueued = new AbortController();
     const abort = () => whileQueued.abort(signal?.reason);
     if (signal?.aborted) abort();
     else signal?.addEventListener('abort', abort, { once: true });
     return this.#queue.add(
-      () => {
+      async () => {
         signal?.removeEventListener('abort', abort);
+        if (gate !== undefined && !gate.tryTake()) await this.#throughGate(gate, priority, signal);
         this.#noteStart();
         return task();
       },
       { priority, signal: whileQueued.signal },
     );
+  }
+
+  /**
+   * Waits for the token's gate with the base held: the base's next start keeps its spacing from this one's
+   * real start, not from the moment p-queue let it leave the queue (otherwise two of one base could go out
+   * back to back once the gate opens).
+   */
+  async #throughGate(gate: TokenGate, priority: number, signal: AbortSignal | undefined): Promise<void> {
+    this.#atGate = true;
+    this.#queue.pause();
+    try {
+      await gate.take(priority, signal);
+    } finally {
+      this.#atGate = false;
+      this.#holdUntil(Date.now() + this.#spacingMs, true);
+    }
   }
 
   /** Holds every queued request of the base until `ms` from now (a 429's penalty); extends a shorter pause. */
@@ -71,9 +164,16 @@ export class BaseScheduler {
     return until;
   }
 
-  /** Starts nothing before `until`; a later hold (a 429's pause, a cold start's) extends an earlier one. */
-  #holdUntil(until: number): void {
-    if (until <= this.#heldUntil) return;
+  /**
+   * Starts nothing before `until`; a later hold (a 429's pause, a cold start's) extends an earlier one.
+   * `restart`: the queue was paused by something else (the gate) and must start again even if an earlier
+   * hold already ran out.
+   */
+  #holdUntil(until: number, restart = false): void {
+    if (until <= this.#heldUntil) {
+      if (restart && this.#resumeTimer === undefined) this.#queue.start();
+      return;
+    }
     this.#heldUntil = until;
     this.#queue.pause();
     clearTimeout(this.#resumeTimer);
@@ -81,7 +181,8 @@ export class BaseScheduler {
       () => {
         this.#pausedUntil = undefined;
         this.#resumeTimer = undefined;
-        this.#queue.start();
+        // A start waiting at the gate restarts the queue itself when it gets through.
+        if (!this.#atGate) this.#queue.start();
       },
       Math.max(0, until - Date.now()),
     );
@@ -121,6 +222,22 @@ export class BaseScheduler {
  */
 export class SchedulerRegistry {
   readonly #schedulers = new Map<string, BaseScheduler>();
+  readonly #gates = new Map<string, TokenGate>();
+
+  /**
+   * The gate of one token at one service address, at `perSecond` (the first client of the token sets it).
+   * Keyed by the key itself: the service counts a token's owner, whom the client cannot see, so two keys of
+   * one person are paced apart (each within the limit).
+   */
+  gate(baseUrl: string, apiKey: string, perSecond: number): TokenGate {
+    const key = `${baseUrl}\u0000${apiKey}`;
+    let g = this.#gates.get(key);
+    if (!g) {
+      g = new TokenGate((1000 / perSecond) * TOKEN_SPACING_MARGIN);
+      this.#gates.set(key, g);
+    }
+    return g;
+  }
 
   get(baseUrl: string, baseId: string, spacingMs: number): BaseScheduler {
     const key = baseId === '' ? `account ${baseUrl}` : baseId;

@@ -24,7 +24,11 @@ export interface AppOptions {
   /** The server listens on loopback only: requests must name a loopback host (see host-check.ts). */
   loopbackOnly: boolean;
   rateLimit: number | 'off';
+  /** Requests per second across every base for one user's keys (Airtable's 50), or 'off'. */
+  tokenRateLimit: number | 'off';
   penaltyMs: number;
+  /** TableDesk's extensions under /_tabledesk/v1/; without them only Airtable's wire is answered. */
+  extensions: boolean;
   bodyLimit: number;
   logger: boolean;
   onRequest?: (e: { method: string; url: string; baseId?: string; at: number; status: number }) => void;
@@ -118,6 +122,18 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   app.setNotFoundHandler((_req, reply) => reply.status(404).send(new ServiceError(404, null).body()));
 
   const limiter = opts.rateLimit === 'off' ? undefined : new RateLimiter(opts.rateLimit, opts.penaltyMs);
+  const tokenLimiter =
+    opts.tokenRateLimit === 'off' ? undefined : new RateLimiter(opts.tokenRateLimit, opts.penaltyMs);
+  /** Both limits checked before either counts the request; a refusal by either is the service's 429. */
+  const admit = (baseId: string | undefined, userId: string): boolean => {
+    const now = Date.now();
+    const baseOk = baseId === undefined || limiter === undefined || limiter.check(baseId, now);
+    const userOk = tokenLimiter === undefined || tokenLimiter.check(userId, now);
+    if (!baseOk || !userOk) return false;
+    if (baseId !== undefined) limiter?.record(baseId, now);
+    tokenLimiter?.record(userId, now);
+    return true;
+  };
   const users = new Users(opts.keys);
   const requestUsers = new WeakMap<FastifyRequest, User>();
   // Every route but OPTIONS runs after the hook below has admitted the request and noted its user.
@@ -134,9 +150,8 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
     if (!user) throw new ServiceError(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
     requestUsers.set(req, user);
     const baseId = baseIdOf(req.params);
-    if (baseId === undefined) return;
-    if (!service.catalog.base(baseId)) throw modelNotFound();
-    if (limiter && !limiter.admit(baseId, Date.now())) throw rateLimited();
+    if (baseId !== undefined && !service.catalog.base(baseId)) throw modelNotFound();
+    if (!admit(baseId, user.id)) throw rateLimited();
   });
 
   const knownBaseId = (params: unknown) => {
@@ -146,8 +161,13 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
 
   app.addHook('onSend', async (req, reply, payload) => {
     if (reply.statusCode === 429) {
-      const until = limiter?.pausedUntil(knownBaseId(req.params) ?? '', Date.now());
-      if (until) reply.header('retry-after', String(Math.ceil((until - Date.now()) / 1000)));
+      const now = Date.now();
+      const user = requestUsers.get(req);
+      const until = Math.max(
+        limiter?.pausedUntil(knownBaseId(req.params) ?? '', now) ?? 0,
+        (user && tokenLimiter?.pausedUntil(user.id, now)) ?? 0,
+      );
+      if (until > now) reply.header('retry-after', String(Math.ceil((until - now) / 1000)));
     }
     return payload;
   });
@@ -168,7 +188,7 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   registerRecordRoutes(app, service);
   registerCommentRoutes(app, service, userOf);
   registerMetaRoutes(app, service, userOf);
-  registerExtensionRoutes(app, service);
+  if (opts.extensions) registerExtensionRoutes(app, service);
   registerFileRoutes(app, service);
   registerMirrorRoutes(app, service, userOf);
   return app;

@@ -1,6 +1,8 @@
 /**
- * Airtable's limit of requests per second per base. Over it the base answers 429 for `penaltyMs`
- * (30 s on Airtable). The window is a rolling second over accepted requests, counted when they arrive.
+ * Airtable's limits of requests per second: 5 per base, and 50 across every base for one token's owner. Over
+ * one, that base (or that user) is answered 429 for `penaltyMs` (30 s on Airtable). The window is a rolling
+ * second over accepted requests, counted when they arrive. One RateLimiter is one limit, keyed by base id or
+ * by user.
  */
 
 /**
@@ -23,28 +25,41 @@ export class RateLimiter {
     private readonly penaltyMs: number,
   ) {}
 
-  /** Whether a request to `baseId` at `now` may proceed; a refusal starts (or continues) the penalty. */
-  admit(baseId: string, now: number): boolean {
-    const until = this.penalties.get(baseId);
-    if (until !== undefined) {
-      if (now < until) return false;
-      this.penalties.delete(baseId);
-    }
-    const windowStart = now - (1000 - ARRIVAL_JITTER_MS);
-    const times = (this.recent.get(baseId) ?? []).filter((t) => t > windowStart);
-    if (times.length >= this.perSecond) {
-      this.penalties.set(baseId, now + this.penaltyMs);
-      this.recent.set(baseId, times);
-      return false;
-    }
-    times.push(now);
-    this.recent.set(baseId, times);
+  /** Whether a request for `key` at `now` may proceed, counting it if so; a refusal starts the penalty. */
+  admit(key: string, now: number): boolean {
+    if (!this.check(key, now)) return false;
+    this.record(key, now);
     return true;
   }
 
-  /** When the penalty of a base ends, if one is running. */
-  pausedUntil(baseId: string, now: number): number | undefined {
-    const until = this.penalties.get(baseId);
+  /**
+   * Whether a request for `key` at `now` would be within the limit, without counting it; over the limit
+   * starts (or continues) the penalty. A request under two limits is checked against both before either
+   * counts it, so one refused by the other limit is not counted here.
+   */
+  check(key: string, now: number): boolean {
+    const until = this.penalties.get(key);
+    if (until !== undefined) {
+      if (now < until) return false;
+      this.penalties.delete(key);
+    }
+    const windowStart = now - (1000 - ARRIVAL_JITTER_MS);
+    const times = (this.recent.get(key) ?? []).filter((t) => t > windowStart);
+    this.recent.set(key, times);
+    if (times.length < this.perSecond) return true;
+    this.penalties.set(key, now + this.penaltyMs);
+    return false;
+  }
+
+  record(key: string, now: number): void {
+    const times = this.recent.get(key) ?? [];
+    times.push(now);
+    this.recent.set(key, times);
+  }
+
+  /** When the penalty of a key ends, if one is running. */
+  pausedUntil(key: string, now: number): number | undefined {
+    const until = this.penalties.get(key);
     return until !== undefined && until > now ? until : undefined;
   }
 }

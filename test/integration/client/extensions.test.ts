@@ -51,3 +51,22 @@ describe('the server extensions a client may use', () => {
     expect([...(await client.extensions())].sort()).toEqual([...SERVER_EXTENSIONS].sort());
   });
 });
+
+describe('a local server with its extensions off (playing the hosted service)', () => {
+  it("answers only Airtable's wire: discovery and the count are 404s, and the client sees none", async () => {
+    const hosted = await startHarness({ extensions: false });
+    try {
+      const client = hosted.client();
+      expect((await client.extensions()).size).toBe(0);
+      const count = await fetch(`${hosted.server.url}/_tabledesk/v1/${hosted.baseId}/Tasks/count`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${hosted.server.apiKey}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(count.status).toBe(404);
+      expect((await client.table(hosted.baseId, 'Tasks').listPage({ pageSize: 1 })).records).toHaveLength(1);
+    } finally {
+      await hosted.close();
+    }
+  });
+});
