@@ -74,7 +74,7 @@ export class TokenGate {
       let at = this.#waiting.findIndex((w) => w.priority < priority);
       if (at === -1) at = this.#waiting.length;
       this.#waiting.splice(at, 0, entry);
-      this.#timer ??= setTimeout(() => this.#wake(), this.#dueIn());
+      if (this.#timer === undefined) this.#timer = setTimeout(() => this.#wake(), this.#dueIn());
     });
   }
 
