@@ -1,3 +1,4 @@
+import { IdsPerRequest } from './by-ids';
 import { Comments } from './comments';
 import type { CommentsClient } from './comments';
 import { fetchAggregate } from './aggregate';
@@ -78,6 +79,8 @@ export class RecordTableClient {
   readonly baseUrl: string;
   readonly #requester: Requester;
   #extensions: Promise<ReadonlySet<string>> | undefined;
+  /** Ids per request of `recordsByIds`, per table, as the service has shown it takes them. */
+  readonly #idsPerRequest = new IdsPerRequest();
 
   constructor(opts: ClientOptions) {
     const rps = opts.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
@@ -117,7 +120,7 @@ export class RecordTableClient {
   table(baseId: string, tableNameOrId: string): TableClient {
     requireId('base id', baseId);
     requireId('table name or id', tableNameOrId);
-    return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId);
+    return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId, this.#idsPerRequest);
   }
 
   /**

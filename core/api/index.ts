@@ -27,6 +27,8 @@ export type {
   RecordComment,
 } from './comments';
 export { isExpiredOffset } from './table';
+export { MAX_IDS_PER_REQUEST, MAX_ID_FORMULA_LENGTH, idFormula } from './by-ids';
+export type { RecordsByIdsOptions } from './by-ids';
 export type {
   Fields,
   ListPage,

@@ -1,6 +1,8 @@
 /** Records of one table: list (pages, iteration), get, create, update, replace, upsert, delete. */
 import type { CellValue, RecordData } from '../records/types';
 import { runBatches } from './batches';
+import { readRecordsByIds } from './by-ids';
+import type { IdsPerRequest, RecordsByIdsOptions } from './by-ids';
 import { RecordTableError } from './errors';
 import { countPath } from './extensions';
 import type {
@@ -57,6 +59,11 @@ export interface TableClient {
   /** Every page; after an expired offset it restarts and skips the records it already handed out. */
   pages(opts?: ListOptions): AsyncIterable<RecordData[]>;
   all(opts?: ListOptions): Promise<RecordData[]>;
+  /**
+   * The records among `ids` that the table has (and `formula` keeps), each once, in the order of `ids`: a
+   * page of ids a request as `OR(RECORD_ID() = …)`, fewer where the service refuses that many (see by-ids.ts).
+   */
+  recordsByIds(ids: readonly string[], opts?: RecordsByIdsOptions): Promise<RecordData[]>;
   /** The `count` extension: only where `client.extensions()` names it (never on Airtable's service). */
   count(opts?: CountOptions): Promise<number>;
   get(id: string, opts?: GetOptions): Promise<RecordData>;
@@ -93,15 +100,18 @@ function hasRepeatedIds(records: readonly RecordUpdate[]): boolean {
 export class Table implements TableClient {
   readonly #requester: Requester;
   readonly #baseUrl: string;
+  readonly #idsPerRequest: IdsPerRequest;
 
   constructor(
     requester: Requester,
     baseUrl: string,
     readonly baseId: string,
     readonly table: string,
+    idsPerRequest: IdsPerRequest,
   ) {
     this.#requester = requester;
     this.#baseUrl = baseUrl;
+    this.#idsPerRequest = idsPerRequest;
   }
 
   get #path(): string {
@@ -146,6 +156,14 @@ export class Table implements TableClient {
     const out: RecordData[] = [];
     for await (const page of this.pages(opts)) out.push(...page);
     return out;
+  }
+
+  recordsByIds(ids: readonly string[], opts: RecordsByIdsOptions = {}): Promise<RecordData[]> {
+    const key = `${this.baseId}\u0000${this.table}`;
+    return readRecordsByIds((o) => this.listPage(o), ids, opts, {
+      get: () => this.#idsPerRequest.get(key),
+      lower: (size) => this.#idsPerRequest.lower(key, size),
+    });
   }
 
   async count(opts: CountOptions = {}): Promise<number> {

@@ -1,17 +1,18 @@
 /**
  * Names of linked records: the primary values of records of a linked table, as text, by id. Ids asked for
- * within a short window are gathered per table and fetched together, a page of at most 100 ids a request
- * (`OR(RECORD_ID() = …, …)` with only the primary field, at background priority through the connection's
- * throttle; the client sends it as POST listRecords when the URL would be long). Answers are cached per
- * table; a record renamed through an edit here updates the cache and is announced.
+ * within a short window are gathered per table and read together by the client's reader by ids
+ * (`recordsByIds`: a page of ids a request at most, fewer where the service refuses that many, only the
+ * primary field, at background priority through the connection's throttle). Answers are cached per table; a
+ * record renamed through an edit here updates the cache and is announced. Ids that could not be read stay
+ * unnamed (their chips show the id) and uncached, for a later ask; the error names a few of them, never all.
  */
 import type { RecordData } from '../../core/records/types';
 import type { LinkedTable, LinkedTables, TableRef } from './tables';
 
 /** How long ids are gathered before a batch goes out: the grid asks for several blocks at once. */
 const BATCH_WINDOW_MS = 15;
-/** The service's largest page: one request names at most this many records. */
-const IDS_PER_REQUEST = 100;
+/** Ids an error message names before it only counts the rest. */
+const IDS_NAMED_IN_ERRORS = 3;
 /** Past this many names a table's cache starts again, so a long session cannot grow it without bound. */
 const MAX_CACHED = 50_000;
 
@@ -102,23 +103,21 @@ export class LinkNames {
       const ids = [...table.queued];
       table.queued = new Set();
       table.batch = undefined;
-      const requests: Promise<void>[] = [];
-      for (let i = 0; i < ids.length; i += IDS_PER_REQUEST)
-        requests.push(this.fetch(ref, table, ids.slice(i, i + IDS_PER_REQUEST)));
-      return Promise.all(requests).then(() => undefined);
+      return this.fetch(ref, table, ids);
     });
     table.waiting.set(id, table.batch);
     return table.batch;
   }
 
-  /** One request for up to 100 ids. A failure leaves them unnamed (shown by id) and uncached, for a later ask. */
+  /** One read of the ids gathered. Ids it could not read stay unnamed (shown by id) and uncached. */
   private async fetch(ref: TableRef, table: TableNames, ids: string[]): Promise<void> {
     try {
       const linked: LinkedTable = await this.linked.table(ref);
-      const found = await linked.byIds(ids);
-      for (const id of ids) table.names.set(id, found.has(id) ? nameOf(found.get(id)) : null);
+      const { read, unread, error } = await linked.byIds(ids);
+      for (const [id, name] of read) table.names.set(id, name === null ? null : nameOf(name));
+      if (unread.length > 0) this.onError(ref.connectionId, unnamedMessage(unread, error));
     } catch (error) {
-      this.onError(ref.connectionId, `Names of linked records could not be read: ${messageOf(error)}`);
+      this.onError(ref.connectionId, unnamedMessage(ids, error));
     } finally {
       for (const id of ids) table.waiting.delete(id);
     }
@@ -135,3 +134,11 @@ export function nameOf(value: unknown): string {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** "Names of 250 linked records could not be read (recA, recB, recC and 247 more): why". */
+export function unnamedMessage(ids: readonly string[], error: unknown): string {
+  const shown = ids.slice(0, IDS_NAMED_IN_ERRORS).join(', ');
+  const more = ids.length > IDS_NAMED_IN_ERRORS ? ` and ${ids.length - IDS_NAMED_IN_ERRORS} more` : '';
+  const what = ids.length === 1 ? 'The name of 1 linked record' : `Names of ${ids.length} linked records`;
+  return `${what} could not be read (${shown}${more}): ${messageOf(error)}`;
+}

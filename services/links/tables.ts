@@ -2,6 +2,7 @@
  * A linked table as the link features read it: by id, through the connection's client, with the name of its
  * primary field from the schema. Every formula here is built from checked ids and quoted text, never spliced.
  */
+import { RecordTableError } from '../../core/api/index';
 import type { RecordTableClient } from '../../core/api/index';
 import type { TableClient } from '../../core/api/table';
 import { fieldRef, or, quoteString } from '../../core/formula/build';
@@ -22,10 +23,19 @@ const AS_TEXT = {
   userLocale: 'en-us',
 };
 
+/** What a read by ids found: primary values by id, the ids it could not read, and why. */
+export interface ByIds {
+  /** Each id read: its primary value, or null for an id the table does not have. */
+  read: Map<string, unknown>;
+  /** Ids not read (a request failed): `error` says why. */
+  unread: string[];
+  error?: unknown;
+}
+
 export interface LinkedTable {
   primary: string;
-  /** The primary values of the records among `ids` (at most a page of them), by id. */
-  byIds(ids: readonly string[]): Promise<Map<string, unknown>>;
+  /** The primary values of the records among `ids`, through the client's reader by ids. */
+  byIds(ids: readonly string[]): Promise<ByIds>;
   /** A page of records whose primary value contains `text`, with their primary values as text. */
   search(
     text: string,
@@ -71,8 +81,29 @@ function linkedTable(table: TableClient, primary: string): LinkedTable {
   return {
     primary,
     async byIds(ids) {
-      const page = await list(or(...ids.map((id) => `RECORD_ID() = ${quoteString(id)}`)), 'background');
-      return new Map(page.records.map((r) => [r.id, r.fields[primary]]));
+      const distinct = [...new Set(ids)];
+      let records: (RecordData | null | undefined)[];
+      let error: unknown;
+      try {
+        const found = new Map(
+          (await table.recordsByIds(distinct, { ...AS_TEXT, fields: [primary], priority: 'background' })).map(
+            (r) => [r.id, r],
+          ),
+        );
+        records = distinct.map((id) => found.get(id) ?? null);
+      } catch (e) {
+        if (!(e instanceof RecordTableError) || e.completed === undefined) throw e;
+        records = e.completed as (RecordData | null | undefined)[];
+        error = e;
+      }
+      const read = new Map<string, unknown>();
+      const unread: string[] = [];
+      distinct.forEach((id, i) => {
+        const r = records[i];
+        if (r === undefined) unread.push(id);
+        else read.set(id, r === null ? null : r.fields[primary]);
+      });
+      return { read, unread, ...(error === undefined ? {} : { error }) };
     },
     async search(text, offset) {
       const wanted = text.trim();

@@ -1,12 +1,33 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TableSchema } from '../../../core/records/types';
+import { startFaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy } from '../../support/fault-proxy';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
+let proxy: FaultProxy | undefined;
 afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
   await h?.close();
 });
+
+/** A second connection to the embedded server through the fault proxy. */
+async function proxied(): Promise<string> {
+  const server = (await h.services.embedded)!;
+  proxy = await startFaultProxy(server.url);
+  const saved = await h.call('connections.save', {
+    name: 'Proxied',
+    baseUrl: proxy.url,
+    apiKey: server.apiKey,
+  });
+  return saved.connection.id;
+}
+
+const idsIn = (r: { method: string; path: string; body: string }): number =>
+  (r.method === 'GET' ? decodeURIComponent(r.path.replace(/\+/g, ' ')) : r.body).split('RECORD_ID()').length -
+  1;
 
 async function schema(baseId: string): Promise<Map<string, TableSchema>> {
   const tables = await h.call('meta.tables', { connectionId: 'demo', baseId });
@@ -151,5 +172,71 @@ describe('names of linked records (real local server)', () => {
 
     const { record } = await h.call('links.record', { ...ref, recordId: id });
     expect(record.fields['Name']).toBe(name);
+  });
+
+  it('asks fewer ids a request after the service refuses a page of them as too much work', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    const expected = await serverNames(baseId, people.id);
+    const wanted = [...expected.keys()].slice(0, 150);
+    const connectionId = await proxied();
+    proxy!.inject(
+      {
+        type: 'status',
+        status: 422,
+        body: JSON.stringify({
+          error: {
+            type: 'INVALID_FILTER_BY_FORMULA',
+            message:
+              'The formula for filtering records is too expensive: it needs more work than one request may take.',
+          },
+        }),
+      },
+      { match: (r) => idsIn(r) > 60, times: Infinity },
+    );
+    const answer = await h.call('links.names', {
+      connectionId,
+      baseId,
+      tables: [{ tableId: people.id, ids: wanted }],
+    });
+    expect(Object.keys(answer.tables[0]!.names)).toHaveLength(150);
+    for (const id of wanted) expect(answer.tables[0]!.names[id]).toBe(expected.get(id));
+    const sizes = proxy!.log.filter((r) => idsIn(r) > 0).map(idsIn);
+    // 100 refused beside 50 read, then a probe of 50 that passes, then the last 50.
+    expect(sizes).toEqual([100, 50, 50, 50]);
+  });
+
+  it('says which ids it could not name in a few words, however many there are', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    const wanted = [...(await serverNames(baseId, people.id)).keys()].slice(0, 150);
+    const connectionId = await proxied();
+    proxy!.inject({ type: 'status', status: 403 }, { match: (r) => idsIn(r) > 0, times: Infinity });
+    const answer = await h.call('links.names', {
+      connectionId,
+      baseId,
+      tables: [{ tableId: people.id, ids: wanted }],
+    });
+    expect(answer.tables[0]!.names).toEqual({});
+    const lastError = () =>
+      h.eventsOf('client.status').findLast((s) => s.connectionId === connectionId && s.lastError)
+        ?.lastError ?? '';
+    await expect
+      .poll(lastError, { timeout: 10_000 })
+      .toContain(
+        `Names of 150 linked records could not be read (${wanted.slice(0, 3).join(', ')} and 147 more)`,
+      );
+    expect(lastError().match(/rec[A-Za-z0-9]{14}/g)).toHaveLength(3);
+
+    // Not cached: asked again once the service answers, they are named.
+    proxy!.reset();
+    const again = await h.call('links.names', {
+      connectionId,
+      baseId,
+      tables: [{ tableId: people.id, ids: wanted }],
+    });
+    expect(Object.keys(again.tables[0]!.names)).toHaveLength(150);
   });
 });
