@@ -9,7 +9,7 @@
  * a request per halving, never one per id.
  */
 import { and, or, quoteString } from '../formula/build';
-import type { RecordData } from '../records/types';
+import type { RecordData, SortSpec } from '../records/types';
 import { RecordTableError } from './errors';
 import type { CellFormatOptions, ListPageOptions, RequestOptions } from './options';
 import { requireId } from './query';
@@ -28,6 +28,12 @@ export interface RecordsByIdsOptions extends RequestOptions, CellFormatOptions {
   /** A filter the records must also pass (a view's formula): records outside it are left out. */
   formula?: string;
   view?: string;
+  sort?: (SortSpec | string)[];
+  /**
+   * The records in the service's order within each request (its view and sort), the requests in the order of
+   * their first ids, instead of the order of `ids`: a caller that knows where the ids should be can compare.
+   */
+  inServiceOrder?: boolean;
 }
 
 export type ListPageFn = (
@@ -96,11 +102,16 @@ export async function readRecordsByIds(
   limits: { get(): number; lower(size: number): void },
 ): Promise<RecordData[]> {
   const distinct = [...new Set(ids.map((id) => requireId('record id', id)))];
-  const { formula: filter, ...list } = opts;
+  const { formula: filter, inServiceOrder, ...list } = opts;
   const found = new Map<string, RecordData>();
+  /** Where each record came: the place of its request's first id among the ids, then its place in the answer. */
+  const rank = new Map<string, [number, number]>();
+  const place = new Map(distinct.map((id, i) => [id, i]));
   const read = new Set<string>();
   const read1 = async (chunk: readonly string[]): Promise<void> => {
+    const first = place.get(chunk[0] ?? '') ?? 0;
     let offset: string | undefined;
+    let n = 0;
     do {
       const page = await listPage({
         ...list,
@@ -108,7 +119,11 @@ export async function readRecordsByIds(
         pageSize: MAX_IDS_PER_REQUEST,
         ...(offset === undefined ? {} : { offset }),
       });
-      for (const r of page.records) if (chunk.includes(r.id)) found.set(r.id, r);
+      for (const r of page.records)
+        if (chunk.includes(r.id)) {
+          found.set(r.id, r);
+          rank.set(r.id, [first, n++]);
+        }
       offset = page.offset;
     } while (offset !== undefined);
     for (const id of chunk) read.add(id);
@@ -146,6 +161,10 @@ export async function readRecordsByIds(
   }
   if (opts.signal?.aborted && errors.length === 0) errors.push(opts.signal.reason);
   const records = distinct.flatMap((id) => found.get(id) ?? []);
+  if (inServiceOrder) {
+    const at = (r: RecordData) => rank.get(r.id) ?? [0, 0];
+    records.sort((a, b) => at(a)[0] - at(b)[0] || at(a)[1] - at(b)[1]);
+  }
   const first = errors[0];
   if (first === undefined) return records;
   if (first instanceof RecordTableError) {

@@ -1,6 +1,7 @@
 /**
- * Go to row: the walk of a view's page chain to a far row, as a call of its own so that it can be cancelled
- * (a `view.rows` call cannot be), with progress as the view's `view.state` events.
+ * Go to row: the rows up to a far row made ready to show, as a call of its own so that it can be cancelled (a
+ * `view.rows` call cannot be). Where the service reads rows where they are it is a page's read; else a walk
+ * of the view's map (progress as its `view.count` events) or of its page chain (as its `view.state` events).
  */
 import { z } from 'zod';
 import { channel } from './define';
@@ -12,10 +13,15 @@ export const walkChannels = {
    * `view.cancelWalk`, ends it at once with `cancelled: true` and no page after the one in flight is asked for.
    */
   'view.walk': channel(
-    z.object({ viewId: idSchema, to: z.number().int().min(1).max(100_000_000) }),
+    z.object({
+      viewId: idSchema,
+      to: z.number().int().min(1).max(100_000_000),
+      /** The row asked for (1-based, at most `to`): where rows are read where they are, its page is read first. */
+      row: z.number().int().min(1).max(100_000_000).optional(),
+    }),
     z.object({
       loaded: z.number().int(),
-      /** Known once the page without an offset has arrived: fewer rows than `to` means the view ends first. */
+      /** Known once the view's count is: fewer rows than `to` means the view ends first. */
       rowCount: z.number().int().optional(),
       cancelled: z.boolean(),
     }),

@@ -214,7 +214,7 @@ export class ViewFind {
       const held = view.loadedRecords;
       for (; searched < held.length; searched++) if (held[searched]?.id === id) return searched;
       if (view.complete) return undefined;
-      await view.walk(held.length + 1, signal);
+      await view.walkChain(held.length + 1, signal);
     }
   }
 }

@@ -1,12 +1,19 @@
-/** A table view: one query over one table, its page chain, its columns, and its state events. */
+/**
+ * A table view: one query over one table, its page chain, its columns, and its state events. Rows from the
+ * first on come from the chain; rows far beyond what it holds are read where they are (`far-pages.ts`) when
+ * the service allows it, else the chain walks to them.
+ */
 import type { ChannelError, Column, EventPayload } from '../../core/contract';
 import { inferColumns } from '../../core/records/infer-columns';
 import type { InferredColumn } from '../../core/records/infer-columns';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
 import { inferredColumns } from './columns';
+import { FarPages } from './far-pages';
+import type { FarReader } from './far-pages';
 import { PageChain } from './page-chain';
 import type { FetchPage } from './page-chain';
+import type { ViewMap } from './view-map';
 
 export interface TableViewOptions {
   viewId: string;
@@ -16,6 +23,12 @@ export interface TableViewOptions {
   onState: (state: EventPayload<'view.state'>) => void;
   /** A failed walk (not a cancelled one), after its `view.state` event. */
   onError: (error: ChannelError) => void;
+  /** How rows far ahead are read where they are; undefined (or a reader that cannot) leaves them to the chain. */
+  farReader?: () => Promise<FarReader | undefined>;
+  /** The view's map where the service only walks: go to row waits for it to reach the row. */
+  map?: () => Promise<ViewMap | undefined>;
+  /** The view's record count once known exactly (the count extension, or the map's walk to the end). */
+  count?: () => number | undefined;
 }
 
 export class TableView {
@@ -25,13 +38,23 @@ export class TableView {
   private readonly schemaColumns: Column[] | undefined;
   private readonly onState: TableViewOptions['onState'];
   private readonly onError: TableViewOptions['onError'];
+  private readonly far: FarPages;
+  private readonly closed = new AbortController();
+  private readonly options: TableViewOptions;
 
   constructor(options: TableViewOptions) {
+    this.options = options;
     this.viewId = options.viewId;
     this.schemaColumns = options.columns;
     this.onState = options.onState;
     this.onError = options.onError;
     this.chain = new PageChain(options.fetchPage, (progress, fresh) => this.progress(progress, fresh));
+    this.far = new FarPages(options.farReader ?? (() => Promise.resolve(undefined)), this.closed.signal);
+  }
+
+  /** The view's row count: the chain's once it has walked to the end, else the count once exact. */
+  get rowCount(): number | undefined {
+    return this.chain.total ?? this.options.count?.();
   }
 
   get columns(): Column[] {
@@ -46,14 +69,43 @@ export class TableView {
     start: number,
     end: number,
   ): Promise<{ records: RecordData[]; rowCount?: number; loaded: number }> {
-    const records = await this.reported(this.chain.rows(start, end));
-    return { records, rowCount: this.chain.total, loaded: this.chain.loaded };
+    // The chain's next page is one request; rows beyond it are read where they are, where the service allows.
+    const far = this.beyondChain(start) ? await this.reported(this.far.rows(start, end)) : undefined;
+    const records = far ?? (await this.reported(this.chain.rows(start, end)));
+    return { records, ...this.counted(), loaded: this.chain.loaded };
   }
 
-  /** Go to row: the walk to row `to`, ended early by `signal` (Cancel) with an AbortError. */
-  async walk(to: number, signal: AbortSignal): Promise<{ loaded: number; rowCount?: number }> {
+  /**
+   * Go to row: the rows up to `to` made ready to show, ended early by `signal` (Cancel) with an AbortError.
+   * Where rows can be read where they are, that is the page holding `row` (1-based; the grid asks for the
+   * rows around it itself); where the view is mapped as it is walked, after the map's walk to `to`; else the
+   * chain walks to `to`. `loaded` is then the rows that can be shown at once from the first.
+   */
+  async walk(to: number, row: number, signal: AbortSignal): Promise<{ loaded: number; rowCount?: number }> {
+    if (this.beyondChain(row - 1)) {
+      const map = await this.options.map?.();
+      if (map !== undefined) await map.reach(to, signal);
+      signal.throwIfAborted();
+      const ready = await this.reported(this.far.rows(row - 1, row));
+      signal.throwIfAborted();
+      if (ready !== undefined) return { loaded: Math.max(this.chain.loaded, to), ...this.counted() };
+    }
+    await this.walkChain(to, signal);
+    return { loaded: this.chain.loaded, ...this.counted() };
+  }
+
+  /** The chain's walk until it holds `to` rows from the first (Find reaches a match's row this way). */
+  async walkChain(to: number, signal: AbortSignal): Promise<void> {
     await this.reported(this.chain.walkTo(to, signal));
-    return { loaded: this.chain.loaded, rowCount: this.chain.total };
+  }
+
+  private beyondChain(start: number): boolean {
+    return this.chain.total === undefined && start > this.chain.loaded;
+  }
+
+  private counted(): { rowCount?: number } {
+    const rowCount = this.rowCount;
+    return rowCount === undefined ? {} : { rowCount };
   }
 
   /** A walk's failure (not a cancel) goes to the view's state and the connection's last error too. */
@@ -81,6 +133,7 @@ export class TableView {
   }
 
   close(): void {
+    this.closed.abort();
     this.chain.close();
   }
 
@@ -94,16 +147,19 @@ export class TableView {
             fields: Object.fromEntries(Object.entries(record.fields).filter(([f]) => fields.includes(f))),
           };
     this.chain.replace(shown);
+    this.far.replace(shown);
   }
 
   /** Created records (new rows, or rows re-created by undo) join the cached rows. */
   applyCreated(records: readonly RecordData[]): void {
+    this.far.clear();
     if (this.chain.append(records) > 0) {
       this.onState({ viewId: this.viewId, loaded: this.chain.loaded, total: this.chain.total });
     }
   }
 
   applyDeleted(ids: ReadonlySet<string>): void {
+    this.far.clear();
     if (this.chain.remove(ids) > 0) {
       this.onState({ viewId: this.viewId, loaded: this.chain.loaded, total: this.chain.total });
     }

@@ -1,11 +1,14 @@
 /** The open table views, by id: open (schema columns or inference), rows, close (cancels its requests). */
 import { randomBytes } from 'node:crypto';
+import type { TableClient } from '../../core/api/index';
 import type { EventPayload, ParsedRequest, Response, ViewQuery } from '../../core/contract';
 import type { RecordData } from '../../core/records/types';
 import type { Connections } from '../connections/connections';
 import { ServiceError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
 import { aggregateView } from './aggregate';
+import { mapReader } from './far-pages';
+import type { FarReader } from './far-pages';
 import { schemaColumns } from './columns';
 import { TableView } from './table-view';
 import { ViewCount } from './view-count';
@@ -23,6 +26,16 @@ const sameTable = (a: ViewTarget, b: ViewTarget): boolean =>
 
 /** The service's maximum page size, and the grid's block size, so one block is one request. */
 export const PAGE_SIZE = 100;
+
+/** How the view's far rows are read: through its map where it has one (the service only walks). */
+async function farReader(
+  table: TableClient,
+  query: ViewQuery,
+  count: ViewCount,
+): Promise<FarReader | undefined> {
+  const map = await count.map().catch(() => undefined);
+  return map === undefined ? undefined : mapReader(table, query, map);
+}
 
 export class TableViews {
   private readonly views = new Map<
@@ -54,6 +67,16 @@ export class TableViews {
       throw new ServiceError('not-found', `The base ${baseId} has no table named ${table}.`);
     const tableClient = client.table(baseId, table);
     const viewId = `view${randomBytes(8).toString('hex')}`;
+    // Counted (and, where the service only walks, mapped) by the view's own query, beside the rows and never
+    // ahead of them (see view-count.ts).
+    const count = new ViewCount({
+      client,
+      table: tableClient,
+      query: { view: query.view, formula: query.formula, sort: query.sort },
+      primaryFieldId: schema?.primaryFieldId,
+      onCount: (state) => this.emitCount({ viewId, ...state }),
+    });
+    let reader: Promise<FarReader | undefined> | undefined;
     const view = new TableView({
       viewId,
       columns: schema === undefined ? undefined : schemaColumns(schema, query),
@@ -67,14 +90,9 @@ export class TableViews {
           priority: 'interactive',
           ...(offset === undefined ? {} : { offset }),
         }),
-    });
-    // Counted by the view's named view and formula, beside the rows and never ahead of them (see view-count.ts).
-    const count = new ViewCount({
-      client,
-      table: tableClient,
-      query: { view: query.view, formula: query.formula },
-      primaryFieldId: schema?.primaryFieldId,
-      onCount: (state) => this.emitCount({ viewId, ...state }),
+      farReader: () => (reader ??= farReader(tableClient, query, count)),
+      map: () => count.map(),
+      count: () => count.exact,
     });
     const find = new ViewFind({
       view,
@@ -115,7 +133,8 @@ export class TableViews {
     const walk = new AbortController();
     entry.walk = walk;
     try {
-      return { ...(await entry.view.walk(request.to, walk.signal)), cancelled: false };
+      const row = Math.min(request.row ?? request.to, request.to);
+      return { ...(await entry.view.walk(request.to, row, walk.signal)), cancelled: false };
     } catch (error) {
       if (!walk.signal.aborted) throw error;
       return { loaded: entry.view.loaded, cancelled: true };

@@ -1,17 +1,17 @@
 /**
  * The record count of one table view (its named view and formula), for the status bar. Airtable's wire has no
- * count, so where the server does not name the `count` extension the count is a walk of the view's ids: pages
- * of 100 with one field (the primary field, by id), at background priority through the base's throttle, so a
- * page the user asked for always goes first. Meanwhile the count reads "at least n". The local server names
- * the extension and answers in one request, also at background priority.
+ * count, so where the server does not name the `count` extension the count is the walk that maps the view
+ * (`view-map.ts`: its ids in the view's order, one field, 100 a request, at background priority through the
+ * base's throttle, so a page the user asked for always goes first). Meanwhile the count reads "at least n".
+ * The local server names the extension and answers in one request, also at background priority.
  *
- * Creates and deletes made in this app keep it right: the extension is asked again; a walk keeps the ids it
- * counted, so a delete removes those it holds and a create in an unfiltered table adds its ids, while a
- * create in a filtered view (whose filter only the service can apply) walks the view again.
+ * Creates and deletes made in this app keep it right: the extension is asked again; the map drops deleted
+ * ids, takes created ones at its end where the service lists them last (no named view, formula or sort), and
+ * is walked again otherwise; a count that walk changes is told when it ends.
  */
-import type { CountOptions, RecordTableClient, TableClient } from '../../core/api/index';
+import type { ListOptions, RecordTableClient, TableClient } from '../../core/api/index';
 import { COUNT_EXTENSION } from '../../core/api/extensions';
-import { isExpiredOffset } from '../../core/api/index';
+import { ViewMap } from './view-map';
 
 export interface CountState {
   count: number;
@@ -22,27 +22,25 @@ export interface CountState {
 export interface ViewCountOptions {
   client: RecordTableClient;
   table: TableClient;
-  query: Pick<CountOptions, 'view' | 'formula'>;
+  /** The view's named view, formula and sort: the map keeps the view's order. */
+  query: Pick<ListOptions, 'view' | 'formula' | 'sort'>;
   /** The primary field's id, the one field a walk asks for; undefined when the schema is unknown. */
   primaryFieldId: string | undefined;
   onCount: (state: CountState) => void;
 }
 
-/** Records per walk request: the service's largest page. */
-const WALK_PAGE_SIZE = 100;
-/** Expired offsets in a row before a walk gives up (the service keeps expiring them). */
-const MAX_RESTARTS = 3;
 /** Quiet time after a create or delete before the count is asked again. */
 const SETTLE_MS = 500;
 
 export class ViewCount {
   private readonly controller = new AbortController();
   private mode: 'extension' | 'walk' | undefined;
-  /** The extension's last answer. */
-  private counted = 0;
-  /** A walk's ids, complete once `walked`. */
-  private ids = new Set<string>();
-  private walked = false;
+  /** The extension's last answer, until a create or delete here makes it stale. */
+  private counted: number | undefined;
+  /** Where the view is walked: its ids in order; undefined until the server is known to have no count. */
+  private viewMap: ViewMap | undefined;
+  /** The count of the last walk to the view's end, told while a later walk runs. */
+  private walked: number | undefined;
   /** A count under way, and whether another must follow it (the view changed meanwhile). */
   private running: Promise<void> | undefined;
   private again = false;
@@ -58,32 +56,50 @@ export class ViewCount {
     this.run();
   }
 
+  /** The view's map, where the count is a walk (the server has no `count` extension); else undefined. */
+  async map(): Promise<ViewMap | undefined> {
+    await this.modeKnown();
+    return this.viewMap;
+  }
+
+  /** The view's count, when it is known exactly. */
+  get exact(): number | undefined {
+    if (this.mode === 'extension') return this.counted;
+    return this.viewMap?.done ? this.viewMap.size : undefined;
+  }
+
   close(): void {
     clearTimeout(this.settle);
     this.controller.abort();
+    this.viewMap?.close();
   }
 
   applyCreated(ids: readonly string[]): void {
     if (!this.started) return;
-    if (this.mode === 'walk' && this.walked && this.unfiltered) {
-      for (const id of ids) this.ids.add(id);
+    const map = this.viewMap;
+    if (this.mode !== 'walk' || map === undefined) this.runSettled();
+    else if (map.done && this.inServiceOrder) {
+      map.append(ids);
       this.emitWalk();
-    } else this.runSettled();
+    } else map.remapAll();
   }
 
   applyDeleted(ids: ReadonlySet<string>): void {
     if (!this.started) return;
-    if (this.mode !== 'walk') {
+    const map = this.viewMap;
+    if (this.mode !== 'walk' || map === undefined) {
       this.runSettled();
       return;
     }
-    let removed = 0;
-    for (const id of ids) if (this.ids.delete(id)) removed++;
+    const removed = map.remove(ids);
+    if (removed > 0 && this.walked !== undefined) this.walked -= removed;
     if (removed > 0) this.emitWalk();
   }
 
-  private get unfiltered(): boolean {
-    return this.opts.query.view === undefined && !this.opts.query.formula?.trim();
+  /** The service lists created records last: no named view, formula or sort decides their place. */
+  private get inServiceOrder(): boolean {
+    const { view, formula, sort } = this.opts.query;
+    return view === undefined && !formula?.trim() && (sort ?? []).length === 0;
   }
 
   /**
@@ -91,6 +107,7 @@ export class ViewCount {
    * and a count after each would take a turn of the throttle from every other batch.
    */
   private runSettled(): void {
+    this.counted = undefined;
     clearTimeout(this.settle);
     this.settle = setTimeout(() => this.run(), SETTLE_MS);
   }
@@ -114,60 +131,49 @@ export class ViewCount {
       });
   }
 
-  private async count(): Promise<void> {
-    const signal = this.controller.signal;
+  /** Whether the server counts (the extension) or the view is walked, asked once. */
+  private async modeKnown(): Promise<void> {
     // Asked once per client and shared by its views, so one view's closing must not cancel it.
     this.mode ??= (await this.opts.client.extensions({ priority: 'background' })).has(COUNT_EXTENSION)
       ? 'extension'
       : 'walk';
+    if (this.mode === 'walk' && this.viewMap === undefined) {
+      const { view, formula, sort } = this.opts.query;
+      this.viewMap = new ViewMap({
+        table: this.opts.table,
+        query: {
+          ...(view === undefined ? {} : { view }),
+          ...(formula === undefined ? {} : { formula }),
+          ...(sort === undefined ? {} : { sort }),
+        },
+        primaryFieldId: this.opts.primaryFieldId,
+        onProgress: (_mapped, done) => {
+          if (done) this.walked = this.viewMap?.size;
+          this.emitWalk();
+        },
+      });
+    }
+  }
+
+  private async count(): Promise<void> {
+    const signal = this.controller.signal;
+    await this.modeKnown();
     signal.throwIfAborted();
     if (this.mode === 'extension') {
-      this.counted = await this.opts.table.count({ ...this.opts.query, signal, priority: 'background' });
+      const { view, formula } = this.opts.query;
+      const counted = await this.opts.table.count({ view, formula, signal, priority: 'background' });
       signal.throwIfAborted();
-      this.opts.onCount({ count: this.counted, exact: true });
-    } else await this.walk();
+      this.counted = counted;
+      this.opts.onCount({ count: counted, exact: true });
+    } else await this.viewMap?.walk();
   }
 
-  /** Every page of the view's ids; a first walk shows its progress, a later one only its result. */
-  private async walk(): Promise<void> {
-    const signal = this.controller.signal;
-    const first = !this.walked;
-    const ids = new Set<string>();
-    const { primaryFieldId } = this.opts;
-    let offset: string | undefined;
-    let restarts = 0;
-    for (;;) {
-      let page;
-      try {
-        page = await this.opts.table.listPage({
-          ...this.opts.query,
-          ...(primaryFieldId === undefined ? {} : { fields: [primaryFieldId], returnFieldsByFieldId: true }),
-          pageSize: WALK_PAGE_SIZE,
-          signal,
-          priority: 'background',
-          ...(offset === undefined ? {} : { offset }),
-        });
-      } catch (e) {
-        if (offset === undefined || !isExpiredOffset(e) || ++restarts > MAX_RESTARTS) throw e;
-        // The ids already counted are kept; the walk starts over and skips them.
-        offset = undefined;
-        continue;
-      }
-      signal.throwIfAborted();
-      for (const r of page.records) ids.add(r.id);
-      offset = page.offset;
-      if (offset === undefined) break;
-      if (first) {
-        this.ids = ids;
-        this.emitWalk();
-      }
-    }
-    this.ids = ids;
-    this.walked = true;
-    this.emitWalk();
-  }
-
+  /** A first walk shows its progress ("at least n"); a later one, the last count until it ends. */
   private emitWalk(): void {
-    this.opts.onCount({ count: this.ids.size, exact: this.walked });
+    const map = this.viewMap;
+    if (map === undefined) return;
+    if (map.done) this.opts.onCount({ count: map.size, exact: true });
+    else if (this.walked !== undefined) this.opts.onCount({ count: this.walked, exact: true });
+    else this.opts.onCount({ count: map.size, exact: false });
   }
 }
