@@ -4,6 +4,7 @@
  * given, because the copy must be the hosted base exactly; the routes that call them are private
  * (http/mirror-routes.ts).
  */
+import type { Statement } from 'better-sqlite3';
 import type { Blob } from '../files/store';
 import type { StoredAttachment } from '../files/attachments';
 import { fileNameProblem, isContentType } from '../../core/records/attachments';
@@ -108,12 +109,24 @@ function nextPage(rows: readonly { seq: number }[], limit: number): KeysetPage {
 }
 
 export class MirrorWrites {
+  /** Statements prepared once: the link cells' upkeep runs several per record written. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(
     private readonly db: Db,
     private readonly catalog: Catalog,
     private readonly records: RecordStore,
     private readonly fileOf: (hash: string) => Blob | undefined,
   ) {}
+
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
 
   /**
    * Makes the base's schema exactly `tables` (in that order): missing tables, fields and views are created
@@ -219,7 +232,9 @@ export class MirrorWrites {
 
   /**
    * Stores records with their ids, creation times and cells as given (computed values too: the copy shows
-   * what the hosted service computed). Attachments name files already stored here, by hash.
+   * what the hosted service computed). Attachments name files already stored here, by hash. The other side of
+   * each link pair follows, as on the service (see relink): a record written with its links, one brought back
+   * by "take theirs" say, is in the linked records' cells too.
    */
   putRecords(table: Table, list: MirrorRecordSpec[]): void {
     const byId = new Map(table.fields.map((f) => [f.id, f]));
@@ -256,8 +271,69 @@ export class MirrorWrites {
           seq = found.seq;
         } else seq = insert.run(r.id, table.id, r.createdTime, now, json).lastInsertRowid;
         mark.run(seq, now);
+        this.relink(table, r.id, previous, data, now);
       }
     })();
+  }
+
+  /**
+   * The other side of each link pair kept in step with a record the mirror wrote or deleted, as the service
+   * keeps it: a linked record that gains this one has it appended to its inverse cell, one that loses it has
+   * it taken out; linked records not in the copy are left alone. A record written later in the same call
+   * takes its own cells as given, so a page whose two sides agree is stored exactly as given, in any order.
+   * The records changed here are marked as the mirror's writes (they are not local changes).
+   */
+  private relink(
+    table: Table,
+    id: string,
+    before: Record<string, unknown> | undefined,
+    after: Record<string, unknown> | undefined,
+    now: string,
+  ): void {
+    const ids = (cells: Record<string, unknown> | undefined, fieldId: string) =>
+      new Set(Array.isArray(cells?.[fieldId]) ? (cells[fieldId] as string[]) : []);
+    for (const field of table.fields) {
+      if (field.type !== 'multipleRecordLinks') continue;
+      const inverse = this.catalog.inverseOf(field);
+      if (!inverse) continue;
+      const old = ids(before, field.id);
+      const kept = ids(after, field.id);
+      for (const other of kept)
+        if (!old.has(other)) this.editInverse(inverse.table, other, inverse.field.id, id, true, now);
+      for (const other of old)
+        if (!kept.has(other)) this.editInverse(inverse.table, other, inverse.field.id, id, false, now);
+    }
+  }
+
+  /** Adds `id` at the end of a record's link cell, or takes it out; nothing when it is so already. */
+  private editInverse(
+    table: Table,
+    recordId: string,
+    fieldId: string,
+    id: string,
+    linked: boolean,
+    now: string,
+  ): void {
+    // Asked of SQLite first: a page whose two sides agree (a first pull) costs no record parsed here.
+    const holds =
+      this.sql(
+        `SELECT 1 FROM records r WHERE r.id = ? AND r.table_id = ?
+             AND EXISTS (SELECT 1 FROM json_each(r.data, '$."${fieldId}"') WHERE value = ?)`,
+      ).get(recordId, table.id, id) !== undefined;
+    if (holds === linked) return;
+    const rec = this.records.get(table, recordId);
+    if (!rec) return;
+    const list = Array.isArray(rec.data[fieldId]) ? (rec.data[fieldId] as string[]) : [];
+    const next = linked ? [...list, id] : list.filter((x) => x !== id);
+    if (next.length === 0) delete rec.data[fieldId];
+    else rec.data[fieldId] = next;
+    this.records.computeLinkKeys(table, rec);
+    this.sql('UPDATE records SET modified_time = ?, data = ? WHERE seq = ?').run(
+      now,
+      JSON.stringify(rec.data),
+      rec.seq,
+    );
+    this.sql('INSERT OR REPLACE INTO mirror_marks (seq, modified_time) VALUES (?, ?)').run(rec.seq, now);
   }
 
   /**
@@ -308,10 +384,21 @@ export class MirrorWrites {
     });
   }
 
-  /** Removes records by id; ids already gone are no error (a mirror's delete may be repeated). */
+  /**
+   * Removes records by id, and takes them out of the other side of their link pairs (see relink); ids already
+   * gone are no error (a mirror's delete may be repeated).
+   */
   deleteRecords(table: Table, ids: string[]): number {
     const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
-    return this.db.transaction(() => ids.reduce((n, id) => n + del.run(id, table.id).changes, 0))();
+    const now = new Date().toISOString();
+    return this.db.transaction(() =>
+      ids.reduce((n, id) => {
+        const before = this.records.get(table, id)?.data;
+        const gone = del.run(id, table.id).changes;
+        if (gone > 0) this.relink(table, id, before, undefined, now);
+        return n + gone;
+      }, 0),
+    )();
   }
 
   /**

@@ -1,8 +1,10 @@
 /** A merge's outcome (merge.ts) written to the copy and the merge base: the part a pull and a push share. */
 import { randomBytes } from 'node:crypto';
 import type { RecordData, TableSchema } from '../../core/records/types';
+import { LinkPairs, MergeBase } from './links';
 import type { Merged } from './merge';
 import type { EngineContext } from './run';
+import { mirroredTables } from './run';
 import type { MirrorRow } from './store';
 
 const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
@@ -28,18 +30,37 @@ export async function writeCopy(
   for (const id of deletes) copy.delete(id);
 }
 
+/** The mirror's merge base, its link pairs kept in step (see MergeBase); `onRelinked` hears of the upkeep. */
+export function mergeBase(ctx: EngineContext, m: MirrorRow, onRelinked?: (id: string) => void): MergeBase {
+  return new MergeBase(ctx.store, m.id, new LinkPairs(mirroredTables(m)), onRelinked);
+}
+
 /** The merge base and the conflicts take one merged record (call within a store transaction). */
 export function commitMerge(
   ctx: EngineContext,
+  base: MergeBase,
   m: MirrorRow,
   table: TableSchema,
   recordId: string,
   merged: Merged,
 ): void {
-  if (merged.base) ctx.store.setBase(m.id, table.id, merged.base);
-  else ctx.store.dropBase(m.id, recordId);
+  if (merged.base) base.set(table.id, merged.base);
+  else base.drop(recordId);
   const current = new Set(merged.conflicts.map((c) => c.fieldId));
   for (const c of ctx.store.conflicts(m.id, recordId))
     if (!current.has(c.fieldId)) ctx.store.dropConflict(m.id, recordId, c.fieldId);
   for (const c of merged.conflicts) ctx.store.putConflict(m.id, c, newConflictId);
+}
+
+/**
+ * The records of the mirror's tables whose edges are held (see links.ts) by a conflict over the whole record
+ * (deleted on one side, changed on the other): those stored, as of the last merge.
+ */
+export function heldByConflicts(ctx: EngineContext, m: MirrorRow): Set<string> {
+  return new Set(
+    ctx.store
+      .conflicts(m.id)
+      .filter((c) => c.kind !== 'cell')
+      .map((c) => c.recordId),
+  );
 }

@@ -8,91 +8,59 @@ import type { TableClient } from '../../core/api/index';
 import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
 import type { EngineContext, Run } from './run';
-import { chunks, linkPair, tick } from './run';
+import { mergeBase } from './apply';
+import { chunks, tick } from './run';
 import type { MirrorRow } from './store';
 import { sameCell, writableFields } from './values';
 
 const BATCH = 10;
 
-/** The other side of a link pair whose side pushes do not send (see createFields). */
-interface OtherSide {
-  inverseId: string;
-  records: Map<string, RecordData>;
-}
-
 export class MirrorCreates {
   constructor(private readonly ctx: EngineContext) {}
 
   /**
-   * Links to records made here and not yet sent are left out (the service would refuse their ids); the
-   * push's second pass sends them, once those records have the service's ids.
+   * Links to records the service does not have are left out (it would refuse their ids): records made here
+   * and not yet sent, which the push's second pass links once they have the service's ids, and records the
+   * service deleted that a conflict keeps here.
    */
   knownLinks(run: Run, field: FieldSchema, v: unknown): unknown {
     if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
-    const known = (v as string[]).filter((id) => this.ctx.store.baseRecord(run.mirror.id, id) !== undefined);
+    const gone = new Set(
+      this.ctx.store
+        .conflicts(run.mirror.id)
+        .filter((c) => c.kind === 'deleted-remote')
+        .map((c) => c.recordId),
+    );
+    const known = (v as string[]).filter(
+      (id) => !gone.has(id) && this.ctx.store.baseRecord(run.mirror.id, id) !== undefined,
+    );
     if (known.length < v.length) run.linksLeftOut = true;
     return known;
   }
 
   /**
-   * The cells of a record made here that the service can take: not computed, no files, no unsent links.
-   * Of the side of a link pair that pushes do not send, only the links the other side's records do not hold
-   * in the copy: the ones they hold are their own changes, sent with them; sent here too, they would reach
-   * those records on the service before their own merge, which would then see a remote change and report a
-   * conflict. (A record made again by "Keep mine" links records that no longer name it.)
+   * The cells of a record made here that the service can take: not computed, no files, links it knows. Both
+   * sides of a link pair go: the service puts the new record at the end of each linked record's cell, and the
+   * push's next pass puts it where the copy has it, if elsewhere (links.ts).
    */
-  private createFields(
-    run: Run,
-    table: TableSchema,
-    r: RecordData,
-    others: Map<string, OtherSide>,
-  ): Record<string, unknown> {
+  private createFields(run: Run, table: TableSchema, r: RecordData): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const f of table.fields) {
       const v = r.fields[f.id];
       if (v === undefined || f.type === 'multipleAttachments' || READ_ONLY_FIELD_TYPES.has(f.type)) continue;
-      const pair = others.get(f.id);
-      const own = pair
-        ? (v as string[]).filter((id) => {
-            const held = pair.records.get(id)?.fields[pair.inverseId];
-            return !(Array.isArray(held) && held.includes(r.id));
-          })
-        : v;
-      const known = this.knownLinks(run, f, own);
+      const known = this.knownLinks(run, f, v);
       if (!Array.isArray(known) || known.length > 0) out[f.id] = known;
-    }
-    return out;
-  }
-
-  /**
-   * By field id, `table`'s link fields whose side pushes do not send: the field that links back and the
-   * copy's records of the linked table (each table read once).
-   */
-  private async linkedCopies(m: MirrorRow, table: TableSchema): Promise<Map<string, OtherSide>> {
-    const writable = new Set(writableFields(table, m.schema).map((f) => f.id));
-    const read = new Map<string, Map<string, RecordData>>();
-    const out = new Map<string, OtherSide>();
-    for (const f of table.fields) {
-      const pair = writable.has(f.id) ? undefined : linkPair(f);
-      if (!pair) continue;
-      let records = read.get(pair.tableId);
-      if (!records) {
-        records = new Map((await this.ctx.local.records(m.sourceBaseId, pair.tableId)).map((x) => [x.id, x]));
-        read.set(pair.tableId, records);
-      }
-      out.set(f.id, { inverseId: pair.inverseId, records });
     }
     return out;
   }
 
   async sendCreates(run: Run, table: TableSchema, remote: TableClient, created: RecordData[]): Promise<void> {
     const m = run.mirror;
-    const others = created.length > 0 ? await this.linkedCopies(m, table) : new Map();
     for (const batch of chunks(created, BATCH)) {
       const list = batch.map((r) => ({
         tableId: table.id,
         localId: r.id,
-        fields: this.createFields(run, table, r, others),
+        fields: this.createFields(run, table, r),
       }));
       this.ctx.store.noteCreates(m.id, list, Date.now());
       const answered = await remote.createMany(
@@ -110,7 +78,11 @@ export class MirrorCreates {
 
   /** The service's record becomes the copy's: base first (noted with the create), then the copy's id. */
   private async adoptCreate(m: MirrorRow, table: TableSchema, localId: string, r: RecordData): Promise<void> {
-    this.ctx.store.createdAs(m.id, localId, r, table.id);
+    const base = mergeBase(this.ctx, m);
+    this.ctx.store.transaction(() => {
+      this.ctx.store.createdAs(m.id, localId, r.id);
+      base.set(table.id, r);
+    });
     await this.ctx.local.rename(m.sourceBaseId, table.id, localId, r);
     this.ctx.store.dropCreate(m.id, localId);
   }
@@ -151,7 +123,7 @@ export class MirrorCreates {
           (r) =>
             !taken.has(r.id) &&
             this.ctx.store.baseRecord(m.id, r.id) === undefined &&
-            writableFields(table, m.schema).every(
+            writableFields(table).every(
               (f) => f.type === 'multipleAttachments' || sameCell(f, r.fields[f.id], c.fields[f.id]),
             ),
         );

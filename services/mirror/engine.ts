@@ -22,6 +22,8 @@ import { LocalCopy } from './local';
 import { MirrorPull } from './pull';
 import { MirrorPush } from './push';
 import type { EngineContext, Run } from './run';
+import { mergeBase } from './apply';
+import { linkIds } from './links';
 import { mirroredTables, withCell } from './run';
 import { MirrorStore } from './store';
 import type { MirrorRow } from './store';
@@ -36,21 +38,22 @@ export class MirrorEngine implements Mirrors {
   private readonly pulls: MirrorPull;
   private readonly pushes: MirrorPush;
   private readonly creates: MirrorCreates;
+  private readonly ctx: EngineContext;
 
   constructor(private readonly deps: MirrorDeps) {
     this.store = new MirrorStore(deps.dataDir);
     this.local = new LocalCopy(deps.local, deps.fetch);
     this.changeCounter = new LocalChangeCounter(this.store, this.local);
-    const ctx: EngineContext = {
+    this.ctx = {
       deps,
       store: this.store,
       local: this.local,
       overlapMs: deps.refreshOverlapMs ?? DEFAULT_OVERLAP_MS,
     };
-    const files = new MirrorFiles(ctx);
-    this.creates = new MirrorCreates(ctx);
-    this.pulls = new MirrorPull(ctx, files);
-    this.pushes = new MirrorPush(ctx, files, this.creates);
+    const files = new MirrorFiles(this.ctx);
+    this.creates = new MirrorCreates(this.ctx);
+    this.pulls = new MirrorPull(this.ctx, files);
+    this.pushes = new MirrorPush(this.ctx, files, this.creates);
   }
 
   close(): void {
@@ -182,6 +185,7 @@ export class MirrorEngine implements Mirrors {
       files: new Map(),
       failedFiles: new Set(),
       unsentFiles: new Set(),
+      relinked: new Set(),
     };
     try {
       const out = await fn(run);
@@ -243,30 +247,42 @@ export class MirrorEngine implements Mirrors {
       await this.local.put(m.sourceBaseId, tableId, [record]);
       (await copyOf(tableId)).set(record.id, record);
     };
+    const base = mergeBase(this.ctx, m);
     for (const r of resolutions) {
       const c = all.get(r.conflictId);
       const table = c && m.schema.find((t) => t.id === c.tableId);
       if (!c || !table) continue;
-      const base = this.store.baseRecord(m.id, c.recordId);
+      const was = this.store.baseRecord(m.id, c.recordId);
       const copy = (await copyOf(table.id)).get(c.recordId);
       const theirs = c.theirs as Record<string, unknown> | null;
-      if (c.kind === 'cell' && base) {
-        this.store.setBase(m.id, table.id, { ...base, fields: withCell(base.fields, c.fieldId, c.theirs) });
+      if (c.kind === 'cell' && was) {
+        this.store.transaction(() =>
+          base.set(table.id, { ...was, fields: withCell(was.fields, c.fieldId, c.theirs) }),
+        );
         if (r.choice !== 'mine' && copy) {
           const value = r.choice === 'edit' ? r.value : c.theirs;
           await put(table.id, { ...copy, fields: withCell(copy.fields, c.fieldId, value) });
         }
       } else if (c.kind === 'deleted-remote') {
-        // Mine: the record is made again on the service (as a local create); theirs: it goes here too.
+        // Mine: the record is made again on the service (as a local create, with its links); theirs: it goes
+        // here too, out of the records it linked. Either way the base forgets it, and its edges.
         if (r.choice === 'theirs') {
           await this.local.delete(m.sourceBaseId, table.id, [c.recordId]);
           (await copyOf(table.id)).delete(c.recordId);
         }
-        this.store.dropBase(m.id, c.recordId);
-      } else if (c.kind === 'deleted-local' && theirs && base) {
-        const remote: RecordData = { id: c.recordId, createdTime: base.createdTime, fields: theirs };
-        this.store.setBase(m.id, table.id, remote);
-        if (r.choice !== 'mine') await put(table.id, remote);
+        this.store.transaction(() => base.drop(c.recordId));
+      } else if (c.kind === 'deleted-local' && theirs && was) {
+        // The base takes the service's record, with its edges on both sides; mine then deletes it there with
+        // the next push. Theirs puts it back in the copy, which puts it in the cells of the records it links
+        // (at their end): the next pull reads it and them again for the service's order.
+        const remote: RecordData = { id: c.recordId, createdTime: was.createdTime, fields: theirs };
+        this.store.transaction(() => base.set(table.id, remote));
+        if (r.choice !== 'mine') {
+          await put(table.id, remote);
+          this.store.noteRereads(m.id, table.id, [c.recordId]);
+          for (const side of base.pairs.sidesOf(table))
+            this.store.noteRereads(m.id, side.otherTableId, linkIds(remote, side.fieldId));
+        }
       }
       this.store.dropConflictById(c.id);
       resolved++;

@@ -224,7 +224,7 @@ export class MirrorFiles {
     theirs: Map<string, RecordData>,
   ): Promise<void> {
     const m = run.mirror;
-    const fields = writableFields(table, m.schema).filter((f) => f.type === 'multipleAttachments');
+    const fields = writableFields(table).filter((f) => f.type === 'multipleAttachments');
     if (fields.length === 0) return;
     for (const id of ids) {
       const mine = copy.get(id);

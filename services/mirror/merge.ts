@@ -1,11 +1,16 @@
 /**
- * The per-cell three-way merge of one record: the merge base (as of the last sync), mine (the local copy)
- * and theirs (the hosted service now). A cell changed on one side only takes that side; changed on both to
- * the same value is no conflict; changed on both differently is a conflict, and both values are kept (the
- * copy keeps mine, the base keeps the old value) until the user decides. A record deleted on one side and
- * changed on the other is a conflict of the whole record.
+ * The three-way merge of one record: the merge base (as of the last sync), mine (the local copy) and theirs
+ * (the hosted service now). A cell changed on one side only takes that side; changed on both to the same value
+ * is no conflict; changed on both differently is a conflict, and both values are kept (the copy keeps mine,
+ * the base keeps the old value) until the user decides. The cells of a link pair are merged edge by edge
+ * (links.ts), so they never conflict. A record deleted on one side and changed on the other (a cell, or a link
+ * added: links taken out are lost with the record anyway) is a conflict of the whole record, and holds every
+ * edge it touches.
  */
+import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
+import { addsLinks, linkIds, mergeLinks } from './links';
+import type { LinkCell, LinkPairs } from './links';
 import type { StoredConflict } from './store';
 import { sameCell, writableFields } from './values';
 
@@ -17,30 +22,54 @@ export interface Merged {
   /** The new merge base: a record, or null to forget it. */
   base: RecordData | null;
   conflicts: NewConflict[];
-  /** Cells to send to the service (mine, where theirs is still the base). */
+  /** Cells to send to the service (mine, where theirs is still the base), link pairs' cells aside. */
   send: Record<string, unknown>;
   /** Mine is a deletion and theirs is unchanged: delete it there. */
   deleteRemote: boolean;
+  /** The record's link pair cells, by field id, merged edge by edge (both sides there: see links.ts). */
+  links: Map<string, LinkCell>;
 }
 
 export function unchanged(fields: readonly FieldSchema[], a: RecordData, b: RecordData): boolean {
   return fields.every((f) => sameCell(f, a.fields[f.id], b.fields[f.id]));
 }
 
+/** Whether `to` holds a change of its own over `from`: a cell a person writes, or a link added. */
+function ownChange(table: TableSchema, pairs: LinkPairs, from: RecordData, to: RecordData): boolean {
+  const cells = writableFields(table).filter((f) => !pairs.has(f));
+  return !unchanged(cells, from, to) || addsLinks(pairs, table, from, to);
+}
+
 /**
- * `base` undefined: a record new to the mirror; `mine` null: deleted in the copy (undefined: not there);
- * `theirs` null: deleted on the service. `schema`: the mirror's tables (see writableFields).
+ * What a record's sides make of it as a whole: deleted on one side and changed on the other (a conflict), or
+ * deleted here over an unchanged service (to delete there). Undefined otherwise.
  */
-export function mergeRecord(
+export function wholeRecord(
   table: TableSchema,
-  schema: readonly TableSchema[],
+  pairs: LinkPairs,
   base: RecordData | undefined,
   mine: RecordData | null | undefined,
   theirs: RecordData | null,
+): 'deleted-remote' | 'deleted-local' | 'delete-remote' | undefined {
+  if (base === undefined) return undefined;
+  if (theirs === null) return mine && ownChange(table, pairs, base, mine) ? 'deleted-remote' : undefined;
+  if (!mine) return ownChange(table, pairs, base, theirs) ? 'deleted-local' : 'delete-remote';
+  return undefined;
+}
+
+/**
+ * `base` undefined: a record new to the mirror; `mine` null: deleted in the copy (undefined: not there);
+ * `theirs` null: deleted on the service. `held(id)`: whether the edges to record `id` are held (see links.ts).
+ */
+export function mergeRecord(
+  table: TableSchema,
+  pairs: LinkPairs,
+  base: RecordData | undefined,
+  mine: RecordData | null | undefined,
+  theirs: RecordData | null,
+  held: (id: string) => boolean = () => false,
 ): Merged {
-  const writable = writableFields(table, schema);
-  const isWritable = new Set(writable.map((f) => f.id));
-  const none: Merged = { base: null, conflicts: [], send: {}, deleteRemote: false };
+  const none: Merged = { base: null, conflicts: [], send: {}, deleteRemote: false, links: new Map() };
   if (base === undefined) {
     // New on the service (a copy already here was written by an interrupted run of this same merge).
     if (theirs === null) return { ...none, local: mine ? null : undefined };
@@ -55,35 +84,38 @@ export function mergeRecord(
     mine: m?.fields ?? null,
     theirs: t?.fields ?? null,
   });
-  if (theirs === null) {
-    if (!mine) return none;
-    if (unchanged(writable, mine, base)) return { ...none, local: null };
-    return { ...none, base, conflicts: [record('deleted-remote', null, mine)] };
-  }
-  if (!mine) {
-    if (unchanged(writable, theirs, base)) return { ...none, base, deleteRemote: true };
-    return { ...none, base, conflicts: [record('deleted-local', theirs, null)] };
-  }
+  const whole = wholeRecord(table, pairs, base, mine, theirs);
+  if (whole === 'deleted-remote')
+    return { ...none, base, conflicts: [record('deleted-remote', null, mine!)] };
+  if (whole === 'deleted-local') return { ...none, base, conflicts: [record('deleted-local', theirs, null)] };
+  if (whole === 'delete-remote') return { ...none, base, deleteRemote: true };
+  if (theirs === null) return mine ? { ...none, local: null } : none;
+  if (!mine) return none;
   const local: Record<string, unknown> = {};
   const next: Record<string, unknown> = {};
   const send: Record<string, unknown> = {};
+  const links = new Map<string, LinkCell>();
   const conflicts: NewConflict[] = [];
+  const computed: FieldSchema[] = [];
   let localChanged = false;
   const put = (target: Record<string, unknown>, id: string, v: unknown) => {
     if (v !== undefined) target[id] = v;
   };
+  const list = (ids: string[]) => (ids.length > 0 ? ids : undefined);
   for (const f of table.fields) {
     const b = base.fields[f.id];
     const m = mine.fields[f.id];
     const t = theirs.fields[f.id];
-    if (!isWritable.has(f.id)) {
-      // The other side of a link pair: its records' pushes send it. Unchanged on the service, the copy keeps
-      // its own value, which those pushes (maybe held for the push's second pass) are about to send; taking
-      // the service's older one would drop the copy's link on one side only.
-      const keep = sameCell(f, t, b) ? m : t;
-      put(local, f.id, keep);
-      put(next, f.id, t);
-      if (!sameCell(f, m, keep)) localChanged = true;
+    if (pairs.has(f)) {
+      const cell = mergeLinks(linkIds(base, f.id), linkIds(mine, f.id), linkIds(theirs, f.id), held);
+      links.set(f.id, cell);
+      put(local, f.id, list(cell.copy));
+      put(next, f.id, list(cell.base));
+      if (!sameCell(f, m, cell.copy)) localChanged = true;
+      continue;
+    }
+    if (READ_ONLY_FIELD_TYPES.has(f.type)) {
+      computed.push(f);
       continue;
     }
     if (sameCell(f, m, b)) {
@@ -111,11 +143,26 @@ export function mergeRecord(
       });
     }
   }
+  // Computed cells follow the cells they are computed from. With nothing of this record's left to send, the
+  // service's are right (a count kept here while a conflict held a link back is not); else the copy's, which
+  // the local server computed from my changes, unless the service's changed too.
+  const settled =
+    Object.keys(send).length === 0 &&
+    conflicts.length === 0 &&
+    [...links.values()].every((cell) => cell.copy.join() === cell.base.join());
+  for (const f of computed) {
+    const t = theirs.fields[f.id];
+    const keep = settled || !sameCell(f, t, base.fields[f.id]) ? t : mine.fields[f.id];
+    put(local, f.id, keep);
+    put(next, f.id, t);
+    if (!sameCell(f, mine.fields[f.id], keep)) localChanged = true;
+  }
   return {
     local: localChanged ? { id: base.id, createdTime: theirs.createdTime, fields: local } : undefined,
     base: { id: base.id, createdTime: theirs.createdTime, fields: next },
     conflicts,
     send,
     deleteRemote: false,
+    links,
   };
 }

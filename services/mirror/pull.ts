@@ -9,13 +9,15 @@
 import type { TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
 import type { RecordData, TableSchema } from '../../core/records/types';
-import { commitMerge, writeCopy } from './apply';
+import { commitMerge, heldByConflicts, mergeBase, writeCopy } from './apply';
 import type { MirrorFiles } from './files';
-import { mergeRecord, unchanged } from './merge';
+import { mergeRecord, unchanged, wholeRecord } from './merge';
+import { readRemote } from './remote-read';
 import type { EngineContext, Run } from './run';
 import { mirroredTables, tick } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
+import { writableFields } from './values';
 
 interface EarlyWalk {
   tableId: string;
@@ -183,6 +185,7 @@ export class MirrorPull {
       tick(run);
       await this.applyRemote(run, table, page, mine);
     }
+    await this.reread(run, table, remote, mine);
     const seen = new Set<string>();
     for await (const page of walkPartitioned(remote, {
       fields: [table.primaryFieldId],
@@ -201,12 +204,28 @@ export class MirrorPull {
     await this.files.retryFiles(run, table, remote, mine);
   }
 
-  /** Remote records staged, merged into the copy, then the base moved and the stage cleared together. */
+  /**
+   * Records this app restored (see MirrorEngine.resolve) read again, with the records they link, so the copy
+   * takes the service's order of each cell they are in: the app could only put them back at a cell's end.
+   */
+  private async reread(run: Run, table: TableSchema, remote: TableClient, mine: Map<string, RecordData>) {
+    const ids = this.ctx.store.rereads(run.mirror.id, table.id);
+    if (ids.length === 0) return;
+    const records = await readRemote(run, remote, ids);
+    await this.applyRemote(run, table, [...records.values()], mine, false);
+    this.ctx.store.dropRereads(run.mirror.id, ids);
+  }
+
+  /**
+   * Remote records staged, merged into the copy, then the base moved and the stage cleared together; `count`:
+   * the records the service changed count as received.
+   */
   private async applyRemote(
     run: Run,
     table: TableSchema,
     records: RecordData[],
     mine: Map<string, RecordData>,
+    count = true,
   ): Promise<void> {
     const m = run.mirror;
     const localForm = await this.files.withFiles(run, table, records);
@@ -215,7 +234,7 @@ export class MirrorPull {
       table.id,
       localForm.map((r) => ({ id: r.id, record: r })),
     );
-    run.result.received += await this.applyStaged(m, table, mine);
+    await this.applyStaged(m, table, mine, count ? run : undefined);
     run.progress.records += records.length;
     run.report();
   }
@@ -237,33 +256,54 @@ export class MirrorPull {
   }
 
   /**
-   * Applies whatever is staged for the table (this run's page, or what a killed run left). Answers how many
-   * staged records the service changed since the copy last saw them: a refresh reads again what changed within
-   * its overlap before the last sync, and what this app sent since, and those come back as they were.
+   * Applies whatever is staged for the table (this run's page, or what a killed run left). With `run`, counts
+   * as received each staged record the service changed since the copy last saw it: a cell a person writes, or
+   * a link, differs from the base, or the base of its links moved in this pull (the other end of a link another
+   * user made, see MergeBase). A refresh reads again what changed within its overlap before the last sync, and
+   * what this app sent since: those come back as the base has them, computed cells aside (they follow the
+   * cells they are computed from, which this app's own writes changed too).
    */
   private async applyStaged(
     m: MirrorRow,
     table: TableSchema,
     mine?: Map<string, RecordData>,
-  ): Promise<number> {
+    run?: Run,
+  ): Promise<void> {
     const staged = this.ctx.store.staged(m.id, table.id);
-    if (staged.length === 0) return 0;
+    if (staged.length === 0) return;
     const copy =
       mine ?? new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
-    let received = 0;
-    const merged = staged.map((s) => {
-      const base = this.ctx.store.baseRecord(m.id, s.id);
-      if (s.record !== null && (base === undefined || !unchanged(table.fields, base, s.record))) received++;
-      return { id: s.id, merged: mergeRecord(table, m.schema, base, copy.get(s.id), s.record) };
-    });
+    const base = mergeBase(this.ctx, m, (id) => run?.relinked.add(id));
+    const held = heldByConflicts(this.ctx, m);
+    const sides = staged.map((s) => ({
+      id: s.id,
+      base: this.ctx.store.baseRecord(m.id, s.id),
+      mine: copy.get(s.id),
+      theirs: s.record,
+    }));
+    for (const x of sides) {
+      const whole = wholeRecord(table, base.pairs, x.base, x.mine, x.theirs);
+      if (whole === 'deleted-remote' || whole === 'deleted-local') held.add(x.id);
+    }
+    const fields = writableFields(table);
+    if (run)
+      for (const x of sides)
+        if (
+          x.theirs !== null &&
+          (x.base === undefined || !unchanged(fields, x.base, x.theirs) || run.relinked.has(x.id))
+        )
+          run.result.received++;
+    const merged = sides.map((x) => ({
+      id: x.id,
+      merged: mergeRecord(table, base.pairs, x.base, x.mine, x.theirs, (id) => held.has(id)),
+    }));
     await writeCopy(this.ctx, m, table, merged, copy);
     this.ctx.store.transaction(() => {
-      for (const x of merged) commitMerge(this.ctx, m, table, x.id, x.merged);
+      for (const x of merged) commitMerge(this.ctx, base, m, table, x.id, x.merged);
       this.ctx.store.unstage(
         m.id,
         staged.map((s) => s.id),
       );
     });
-    return received;
   }
 }

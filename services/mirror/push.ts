@@ -7,13 +7,15 @@
  */
 import type { TableClient } from '../../core/api/index';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { commitMerge, writeCopy } from './apply';
+import { commitMerge, heldByConflicts, mergeBase, writeCopy } from './apply';
+import type { MergedRecord } from './apply';
 import type { LocalChanges, Unsent } from './change-count';
 import type { MirrorCreates } from './creates';
 import type { MirrorFiles } from './files';
 import { cellOf } from './files';
-import { mergeRecord, unchanged } from './merge';
-import type { Merged } from './merge';
+import { linkIds, weave } from './links';
+import type { LinkCell, MergeBase } from './links';
+import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
 import type { CopyFile, EngineContext, Run } from './run';
 import { chunks, mirroredTables, tick, withCell } from './run';
@@ -33,7 +35,7 @@ export class MirrorPush {
   /** The fields a push compares, and the records made here that are not local creates to send. */
   unsent(m: MirrorRow, table: TableSchema): Unsent {
     return {
-      fields: writableFields(table, m.schema),
+      fields: writableFields(table),
       pending: new Set(this.ctx.store.creates(m.id).map((c) => c.localId)),
       staged: new Set(this.ctx.store.staged(m.id, table.id).map((s) => s.id)),
     };
@@ -70,52 +72,86 @@ export class MirrorPush {
     }
   }
 
-  /** Pushes every table once; true when a record created had files left to send. */
+  /**
+   * Pushes every table once; true when a record created had files left to send. The tables are merged
+   * together, since a link pair spans two of them: the records' sides are read first, then every record is
+   * merged knowing which edges are held (links.ts), then the copy and the base are written and the changes
+   * sent: updates, then deletes (edges to a record deleted there go with it), then creates.
+   */
   private async pushTables(run: Run): Promise<boolean> {
     const m = run.mirror;
-    let files = false;
+    const base = mergeBase(this.ctx, m);
+    const work: TableWork[] = [];
+    const known = new Set<string>();
     for (const table of mirroredTables(m)) {
       const remote = run.client.table(m.sourceBaseId, table.id);
       const { copy, changed, created, deleted } = await this.localChanges(m, table);
       const ids = [...changed, ...deleted];
       const theirs = await readRemote(run, remote, ids);
       await this.files.sendFiles(run, table, changed, copy, theirs);
-      const merged = ids.map((id) => ({
+      for (const id of this.ctx.store.baseIds(m.id, table.id)) known.add(id);
+      work.push({ table, remote, copy, created, ids, theirs, merged: [] });
+    }
+    const held = heldByConflicts(this.ctx, m);
+    for (const w of work)
+      for (const id of w.ids)
+        if (
+          wholeRecord(
+            w.table,
+            base.pairs,
+            this.baseOf(m, id),
+            w.copy.get(id) ?? null,
+            w.theirs.get(id) ?? null,
+          )
+        )
+          held.add(id);
+    const isHeld = (id: string) => {
+      if (known.has(id)) return held.has(id);
+      // A record made here: its links go with its create, or with the next pass.
+      run.linksLeftOut = true;
+      return true;
+    };
+    for (const w of work)
+      w.merged = w.ids.map((id) => ({
         id,
         merged: mergeRecord(
-          table,
-          m.schema,
-          this.ctx.store.baseRecord(m.id, id),
-          copy.get(id) ?? null,
-          theirs.get(id) ?? null,
+          w.table,
+          base.pairs,
+          this.baseOf(m, id),
+          w.copy.get(id) ?? null,
+          w.theirs.get(id) ?? null,
+          isHeld,
         ),
       }));
-      await writeCopy(this.ctx, m, table, merged, copy);
-      this.ctx.store.transaction(() => {
-        for (const x of merged) commitMerge(this.ctx, m, table, x.id, x.merged);
-      });
-      await this.sendUpdates(run, table, remote, merged, copy);
-      await this.sendDeletes(run, table, remote, merged);
-      await this.creates.sendCreates(run, table, remote, created);
-      const attachments = table.fields.filter((f) => f.type === 'multipleAttachments');
-      files ||= created.some((r) => attachments.some((f) => cellOf(r, f).length > 0));
+    const patched = planLinks(work);
+    for (const w of work) await writeCopy(this.ctx, m, w.table, w.merged, w.copy);
+    this.ctx.store.transaction(() => {
+      for (const w of work) for (const x of w.merged) commitMerge(this.ctx, base, m, w.table, x.id, x.merged);
+    });
+    for (const w of work) await this.sendUpdates(run, w, patched, base);
+    for (const w of work) await this.sendDeletes(run, w, base);
+    let files = false;
+    for (const w of work) {
+      await this.creates.sendCreates(run, w.table, w.remote, w.created);
+      const attachments = w.table.fields.filter((f) => f.type === 'multipleAttachments');
+      files ||= w.created.some((r) => attachments.some((f) => cellOf(r, f).length > 0));
     }
     return files;
   }
 
-  private async sendUpdates(
-    run: Run,
-    table: TableSchema,
-    remote: TableClient,
-    merged: { id: string; merged: Merged }[],
-    copy: Map<string, RecordData>,
-  ): Promise<void> {
+  private baseOf(m: MirrorRow, id: string): RecordData | undefined {
+    return this.ctx.store.baseRecord(m.id, id);
+  }
+
+  private async sendUpdates(run: Run, w: TableWork, patched: Patched, base: MergeBase): Promise<void> {
+    const { table, remote, copy } = w;
     const byId = new Map(table.fields.map((f) => [f.id, f]));
-    const writable = new Set(writableFields(table, run.mirror.schema).map((f) => f.id));
-    // A link cell naming records not yet sent is held back whole: sent without them, it would unlink them
-    // on the service. It keeps its base and the copy's value, like a conflict's cell, for the second pass.
-    const held = new Map<string, string[]>();
-    const updates = merged
+    const merged = new Map(w.merged.map((x) => [x.id, x.merged]));
+    // A link cell (not of a pair) naming records not yet sent is held back whole: sent without them, it would
+    // unlink them on the service. It keeps its base and the copy's value, like a conflict's cell, for the
+    // second pass.
+    const waiting = new Map<string, string[]>();
+    const updates = w.merged
       .map((x) => {
         const fields: Record<string, unknown> = {};
         for (const [fid, v] of Object.entries(x.merged.send)) {
@@ -127,9 +163,11 @@ export class MirrorPush {
             Array.isArray(known) &&
             known.length < v.length
           )
-            held.set(x.id, [...(held.get(x.id) ?? []), fid]);
+            waiting.set(x.id, [...(waiting.get(x.id) ?? []), fid]);
           else fields[fid] = wireValue(field, known);
         }
+        for (const fid of patched.get(x.id) ?? [])
+          fields[fid] = wireValue(byId.get(fid)!, x.merged.links.get(fid)!.service);
         return { id: x.id, fields };
       })
       .filter((u) => Object.keys(u.fields).length > 0);
@@ -152,50 +190,60 @@ export class MirrorPush {
           for (const r of fixed) {
             const conflicted = [
               ...this.ctx.store.conflicts(run.mirror.id, r.id).map((c) => c.fieldId),
-              ...(held.get(r.id) ?? []),
+              ...(waiting.get(r.id) ?? []),
             ];
-            const old = this.ctx.store.baseRecord(run.mirror.id, r.id);
-            const base = { ...r, fields: { ...r.fields } };
+            const old = this.baseOf(run.mirror, r.id);
+            const next = { ...r, fields: { ...r.fields } };
             const l = copy.get(r.id);
             const mine = { ...r, fields: { ...r.fields } };
-            for (const fid of conflicted) {
-              base.fields = withCell(base.fields, fid, old?.fields[fid]);
-              mine.fields = withCell(mine.fields, fid, l?.fields[fid]);
-            }
-            // Cells the copy keeps: the other side of a link pair, unchanged on the service (see mergeRecord),
-            // and a cell holding files not sent (the answer has none of them).
+            const keep = (fid: string, b: unknown, c: unknown) => {
+              next.fields = withCell(next.fields, fid, b);
+              mine.fields = withCell(mine.fields, fid, c);
+            };
+            for (const fid of conflicted) keep(fid, old?.fields[fid], l?.fields[fid]);
             for (const f of table.fields) {
-              const otherSide = !writable.has(f.id) && sameCell(f, r.fields[f.id], old?.fields[f.id]);
-              const unsent =
+              if (base.pairs.has(f)) {
+                // A pair cell sent: the answer, its held edges as the base and the copy hold them. One not
+                // sent: as it is, since the links others' writes make in it reach it by MergeBase's upkeep.
+                const cell = merged.get(r.id)?.links.get(f.id);
+                if (cell && patched.get(r.id)?.has(f.id)) {
+                  const answer = linkIds(r, f.id);
+                  keep(
+                    f.id,
+                    listOrNone(heldAs(answer, cell, cell.base)),
+                    listOrNone(heldAs(answer, cell, cell.copy)),
+                  );
+                } else keep(f.id, old?.fields[f.id], l?.fields[f.id]);
+              } else if (
                 l !== undefined &&
                 f.type === 'multipleAttachments' &&
-                cellOf(l, f).some((a) => run.unsentFiles.has(a.id));
-              if (otherSide || unsent) mine.fields = withCell(mine.fields, f.id, l?.fields[f.id]);
+                cellOf(l, f).some((a) => run.unsentFiles.has(a.id))
+              )
+                // Files not sent stay in the copy (the answer has none of them).
+                mine.fields = withCell(mine.fields, f.id, l.fields[f.id]);
             }
-            this.ctx.store.setBase(run.mirror.id, table.id, base);
+            base.set(table.id, next);
             if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))
               rewrite.push(mine);
           }
         });
         for (const c of batch) run.result.sent += Object.keys(c.fields).length > 0 ? 1 : 0;
-        if (rewrite.length > 0) await this.ctx.local.put(run.mirror.sourceBaseId, table.id, rewrite);
+        if (rewrite.length > 0) {
+          await this.ctx.local.put(run.mirror.sourceBaseId, table.id, rewrite);
+          for (const r of rewrite) copy.set(r.id, r);
+        }
       }),
     );
   }
 
-  private async sendDeletes(
-    run: Run,
-    table: TableSchema,
-    remote: TableClient,
-    merged: { id: string; merged: Merged }[],
-  ): Promise<void> {
-    const ids = merged.filter((x) => x.merged.deleteRemote).map((x) => x.id);
+  private async sendDeletes(run: Run, w: TableWork, base: MergeBase): Promise<void> {
+    const ids = w.merged.filter((x) => x.merged.deleteRemote).map((x) => x.id);
     await Promise.all(
       chunks(ids, BATCH).map(async (batch) => {
-        await remote.deleteMany(batch, { signal: run.signal });
+        await w.remote.deleteMany(batch, { signal: run.signal });
         tick(run);
         this.ctx.store.transaction(() => {
-          for (const id of batch) this.ctx.store.dropBase(run.mirror.id, id);
+          for (const id of batch) base.drop(id);
         });
         run.result.sent += batch.length;
       }),
@@ -209,3 +257,49 @@ export class MirrorPush {
     return this.creates.knownLinks(run, field, v);
   }
 }
+
+/** A table's part of a push. */
+interface TableWork {
+  table: TableSchema;
+  remote: TableClient;
+  /** The copy's records (kept as the push writes them). */
+  copy: Map<string, RecordData>;
+  created: RecordData[];
+  /** Records changed or deleted here, read from the service (`theirs`) and merged. */
+  ids: string[];
+  theirs: Map<string, RecordData>;
+  merged: MergedRecord[];
+}
+
+/** By record id, the pair cells a push writes on the service. */
+type Patched = Map<string, Set<string>>;
+
+/**
+ * Which pair cells a push writes: each whose merged list is not the service's, so both cells of every edge
+ * changed here. A written cell is exact whatever order the writes take (the edges of all of them agree), and
+ * its answer carries what the service computes from it (a count of its links), where a cell changed only by
+ * the other side's write would keep the order that write gave it and an answer computed before it.
+ */
+function planLinks(work: readonly TableWork[]): Patched {
+  const patched: Patched = new Map();
+  for (const w of work)
+    for (const x of w.merged)
+      for (const [fieldId, cell] of x.merged.links)
+        if (cell.service.join() !== cell.theirs.join())
+          patched.set(x.id, (patched.get(x.id) ?? new Set()).add(fieldId));
+  return patched;
+}
+
+/** A cell's links as the service answered, its held edges (links.ts) as `target` holds them. */
+function heldAs(answer: readonly string[], cell: LinkCell, target: readonly string[]): string[] {
+  const inTarget = new Set(target);
+  const kept = answer.filter((id) => !cell.held.has(id) || inTarget.has(id));
+  const have = new Set(kept);
+  return weave(
+    kept,
+    target.filter((id) => cell.held.has(id) && !have.has(id)),
+    target,
+  );
+}
+
+const listOrNone = (ids: string[]) => (ids.length > 0 ? ids : undefined);

@@ -39,8 +39,10 @@ export interface Run {
   failedFiles: Set<string>;
   /** Files attached here that the service cannot take (left out of what is sent). */
   unsentFiles: Set<string>;
-  /** A push left out links to records made here and not yet sent (see knownLinks in push.ts). */
+  /** A push left out links to records made here and not yet sent (see knownLinks in creates.ts). */
   linksLeftOut?: boolean;
+  /** Records whose base links this run's pull moved as the other end of a link (see MergeBase). */
+  relinked: Set<string>;
 }
 
 export const tick = (run: Run, requests = 1) => {

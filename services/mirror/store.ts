@@ -69,6 +69,8 @@ CREATE TABLE IF NOT EXISTS uploads (mirror_id TEXT NOT NULL, table_id TEXT NOT N
   sent_at INTEGER NOT NULL, remote_id TEXT, PRIMARY KEY (mirror_id, local_id));
 CREATE TABLE IF NOT EXISTS missing_files (mirror_id TEXT NOT NULL, table_id TEXT NOT NULL,
   record_id TEXT NOT NULL, attachment_id TEXT NOT NULL, PRIMARY KEY (mirror_id, attachment_id));
+CREATE TABLE IF NOT EXISTS rereads (mirror_id TEXT NOT NULL, table_id TEXT NOT NULL, record_id TEXT NOT NULL,
+  PRIMARY KEY (mirror_id, record_id));
 `;
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
@@ -173,6 +175,7 @@ export class MirrorStore {
         'conflicts',
         'missing_files',
         'uploads',
+        'rereads',
       ])
         this.sql(`DELETE FROM ${t} WHERE mirror_id = ? AND table_id = ?`).run(mirrorId, tableId);
     });
@@ -210,6 +213,15 @@ export class MirrorStore {
       record.id,
       JSON.stringify(record),
     );
+  }
+
+  /** Whether a record's base cell holds `id` (a link), without reading the record; undefined: no base. */
+  baseHolds(mirrorId: string, recordId: string, fieldId: string, id: string): boolean | undefined {
+    const row = this.sql(
+      `SELECT EXISTS (SELECT 1 FROM json_each(record, ?) WHERE value = ?) AS holds
+         FROM base WHERE mirror_id = ? AND record_id = ?`,
+    ).get(`$.fields."${fieldId}"`, id, mirrorId, recordId) as { holds: number } | undefined;
+    return row === undefined ? undefined : row.holds === 1;
   }
 
   dropBase(mirrorId: string, recordId: string): void {
@@ -326,15 +338,13 @@ export class MirrorStore {
     });
   }
 
-  createdAs(mirrorId: string, localId: string, record: RecordData, tableId: string): void {
-    this.transaction(() => {
-      this.sql('UPDATE creates SET remote_id = ? WHERE mirror_id = ? AND local_id = ?').run(
-        record.id,
-        mirrorId,
-        localId,
-      );
-      this.setBase(mirrorId, tableId, record);
-    });
+  /** A create answered: the service's id, noted (with the new base, in the caller's transaction). */
+  createdAs(mirrorId: string, localId: string, remoteId: string): void {
+    this.sql('UPDATE creates SET remote_id = ? WHERE mirror_id = ? AND local_id = ?').run(
+      remoteId,
+      mirrorId,
+      localId,
+    );
   }
 
   dropCreate(mirrorId: string, localId: string): void {
@@ -379,6 +389,25 @@ export class MirrorStore {
 
   dropUpload(mirrorId: string, localId: string): void {
     this.sql('DELETE FROM uploads WHERE mirror_id = ? AND local_id = ?').run(mirrorId, localId);
+  }
+
+  /** Records to read again from the service at the next pull (a record brought back, and the records it links). */
+  noteRereads(mirrorId: string, tableId: string, recordIds: Iterable<string>): void {
+    const put = this.sql('INSERT OR REPLACE INTO rereads VALUES (?, ?, ?)');
+    for (const id of recordIds) put.run(mirrorId, tableId, id);
+  }
+
+  rereads(mirrorId: string, tableId: string): string[] {
+    const rows = this.sql('SELECT record_id FROM rereads WHERE mirror_id = ? AND table_id = ?').all(
+      mirrorId,
+      tableId,
+    ) as { record_id: string }[];
+    return rows.map((r) => r.record_id);
+  }
+
+  dropRereads(mirrorId: string, recordIds: Iterable<string>): void {
+    const del = this.sql('DELETE FROM rereads WHERE mirror_id = ? AND record_id = ?');
+    for (const id of recordIds) del.run(mirrorId, id);
   }
 
   /** An attachment copied as a link only (its download failed): the next sync tries again. */

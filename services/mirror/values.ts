@@ -37,22 +37,11 @@ export const sameCell = (field: FieldSchema, a: unknown, b: unknown): boolean =>
 
 /**
  * The fields a person writes, which the merge compares and a push sends. Computed fields follow their inputs
- * on each side, so they are never a change of their own. Of a link and its inverse, both mirrored, only one
- * side counts (the field with the smaller id): the service keeps the other in step, and sending both would
- * make one record's change look like a change of every record it links to.
+ * on each side, so they are never a change of their own. Both fields of a link pair are here: the merge takes
+ * them as one relation (links.ts).
  */
-export function writableFields(table: TableSchema, schema: readonly TableSchema[] = [table]): FieldSchema[] {
-  const fields = new Set(schema.flatMap((t) => t.fields.map((f) => f.id)));
-  return table.fields.filter((f) => {
-    if (READ_ONLY_FIELD_TYPES.has(f.type)) return false;
-    const inverse = f.options?.inverseLinkFieldId;
-    return !(
-      f.type === 'multipleRecordLinks' &&
-      typeof inverse === 'string' &&
-      fields.has(inverse) &&
-      inverse < f.id
-    );
-  });
+export function writableFields(table: TableSchema): FieldSchema[] {
+  return table.fields.filter((f) => !READ_ONLY_FIELD_TYPES.has(f.type));
 }
 
 /** A cell as a write sends it: blanks as null (PATCH clears them), attachments by id. */

@@ -36,14 +36,29 @@ export interface MirrorHarness {
 
 export const HOSTED_CONNECTION = 'conHosted';
 
-export async function startMirrorHarness(opts: { records?: number } = {}): Promise<MirrorHarness> {
+/**
+ * `fast`: the service has no rate limit and every client starts requests 1 ms apart, for tests of the merge
+ * (not of the pacing) that sync many times.
+ */
+export async function startMirrorHarness(
+  opts: { records?: number; fast?: boolean } = {},
+): Promise<MirrorHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-mirror-'));
-  const hosted = await startServer({ memory: true, rateLimit: 5, penaltyMs: 1000 });
+  const pace = opts.fast ? { requestsPerSecond: 1000, minSpacingMs: 1 } : {};
+  const hosted = await startServer({ memory: true, rateLimit: opts.fast ? 'off' : 5, penaltyMs: 1000 });
   const proxy = await startFaultProxy(hosted.url);
-  const local = await startServer({ dataDir: join(dataDir, 'local-server'), rateLimit: 5 });
+  const local = await startServer({
+    dataDir: join(dataDir, 'local-server'),
+    rateLimit: opts.fast ? 'off' : 5,
+  });
   const schedulers = new SchedulerRegistry();
   // One throttle per base for the test's own calls and the mirror's, as in the app.
-  const hostedClient = new RecordTableClient({ baseUrl: hosted.url, apiKey: hosted.apiKey, schedulers });
+  const hostedClient = new RecordTableClient({
+    baseUrl: hosted.url,
+    apiKey: hosted.apiKey,
+    schedulers,
+    ...pace,
+  });
   const base = await hostedClient.meta.createBase({
     name: 'Hosted CRM',
     tables: [
@@ -103,8 +118,9 @@ export async function startMirrorHarness(opts: { records?: number } = {}): Promi
     backoffBaseMs: 50,
     backoffMaxMs: 200,
     rateLimitPauseMs: 1000,
+    ...pace,
   });
-  const localClient = new RecordTableClient({ baseUrl: local.url, apiKey: local.apiKey });
+  const localClient = new RecordTableClient({ baseUrl: local.url, apiKey: local.apiKey, ...pace });
   const open: Mirrors[] = [];
   return {
     hosted,
@@ -198,4 +214,39 @@ export async function expectCopyEqualsRemote(h: MirrorHarness, tables = ['People
     expect(withoutUrls(await allRecords(h.localClient, h.baseId, table))).toEqual(
       withoutUrls(await allRecords(h.hostedClient, h.baseId, table)),
     );
+}
+
+/** A link field of People to Companies and the field of Companies that links back, by name and id. */
+export interface PeopleLink {
+  name: string;
+  id: string;
+  inverseName: string;
+  inverseId: string;
+}
+
+/**
+ * Link fields from People to Companies made on the service until there is one whose id sorts before its
+ * inverse's and one whose id sorts after (ids are random): whatever the engine does with one side of a pair,
+ * a test then runs both ways. Keyed by `people field id < inverse id`.
+ */
+export async function linksBothWays(h: MirrorHarness): Promise<Map<boolean, PeopleLink>> {
+  const schema = await h.hostedClient.meta.baseSchema(h.baseId);
+  const people = schema.find((t) => t.name === 'People')!;
+  const companies = schema.find((t) => t.name === 'Companies')!;
+  const out = new Map<boolean, PeopleLink>();
+  for (let k = 0; out.size < 2 && k < 30; k++) {
+    const f = await h.hostedClient.meta.createField(h.baseId, people.id, {
+      name: `Tie ${k}`,
+      type: 'multipleRecordLinks',
+      options: { linkedTableId: companies.id },
+    });
+    const inverseId = String(f.options?.['inverseLinkFieldId']);
+    if (out.has(f.id < inverseId)) continue;
+    const inverse = (await h.hostedClient.meta.baseSchema(h.baseId))
+      .find((t) => t.id === companies.id)!
+      .fields.find((x) => x.id === inverseId)!;
+    out.set(f.id < inverseId, { name: f.name, id: f.id, inverseName: inverse.name, inverseId });
+  }
+  expect(out.size).toBe(2);
+  return out;
 }
