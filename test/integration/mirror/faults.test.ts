@@ -79,4 +79,30 @@ describe('faults', () => {
     expect((await mirrors.list())[0]!.localChanges).toBe(0);
     expect(h.proxy.log.filter((r) => r.status === 429 && r.fault === undefined)).toEqual([]);
   }, 120_000);
+
+  it('reads the changed records in smaller requests when the service refuses as many ids as too much work', async () => {
+    const ids = (await allRecords(h.localClient, h.baseId, 'People')).map((r) => r.id);
+    for (let i = 0; i < 120; i += 10)
+      await copy.updateMany(
+        ids.slice(i, i + 10).map((id, k) => ({ id, fields: { Notes: `many ${i + k}` } })),
+      );
+    h.proxy.reset();
+    // As the local server refused an id formula over 60 ids on its 50,000-record table.
+    const ids_ = (r: ProxiedRequest) => decodeURIComponent(r.path + r.body).split('RECORD_ID()').length - 1;
+    const refusal = JSON.stringify({
+      error: {
+        type: 'INVALID_FILTER_BY_FORMULA',
+        message: 'The formula needs more work than one request may take',
+      },
+    });
+    h.proxy.inject(
+      { type: 'status', status: 422, body: refusal },
+      { match: (r) => ids_(r) > 40, times: Infinity },
+    );
+    const result = await mirrors.sync((await mirrors.list())[0]!.id);
+    expect(result).toMatchObject({ sent: 120, conflicts: 0 });
+    expect(h.proxy.log.some((r) => r.status === 422)).toBe(true);
+    for (let i = 0; i < 120; i += 17) expect((await remote.get(ids[i]!)).fields.Notes).toBe(`many ${i}`);
+    await expectCopyEqualsRemote(h, ['People', 'Companies']);
+  }, 120_000);
 });
