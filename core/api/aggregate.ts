@@ -25,13 +25,19 @@ export interface Aggregate {
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
 
-/** Groups as answered, kept to the levels asked for and to counts that are whole numbers. */
-function groupsOf(v: unknown, levels: number): GroupNode[] {
+/**
+ * Groups as answered, kept to the levels asked for and to counts that are whole numbers. A group's first
+ * position is the server's where it gives one, else where the groups before it (from `from`) end.
+ */
+function groupsOf(v: unknown, levels: number, from = 0): GroupNode[] {
   if (!Array.isArray(v) || levels === 0) return [];
+  let next = from;
   return v.map((g: unknown) => {
     const o = asObject(g, 'a group');
-    const node: GroupNode = { value: o['value'] ?? null, count: count(o['count']) };
-    if (levels > 1) node.groups = groupsOf(o['groups'], levels - 1);
+    const start = typeof o['start'] === 'number' ? count(o['start']) : next;
+    const node: GroupNode = { value: o['value'] ?? null, count: count(o['count']), start };
+    next = start + node.count;
+    if (levels > 1) node.groups = groupsOf(o['groups'], levels - 1, start);
     return node;
   });
 }

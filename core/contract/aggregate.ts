@@ -9,6 +9,7 @@ const groupNodeSchema: z.ZodType<GroupNode> = z.lazy(() =>
   z.object({
     value: z.unknown(),
     count: z.number().int().min(0),
+    start: z.number().int().min(0),
     groups: z.array(groupNodeSchema).optional(),
   }),
 ) as z.ZodType<GroupNode>;

@@ -88,10 +88,15 @@ export class SummaryAccumulator {
   }
 }
 
-/** A group: its field's value (that of its first record), how many records it holds, and its subgroups. */
+/**
+ * A group: its field's value (that of its first record), how many records it holds, the position of its first
+ * record in the view's order (0-based, counting records only, the view sorted by the group fields first), and
+ * its subgroups.
+ */
 export interface GroupNode {
   value: unknown;
   count: number;
+  start: number;
   groups?: GroupNode[];
 }
 
@@ -115,7 +120,7 @@ export class GroupBuilder {
     }
     this.open.length = level;
     for (; level < this.levels; level++) {
-      const node: GroupNode = { value: values[level] ?? null, count: 1 };
+      const node: GroupNode = { value: values[level] ?? null, count: 1, start: this.total - 1 };
       if (level + 1 < this.levels) node.groups = [];
       const parent = level === 0 ? this.top : this.open[level - 1]!.node.groups!;
       parent.push(node);

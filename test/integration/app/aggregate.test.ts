@@ -50,16 +50,16 @@ afterAll(async () => {
   await h.close();
 });
 
-/** Groups by Status as runs of the sorted records, with the sum of Budget. */
+/** Groups by Status as runs of the sorted records (each from its first position), with the sum of Budget. */
 function expected(records: readonly RecordData[]) {
-  const groups: { value: unknown; count: number }[] = [];
+  const groups: { value: unknown; count: number; start: number }[] = [];
   let sum = 0;
-  for (const r of records) {
+  records.forEach((r, position) => {
     const value = r.fields['Status'] ?? null;
     if (groups.at(-1)?.value === value) groups.at(-1)!.count++;
-    else groups.push({ value, count: 1 });
+    else groups.push({ value, count: 1, start: position });
     sum += (r.fields['Budget'] as number | undefined) ?? 0;
-  }
+  });
   return { groups, sum };
 }
 

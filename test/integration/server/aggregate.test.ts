@@ -75,9 +75,9 @@ describe('groups', () => {
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(7);
     expect(r.body.groups).toEqual([
-      { value: null, count: 2 },
-      { value: 'blue', count: 2 },
-      { value: 'red', count: 3 },
+      { value: null, count: 2, start: 0 },
+      { value: 'blue', count: 2, start: 2 },
+      { value: 'red', count: 3, start: 4 },
     ]);
   });
 
@@ -91,52 +91,59 @@ describe('groups', () => {
         // The group shows its first record's value: "Red" sorts first within the group (Level Low).
         value: 'Red',
         count: 3,
+        start: 0,
         groups: [
-          { value: 'Low', count: 1 },
-          { value: 'High', count: 2 },
+          { value: 'Low', count: 1, start: 0 },
+          { value: 'High', count: 2, start: 1 },
         ],
       },
       {
         value: 'blue',
         count: 2,
+        start: 3,
         groups: [
-          { value: null, count: 1 },
-          { value: 'High', count: 1 },
+          { value: null, count: 1, start: 3 },
+          { value: 'High', count: 1, start: 4 },
         ],
       },
       {
         value: null,
         count: 2,
+        start: 5,
         groups: [
-          { value: null, count: 1 },
-          { value: 'Low', count: 1 },
+          { value: null, count: 1, start: 5 },
+          { value: 'Low', count: 1, start: 6 },
         ],
       },
     ]);
   });
 
-  it('match the runs of a list sorted by the same fields, over the 250-record Tasks table', async () => {
+  it('match the runs of a list sorted by the same fields, and start where they start, over the 250-record Tasks table', async () => {
     const sort = 'sort[0][field]=Status&sort[1][field]=Done&sort[1][direction]=desc';
     const listed = await listAll('Tasks', `${sort}&fields[]=Status&fields[]=Done`);
-    const runs: { value: unknown; count: number }[] = [];
-    for (const f of listed) {
+    const runs: { value: unknown; count: number; start: number }[] = [];
+    listed.forEach((f, position) => {
       const value = `${String(f['Status'] ?? '')}|${String(f['Done'] ?? false)}`;
       if (runs.at(-1)?.value === value) runs.at(-1)!.count++;
-      else runs.push({ value, count: 1 });
-    }
+      else runs.push({ value, count: 1, start: position });
+    });
     const r = await s.request('POST', path('Tasks'), {
       groupBy: [{ field: 'Status' }, { field: 'Done', direction: 'desc' }],
     });
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(250);
-    const flat = (r.body.groups as { value: unknown; groups: { value: unknown; count: number }[] }[]).flatMap(
-      (g) =>
-        g.groups.map((sub) => ({
-          value: `${String(g.value ?? '')}|${String(sub.value ?? false)}`,
-          count: sub.count,
-        })),
+    type Node = { value: unknown; count: number; start: number };
+    const groups = r.body.groups as (Node & { groups: Node[] })[];
+    const flat = groups.flatMap((g) =>
+      g.groups.map((sub) => ({
+        value: `${String(g.value ?? '')}|${String(sub.value ?? false)}`,
+        count: sub.count,
+        start: sub.start,
+      })),
     );
     expect(flat).toEqual(runs);
+    // A group starts where its first subgroup does.
+    for (const g of groups) expect(g.start).toBe(g.groups[0]!.start);
     expect(runs.length).toBeGreaterThan(2);
   });
 
@@ -154,8 +161,8 @@ describe('groups', () => {
     );
     expect(r.body.total).toBe(listed.length);
     expect(r.body.groups).toEqual([
-      { value: 'blue', count: 1 },
-      { value: 'red', count: 1 },
+      { value: 'blue', count: 1, start: 0 },
+      { value: 'red', count: 1, start: 1 },
     ]);
     expect(r.body.summaries).toEqual([{ field: 'Amount', kind: 'sum', value: 12 }]);
   });

@@ -47,12 +47,13 @@ describe('groups from records in order', () => {
       {
         value: 'Abc',
         count: 3,
+        start: 0,
         groups: [
-          { value: 1, count: 2 },
-          { value: 2, count: 1 },
+          { value: 1, count: 2, start: 0 },
+          { value: 2, count: 1, start: 2 },
         ],
       },
-      { value: 'Def', count: 1, groups: [{ value: 2, count: 1 }] },
+      { value: 'Def', count: 1, start: 3, groups: [{ value: 2, count: 1, start: 3 }] },
     ]);
   });
 

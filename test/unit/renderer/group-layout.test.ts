@@ -4,21 +4,22 @@ import { GroupLayout } from '../../../renderer/src/table/groups/group-layout';
 import type { LayoutRow } from '../../../renderer/src/table/groups/group-layout';
 
 const oneLevel: GroupNode[] = [
-  { value: null, count: 2 },
-  { value: 'Done', count: 3 },
-  { value: 'Todo', count: 1 },
+  { value: null, count: 2, start: 0 },
+  { value: 'Done', count: 3, start: 2 },
+  { value: 'Todo', count: 1, start: 5 },
 ];
 
 const twoLevels: GroupNode[] = [
   {
     value: 'A',
     count: 3,
+    start: 0,
     groups: [
-      { value: 1, count: 2 },
-      { value: 2, count: 1 },
+      { value: 1, count: 2, start: 0 },
+      { value: 2, count: 1, start: 2 },
     ],
   },
-  { value: 'B', count: 2, groups: [{ value: 1, count: 2 }] },
+  { value: 'B', count: 2, start: 3, groups: [{ value: 1, count: 2, start: 3 }] },
 ];
 
 /** A layout row as short text: "H<level>:<value>" or "R<offset>". */
@@ -63,7 +64,12 @@ describe('grouped rows', () => {
   });
 
   it('finds every row of a large layout by binary search as a walk would', () => {
-    const groups: GroupNode[] = Array.from({ length: 500 }, (_, i) => ({ value: i, count: (i * 7) % 13 }));
+    let start = 0;
+    const groups: GroupNode[] = Array.from({ length: 500 }, (_, i) => {
+      const count = (i * 7) % 13;
+      start += count;
+      return { value: i, count, start: start - count };
+    });
     const collapsed = new Set(groups.filter((_, i) => i % 5 === 0).map((g) => JSON.stringify([g.value])));
     const l = new GroupLayout(groups, ['N'], collapsed);
     const expected: string[] = [];
