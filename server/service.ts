@@ -8,6 +8,8 @@ import type { Table } from './store/catalog';
 import { CursorStore } from './store/cursors';
 import type { Db } from './store/db';
 import { PageReader } from './store/list';
+import { Lookups } from './store/lookups';
+import { QueryCache } from './store/query-cache';
 import type { StoredRecord } from './store/records';
 import { RecordStore } from './store/records';
 
@@ -21,12 +23,18 @@ export type FilterCompiler = (
   work: RequestWork,
 ) => (record: StoredRecord) => boolean;
 
-/** Everything the routes work on: one database, its catalog, records, comments, pages and list cursors. */
+/**
+ * Everything the routes work on: one database, its catalog, records, comments, pages, list cursors and what
+ * filtered queries found.
+ */
 export class Service {
   readonly catalog: Catalog;
   readonly records: RecordStore;
   readonly pages: PageReader;
+  readonly lookups: Lookups;
   readonly cursors: CursorStore;
+  /** What filtered queries found, while the database is unchanged (see QueryCache). */
+  readonly queries: QueryCache;
   readonly comments: CommentStore;
   readonly attachments: Attachments;
   compileFilter: FilterCompiler = () => {
@@ -44,7 +52,10 @@ export class Service {
     this.catalog = new Catalog(db);
     this.records = new RecordStore(db, this.catalog);
     this.pages = new PageReader(db);
+    this.lookups = new Lookups(db, this.pages);
     this.cursors = new CursorStore(opts.offsetTtlMs);
+    const changes = db.prepare('SELECT total_changes()').pluck();
+    this.queries = new QueryCache(() => changes.get() as number);
     this.comments = new CommentStore(db);
     this.attachments = new Attachments(new FileStore(db, opts.dataDir), opts.attachmentUrlTtlMs);
     this.records.attachmentAt = (url, filename) => this.attachments.fromUrl(url, filename);

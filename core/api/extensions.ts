@@ -18,6 +18,13 @@ export function countPath(baseId: string, table: string): string {
   return `${PREFIX}/${encodeSegment(baseId)}/${encodeSegment(table)}/count`;
 }
 
+/** The extension that hands out the offset at any position of a list (`Table.seek`). */
+export const SEEK_EXTENSION = 'seek';
+
+export function seekPath(baseId: string, table: string): string {
+  return `${PREFIX}/${encodeSegment(baseId)}/${encodeSegment(table)}/seek`;
+}
+
 /** An answer naming more is not a TableDesk server's: names are short words, and there are few. */
 const MAX_NAMES = 64;
 const NAME = /^[a-z][a-z0-9-]{0,39}$/;

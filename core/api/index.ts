@@ -18,7 +18,8 @@ export type { MetaClient, NewBase, NewField, NewTable, CreatedBase, WhoAmI } fro
 export { encodeSegment, listQuery, listBody, MAX_URL_LENGTH, toSortSpec } from './query';
 export { SchedulerRegistry } from './scheduler';
 export type { SchedulerStats } from './scheduler';
-export type { DeletedRecord } from './responses';
+export type { DeletedRecord, SeekResult } from './responses';
+export { COUNT_EXTENSION, SEEK_EXTENSION, countPath, seekPath } from './extensions';
 export type {
   CommentAuthor,
   CommentPage,

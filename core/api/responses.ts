@@ -37,10 +37,32 @@ export function asObject(body: unknown, what: string): Record<string, unknown> {
   throw unexpected(what, body);
 }
 
+/** The `seek` extension's answer (see `Table.seek`). */
+export interface SeekResult {
+  /** The offset a list with the same options starts at `position` from; null at 0 (start without one). */
+  offset: string | null;
+  /** The position asked for, within [0, total]. */
+  position: number;
+  /** The records the list returns over all its pages. */
+  total: number;
+}
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+export function asSeek(body: unknown): SeekResult {
+  if (isObject(body)) {
+    const { offset, position, total } = body;
+    const validOffset = offset === null || (typeof offset === 'string' && offset.length > 0);
+    if (validOffset && isCount(position) && isCount(total) && position <= total)
+      return { offset: (offset as string | null) ?? null, position, total };
+  }
+  throw unexpected('a seek answer', body);
+}
+
 /** The `count` extension's answer: `{"count": n}`, n a whole number. */
 export function asCount(body: unknown): number {
   const n = isObject(body) ? body.count : undefined;
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
+  if (isCount(n)) return n;
   throw unexpected('a count', body);
 }
 

@@ -4,7 +4,7 @@ import { runBatches } from './batches';
 import { readRecordsByIds } from './by-ids';
 import type { IdsPerRequest, RecordsByIdsOptions } from './by-ids';
 import { RecordTableError } from './errors';
-import { countPath } from './extensions';
+import { countPath, seekPath } from './extensions';
 import type {
   CountOptions,
   GetOptions,
@@ -25,8 +25,8 @@ import {
   withQuery,
 } from './query';
 import type { Requester, SendSpec } from './requester';
-import { asCount, asDeleted, asList, asRecord, asRecordList, asStringArray } from './responses';
-import type { DeletedRecord } from './responses';
+import { asCount, asDeleted, asList, asRecord, asRecordList, asSeek, asStringArray } from './responses';
+import type { DeletedRecord, SeekResult } from './responses';
 
 export type Fields = Record<string, CellValue>;
 export interface RecordUpdate {
@@ -66,6 +66,11 @@ export interface TableClient {
   recordsByIds(ids: readonly string[], opts?: RecordsByIdsOptions): Promise<RecordData[]>;
   /** The `count` extension: only where `client.extensions()` names it (never on Airtable's service). */
   count(opts?: CountOptions): Promise<number>;
+  /**
+   * The `seek` extension (only where `client.extensions()` names it): the offset at which `listPage` with the
+   * same options answers the records from `position` (0-based) on, and how many records the list has in all.
+   */
+  seek(position: number, opts?: ListOptions): Promise<SeekResult>;
   get(id: string, opts?: GetOptions): Promise<RecordData>;
   create(fields: Fields, opts?: WriteOptions): Promise<RecordData>;
   createMany(fieldsList: readonly Fields[], opts?: WriteOptions): Promise<RecordData[]>;
@@ -170,6 +175,13 @@ export class Table implements TableClient {
     const path = countPath(this.baseId, this.table);
     const { view, formula, signal, priority } = opts;
     return asCount(await this.#sendList({ view, formula, signal, priority }, path, path));
+  }
+
+  async seek(position: number, opts: ListOptions = {}): Promise<SeekResult> {
+    if (!Number.isSafeInteger(position) || position < 0)
+      throw new RangeError(`position must be a whole number from 0, got ${position}`);
+    const path = seekPath(this.baseId, this.table);
+    return asSeek(await this.#sendList(opts, path, path, { position }));
   }
 
   async get(id: string, opts: GetOptions = {}): Promise<RecordData> {
@@ -293,14 +305,28 @@ export class Table implements TableClient {
     return this.#send(opts, { method, path, body, creates: method === 'POST' });
   }
 
-  /** List options in the query, or as a JSON body POSTed to `postPath` where the URL would be too long. */
-  #sendList(opts: ListPageOptions, getBase: string, postPath: string): Promise<unknown> {
-    const getPath = withQuery(getBase, listQuery(opts));
+  /**
+   * List options (and an extension's `extra` ones) in the query, or as a JSON body POSTed to `postPath` where
+   * the URL would be too long.
+   */
+  #sendList(
+    opts: ListPageOptions,
+    getBase: string,
+    postPath: string,
+    extra: Record<string, number> = {},
+  ): Promise<unknown> {
+    const query = listQuery(opts);
+    for (const [name, value] of Object.entries(extra)) query.append(name, String(value));
+    const getPath = withQuery(getBase, query);
     const long = this.#baseUrl.length + getPath.length > MAX_URL_LENGTH;
     return this.#send(
       opts,
       long
-        ? { method: 'POST', path: withQuery(postPath, localeQuery(opts)), body: listBody(opts) }
+        ? {
+            method: 'POST',
+            path: withQuery(postPath, localeQuery(opts)),
+            body: { ...listBody(opts), ...extra },
+          }
         : { method: 'GET', path: getPath },
     );
   }

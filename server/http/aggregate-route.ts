@@ -69,20 +69,15 @@ export async function aggregate(service: Service, table: Table, o: AggregateBody
       throw invalidRequest(`A ${s.kind} cannot be computed for field ${JSON.stringify(field.name)}`);
     return { name: field.name, field, acc: new SummaryAccumulator(s.kind) };
   });
-  const { sort, filter } = orderAndFilter(
-    service,
-    table,
-    { sort: o.groupBy, filterByFormula: o.filterByFormula },
-    view,
-  );
+  const q = orderAndFilter(service, table, { sort: o.groupBy, filterByFormula: o.filterByFormula }, view);
   // Without groups the order does not matter: the table's own (seq) needs no sort key.
-  const order = groupFields.length > 0 ? sort : [];
+  const query = groupFields.length > 0 ? q : { ...q, sort: [] };
   const groups = new GroupBuilder(groupFields.length);
 
   const started = performance.now();
   let after: Keyset | undefined;
   for (;;) {
-    const page = await readPage(service, table, { sort: order, filter, limit: CHUNK, withKeys: true }, after);
+    const page = await readPage(service, table, query, { limit: CHUNK, withKeys: true }, after);
     page.records.forEach((rec, i) => {
       groups.add(
         page.keys?.[i] ?? [],

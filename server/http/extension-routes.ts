@@ -7,14 +7,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Service } from '../service';
 import { registerCountRoute } from './count-route';
 import { registerAggregateRoute } from './aggregate-route';
+import { registerSeekRoute } from './seek-route';
 
 export const EXTENSION_PREFIX = '/_tabledesk/v1';
 
 /** The extensions this server answers, by name; each is registered under EXTENSION_PREFIX. */
-export const SERVER_EXTENSIONS: readonly string[] = ['count', 'aggregate'];
+export const SERVER_EXTENSIONS: readonly string[] = ['count', 'aggregate', 'seek'];
 
 export function registerExtensionRoutes(app: FastifyInstance, service: Service): void {
   app.get(`${EXTENSION_PREFIX}/extensions`, async () => ({ extensions: SERVER_EXTENSIONS }));
   registerCountRoute(app, service, EXTENSION_PREFIX);
   registerAggregateRoute(app, service);
+  registerSeekRoute(app, service, EXTENSION_PREFIX);
 }

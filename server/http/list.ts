@@ -3,11 +3,14 @@ import type { RecordData } from '../../core/records/types';
 import { ServiceError, invalidRequest, unknownField } from '../errors';
 import type { Service } from '../service';
 import type { SortRule, Table, View } from '../store/catalog';
-import type { Keyset, PageRead, PageSpec } from '../store/list';
+import { Candidates } from '../store/list';
+import type { KeyRun, Keyset, PageRead, PageSpec } from '../store/list';
 import type { StoredRecord } from '../store/records';
 import { jsonCell } from '../store/records';
 import { isBlank } from '../store/cells';
+import { parse, print } from '../../core/formula/index';
 import { FILTER_BUSY_MS, RequestWork, filterTooExpensive } from '../filter/cost';
+import { MAX_PINNED, intersection, planLookup } from '../filter/plan';
 import { checkTextFormat, renderRecord, safeTextCell } from './render';
 import type { RenderOptions } from './render';
 import type { ListOptions } from './schemas';
@@ -96,21 +99,159 @@ async function inSlices<S extends { resume?: Keyset }>(
   }
 }
 
-/** A page of records; a filtered one is read in slices (see inSlices). */
+/**
+ * A read's order, filter and plan, the same for a list, a count, a seek and an aggregate: its `sort` (else its
+ * view's) and its filter (the view's and its formula, compiled with one formula budget for the request).
+ */
+export interface Query {
+  sort: SortRule[];
+  /** The formula as given (the options hash of a walk names it). */
+  formula?: string;
+  /** What each record is tested by. */
+  filter?: (r: StoredRecord) => boolean;
+  /** The records a lookup plan pinned: only these are read (undefined: the table is scanned). */
+  within?: Candidates;
+  /** What the set of records depends on (the view's formula and this one): the key of what is cached. */
+  filterKey: string;
+}
+
+/** A query's records in its order, without their cells: what a seek finds positions in. */
+interface Ordering {
+  seqs: number[];
+  /** The sort keys of each record in turn (`width` per record). */
+  keys: unknown[];
+  width: number;
+}
+
+const orderingKey = (table: Table, q: Query) => JSON.stringify(['order', table.id, q.filterKey, q.sort]);
+const matchKey = (table: Table, q: Query) => JSON.stringify(['match', table.id, q.filterKey]);
+
+/**
+ * The seqs of the records that pass a filtered query's filter, ascending: evaluated once over the table, in
+ * slices (see inSlices), and kept while the database is unchanged.
+ */
+function matching(service: Service, table: Table, q: Query & { filter: NonNullable<Query['filter']> }) {
+  return service.queries.get(
+    matchKey(table, q),
+    async () => {
+      const seqs: number[] = [];
+      await inSlices(
+        undefined,
+        (from, until) => service.pages.matching(table, q.filter, q.within, from, until),
+        (slice) => {
+          for (const seq of slice.seqs) seqs.push(seq);
+        },
+      );
+      return seqs;
+    },
+    (seqs) => seqs.length,
+  );
+}
+
+/** Whether a sorted list of numbers holds `n` (binary search). */
+function holds(sorted: readonly number[], n: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === n) return true;
+    if (v < n) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
+ * A filtered query's records in its order: the filter's matches (see matching), then their order, kept while
+ * the database is unchanged. The filter runs once per query, however the order is sorted and however deep a
+ * seek goes. Few matches (a lookup plan's always) are sorted by SQLite in one statement; more are taken from
+ * the sort's index, read alone in slices.
+ */
+function ordering(service: Service, table: Table, q: Query & { filter: NonNullable<Query['filter']> }) {
+  return service.queries.get<Ordering>(
+    orderingKey(table, q),
+    async () => {
+      const matches = await matching(service, table, q);
+      const out: Ordering = { seqs: [], keys: [], width: q.sort.length };
+      const take = (run: KeyRun) => {
+        for (const seq of run.seqs) out.seqs.push(seq);
+        for (const key of run.keys) out.keys.push(key);
+      };
+      if (matches.length <= MAX_PINNED)
+        take(service.pages.ordered(table, q.sort, new Candidates(matches), undefined, undefined, Infinity));
+      else
+        await inSlices(
+          undefined,
+          (from, until) =>
+            service.pages.ordered(table, q.sort, q.within, (seq) => holds(matches, seq), from, until),
+          take,
+        );
+      return out;
+    },
+    (o) => o.seqs.length,
+  );
+}
+
+/**
+ * A page of a filtered query served from its kept ordering, when there is a fresh one and the keyset is one
+ * of its records with the keys it had there (an older keyset is resumed by the index as usual): the page's
+ * records are read by rowid, and no filter runs.
+ */
+function pageFromOrdering(
+  service: Service,
+  table: Table,
+  q: Query,
+  spec: { limit: number; withKeys?: boolean },
+  after: Keyset | undefined,
+): PageRead | undefined {
+  const o = service.queries.peek<Ordering>(orderingKey(table, q));
+  if (!o) return undefined;
+  const start = after ? o.seqs.indexOf(after.seq) + 1 : 0;
+  if (after) {
+    if (start === 0) return undefined;
+    const at = (start - 1) * o.width;
+    if (after.keys.some((k, i) => o.keys[at + i] !== k)) return undefined;
+  }
+  const seqs = o.seqs.slice(start, start + spec.limit);
+  const page = service.pages.read(table, {
+    sort: q.sort,
+    within: new Candidates(seqs),
+    limit: spec.limit,
+    withKeys: spec.withKeys,
+  });
+  return { ...page, more: start + seqs.length < o.seqs.length };
+}
+
+/**
+ * A page of a query. A filtered one is served from the query's kept ordering where there is one, else read
+ * in slices (see inSlices), each resumed by a range of the sort's index.
+ */
 export async function readPage(
   service: Service,
   table: Table,
-  spec: PageSpec,
+  q: Query,
+  spec: { limit: number; withKeys?: boolean },
   after: Keyset | undefined,
 ): Promise<PageRead> {
-  if (!spec.filter) return service.pages.read(table, spec, after);
+  const base: PageSpec = { sort: q.sort, within: q.within, limit: spec.limit, withKeys: spec.withKeys };
+  if (!q.filter) return service.pages.read(table, base, after);
+  // A lookup plan's few candidates are sorted once for the query, not again in each slice.
+  if (q.within) await ordering(service, table, { ...q, filter: q.filter });
+  const kept = pageFromOrdering(service, table, q, spec, after);
+  if (kept) return kept;
   const records: StoredRecord[] = [];
   const keys: unknown[][] | undefined = spec.withKeys ? [] : undefined;
   let last: Keyset | undefined;
   let more = false;
   await inSlices(
     after,
-    (from, until) => service.pages.read(table, { ...spec, limit: spec.limit - records.length, until }, from),
+    (from, until) =>
+      service.pages.read(
+        table,
+        { ...base, filter: q.filter, limit: spec.limit - records.length, until },
+        from,
+      ),
     (slice) => {
       records.push(...slice.records);
       keys?.push(...(slice.keys ?? []));
@@ -135,15 +276,32 @@ export function findView(service: Service, table: Table, name: string | undefine
 }
 
 /**
- * A read's order (its `sort`, else its view's) and filter (its view's and its formula, both compiled with
- * one formula budget for the request).
+ * A filter's plan (see server/filter/plan.ts): the records its pinned terms name, through the table's indexes,
+ * and what is still evaluated on them; undefined when it pins nothing, and the formula is scanned.
+ */
+function planFilter(service: Service, table: Table, text: string) {
+  const parsed = parse(text);
+  if (!parsed.ok) return undefined;
+  return planLookup(parsed.ast, {
+    ids: (ids) => service.lookups.ids(table, ids, MAX_PINNED),
+    equal: (name, values) => {
+      const field = service.catalog.field(table, name);
+      return field && service.lookups.equal(table, field, values, MAX_PINNED);
+    },
+  });
+}
+
+/**
+ * A read's query (see Query). The view's formula and the read's are each checked and compiled, then planned:
+ * the candidates of those that pin records are intersected, and only what their plans leave (and the whole of
+ * a formula that pins nothing) is evaluated per record.
  */
 export function orderAndFilter(
   service: Service,
   table: Table,
   o: Pick<ListOptions, 'sort' | 'filterByFormula'>,
   view: View | undefined,
-): { sort: SortRule[]; formula?: string; filter?: (r: StoredRecord) => boolean } {
+): Query {
   const sort: SortRule[] = o.sort?.length
     ? o.sort.map((s) => {
         const f = service.catalog.field(table, s.field);
@@ -153,11 +311,26 @@ export function orderAndFilter(
     : (view?.sort ?? []);
   const formula = o.filterByFormula?.trim() ? o.filterByFormula : undefined;
   const work = new RequestWork();
-  const filter = and(
-    view?.filterByFormula ? service.compileFilter(table, view.filterByFormula, work) : undefined,
-    formula ? service.compileFilter(table, formula, work) : undefined,
-  );
-  return { sort, formula, filter };
+  const tests: ((r: StoredRecord) => boolean)[] = [];
+  const pinned: number[][] = [];
+  for (const text of [view?.filterByFormula, formula]) {
+    if (!text) continue;
+    const whole = service.compileFilter(table, text, work);
+    const plan = planFilter(service, table, text);
+    if (!plan) {
+      tests.push(whole);
+      continue;
+    }
+    pinned.push(plan.seqs);
+    if (plan.residual) tests.push(service.compileFilter(table, print(plan.residual), work));
+  }
+  return {
+    sort,
+    formula,
+    filter: tests.reduce<((r: StoredRecord) => boolean) | undefined>((a, b) => and(a, b), undefined),
+    within: pinned.length > 0 ? new Candidates(intersection(pinned)) : undefined,
+    filterKey: JSON.stringify([view?.filterByFormula, formula]),
+  };
 }
 
 /**
@@ -169,17 +342,37 @@ export async function countRecords(
   table: Table,
   o: Pick<ListOptions, 'view' | 'sort' | 'filterByFormula'>,
 ): Promise<number> {
-  const { filter } = orderAndFilter(service, table, o, findView(service, table, o.view));
-  if (!filter) return service.pages.count(table).count;
-  let count = 0;
-  await inSlices(
-    undefined,
-    (from, until) => service.pages.count(table, filter, until, from),
-    (slice) => {
-      count += slice.count;
-    },
-  );
-  return count;
+  const q = orderAndFilter(service, table, o, findView(service, table, o.view));
+  if (!q.filter) return service.pages.count(table, q.within);
+  return (await matching(service, table, { ...q, filter: q.filter })).length;
+}
+
+/** What a list reads and how it renders, checked, with the hash its offsets are made for. */
+function listQuery(service: Service, table: Table, o: ListOptions) {
+  const view = findView(service, table, o.view);
+  const pageSize = o.pageSize ?? o.limit ?? 100;
+  if (pageSize < 1 || pageSize > 100) throw invalidRequest('pageSize must be from 1 to 100');
+  const render = renderOptions(service, table, o);
+  const q = orderAndFilter(service, table, o, view);
+  // A walk must repeat its options; pageSize may change between pages without harm.
+  const hash = createHash('sha1')
+    .update(
+      JSON.stringify([
+        view?.id,
+        [...(render.only ?? [])],
+        q.sort,
+        q.formula,
+        o.maxRecords,
+        o.cellFormat,
+        o.timeZone,
+        o.userLocale,
+        render.byFieldId,
+        render.commentCount !== undefined,
+      ]),
+    )
+    .digest('base64url');
+  const max = o.maxRecords !== undefined && o.maxRecords > 0 ? o.maxRecords : Infinity;
+  return { pageSize, render, q, hash, max };
 }
 
 /**
@@ -192,37 +385,13 @@ export async function listRecords(
   table: Table,
   o: ListOptions,
 ): Promise<{ records: RecordData[]; offset?: string }> {
-  const view = findView(service, table, o.view);
-  const pageSize = o.pageSize ?? o.limit ?? 100;
-  if (pageSize < 1 || pageSize > 100) throw invalidRequest('pageSize must be from 1 to 100');
-  const render = renderOptions(service, table, o);
-  const { sort, formula, filter } = orderAndFilter(service, table, o, view);
-
-  // A walk must repeat its options; pageSize may change between pages without harm.
-  const hash = createHash('sha1')
-    .update(
-      JSON.stringify([
-        view?.id,
-        [...(render.only ?? [])],
-        sort,
-        formula,
-        o.maxRecords,
-        o.cellFormat,
-        o.timeZone,
-        o.userLocale,
-        render.byFieldId,
-        render.commentCount !== undefined,
-      ]),
-    )
-    .digest('base64url');
+  const { pageSize, render, q, hash, max } = listQuery(service, table, o);
   const resumed = o.offset ? service.cursors.resume(o.offset, table.id, hash) : undefined;
   const returned = resumed?.returned ?? 0;
-  const left = o.maxRecords !== undefined && o.maxRecords > 0 ? o.maxRecords - returned : Infinity;
+  const left = max - returned;
   const limit = Math.max(0, Math.min(pageSize, left));
   const page =
-    limit > 0
-      ? await readPage(service, table, { sort, filter, limit }, resumed?.keyset)
-      : { records: [], more: false };
+    limit > 0 ? await readPage(service, table, q, { limit }, resumed?.keyset) : { records: [], more: false };
 
   const out: { records: RecordData[]; offset?: string } = {
     records: page.records.map((r) => renderRecord(table, r, render)),
@@ -238,4 +407,50 @@ export async function listRecords(
     );
   }
   return out;
+}
+
+/** A seek's answer: an offset that starts a list at `position` (none at 0), and the view's size. */
+export interface SeekAnswer {
+  offset: string | null;
+  position: number;
+  total: number;
+}
+
+/**
+ * The `seek` extension: an offset that the list, given the same options, answers with the records from
+ * `position` on, as if it had walked there. `total` is what the walk would return in all (the view's count,
+ * at most maxRecords); `position` is clamped to [0, total]. The offset counts the records before it as
+ * returned, so maxRecords holds as for a walk. Without a filter the index is walked to the position; with
+ * one, the query's kept ordering (see ordering) is read there.
+ */
+export async function seekRecords(
+  service: Service,
+  table: Table,
+  o: ListOptions,
+  position: number,
+): Promise<SeekAnswer> {
+  if (o.offset !== undefined) throw invalidRequest('A seek starts from a position, not an offset');
+  const { q, hash, max } = listQuery(service, table, o);
+  let total: number;
+  let at: (p: number) => { keyset: Keyset; id: string } | undefined;
+  if (!q.filter) {
+    total = service.pages.count(table, q.within);
+    at = (p) => service.pages.at(table, q.sort, q.within, p);
+  } else {
+    const o = await ordering(service, table, { ...q, filter: q.filter });
+    total = o.seqs.length;
+    at = (p) => {
+      const seq = o.seqs[p]!;
+      const keys = o.keys.slice(p * o.width, (p + 1) * o.width);
+      return { keyset: { keys, seq }, id: service.pages.idOf(seq) };
+    };
+  }
+  total = Math.min(total, max);
+  const clamped = Math.min(Math.max(0, position), total);
+  const last = clamped > 0 ? at(clamped - 1) : undefined;
+  return {
+    offset: last ? service.cursors.issue(table.id, hash, last.keyset, clamped, last.id) : null,
+    position: clamped,
+    total,
+  };
 }

@@ -10,9 +10,24 @@ export interface Keyset {
   seq: number;
 }
 
+/**
+ * The records a lookup plan pinned (server/filter/plan.ts), by seq: a read or count over them looks at these
+ * rows only, each by its rowid, never at the rest of the table.
+ */
+export class Candidates {
+  /** The seqs as one JSON parameter (SQLite allows 32,766 variables; a plan may pin more records). */
+  readonly json: string;
+
+  constructor(readonly seqs: readonly number[]) {
+    this.json = JSON.stringify(seqs);
+  }
+}
+
 export interface PageSpec {
   sort: SortRule[];
   filter?: (record: StoredRecord) => boolean;
+  /** Only these records (a lookup plan's candidates); the filter still decides which of them pass. */
+  within?: Candidates;
   /** Records wanted on this page. */
   limit: number;
   /** A filtered read stops scanning at this performance.now() time and says where to resume. */
@@ -30,7 +45,17 @@ export interface PageRead {
   resume?: Keyset;
 }
 
-const NUMERIC: ReadonlySet<string> = new Set([
+/** A stretch of a query's order: the records' seqs and sort keys, without their cells. */
+export interface KeyRun {
+  seqs: number[];
+  /** The sort keys of each record in turn, one after the other (as many per record as the sort has rules). */
+  keys: unknown[];
+  /** Where to go on; absent at the end of the order. */
+  resume?: Keyset;
+}
+
+/** Types whose cells sort as numbers. */
+export const NUMERIC: ReadonlySet<string> = new Set([
   'number',
   'currency',
   'percent',
@@ -54,6 +79,12 @@ const sqlText = (text: string) => `CAST(X'${Buffer.from(text, 'utf8').toString('
 const MAX_RANKED_CHOICES = 1000;
 
 /**
+ * Most sort indexes over two or more fields kept in one database. Each one is maintained on every write, so
+ * past this many the oldest goes when another is made (it is made again when its sort is used again).
+ */
+const MAX_COMPOSITE_INDEXES = 12;
+
+/**
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
  * text, everything else through td_text_key (see sort-keys.ts). Formula, rollup and count results are stored
@@ -61,7 +92,7 @@ const MAX_RANKED_CHOICES = 1000;
  * options, as on Airtable (up to MAX_RANKED_CHOICES options); multiple selects by their text; links by the primary values of the linked
  * records, kept beside the cell by the store (linkSortKey).
  */
-function sortExpression(field: Field): string {
+export function sortExpression(field: Field): string {
   if (field.type === 'createdTime') return 'created_time';
   if (field.type === 'lastModifiedTime') return 'modified_time';
   const path = `'$."${field.id}"'`;
@@ -74,19 +105,57 @@ function sortExpression(field: Field): string {
     return `(CASE ifnull(data ->> ${path}, '') WHEN '' THEN 0${whens} ELSE ${choices.length + 1} END)`;
   }
   if (field.type === 'count') return `ifnull(data ->> ${path}, -9e999)`;
-  const resultType = (field.options?.result as { type?: string } | undefined)?.type ?? '';
-  if ((field.type === 'formula' || field.type === 'rollup') && NUMERIC.has(resultType))
+  const resultType = (field.options?.result as { type?: unknown } | undefined)?.type ?? '';
+  if ((field.type === 'formula' || field.type === 'rollup') && NUMERIC.has(String(resultType)))
     return `ifnull(data ->> ${path}, -9e999)`;
   // A lookup of numbers sorts by its first number.
-  if (field.type === 'multipleLookupValues' && NUMERIC.has(resultType))
+  if (field.type === 'multipleLookupValues' && NUMERIC.has(String(resultType)))
     return `ifnull(data ->> '$."${field.id}"[0]', -9e999)`;
   return `td_text_key(data -> ${path})`;
 }
 
+/** A query's order as SQL: the sort expressions, their directions, and seq last in the last rule's direction. */
+interface Order {
+  exprs: string[];
+  dirs: ('asc' | 'desc')[];
+  seqDir: 'asc' | 'desc';
+  /** The index that holds this order. */
+  index: string;
+}
+
+const ROW = 'seq, id, created_time, modified_time, data';
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The index of a sort: named after its fields and a hash of its columns (a select's expression changes with its
+ * options). A one-field index serves both directions (SQLite walks it backwards); a longer one is made with the
+ * directions of its rules, turned so that the first is ascending.
+ */
+function indexOf(fields: Field[], exprs: string[], dirs: ('asc' | 'desc')[], seqDir: 'asc' | 'desc') {
+  const flip = dirs[0] === 'desc';
+  const dir = (d: 'asc' | 'desc') => ((d === 'desc') !== flip ? ' DESC' : '');
+  const columns =
+    exprs.length === 1
+      ? `${exprs[0]}, seq`
+      : [...exprs.map((e, i) => `${e}${dir(dirs[i]!)}`), `seq${dir(seqDir)}`].join(', ');
+  const hashed = exprs.length === 1 ? exprs[0]! : columns;
+  const prefix = `sort_${fields.map((f) => f.id).join('_')}_`;
+  return {
+    name: `${prefix}${createHash('sha1').update(hashed).digest('hex').slice(0, 10)}`,
+    prefix,
+    columns,
+  };
+}
+
 /**
  * Reads pages of a table in sort order after a keyset. The order is the sort rules, then creation order
- * (seq) in the direction of the last rule, so a deep page costs what the first one costs: single-field sorts
- * get an expression index on first use, and the keyset condition starts with a range on the first key.
+ * (seq) in the direction of the last rule. Every sort has an expression index over its keys and seq, made on
+ * first use, so the order is read from the index, never sorted again: a deep page costs what the first one
+ * costs, and a filtered read resumed after each 20 ms slice starts where it stopped by a range of the index.
  */
 export class PageReader {
   private readonly indexed = new Set<string>();
@@ -94,47 +163,21 @@ export class PageReader {
   constructor(private readonly db: Db) {}
 
   read(table: Table, spec: PageSpec, after?: Keyset): PageRead {
-    const fields = spec.sort.map((s) => table.fields.find((f) => f.id === s.fieldId)!);
-    const exprs = fields.map(sortExpression);
-    const dirs = spec.sort.map((s) => s.direction);
-    const seqDir = dirs[dirs.length - 1] ?? 'asc';
-    if (exprs.length === 1) this.ensureIndex(fields[0]!, exprs[0]!);
-
-    const where = ['table_id = ?'];
-    const params: unknown[] = [table.id];
-    if (after) {
-      const cmp = (d: string) => (d === 'asc' ? '>' : '<');
-      if (exprs.length > 0) {
-        where.push(`${exprs[0]} ${cmp(dirs[0]!)}= ?`);
-        params.push(after.keys[0]);
-      }
-      const terms: string[] = [];
-      for (let i = 0; i <= exprs.length; i++) {
-        const eq = exprs.slice(0, i).map((e) => `${e} = ?`);
-        const head = i < exprs.length ? `${exprs[i]} ${cmp(dirs[i]!)} ?` : `seq ${cmp(seqDir)} ?`;
-        terms.push(`(${[...eq, head].join(' AND ')})`);
-        params.push(...after.keys.slice(0, i), i < exprs.length ? after.keys[i] : after.seq);
-      }
-      where.push(`(${terms.join(' OR ')})`);
-    }
-    const keyCols = exprs.map((e, i) => `, ${e} AS k${i}`).join('');
-    const order = [...exprs.map((e, i) => `${e} ${dirs[i]}`), `seq ${seqDir}`].join(', ');
-    const sql = `SELECT seq, id, created_time, modified_time, data${keyCols} FROM records WHERE ${where.join(' AND ')} ORDER BY ${order}`;
+    const order = this.order(table, spec.sort);
+    const statements = this.select(table, order, ROW, spec.within, after);
 
     const records: StoredRecord[] = [];
     const keys: unknown[][] | undefined = spec.withKeys ? [] : undefined;
     let last: Keyset | undefined;
     let more = false;
     // One record beyond the page tells whether another page follows.
-    const limited = spec.filter ? sql : `${sql} LIMIT ${spec.limit + 1}`;
+    const limit = spec.filter ? undefined : spec.limit + 1;
     // Built only for the row a page ends on or resumes after, not for every row a filter passes over.
     const keysetOf = (row: Record<string, unknown>, seq: number): Keyset => ({
-      keys: exprs.map((_, i) => row[`k${i}`]),
+      keys: order.exprs.map((_, i) => row[`k${i}`]),
       seq,
     });
-    for (const row of this.db.prepare(limited).iterate(...params) as IterableIterator<
-      RecordRow & Record<string, unknown>
-    >) {
+    for (const row of this.rows<RecordRow & Record<string, unknown>>(statements, false, limit)) {
       const rec = fromRow(row);
       if (spec.filter && !spec.filter(rec)) {
         if (spec.until !== undefined && performance.now() > spec.until)
@@ -153,45 +196,210 @@ export class PageReader {
   }
 
   /**
-   * How many records of the table pass `filter` (all of them without one). A filtered count scans in creation
-   * order and, like `read`, stops at `until` and says where to resume, so the caller can let other requests in.
+   * The seqs and sort keys of the records after `after` in a query's order that `keep` keeps, read from the
+   * sort's index alone (no cells), until `until`; `resume` says where the next run starts.
    */
-  count(
+  ordered(
     table: Table,
-    filter?: (record: StoredRecord) => boolean,
-    until?: number,
-    after?: Keyset,
-  ): { count: number; resume?: Keyset } {
-    if (!filter) {
-      const row = this.db.prepare('SELECT count(*) AS n FROM records WHERE table_id = ?').get(table.id) as {
-        n: number;
-      };
-      return { count: row.n };
+    sort: SortRule[],
+    within: Candidates | undefined,
+    keep: ((seq: number) => boolean) | undefined,
+    after: Keyset | undefined,
+    until: number,
+  ): KeyRun {
+    const order = this.order(table, sort);
+    const run: KeyRun = { seqs: [], keys: [] };
+    for (const row of this.rows<unknown[]>(this.select(table, order, 'seq', within, after), true)) {
+      const seq = row[0] as number;
+      if (!keep || keep(seq)) {
+        run.seqs.push(seq);
+        for (let i = 1; i < row.length; i++) run.keys.push(row[i]);
+      }
+      if (performance.now() > until) {
+        run.resume = { keys: row.slice(1), seq };
+        break;
+      }
     }
-    const sql =
-      'SELECT seq, id, created_time, modified_time, data FROM records WHERE table_id = ? AND seq > ? ORDER BY seq';
-    let count = 0;
-    for (const row of this.db
-      .prepare(sql)
-      .iterate(table.id, after?.seq ?? -1) as IterableIterator<RecordRow>) {
-      const rec = fromRow(row);
-      if (filter(rec)) count++;
-      if (until !== undefined && performance.now() > until)
-        return { count, resume: { keys: [], seq: rec.seq } };
-    }
-    return { count };
+    return run;
   }
 
-  /** One index per field, named after its expression (a select's changes with its options); stale ones go. */
-  private ensureIndex(field: Field, expr: string): void {
-    if (expr === 'created_time' || expr === 'modified_time') return;
-    const name = `sort_${field.id}_${createHash('sha1').update(expr).digest('hex').slice(0, 10)}`;
-    if (this.indexed.has(name)) return;
-    const stale = this.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? AND name != ?")
-      .all(`sort_${field.id}_%`, name) as { name: string }[];
-    for (const s of stale) this.db.exec(`DROP INDEX ${s.name}`);
-    this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON records(table_id, ${expr}, seq)`);
+  /**
+   * The record at `position` (0-based) of an unfiltered query's order, as the keyset a walk that has just
+   * returned it holds, with its id; undefined past the end. The index is walked, not the records.
+   */
+  at(
+    table: Table,
+    sort: SortRule[],
+    within: Candidates | undefined,
+    position: number,
+  ): { keyset: Keyset; id: string } | undefined {
+    const order = this.order(table, sort);
+    const [{ sql, params }] = this.select(table, order, 'seq', within, undefined) as [Statement];
+    const row = this.db
+      .prepare(`${sql} LIMIT 1 OFFSET ?`)
+      .raw()
+      .get(...params, position) as unknown[] | undefined;
+    if (!row) return undefined;
+    const seq = row[0] as number;
+    return { keyset: { keys: row.slice(1), seq }, id: this.idOf(seq) };
+  }
+
+  /** The id of the record `seq` names (the last record of a page an offset points after). */
+  idOf(seq: number): string {
+    return (
+      (this.db.prepare('SELECT id FROM records WHERE seq = ?').pluck().get(seq) as string | undefined) ?? ''
+    );
+  }
+
+  /** How many records the table has (or of the candidates, how many are still there). */
+  count(table: Table, within?: Candidates): number {
+    const sql = within
+      ? 'SELECT count(*) FROM records NOT INDEXED WHERE seq IN (SELECT value FROM json_each(?)) AND table_id = ?'
+      : 'SELECT count(*) FROM records WHERE table_id = ?';
+    return this.db
+      .prepare(sql)
+      .pluck()
+      .get(...(within ? [within.json] : []), table.id) as number;
+  }
+
+  /**
+   * The seqs of the records (of the candidates, if any) after `after` that pass `filter`, in creation order.
+   * Like a filtered `read`, it stops at `until` and says where to resume, so the caller can let other requests in.
+   */
+  matching(
+    table: Table,
+    filter: (record: StoredRecord) => boolean,
+    within: Candidates | undefined,
+    after: Keyset | undefined,
+    until: number,
+  ): { seqs: number[]; resume?: Keyset } {
+    const seqs: number[] = [];
+    for (const row of this.rows<RecordRow>(
+      this.select(table, this.order(table, []), ROW, within, after),
+      false,
+    )) {
+      const rec = fromRow(row);
+      if (filter(rec)) seqs.push(rec.seq);
+      if (performance.now() > until) return { seqs, resume: { keys: [], seq: rec.seq } };
+    }
+    return { seqs };
+  }
+
+  private order(table: Table, sort: SortRule[]): Order {
+    const fields = sort.map((s) => table.fields.find((f) => f.id === s.fieldId)!);
+    const exprs = fields.map(sortExpression);
+    const dirs = sort.map((s) => s.direction);
+    const seqDir = dirs[dirs.length - 1] ?? 'asc';
+    const index = exprs.length > 0 ? this.ensureIndex(fields, exprs, dirs, seqDir) : 'records_by_table';
+    return { exprs, dirs, seqDir, index };
+  }
+
+  /**
+   * The statements reading `columns` and the sort keys (k0, k1, …) of a query's records after `after`, in its
+   * order, to be run one after the other. After a keyset (k0…kn-1, s), the rest of the order is n+1 ranges of
+   * the sort's index, each a seek: the records equal on k0…kn-1 after s, then those equal on k0…kn-2 after
+   * kn-1, and so on to those after k0 (SQLite seeks an index by a range on one key after equalities, not by
+   * a row value over expressions). Over candidates, each is read by its rowid (NOT INDEXED keeps SQLite from
+   * walking a sort index over the whole table instead), and the few are sorted once, in one statement.
+   */
+  private select(
+    table: Table,
+    order: Order,
+    columns: string,
+    within: Candidates | undefined,
+    after: Keyset | undefined,
+  ): Statement[] {
+    const { exprs, dirs, seqDir } = order;
+    const keyCols = exprs.map((e, i) => `, ${e} AS k${i}`).join('');
+    // Keys a range holds equal are left out of its ORDER BY, or SQLite sorts what the index already orders.
+    const orderBy = (equal: number) =>
+      [...exprs.map((e, i) => `${e} ${dirs[i]}`).slice(equal), `seq ${seqDir}`].join(', ');
+    const from = within ? 'records NOT INDEXED' : `records INDEXED BY ${order.index}`;
+    const head = within ? ['seq IN (SELECT value FROM json_each(?))', 'table_id = ?'] : ['table_id = ?'];
+    const headParams: unknown[] = within ? [within.json, table.id] : [table.id];
+    const statement = (terms: string[], params: unknown[], equal = 0): Statement => ({
+      sql: `SELECT ${columns}${keyCols} FROM ${from} WHERE ${[...head, ...terms].join(' AND ')} ORDER BY ${orderBy(equal)}`,
+      params: [...headParams, ...params],
+    });
+    if (!after) return [statement([], [])];
+    const cmp = (d: string) => (d === 'asc' ? '>' : '<');
+    // The range that starts after key i: equal on the keys before it, past it (past seq at i = n).
+    const range = (i: number) => ({
+      equal: i,
+      terms: [
+        ...exprs.slice(0, i).map((e) => `${e} = ?`),
+        i < exprs.length ? `${exprs[i]} ${cmp(dirs[i]!)} ?` : `seq ${cmp(seqDir)} ?`,
+      ],
+      params: [...after.keys.slice(0, i), i < exprs.length ? after.keys[i] : after.seq],
+    });
+    const ranges = exprs
+      .map((_, i) => range(i))
+      .concat(range(exprs.length))
+      .reverse();
+    if (!within) return ranges.map((r) => statement(r.terms, r.params, r.equal));
+    return [
+      statement(
+        [`(${ranges.map((r) => `(${r.terms.join(' AND ')})`).join(' OR ')})`],
+        ranges.flatMap((r) => r.params),
+      ),
+    ];
+  }
+
+  /** The rows of statements run one after the other (a loop that stops early ends the one running). */
+  private *rows<T>(statements: Statement[], raw: boolean, limit?: number): Generator<T> {
+    for (const s of statements) {
+      const prepared = this.db.prepare(limit === undefined ? s.sql : `${s.sql} LIMIT ${limit}`);
+      yield* (raw ? prepared.raw() : prepared).iterate(...s.params) as IterableIterator<T>;
+    }
+  }
+
+  /** Whether the one-field sort index of `field` exists: a lookup by its sort key is then a seek. */
+  hasIndexOf(field: Field): boolean {
+    const { name } = indexOf([field], [sortExpression(field)], ['asc'], 'asc');
+    if (this.indexed.has(name)) return true;
+    if (!this.exists(name)) return false;
     this.indexed.add(name);
+    return true;
+  }
+
+  /**
+   * One index per sort (see indexOf); an index of the same fields with other columns is stale and goes, and
+   * past MAX_COMPOSITE_INDEXES the oldest of two or more fields goes.
+   */
+  private ensureIndex(
+    fields: Field[],
+    exprs: string[],
+    dirs: ('asc' | 'desc')[],
+    seqDir: 'asc' | 'desc',
+  ): string {
+    const { name, prefix, columns } = indexOf(fields, exprs, dirs, seqDir);
+    if (this.indexed.has(name)) return name;
+    const stale = this.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB ? AND name != ?")
+      .pluck()
+      .all(`${prefix}${'?'.repeat(10)}`, name) as string[];
+    if (exprs.length > 1 && !this.exists(name)) {
+      const composite = this.db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'sort_*_*_*' ORDER BY rowid",
+        )
+        .pluck()
+        .all() as string[];
+      stale.push(...composite.slice(0, Math.max(0, composite.length - MAX_COMPOSITE_INDEXES + 1)));
+    }
+    for (const s of new Set(stale)) {
+      this.db.exec(`DROP INDEX IF EXISTS ${s}`);
+      this.indexed.delete(s);
+    }
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON records(table_id, ${columns})`);
+    this.indexed.add(name);
+    return name;
+  }
+
+  private exists(index: string): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(index) !==
+      undefined
+    );
   }
 }
