@@ -34,6 +34,11 @@ export interface ServerOptions {
    */
   tokenRateLimit?: number | 'off';
   /**
+   * Calls a month per workspace (every base here is in one), as the hosted service's plans allow; past them a
+   * 429 PUBLIC_API_BILLING_LIMIT_EXCEEDED until the month ends. Default off.
+   */
+  monthlyCalls?: number | 'off';
+  /**
    * TableDesk's own wire extensions (`/_tabledesk/v1/`). Off, the server answers only Airtable's wire, as the
    * hosted service does (tests and benchmarks of the app's hosted behaviour). Default on.
    */
@@ -83,6 +88,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     tokenRateLimit: opts.tokenRateLimit ?? (opts.rateLimit === 'off' ? 'off' : 50),
     penaltyMs: opts.penaltyMs ?? 30_000,
     extensions: opts.extensions ?? true,
+    monthlyCalls: opts.monthlyCalls ?? 'off',
     bodyLimit: opts.bodyLimit ?? 2 * 1024 * 1024,
     logger: opts.logger ?? false,
     onRequest: opts.onRequest,

@@ -1,6 +1,6 @@
 /**
  * `npm run server -- [--port 8787] [--host 127.0.0.1] [--api-key-file FILE] [--data DIR | --memory] [--demo]
- * [--rate-limit 5|off] [--token-rate-limit 50|off] [--penalty-ms 30000] [--extensions on|off] [--ready-json]`: the local Record Table Service on its own. The
+ * [--rate-limit 5|off] [--token-rate-limit 50|off] [--penalty-ms 30000] [--extensions on|off] [--monthly-calls N|off] [--ready-json]`: the local Record Table Service on its own. The
  * key comes from the file or from TABLEDESK_API_KEY; without one a key is generated and printed once. `--api-key KEY` is refused: a
  * command line is readable by every user of the machine (`ps`). `--ready-json` is for a parent process (the
  * app's development run): one JSON line `{url, bases}` when listening, and a stop when stdin closes.
@@ -32,6 +32,7 @@ function readArgs() {
         'rate-limit': { type: 'string', default: '5' },
         'token-rate-limit': { type: 'string' },
         extensions: { type: 'string', default: 'on' },
+        'monthly-calls': { type: 'string', default: 'off' },
         'penalty-ms': { type: 'string', default: '30000' },
         'ready-json': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -47,7 +48,7 @@ const { values } = readArgs();
 
 if (values.help) {
   console.log(
-    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--token-rate-limit N|off] [--penalty-ms N] [--extensions on|off] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
+    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--token-rate-limit N|off] [--penalty-ms N] [--extensions on|off] [--monthly-calls N|off] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
   );
   process.exit(0);
 }
@@ -65,6 +66,10 @@ if (typeof tokenRateLimit === 'number' && (!Number.isInteger(tokenRateLimit) || 
   fail(`--token-rate-limit must be a positive integer or off, not ${JSON.stringify(tokenText)}`);
 if (values.extensions !== 'on' && values.extensions !== 'off')
   fail(`--extensions must be on or off, not ${JSON.stringify(values.extensions)}`);
+const callsText = values['monthly-calls'];
+const monthlyCalls = callsText === 'off' ? 'off' : Number(callsText);
+if (monthlyCalls !== 'off' && (!Number.isInteger(monthlyCalls) || monthlyCalls < 0))
+  fail(`--monthly-calls must be a whole number or off, not ${JSON.stringify(callsText)}`);
 const penaltyMs = Number(values['penalty-ms']);
 if (!Number.isInteger(penaltyMs) || penaltyMs < 0 || penaltyMs > MAX_PENALTY_MS)
   fail(
@@ -106,6 +111,7 @@ const server = await startServer({
   ...(tokenRateLimit === undefined ? {} : { tokenRateLimit }),
   penaltyMs,
   extensions: values.extensions === 'on',
+  monthlyCalls,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
 let closing = false;

@@ -6,6 +6,8 @@ import type { SchedulerRegistry } from '../core/api/index';
 import type { EventPayload } from '../core/contract';
 import type { RunningServer } from '../server/index';
 import { commentHandlers } from './comments/comments';
+import { Budget } from './budget/budget';
+import { budgetHandlers } from './budget/handlers';
 import { Connections, DEMO_CONNECTION_ID } from './connections/connections';
 import { createDispatcher } from './dispatch';
 import type { Dispatch, Handlers } from './dispatch';
@@ -80,7 +82,14 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       : startEmbeddedServer({ ...options.embedded, userDataDir: options.userDataDir, vault: options.vault });
   // An unhandled rejection would end the process; the failure reaches the user when the demo is used.
   embedded?.catch((error: unknown) => console.error('TableDesk: the local demo server did not start', error));
-  const connections = new Connections({
+  // Counts every call of a metered connection; created first, it reaches clients through the connections.
+  const budget: Budget = new Budget({
+    userDataDir: options.userDataDir,
+    clientFor: (id) => connections.client(id),
+    emit: events.emit,
+  });
+  const connections: Connections = new Connections({
+    budget,
     userDataDir: options.userDataDir,
     vault: options.vault,
     secrets,
@@ -96,9 +105,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     metadata,
     (state) => events.emit('view.state', state),
     (count) => events.emit('view.count', count),
+    budget,
   );
   const links = createLinkServices({
-    clientFor: (id) => connections.client(id),
+    clientFor: async (id) => (await connections.client(id)).withPurpose('names'),
     metadata,
     emit: events.emit,
     noteError: (id, message) => connections.noteError(id, message),
@@ -108,7 +118,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     (server) =>
       createMirrors({
         dataDir: options.userDataDir,
-        clientFor: (id) => connections.client(id),
+        clientFor: async (id) => (await connections.client(id)).withPurpose('offline'),
         local: { connectionId: DEMO_CONNECTION_ID, url: server.url, apiKey: server.apiKey },
       }),
   );
@@ -121,6 +131,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     emit: events.emit,
     chooseDestination: options.exportDestination,
     minuteMs: options.autoSyncMinuteMs,
+    consent: budget.consent,
   });
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
   events.subscribe((event, payload) => {
@@ -179,6 +190,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'view.open': (r) => views.open(r),
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => views.close(r.viewId),
+    'view.countNow': async (r) => views.countNow(r.viewId),
     'view.walk': (r) => views.walk(r),
     'view.cancelWalk': async (r) => views.cancelWalk(r.viewId),
     'view.aggregate': (r) => views.aggregate(r),
@@ -191,6 +203,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ...links.handlers,
     ...imports.handlers,
     ...offline.handlers,
+    ...budgetHandlers(budget),
   };
 
   return {
@@ -205,6 +218,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       await imports.close();
       await offline.close();
       await edits.close();
+      await budget.close();
       connections.close();
       const server = await embedded?.catch(() => undefined);
       await server?.close();

@@ -57,6 +57,7 @@ export async function fetchAggregate(
     await requester.send({
       signal: opts?.signal,
       priority: opts?.priority,
+      purpose: opts?.purpose,
       baseId,
       method: 'POST',
       path: `/_tabledesk/v1/${encodeSegment(baseId)}/${encodeSegment(table)}/aggregate`,

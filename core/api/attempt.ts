@@ -1,5 +1,12 @@
 /** One HTTP exchange with the service, turned into parsed JSON or a classified RecordTableError. */
-import { describeCause, isConnectionRefused, readServiceError, RecordTableError, redact } from './errors';
+import {
+  describeCause,
+  isConnectionRefused,
+  isQuotaRefusal,
+  readServiceError,
+  RecordTableError,
+  redact,
+} from './errors';
 import type { RecordTableErrorInit } from './errors';
 import { stripQuery } from './query';
 
@@ -170,6 +177,17 @@ export async function sendAttempt(
   const service = parsed ? readServiceError(json) : undefined;
   const label = [String(status), service?.type, service?.message].filter(Boolean).join(' ');
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  if (isQuotaRefusal(status, service)) {
+    throw fail({
+      kind: 'http',
+      message: `${where}: ${label}`,
+      status,
+      type: service?.type,
+      serviceMessage: service?.message,
+      quota: true,
+      retryable: false,
+    });
+  }
   if (status === 429) {
     throw fail(
       {

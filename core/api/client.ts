@@ -7,9 +7,10 @@ import type { ClientEventListener } from './events';
 import { fetchExtensions } from './extensions';
 import { Meta } from './meta';
 import type { MetaClient } from './meta';
-import type { RequestOptions } from './options';
+import type { Purpose, RequestOptions } from './options';
 import { requireId } from './query';
 import { Requester } from './requester';
+import type { RequesterConfig } from './requester';
 import { SchedulerRegistry } from './scheduler';
 import type { SchedulerStats } from './scheduler';
 import { Table } from './table';
@@ -59,9 +60,12 @@ export interface ClientOptions {
   schedulers?: SchedulerRegistry;
   fetch?: typeof fetch;
   onEvent?: ClientEventListener;
+  /** Asked before each attempt goes out; an error refuses it unsent (see RequesterConfig.refuse). */
+  refuse?: RequesterConfig['refuse'];
 }
 
 export const DEFAULT_REQUESTS_PER_SECOND = 5;
+const AIRTABLE_HOST = 'api.airtable.com';
 /** The service's 50 requests/s a token against its 5 a base (airtable-wire.md §5). */
 const TOKEN_TO_BASE_RATIO = 10;
 /**
@@ -69,6 +73,49 @@ const TOKEN_TO_BASE_RATIO = 10;
  * jitter (its ARRIVAL_JITTER_MS); the late first arrival of a cold start is held apart by the scheduler.
  */
 const SPACING_MARGIN_MS = 5;
+
+interface ClientShared {
+  /** The server's extensions, asked once. */
+  extensions?: Promise<ReadonlySet<string>>;
+  idsPerRequest: IdsPerRequest;
+}
+
+function checkedBaseUrl(opts: ClientOptions): string {
+  if (opts.apiKey.length === 0) throw new RangeError('apiKey must not be empty');
+  let url: URL;
+  try {
+    url = new URL(opts.baseUrl);
+  } catch {
+    throw new RangeError(`baseUrl is not a URL: ${opts.baseUrl}`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function requesterConfig(opts: ClientOptions, baseUrl: string): RequesterConfig {
+  const rps = opts.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
+  if (!(rps > 0)) throw new RangeError(`requestsPerSecond must be a positive number, got ${rps}`);
+  const tokenRps = opts.tokenRequestsPerSecond ?? rps * TOKEN_TO_BASE_RATIO;
+  if (tokenRps !== 'off' && !(tokenRps > 0))
+    throw new RangeError(`tokenRequestsPerSecond must be a positive number or 'off', got ${tokenRps}`);
+  const userFetch = opts.fetch;
+  return {
+    baseUrl,
+    apiKey: opts.apiKey,
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    // A bare `fetch` reference loses its `this` in browsers ("Illegal invocation").
+    fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
+    spacingMs: opts.minSpacingMs ?? Math.ceil(1000 / rps) + SPACING_MARGIN_MS,
+    tokenRequestsPerSecond: tokenRps === 'off' ? undefined : tokenRps,
+    schedulers: opts.schedulers ?? new SchedulerRegistry(),
+    maxRetries: opts.maxRetries ?? 5,
+    maxRateLimitRetries: opts.maxRateLimitRetries ?? 10,
+    rateLimitPauseMs: opts.rateLimitPauseMs ?? 30_000,
+    backoffBaseMs: opts.backoffBaseMs ?? 500,
+    backoffMaxMs: opts.backoffMaxMs ?? 15_000,
+    onEvent: opts.onEvent,
+    refuse: opts.refuse,
+  };
+}
 
 /**
  * One client per connection (base URL and API key). Every request goes through the throttle of its base:
@@ -78,49 +125,33 @@ export class RecordTableClient {
   readonly meta: MetaClient;
   readonly baseUrl: string;
   readonly #requester: Requester;
-  #extensions: Promise<ReadonlySet<string>> | undefined;
-  /** Ids per request of `recordsByIds`, per table, as the service has shown it takes them. */
-  readonly #idsPerRequest = new IdsPerRequest();
+  /** What every purpose's view of this client shares: the extensions answer, the ids a request holds. */
+  readonly #shared: ClientShared;
 
-  constructor(opts: ClientOptions) {
-    const rps = opts.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
-    if (!(rps > 0)) throw new RangeError(`requestsPerSecond must be a positive number, got ${rps}`);
-    const tokenRps = opts.tokenRequestsPerSecond ?? rps * TOKEN_TO_BASE_RATIO;
-    if (tokenRps !== 'off' && !(tokenRps > 0))
-      throw new RangeError(`tokenRequestsPerSecond must be a positive number or 'off', got ${tokenRps}`);
-    if (opts.apiKey.length === 0) throw new RangeError('apiKey must not be empty');
-    let url: URL;
-    try {
-      url = new URL(opts.baseUrl);
-    } catch {
-      throw new RangeError(`baseUrl is not a URL: ${opts.baseUrl}`);
-    }
-    this.baseUrl = url.href.replace(/\/+$/, '');
-    const userFetch = opts.fetch;
-    this.#requester = new Requester({
-      baseUrl: this.baseUrl,
-      apiKey: opts.apiKey,
-      timeoutMs: opts.timeoutMs ?? 60_000,
-      // A bare `fetch` reference loses its `this` in browsers ("Illegal invocation").
-      fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
-      spacingMs: opts.minSpacingMs ?? Math.ceil(1000 / rps) + SPACING_MARGIN_MS,
-      tokenRequestsPerSecond: tokenRps === 'off' ? undefined : tokenRps,
-      schedulers: opts.schedulers ?? new SchedulerRegistry(),
-      maxRetries: opts.maxRetries ?? 5,
-      maxRateLimitRetries: opts.maxRateLimitRetries ?? 10,
-      rateLimitPauseMs: opts.rateLimitPauseMs ?? 30_000,
-      backoffBaseMs: opts.backoffBaseMs ?? 500,
-      backoffMaxMs: opts.backoffMaxMs ?? 15_000,
-      onEvent: opts.onEvent,
-    });
+  /** `from`: internal, a view of another client for one purpose (see `withPurpose`). */
+  constructor(opts: ClientOptions, from?: { requester: Requester; shared: ClientShared }) {
+    this.baseUrl = from === undefined ? checkedBaseUrl(opts) : opts.baseUrl;
+    this.#requester = from?.requester ?? new Requester(requesterConfig(opts, this.baseUrl));
+    this.#shared = from?.shared ?? { idsPerRequest: new IdsPerRequest() };
     this.meta = new Meta(this.#requester);
+  }
+
+  /**
+   * The same client (throttles, key, events), whose requests count for `purpose` in the request budget unless a
+   * call names its own. Services hand each kind of work its own view: names, counts, offline copies.
+   */
+  withPurpose(purpose: Purpose): RecordTableClient {
+    return new RecordTableClient(
+      { baseUrl: this.baseUrl, apiKey: '' },
+      { requester: this.#requester.withPurpose(purpose), shared: this.#shared },
+    );
   }
 
   /** A table by name or id; names are percent-encoded in full. */
   table(baseId: string, tableNameOrId: string): TableClient {
     requireId('base id', baseId);
     requireId('table name or id', tableNameOrId);
-    return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId, this.#idsPerRequest);
+    return new Table(this.#requester, this.baseUrl, baseId, tableNameOrId, this.#shared.idsPerRequest);
   }
 
   /**
@@ -128,11 +159,14 @@ export class RecordTableClient {
    * question is asked again next time.
    */
   extensions(opts?: RequestOptions): Promise<ReadonlySet<string>> {
-    this.#extensions ??= fetchExtensions(this.#requester, opts).catch((e: unknown) => {
-      this.#extensions = undefined;
+    const shared = this.#shared;
+    // Airtable's own service has none: known without spending a call of the month's allowance on it.
+    if (new URL(this.baseUrl).hostname === AIRTABLE_HOST) shared.extensions ??= Promise.resolve(new Set());
+    shared.extensions ??= fetchExtensions(this.#requester, opts).catch((e: unknown) => {
+      shared.extensions = undefined;
       throw e;
     });
-    return this.#extensions;
+    return shared.extensions;
   }
 
   /** The comments of a table's records, through the same throttle as its records. */

@@ -131,6 +131,7 @@ export class Comments implements CommentsClient {
     return this.#requester.send({
       signal: opts?.signal,
       priority: opts?.priority,
+      purpose: opts?.purpose,
       baseId: this.baseId,
       creates,
       ...spec,

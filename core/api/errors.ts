@@ -15,6 +15,7 @@ export interface RecordTableErrorInit {
   attempts?: number;
   completed?: unknown[];
   cause?: unknown;
+  quota?: boolean;
 }
 
 export class RecordTableError extends Error {
@@ -28,6 +29,11 @@ export class RecordTableError extends Error {
   rawBody?: string;
   /** Whether sending the same request again could succeed and is safe. */
   retryable: boolean;
+  /**
+   * The service refused the call for its monthly allowance (see `isQuotaRefusal`): nothing will pass until the
+   * month ends or the plan changes, so it is never retried, unlike the per-second 429.
+   */
+  quota: boolean;
   method?: string;
   path?: string;
   attempts?: number;
@@ -45,6 +51,7 @@ export class RecordTableError extends Error {
     this.serviceMessage = init.serviceMessage;
     this.rawBody = init.rawBody;
     this.retryable = init.retryable ?? false;
+    this.quota = init.quota ?? false;
     this.method = init.method;
     this.path = init.path;
     this.attempts = init.attempts;
@@ -64,6 +71,7 @@ export class RecordTableError extends Error {
       rawBody: this.rawBody,
       retryable: this.retryable,
       attempts: this.attempts,
+      ...(this.quota ? { quota: true } : {}),
     };
   }
 }
@@ -87,6 +95,23 @@ export function readServiceError(body: unknown): ServiceErrorBody | undefined {
     type: typeof type === 'string' ? type : undefined,
     message: typeof message === 'string' ? message : undefined,
   };
+}
+
+/** The per-second refusal's type (airtable-wire.md §4): a 429 of another type is not about the rate. */
+export const RATE_LIMIT_TYPE = 'RATE_LIMIT_REACHED';
+
+/**
+ * Whether an answer refuses the call for the workspace's monthly allowance rather than the per-second rate.
+ * Unverified on the wire (airtable-wire.md §5, §12): third parties report a 429 of type
+ * PUBLIC_API_BILLING_LIMIT_EXCEEDED, Airtable's older docs a 402 Payment Required. Decided here: a 402 is the
+ * allowance; a 429 is the allowance when its type is not RATE_LIMIT_REACHED and its type or message speaks of
+ * billing, a quota or a plan's limit; any other 429 (no body, an unknown type) stays the per-second limit,
+ * whose retry after its pause is harmless if this guess is wrong.
+ */
+export function isQuotaRefusal(status: number, service: ServiceErrorBody | undefined): boolean {
+  if (status === 402) return true;
+  if (status !== 429 || service === undefined || service.type === RATE_LIMIT_TYPE) return false;
+  return /BILLING|QUOTA|PLAN_LIMIT|LIMIT_EXCEEDED/i.test(`${service.type ?? ''} ${service.message ?? ''}`);
 }
 
 /** Removes every occurrence of the API key from a text that leaves the client. */

@@ -44,6 +44,8 @@ export async function fetchExtensions(
     body = await requester.send({
       signal: opts?.signal,
       priority: opts?.priority,
+      // Whichever view of the client asks, this is a question about the server.
+      purpose: 'schema',
       baseId: '',
       method: 'GET',
       path: EXTENSIONS_PATH,

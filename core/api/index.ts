@@ -4,7 +4,11 @@ export type { ClientOptions } from './client';
 export { RecordTableError } from './errors';
 export type { ErrorKind } from './errors';
 export type { ClientEvent, ClientEventListener } from './events';
+export { PURPOSES } from './options';
+export { isQuotaRefusal } from './errors';
+export type { OutgoingRequest } from './requester';
 export type {
+  Purpose,
   CellFormatOptions,
   CountOptions,
   GetOptions,
@@ -14,7 +18,7 @@ export type {
   RequestOptions,
   WriteOptions,
 } from './options';
-export type { MetaClient, NewBase, NewField, NewTable, CreatedBase, WhoAmI } from './meta';
+export type { BaseDetails, MetaClient, NewBase, NewField, NewTable, CreatedBase, WhoAmI } from './meta';
 export { encodeSegment, listQuery, listBody, MAX_URL_LENGTH, toSortSpec } from './query';
 export { SchedulerRegistry } from './scheduler';
 export type { SchedulerStats } from './scheduler';

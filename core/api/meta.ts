@@ -36,8 +36,21 @@ export interface CreatedBase {
   tables: TableSchema[];
 }
 
+/** What `GET /v0/meta/bases/{baseId}` tells of a base; the workspace where the token may read it. */
+export interface BaseDetails {
+  id: string;
+  workspaceId?: string;
+}
+
 export interface MetaClient {
   bases(opts?: RequestOptions): Promise<BaseInfo[]>;
+  /**
+   * One base's details, its workspace among them. Airtable answers this path ("get base collaborators") only
+   * for tokens with an enterprise scope (`workspacesAndBases:read`); others get a 403 or 404, which the caller
+   * takes as "workspace unknown". Unverified beyond Airtable's reference, which the research notes do not
+   * quote: the answer is read leniently (a workspace id of the usual shape, or none).
+   */
+  baseDetails(baseId: string, opts?: RequestOptions): Promise<BaseDetails>;
   baseSchema(baseId: string, opts?: RequestOptions): Promise<TableSchema[]>;
   whoami(opts?: RequestOptions): Promise<WhoAmI>;
   createBase(base: NewBase, opts?: RequestOptions): Promise<CreatedBase>;
@@ -67,6 +80,14 @@ export class Meta implements MetaClient {
         typeof page.body.offset === 'string' && page.body.offset.length > 0 ? page.body.offset : undefined;
     } while (offset !== undefined);
     return out;
+  }
+
+  async baseDetails(baseId: string, opts?: RequestOptions): Promise<BaseDetails> {
+    const body = asObject(await this.#get(baseId, `/v0/meta/bases/${encodeSegment(baseId)}`, opts), 'a base');
+    const workspaceId = body['workspaceId'];
+    return typeof workspaceId === 'string' && /^wsp[A-Za-z0-9]{1,40}$/.test(workspaceId)
+      ? { id: baseId, workspaceId }
+      : { id: baseId };
   }
 
   async baseSchema(baseId: string, opts?: RequestOptions): Promise<TableSchema[]> {
@@ -105,6 +126,7 @@ export class Meta implements MetaClient {
     return this.#requester.send({
       signal: opts?.signal,
       priority: opts?.priority,
+      purpose: opts?.purpose,
       baseId,
       method: 'GET',
       path,
@@ -116,6 +138,7 @@ export class Meta implements MetaClient {
     return this.#requester.send({
       signal: opts?.signal,
       priority: opts?.priority,
+      purpose: opts?.purpose,
       baseId,
       method: 'POST',
       path,

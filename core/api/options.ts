@@ -2,10 +2,39 @@ import type { SortSpec } from '../records/types';
 
 export type Priority = 'interactive' | 'background';
 
+/**
+ * What a request is spent on, for the request budget (a hosted workspace's calls are counted by the month):
+ * - rows: pages of records the user asked to see (and comments read);
+ * - count: a view's record count (a walk of its ids on the hosted service);
+ * - names: the names of linked records;
+ * - summary: groups and summaries of a whole view;
+ * - find: Find's count and its walks;
+ * - export: a CSV export's pages;
+ * - offline: making a base available offline, and syncing it;
+ * - edits: every write (edits, creates, deletes, uploads, comments written);
+ * - live: picking up other users' changes (polls, webhooks);
+ * - schema: the metadata API and the server's answer about extensions.
+ */
+export const PURPOSES = [
+  'rows',
+  'count',
+  'names',
+  'summary',
+  'find',
+  'export',
+  'offline',
+  'edits',
+  'live',
+  'schema',
+] as const;
+export type Purpose = (typeof PURPOSES)[number];
+
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Interactive work (visible pages, edits) starts before background work (prefetch, exports). */
   priority?: Priority;
+  /** What the request is for; by default the client's own purpose (`withPurpose`), else read from the request. */
+  purpose?: Purpose;
 }
 
 export interface WriteOptions extends RequestOptions {

@@ -3,7 +3,7 @@ import { sendAttempt, AttemptError } from './attempt';
 import type { AttemptConfig, AttemptFailure, AttemptSpec } from './attempt';
 import { isAbortError, RecordTableError } from './errors';
 import type { ClientEvent, ClientEventListener } from './events';
-import type { Priority, RequestOptions } from './options';
+import type { Priority, Purpose, RequestOptions } from './options';
 import { stripQuery } from './query';
 import { queuePriority } from './scheduler';
 import type { BaseScheduler, SchedulerRegistry, SchedulerStats, TokenGate } from './scheduler';
@@ -23,12 +23,26 @@ export interface RetryPolicy {
   backoffMaxMs: number;
 }
 
+/** What a request is, for a `refuse` hook deciding before it is sent. */
+export interface OutgoingRequest {
+  baseId: string;
+  method: string;
+  path: string;
+  priority: Priority;
+  purpose: Purpose;
+}
+
 export interface RequesterConfig extends AttemptConfig, RetryPolicy {
   spacingMs: number;
   /** Starts per second across every base of this key (the service's 50); undefined for no such limit. */
   tokenRequestsPerSecond: number | undefined;
   schedulers: SchedulerRegistry;
   onEvent?: ClientEventListener;
+  /**
+   * Asked before each attempt leaves its queue: an error refuses the request here, unsent (the request budget
+   * stops background work once the service refused the month's calls). Undefined lets it go.
+   */
+  refuse?: (request: OutgoingRequest) => RecordTableError | undefined;
 }
 
 export interface SendSpec extends AttemptSpec, RequestOptions {
@@ -60,33 +74,57 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export class Requester {
-  readonly #config: RequesterConfig;
-  /** The bases this client has used, for its summed stats. */
-  readonly #schedulers = new Map<string, BaseScheduler>();
-  readonly #gate: TokenGate | undefined;
-  #nextId = 1;
+/** What a request is for when nobody said: the metadata API is schema, a read is rows, anything else an edit. */
+export function purposeOf(method: string, path: string): Purpose {
+  if (path.startsWith('/v0/meta/') || path.startsWith('/_tabledesk/v1/extensions')) return 'schema';
+  if (method === 'GET' || path.split('?')[0]?.endsWith('/listRecords')) return 'rows';
+  return 'edits';
+}
 
-  constructor(config: RequesterConfig) {
-    this.#config = config;
-    this.#gate =
-      config.tokenRequestsPerSecond === undefined
-        ? undefined
-        : config.schedulers.gate(config.baseUrl, config.apiKey, config.tokenRequestsPerSecond);
+/** The state every purpose's view of one client shares: throttles, request ids. */
+interface Shared {
+  config: RequesterConfig;
+  /** The bases this client has used, for its summed stats. */
+  schedulers: Map<string, BaseScheduler>;
+  gate: TokenGate | undefined;
+  nextId: number;
+}
+
+export class Requester {
+  readonly #shared: Shared;
+  readonly #purpose: Purpose | undefined;
+
+  constructor(config: RequesterConfig, purpose?: Purpose, shared?: Shared) {
+    this.#shared = shared ?? {
+      config,
+      schedulers: new Map(),
+      gate:
+        config.tokenRequestsPerSecond === undefined
+          ? undefined
+          : config.schedulers.gate(config.baseUrl, config.apiKey, config.tokenRequestsPerSecond),
+      nextId: 1,
+    };
+    this.#purpose = purpose;
+  }
+
+  /** The same requester (throttles, key, events), its requests counted for `purpose` unless they say otherwise. */
+  withPurpose(purpose: Purpose): Requester {
+    return new Requester(this.#shared.config, purpose, this.#shared);
   }
 
   scheduler(baseId: string): BaseScheduler {
-    let s = this.#schedulers.get(baseId);
+    const { config, schedulers } = this.#shared;
+    let s = schedulers.get(baseId);
     if (!s) {
-      s = this.#config.schedulers.get(this.#config.baseUrl, baseId, this.#config.spacingMs);
-      this.#schedulers.set(baseId, s);
+      s = config.schedulers.get(config.baseUrl, baseId, config.spacingMs);
+      schedulers.set(baseId, s);
     }
     return s;
   }
 
   stats(baseId?: string): SchedulerStats {
     if (baseId !== undefined) return this.scheduler(baseId).stats();
-    const all = [...this.#schedulers.values()].map((s) => s.stats());
+    const all = [...this.#shared.schedulers.values()].map((s) => s.stats());
     const paused = all.map((s) => s.pausedUntil).filter((p): p is number => p !== undefined);
     return {
       queued: all.reduce((n, s) => n + s.queued, 0),
@@ -97,15 +135,16 @@ export class Requester {
   }
 
   async send<T>(spec: SendSpec): Promise<T> {
-    const config = this.#config;
+    const config = this.#shared.config;
     const priority: Priority = spec.priority ?? 'interactive';
     const scheduler = this.scheduler(spec.baseId);
     const base = {
       baseId: spec.baseId,
-      requestId: this.#nextId++,
+      requestId: this.#shared.nextId++,
       method: spec.method,
       path: stripQuery(spec.path),
       priority,
+      purpose: spec.purpose ?? this.#purpose ?? purposeOf(spec.method, spec.path),
     };
     const emit = (e: Omit<ClientEvent, keyof typeof base | 'at'>) =>
       config.onEvent?.({ ...base, ...e, at: Date.now() });
@@ -118,6 +157,8 @@ export class Requester {
       try {
         const result = await scheduler.run(
           async () => {
+            const refusal = config.refuse?.(base);
+            if (refusal) throw refusal;
             startedAt = Date.now();
             emit({ type: 'started', attempt, waitMs: startedAt - queuedAt });
             try {
@@ -131,6 +172,7 @@ export class Requester {
                 attempt,
                 status: err?.status,
                 errorKind: err?.kind,
+                ...(err?.quota ? { quota: true } : {}),
                 durationMs: Date.now() - startedAt,
               });
               throw e;
@@ -138,10 +180,12 @@ export class Requester {
           },
           queuePriority(priority, attempt > 1),
           spec.signal,
-          this.#gate,
+          this.#shared.gate,
         );
         return result as T;
       } catch (e) {
+        // Refused here before it was sent (see RequesterConfig.refuse).
+        if (e instanceof RecordTableError) throw e;
         if (!(e instanceof AttemptError)) {
           if (spec.signal?.aborted || isAbortError(e)) {
             throw new RecordTableError({
@@ -159,6 +203,8 @@ export class Requester {
         error.attempts = attempt;
         const reason =
           error.status !== undefined ? `${error.status} ${error.type ?? ''}`.trim() : `${error.kind}`;
+        // The month's allowance is spent: every retry would be refused too (and may be counted).
+        if (error.quota) throw error;
         if (error.status === 429) {
           if (rateLimitRetries++ >= config.maxRateLimitRetries) throw error;
           const pauseMs = failure.retryAfterMs ?? config.rateLimitPauseMs;

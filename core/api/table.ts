@@ -173,8 +173,8 @@ export class Table implements TableClient {
 
   async count(opts: CountOptions = {}): Promise<number> {
     const path = countPath(this.baseId, this.table);
-    const { view, formula, signal, priority } = opts;
-    return asCount(await this.#sendList({ view, formula, signal, priority }, path, path));
+    const { view, formula, signal, priority, purpose } = opts;
+    return asCount(await this.#sendList({ view, formula, signal, priority, purpose }, path, path));
   }
 
   async seek(position: number, opts: ListOptions = {}): Promise<SeekResult> {
@@ -339,6 +339,7 @@ export class Table implements TableClient {
     return this.#requester.send({
       signal: opts?.signal,
       priority: opts?.priority,
+      purpose: opts?.purpose,
       baseId: this.baseId,
       creates: false,
       ...spec,

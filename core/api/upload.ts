@@ -63,6 +63,7 @@ export async function uploadAttachment(
     baseId,
     signal: opts.signal,
     priority: opts.priority,
+    purpose: opts.purpose,
     onProgress: opts.onProgress,
   });
   return asRecord(body);

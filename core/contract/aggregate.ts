@@ -42,6 +42,8 @@ export const aggregateChannels = {
       ),
       /** 'view': computed over the whole view; 'loaded': over the rows loaded so far (`total` of them). */
       basis: z.enum(['view', 'loaded']),
+      /** The whole view was asked for and the user did not agree to its cost: these are the loaded rows'. */
+      declined: z.boolean().optional(),
     }),
   ),
 } as const;

@@ -131,6 +131,8 @@ export const appChannels = {
     }),
   ),
   'view.close': channel(z.object({ viewId: idSchema }), z.object({ closed: z.boolean() })),
+  /** Counts the view now: the user asked for it (after declining the walk's cost before). */
+  'view.countNow': channel(z.object({ viewId: idSchema }), z.object({ started: z.boolean() })),
 } as const;
 
 export const appEvents = {
@@ -145,7 +147,13 @@ export const appEvents = {
     columns: z.array(columnSchema).optional(),
   }),
   /** The view's record count (its named view and formula): exact, or at least `count` while it is walked. */
-  'view.count': z.object({ viewId: idSchema, count: z.number().int(), exact: z.boolean() }),
+  'view.count': z.object({
+    viewId: idSchema,
+    count: z.number().int(),
+    exact: z.boolean(),
+    /** The walk that counts the view was not agreed to (its calls); `view.countNow` starts it. */
+    declined: z.boolean().optional(),
+  }),
   'client.status': z.object({
     connectionId: idSchema,
     queued: z.number().int(),

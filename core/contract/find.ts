@@ -16,7 +16,15 @@ const search = {
 
 export const findChannels = {
   /** Records of the view matching the search (its named view and formula, AND the find formula). */
-  'find.count': channel(z.object(search), z.object({ count: z.number().int(), cancelled: z.boolean() })),
+  'find.count': channel(
+    z.object(search),
+    z.object({
+      count: z.number().int(),
+      cancelled: z.boolean(),
+      /** Counting needs a walk of the matching records that the user did not agree to pay for. */
+      declined: z.boolean().optional(),
+    }),
+  ),
   /**
    * The first matching row after `from` (or before it, `previous`), in the view's order, wrapping round at
    * the ends; rows not loaded yet are reached by walking the view's page chain (its `view.state` events tell
@@ -40,6 +48,8 @@ export const findChannels = {
         .optional(),
       loaded: z.number().int(),
       rowCount: z.number().int().optional(),
+      /** Only the loaded rows were searched: the walk beyond them was not agreed to (its calls). */
+      declined: z.boolean().optional(),
     }),
   ),
   'find.cancel': channel(z.object({ viewId: idSchema }), z.object({ cancelled: z.boolean() })),

@@ -26,6 +26,7 @@ import { attachmentChannels, attachmentEvents } from './attachments';
 import { importChannels, importEvents } from './imports';
 import { linkChannels, linkEvents } from './links';
 import { mirrorChannels, mirrorEvents } from './mirror';
+import { budgetChannels, budgetEvents } from './budget';
 
 export const channels = {
   ...appChannels,
@@ -39,6 +40,7 @@ export const channels = {
   ...importChannels,
   ...replaceChannels,
   ...mirrorChannels,
+  ...budgetChannels,
 } satisfies ChannelSet;
 export const events = {
   ...appEvents,
@@ -48,6 +50,7 @@ export const events = {
   ...importEvents,
   ...replaceEvents,
   ...mirrorEvents,
+  ...budgetEvents,
 } satisfies EventSet;
 
 export type Channels = typeof channels;
@@ -71,4 +74,6 @@ export * from './wire';
 export { MAX_COMMENT_LENGTH, commentSchema } from './comments';
 export type { Comment } from './comments';
 export { MAX_AUTO_SYNC_MINUTES } from './mirror';
+export { PLANS } from './budget';
+export type { BudgetAsk, BudgetStatus, Plan } from './budget';
 export type { MirrorConflictInfo, MirrorInfo, MirrorResolutionInfo } from './mirror';

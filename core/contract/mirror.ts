@@ -108,7 +108,12 @@ export const mirrorChannels = {
         tableIds: z.array(idSchema).min(1, 'Choose at least one table').max(1000).optional(),
       })
       .strict(),
-    z.object({ mirror: mirrorSummarySchema.optional(), cancelled: z.boolean() }),
+    z.object({
+      mirror: mirrorSummarySchema.optional(),
+      cancelled: z.boolean(),
+      /** The copy's calls were not agreed to (the request budget): nothing was copied. */
+      declined: z.boolean().optional(),
+    }),
   ),
   'mirror.cancel': channel(z.object(onMirror).strict(), z.object({ cancelled: z.boolean() })),
   /** Pulls what changed remotely and pushes what changed locally; fails as a ChannelError when offline. */

@@ -11,6 +11,8 @@ import { loopbackHostAllowed } from './host-check';
 import { parseJsonBody } from './json-body';
 import { parseQueryString } from './query-string';
 import { RateLimiter } from './rate-limit';
+import { MonthlyQuota } from './quota';
+import { LOCAL_WORKSPACE_ID } from './meta-routes';
 import { registerExtensionRoutes } from './extension-routes';
 import { registerMetaRoutes } from './meta-routes';
 import { registerRecordRoutes } from './record-routes';
@@ -27,6 +29,8 @@ export interface AppOptions {
   /** Requests per second across every base for one user's keys (Airtable's 50), or 'off'. */
   tokenRateLimit: number | 'off';
   penaltyMs: number;
+  /** A monthly allowance of calls per workspace (the hosted plans'), or 'off'. */
+  monthlyCalls: number | 'off';
   /** TableDesk's extensions under /_tabledesk/v1/; without them only Airtable's wire is answered. */
   extensions: boolean;
   bodyLimit: number;
@@ -124,6 +128,7 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   const limiter = opts.rateLimit === 'off' ? undefined : new RateLimiter(opts.rateLimit, opts.penaltyMs);
   const tokenLimiter =
     opts.tokenRateLimit === 'off' ? undefined : new RateLimiter(opts.tokenRateLimit, opts.penaltyMs);
+  const quota = opts.monthlyCalls === 'off' ? undefined : new MonthlyQuota(opts.monthlyCalls);
   /** Both limits checked before either counts the request; a refusal by either is the service's 429. */
   const admit = (baseId: string | undefined, userId: string): boolean => {
     const now = Date.now();
@@ -152,6 +157,9 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
     const baseId = baseIdOf(req.params);
     if (baseId !== undefined && !service.catalog.base(baseId)) throw modelNotFound();
     if (!admit(baseId, user.id)) throw rateLimited();
+    // Counted once the rate allowed it; a call refused for the month is not counted again.
+    if (baseId !== undefined && quota && !quota.admit(LOCAL_WORKSPACE_ID, Date.now()))
+      throw quota.refusal(Date.now());
   });
 
   const knownBaseId = (params: unknown) => {

@@ -9,6 +9,9 @@ import type { User } from '../users';
 import { createBaseBody, fieldSpec, renameBody, tableSpec } from './schemas';
 
 type BaseParams = { baseId: string };
+
+/** Every base of the local server is in one workspace (it has no other notion of one). */
+export const LOCAL_WORKSPACE_ID = 'wspLocalTableDesk';
 type TableParams = BaseParams & { tableId: string };
 
 function metaTable(service: Service, baseId: string, tableIdOrName: string): Table {
@@ -49,6 +52,12 @@ export function registerMetaRoutes(
       return { id: base.id, tables: base.tables.map((t) => tableSchema(t, false)) };
     },
   );
+
+  // Airtable's "get base collaborators" (enterprise tokens only there): here, the base's workspace.
+  app.get<{ Params: BaseParams }>('/v0/meta/bases/:baseId', async (req) => {
+    const base = catalog.base(req.params.baseId)!;
+    return { id: base.id, name: base.name, permissionLevel: 'create', workspaceId: LOCAL_WORKSPACE_ID };
+  });
 
   app.get<{ Params: BaseParams; Querystring: { include?: string | string[] } }>(
     '/v0/meta/bases/:baseId/tables',

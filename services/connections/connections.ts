@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { RecordTableClient, SchedulerRegistry } from '../../core/api/index';
-import type { ClientOptions } from '../../core/api/index';
+import type { ClientEvent, ClientOptions, OutgoingRequest, RecordTableError } from '../../core/api/index';
 import type { ConnectionSummary, EventPayload, ParsedRequest, Response } from '../../core/contract';
 import type { RunningServer } from '../../server/index';
 import { ServiceError } from '../errors';
@@ -35,6 +35,11 @@ export interface ConnectionsOptions {
   schedulers?: SchedulerRegistry;
   fetch?: typeof fetch;
   emitStatus: (status: EventPayload<'client.status'>) => void;
+  /** The request budget: sees every request of every connection, and may refuse one before it is sent. */
+  budget?: {
+    observe(connectionId: string, event: ClientEvent): void;
+    refuse(connectionId: string, request: OutgoingRequest): RecordTableError | undefined;
+  };
 }
 
 interface Live {
@@ -179,12 +184,15 @@ export class Connections {
     if (apiKey === undefined)
       throw new ServiceError('invalid-request', 'This connection has no API key: edit it and type one.');
     const status = new ClientStatus(id, this.options.emitStatus);
+    const budget = this.options.budget;
     const opts: ClientOptions = {
       baseUrl,
       apiKey,
       schedulers: this.schedulers,
+      ...(budget === undefined ? {} : { refuse: (r: OutgoingRequest) => budget.refuse(id, r) }),
       // A failure the client retries by itself must still show: the status bar names it with the retry.
       onEvent: (e) => {
+        budget?.observe(id, e);
         if (e.type === 'retry') {
           status.noteError(`${e.method} ${e.path} failed (${e.reason ?? e.errorKind ?? 'error'}); retrying.`);
         } else status.observe(e);

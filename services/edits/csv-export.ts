@@ -159,7 +159,7 @@ export class CsvExports {
     let pages = 0;
     try {
       const table = await this.tableFor(req.target);
-      const opts: ListOptions = { priority: 'background', signal };
+      const opts: ListOptions = { priority: 'background', purpose: 'export', signal };
       if (req.query.view !== undefined) opts.view = req.query.view;
       if (req.query.fields !== undefined) opts.fields = req.query.fields;
       if (req.query.sort !== undefined) opts.sort = req.query.sort;

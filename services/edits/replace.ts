@@ -160,7 +160,12 @@ export class Replaces {
       const fields = [
         ...new Set([...req.fields.map((f) => f.name), ...(req.primaryField ? [req.primaryField] : [])]),
       ];
-      const base: ListOptions = { priority: 'background', signal: controller.signal, fields };
+      const base: ListOptions = {
+        priority: 'background',
+        purpose: 'find',
+        signal: controller.signal,
+        fields,
+      };
       const walks: ListOptions[] =
         req.recordIds === undefined
           ? [

@@ -13,6 +13,7 @@ import { ServiceError, toChannelError } from '../errors';
 import type { MirrorProgress, Mirrors, SyncResult } from '../mirror/index';
 import { conflictsReport, reportFileName } from './report';
 import { MirrorSettings } from './settings';
+import type { Consent } from '../budget/budget';
 
 type Channels = typeof mirrorChannels;
 export type MirrorHandlers = {
@@ -34,6 +35,8 @@ export interface OfflineMirrorsOptions {
   chooseDestination?: ChooseDestination | undefined;
   /** The length of a minute of the automatic sync's interval (tests shorten it). */
   minuteMs?: number | undefined;
+  /** Whether a copy may spend its calls (the request budget asks on a limited plan); without it, always. */
+  consent?: Consent | undefined;
 }
 
 /** Local edits come in bursts (a paste, an undo of many rows): the badges are counted again once they pause. */
@@ -167,6 +170,17 @@ export class OfflineMirrors {
     const report = this.progressTo({ connectionId, baseId }, (id) => (pull.mirrorId = id));
     pull.done = (async () => {
       await this.options.checkConnection(connectionId);
+      const agreed =
+        (await this.options.consent?.({
+          connectionId,
+          baseId,
+          purpose: 'offline',
+          subject: `Make a base available offline: read every record of ${request.tableIds === undefined ? 'its tables' : `${request.tableIds.length} of its tables`}, and its files`,
+        })) ?? true;
+      if (!agreed) {
+        this.pulls.delete(key);
+        return { cancelled: true, declined: true };
+      }
       const engine = await this.options.engine;
       const source =
         request.tableIds === undefined

@@ -22,6 +22,8 @@ export interface AggregateSource {
   loadFirst: () => Promise<void>;
   /** Aborted when the view closes. */
   signal: AbortSignal;
+  /** Whether the walk of the whole view may spend its calls (the request budget). */
+  consent?: () => Promise<boolean>;
 }
 
 type Request = ParsedRequest<'view.aggregate'>;
@@ -88,11 +90,16 @@ export async function aggregateView(source: AggregateSource, request: Request): 
       if (!(e instanceof RecordTableError && e.status === 404 && e.type === 'NOT_FOUND')) throw e;
     }
   }
-  if (request.scope === 'all' && !source.complete()) {
+  const declined = request.scope === 'all' && !source.complete() && !((await source.consent?.()) ?? true);
+  if (request.scope === 'all' && !source.complete() && !declined) {
     const records: RecordData[] = [];
     for await (const r of walk(source, request)) records.push(r);
     return { ...aggregateRecords(records, request), basis: 'view' };
   }
   await source.loadFirst();
-  return { ...aggregateRecords(source.loaded(), request), basis: source.complete() ? 'view' : 'loaded' };
+  return {
+    ...aggregateRecords(source.loaded(), request),
+    basis: source.complete() ? 'view' : 'loaded',
+    ...(declined ? { declined: true } : {}),
+  };
 }

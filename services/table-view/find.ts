@@ -30,6 +30,8 @@ export interface ViewFindOptions {
   query: ViewQuery;
   /** The one field the walk of matching ids asks for; undefined when the schema is unknown. */
   primaryFieldId: string | undefined;
+  /** Whether a walk for this search may spend its calls (the request budget); asked once per search. */
+  consent?: (text: string) => Promise<boolean>;
 }
 
 /** Records per request of the walk of matching ids: the service's largest page. */
@@ -42,8 +44,19 @@ export class ViewFind {
   private ids: { formula: string; chain: PageChain } | undefined;
   private stepping: AbortController | undefined;
   private counting: AbortController | undefined;
+  /** The budget's answer per search formula: a walk is asked about once. */
+  private readonly allowed = new Map<string, Promise<boolean>>();
 
   constructor(private readonly opts: ViewFindOptions) {}
+
+  private async walkAllowed(formula: string, text: string): Promise<boolean> {
+    let answer = this.allowed.get(formula);
+    if (answer === undefined) {
+      answer = this.opts.consent?.(text) ?? Promise.resolve(true);
+      this.allowed.set(formula, answer);
+    }
+    return answer;
+  }
 
   async count(request: Search): Promise<Response<'find.count'>> {
     const formula = this.formula(request);
@@ -66,6 +79,9 @@ export class ViewFind {
         });
         return { count, cancelled: false };
       }
+      if (!(await this.walkAllowed(formula, request.text)))
+        return { count: 0, cancelled: false, declined: true };
+      signal.throwIfAborted();
       const chain = this.idChain(formula);
       await chain.walkTo(Number.MAX_SAFE_INTEGER, signal);
       return { count: chain.loaded, cancelled: false };
@@ -86,6 +102,8 @@ export class ViewFind {
     const { view } = this.opts;
     const matches = (r: RecordData | undefined) =>
       r !== undefined && recordMatches(fields, r.fields, request.text);
+    // Set when rows beyond the loaded ones were not searched: their walk was not agreed to.
+    let declined = false;
     const answer = (row: number | undefined, wrapped: boolean): Response<'find.next'> => {
       const held = view.loadedRecords;
       const record = row === undefined ? undefined : held[row];
@@ -96,7 +114,14 @@ export class ViewFind {
         ...(record === undefined || row === undefined
           ? {}
           : { match: { row, recordId: record.id, ordinal: ordinalOf(held, row, matches), wrapped } }),
+        ...(declined ? { declined } : {}),
       };
+    };
+    /** Whether to search past the loaded rows: the view goes on, and the walk is agreed to. */
+    const beyond = async (f: string): Promise<boolean> => {
+      if (view.complete) return false;
+      declined = !(await this.walkAllowed(f, request.text));
+      return !declined;
     };
     try {
       if (formula === undefined) return answer(undefined, false);
@@ -104,7 +129,7 @@ export class ViewFind {
       const from = Math.min(request.from, held.length);
       if (request.direction === 'next') {
         for (let i = from + 1; i < held.length; i++) if (matches(held[i])) return answer(i, false);
-        if (!view.complete) {
+        if (await beyond(formula)) {
           const id = await this.firstIdNotHeld(formula, stepping.signal);
           if (id !== undefined) return answer(await this.walkToRecord(id, stepping.signal), false);
         }
@@ -113,7 +138,7 @@ export class ViewFind {
         return answer(undefined, false);
       }
       for (let i = from - 1; i >= 0; i--) if (matches(held[i])) return answer(i, false);
-      if (!view.complete) {
+      if (await beyond(formula)) {
         const id = await this.lastId(formula, stepping.signal);
         if (id !== undefined && !view.loadedRecords.some((r) => r.id === id))
           return answer(await this.walkToRecord(id, stepping.signal), true);

@@ -6,6 +6,7 @@ import type { RecordData } from '../../core/records/types';
 import type { Connections } from '../connections/connections';
 import { ServiceError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
+import type { Budget } from '../budget/budget';
 import { aggregateView } from './aggregate';
 import { mapReader } from './far-pages';
 import type { FarReader } from './far-pages';
@@ -26,6 +27,19 @@ const sameTable = (a: ViewTarget, b: ViewTarget): boolean =>
 
 /** The service's maximum page size, and the grid's block size, so one block is one request. */
 export const PAGE_SIZE = 100;
+
+/** What the views need of the request budget: its consent for walks, and the sizes it remembers. */
+export type ViewBudget = Pick<Budget, 'consent' | 'noteSize' | 'callsFor'>;
+
+/** One view's question to the budget, its base and its closing already known. */
+export type ViewConsent = (
+  purpose: 'count' | 'summary' | 'find',
+  subject: string,
+  calls?: number,
+) => Promise<boolean>;
+
+const sizeKey = (t: ViewTarget, q: { view?: string | undefined; formula?: string | undefined }): string =>
+  JSON.stringify([t.connectionId, t.baseId, t.table, q.view ?? '', q.formula?.trim() ?? '']);
 
 /** How the view's far rows are read: through its map where it has one (the service only walks). */
 async function farReader(
@@ -49,6 +63,7 @@ export class TableViews {
       walk?: AbortController;
       query: ViewQuery;
       closed: AbortController;
+      consent: ViewConsent;
     }
   >();
 
@@ -57,6 +72,7 @@ export class TableViews {
     private readonly metadata: Metadata,
     private readonly emitState: (state: EventPayload<'view.state'>) => void,
     private readonly emitCount: (count: EventPayload<'view.count'>) => void = () => undefined,
+    private readonly budget?: ViewBudget,
   ) {}
 
   async open(request: ParsedRequest<'view.open'>): Promise<Response<'view.open'>> {
@@ -67,14 +83,32 @@ export class TableViews {
       throw new ServiceError('not-found', `The base ${baseId} has no table named ${table}.`);
     const tableClient = client.table(baseId, table);
     const viewId = `view${randomBytes(8).toString('hex')}`;
+    const target = { connectionId, baseId, table };
+    const closed = new AbortController();
+    const budget = this.budget;
+    const consent: ViewConsent = async (purpose, subject, calls) =>
+      budget === undefined
+        ? true
+        : budget.consent({
+            connectionId,
+            baseId,
+            purpose,
+            subject,
+            ...(calls === undefined ? {} : { calls }),
+            signal: closed.signal,
+          });
+    const viewName = query.view === undefined ? table : `${table} (${query.view})`;
+    const counted = sizeKey(target, query);
     // Counted (and, where the service only walks, mapped) by the view's own query, beside the rows and never
     // ahead of them (see view-count.ts).
     const count = new ViewCount({
       client,
-      table: tableClient,
+      table: client.withPurpose('count').table(baseId, table),
       query: { view: query.view, formula: query.formula, sort: query.sort },
       primaryFieldId: schema?.primaryFieldId,
       onCount: (state) => this.emitCount({ viewId, ...state }),
+      consent: () => consent('count', `Count the records of ${viewName}`, budget?.callsFor(counted)),
+      onWalked: (records) => budget?.noteSize(counted, records),
     });
     let reader: Promise<FarReader | undefined> | undefined;
     const view = new TableView({
@@ -97,18 +131,20 @@ export class TableViews {
     const find = new ViewFind({
       view,
       client,
-      table: tableClient,
+      table: client.withPurpose('find').table(baseId, table),
       query,
       primaryFieldId: schema?.primaryFieldId,
+      consent: (text) => consent('find', `Find “${text}” in ${viewName}: walk its matching records`),
     });
     this.views.set(viewId, {
       view,
       count,
       find,
-      target: { connectionId, baseId, table },
+      target,
       fields: query.fields,
       query,
-      closed: new AbortController(),
+      closed,
+      consent,
     });
     const primary = schema?.fields.find((f) => f.id === schema.primaryFieldId)?.name;
     return {
@@ -143,6 +179,11 @@ export class TableViews {
     }
   }
 
+  /** The user asked for the view's count: the walk goes ahead (a click on "Count" is the consent). */
+  countNow(viewId: string): { started: boolean } {
+    return { started: this.entry(viewId).count.countNow() };
+  }
+
   cancelWalk(viewId: string): { cancelled: boolean } {
     const walk = this.views.get(viewId)?.walk;
     walk?.abort();
@@ -171,7 +212,13 @@ export class TableViews {
     const client = await this.connections.client(connectionId);
     return aggregateView(
       {
-        client,
+        client: client.withPurpose('summary'),
+        consent: () =>
+          entry.consent(
+            'summary',
+            `Summarise the whole of ${entry.query.view === undefined ? table : `${table} (${entry.query.view})`}`,
+            this.budget?.callsFor(sizeKey(entry.target, entry.query)),
+          ),
         baseId,
         table,
         query: entry.query,

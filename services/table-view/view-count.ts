@@ -8,6 +8,10 @@
  * Creates and deletes made in this app keep it right: the extension is asked again; the map drops deleted
  * ids, takes created ones at its end where the service lists them last (no named view, formula or sort), and
  * is walked again otherwise; a count that walk changes is told when it ends.
+ *
+ * A walk costs a call per 100 records of a hosted workspace's monthly allowance, so the count's walk starts
+ * only once the request budget agrees (`consent`: on a limited plan the user is asked, with the cost where a
+ * count of the view is remembered). Declined, the count says so and waits for `countNow`.
  */
 import type { ListOptions, RecordTableClient, TableClient } from '../../core/api/index';
 import { COUNT_EXTENSION } from '../../core/api/extensions';
@@ -17,6 +21,8 @@ export interface CountState {
   count: number;
   /** False while a walk is under way: the view has at least `count` records. */
   exact: boolean;
+  /** The walk was not agreed to: nothing is counted until `countNow`. */
+  declined?: boolean;
 }
 
 export interface ViewCountOptions {
@@ -27,6 +33,10 @@ export interface ViewCountOptions {
   /** The primary field's id, the one field a walk asks for; undefined when the schema is unknown. */
   primaryFieldId: string | undefined;
   onCount: (state: CountState) => void;
+  /** Whether the count's walk may spend its calls (the request budget); without it, always. */
+  consent?: () => Promise<boolean>;
+  /** A walk's result, for the budget to say what the next walk of this view costs. */
+  onWalked?: (records: number) => void;
 }
 
 /** Quiet time after a create or delete before the count is asked again. */
@@ -45,6 +55,8 @@ export class ViewCount {
   private running: Promise<void> | undefined;
   private again = false;
   private started = false;
+  /** The budget's answer for the count's walk: asked once; a "no" holds until `countNow`. */
+  private allowed: boolean | undefined;
   private settle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly opts: ViewCountOptions) {}
@@ -74,6 +86,14 @@ export class ViewCount {
     this.viewMap?.close();
   }
 
+  /** The user asked for the count (after declining its cost): the walk goes ahead. */
+  countNow(): boolean {
+    this.allowed = true;
+    this.started = true;
+    this.run();
+    return true;
+  }
+
   applyCreated(ids: readonly string[]): void {
     if (!this.started) return;
     const map = this.viewMap;
@@ -81,7 +101,7 @@ export class ViewCount {
     else if (map.done && this.inServiceOrder) {
       map.append(ids);
       this.emitWalk();
-    } else map.remapAll();
+    } else if (this.allowed !== false) map.remapAll();
   }
 
   applyDeleted(ids: ReadonlySet<string>): void {
@@ -148,7 +168,10 @@ export class ViewCount {
         },
         primaryFieldId: this.opts.primaryFieldId,
         onProgress: (_mapped, done) => {
-          if (done) this.walked = this.viewMap?.size;
+          if (done) {
+            this.walked = this.viewMap?.size;
+            if (this.walked !== undefined) this.opts.onWalked?.(this.walked);
+          }
           this.emitWalk();
         },
       });
@@ -165,7 +188,12 @@ export class ViewCount {
       signal.throwIfAborted();
       this.counted = counted;
       this.opts.onCount({ count: counted, exact: true });
-    } else await this.viewMap?.walk();
+      return;
+    }
+    this.allowed ??= (await this.opts.consent?.()) ?? true;
+    signal.throwIfAborted();
+    if (this.allowed) await this.viewMap?.walk();
+    else this.opts.onCount({ count: this.viewMap?.size ?? 0, exact: false, declined: true });
   }
 
   /** A first walk shows its progress ("at least n"); a later one, the last count until it ends. */
