@@ -166,6 +166,14 @@ export class ViewFind {
     this.ids?.chain.close();
   }
 
+  /**
+   * Records of the table were created, deleted or edited: the walk of matching ids is read again when next
+   * needed (a walk under way ends for its own caller, whose answer the renderer's recount replaces).
+   */
+  changed(): void {
+    this.ids = undefined;
+  }
+
   /** The request's fields as the view's columns: only shown ones the view reads, so loaded cells hold them. */
   private fields(names: readonly string[]): FindField[] {
     const columns = this.opts.view.columns;

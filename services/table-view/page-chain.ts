@@ -34,6 +34,8 @@ export class PageChain {
   private pagesThisWalk = 0;
   private fruitlessRestarts = 0;
   private walking: Promise<void> | undefined;
+  /** Bumped by `restart`: a page of an earlier walk that arrives after it is dropped. */
+  private generation = 0;
   private readonly controller = new AbortController();
 
   constructor(
@@ -93,10 +95,25 @@ export class PageChain {
 
   /**
    * Created records join the end once the walk is complete (the service lists new records last); before that
-   * the walk brings them with their page. A sorted or filtered view shows them at the end until reopened.
+   * the walk brings them with their page. Where a sort, filter or named view decides their place, the table
+   * view restarts the walk instead (`restart`).
    */
   append(records: readonly RecordData[]): number {
     return this.done ? this.add(records).length : 0;
+  }
+
+  /**
+   * Forgets every page and walks again from the first (records created where only the service knows their
+   * place, or whether its filter keeps them). Callers waiting for rows get them from the new walk.
+   */
+  restart(): void {
+    this.generation++;
+    this.records.length = 0;
+    this.seen.clear();
+    this.offset = undefined;
+    this.done = false;
+    this.pagesThisWalk = 0;
+    this.fruitlessRestarts = 0;
   }
 
   /** Drops deleted records; their ids stay seen, so a restarted walk cannot bring them back. */
@@ -124,10 +141,12 @@ export class PageChain {
   private async next(): Promise<void> {
     this.controller.signal.throwIfAborted();
     this.onProgress({ loaded: this.records.length, loadingPage: this.pagesThisWalk + 1 }, []);
+    const generation = this.generation;
     let page: Page;
     try {
       page = await this.fetchPage(this.offset, this.controller.signal);
     } catch (error) {
+      if (generation !== this.generation) return;
       if (!isExpiredOffset(error) || this.offset === undefined) throw error;
       if (++this.fruitlessRestarts > MAX_FRUITLESS_RESTARTS) throw error;
       this.offset = undefined;
@@ -135,6 +154,7 @@ export class PageChain {
       return;
     }
     this.controller.signal.throwIfAborted();
+    if (generation !== this.generation) return;
     this.pagesThisWalk++;
     const fresh = this.add(page.records);
     if (fresh.length > 0) this.fruitlessRestarts = 0;

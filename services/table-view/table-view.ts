@@ -29,6 +29,11 @@ export interface TableViewOptions {
   map?: () => Promise<ViewMap | undefined>;
   /** The view's record count once known exactly (the count extension, or the map's walk to the end). */
   count?: () => number | undefined;
+  /**
+   * Whether the service lists created records last and keeps them all (no named view, formula or sort). Else
+   * only the service knows where they go, or whether the view keeps them, and a create reads the view again.
+   */
+  createdLast: boolean;
 }
 
 export class TableView {
@@ -150,10 +155,17 @@ export class TableView {
     this.far.replace(shown);
   }
 
-  /** Created records (new rows, or rows re-created by undo) join the cached rows. */
+  /**
+   * Created records (new rows, or rows re-created by undo) join the cached rows at the end where the service
+   * lists them last; elsewhere (a sort, a filter, a named view) the chain is walked again from the first row,
+   * so rows asked for next show them where the service puts them, and leave out those its filter excludes.
+   */
   applyCreated(records: readonly RecordData[]): void {
     this.far.clear();
-    if (this.chain.append(records) > 0) {
+    if (!this.options.createdLast) {
+      this.chain.restart();
+      this.onState({ viewId: this.viewId, loaded: 0 });
+    } else if (this.chain.append(records) > 0) {
       this.onState({ viewId: this.viewId, loaded: this.chain.loaded, total: this.chain.total });
     }
   }

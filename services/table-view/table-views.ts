@@ -127,6 +127,7 @@ export class TableViews {
       farReader: () => (reader ??= farReader(tableClient, query, count)),
       map: () => count.map(),
       count: () => count.exact,
+      createdLast: query.view === undefined && !query.formula?.trim() && (query.sort ?? []).length === 0,
     });
     const find = new ViewFind({
       view,
@@ -247,7 +248,10 @@ export class TableViews {
   /** Keeps every view of the table in step with acknowledged edits, so rows asked for again are current. */
   applySaved(target: ViewTarget, record: RecordData): void {
     for (const entry of this.views.values()) {
-      if (sameTable(entry.target, target)) entry.view.applySaved(record, entry.fields);
+      if (sameTable(entry.target, target)) {
+        entry.view.applySaved(record, entry.fields);
+        entry.find.changed();
+      }
     }
   }
 
@@ -257,6 +261,7 @@ export class TableViews {
       if (sameTable(entry.target, target)) {
         entry.view.applyCreated(records);
         entry.count.applyCreated(ids);
+        entry.find.changed();
       }
   }
 
@@ -266,6 +271,7 @@ export class TableViews {
       if (sameTable(entry.target, target)) {
         entry.view.applyDeleted(set);
         entry.count.applyDeleted(set);
+        entry.find.changed();
       }
   }
 

@@ -133,7 +133,7 @@ test('Next reaches a match beyond the loaded rows, at the row the server puts it
   expect(Math.max(...loadedStates(app))).toBeLessThanOrEqual(stoppedAt + 100);
   expect(stoppedAt).toBeLessThan(row);
 
-  await expect(findCount(app)).toHaveText('1 record match', { timeout: COUNT_TIMEOUT });
+  await expect(findCount(app)).toHaveText('1 record matches', { timeout: COUNT_TIMEOUT });
   await app.table.getByRole('button', { name: 'Next', exact: true }).click();
   await expect(searching).toBeVisible();
   await expect(findCount(app)).toHaveText('1 of 1 record', { timeout: 200_000 });

@@ -211,7 +211,15 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   };
   const grid = useCallback(() => gridApi.current, []);
   const grouped = grouping.groupBy.length > 0;
-  const find = useFind({ viewId, grid, root: tabElement, columns: shownColumns, active, grouped });
+  const find = useFind({
+    viewId,
+    target: editing.target,
+    grid,
+    root: tabElement,
+    columns: shownColumns,
+    active,
+    grouped,
+  });
   const showFind = find.show;
 
   // Ctrl+G and Ctrl+F from anywhere while the tab is in front (focus may be on no element of it, e.g. just opened).

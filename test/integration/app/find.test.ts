@@ -226,4 +226,33 @@ describe('find: the formula over the shown fields, on the real local server', ()
     const first = await h.call('find.next', { viewId, text, fields: SEARCHED, from: -1, direction: 'next' });
     expect(first.match).toMatchObject({ row: rows[0], ordinal: 1 });
   });
+
+  it('without the count extension, records created and deleted here are counted at the next search', async () => {
+    h = await startHarness();
+    const server = (await h.services.embedded)!;
+    proxy = await startFaultProxy(server.url);
+    proxy.inject(
+      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+      { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
+    );
+    const { connection } = await h.call('connections.save', {
+      name: 'Hosted-like',
+      baseUrl: proxy.url,
+      apiKey: server.apiKey,
+    });
+    const baseId = await h.demoBaseId();
+    const target = { connectionId: connection.id, baseId, table: TASKS };
+    const { viewId } = await h.call('view.open', { ...target, query: { sort: [{ field: 'Name' }] } });
+    const search = { viewId, text: 'quokka', fields: SEARCHED };
+    expect(await h.call('find.count', search)).toEqual({ count: 0, cancelled: false });
+    const { created } = await h.call('records.create', {
+      target,
+      records: [{ fields: { Name: 'a quokka' } }, { fields: { Name: 'quokka two' } }],
+    });
+    expect(await h.call('find.count', search)).toEqual({ count: 2, cancelled: false });
+    const next = await h.call('find.next', { ...search, from: -1, direction: 'next' });
+    expect(next.match).toMatchObject({ recordId: created[0]!.id, ordinal: 1 });
+    await h.call('records.delete', { target, records: [{ id: created[0]!.id }] });
+    expect(await h.call('find.count', search)).toEqual({ count: 1, cancelled: false });
+  });
 });

@@ -17,7 +17,8 @@ function countText(find: Props['find']): string {
   if (find.search === '') return '';
   if (find.count === undefined) return 'Counting…';
   if (find.current) return `${number.format(find.current.ordinal)} of ${plural(find.count, 'record')}`;
-  return find.count === 0 ? 'No records match' : `${plural(find.count, 'record')} match`;
+  if (find.count === 0) return 'No records match';
+  return `${plural(find.count, 'record')} ${find.count === 1 ? 'matches' : 'match'}`;
 }
 
 export function FindBar({ find, grouped, loaded }: Props) {

@@ -13,6 +13,8 @@ import type { Column } from '../../../../core/contract';
 import { MAX_FIND_TEXT, cellMatches, isFindable } from '../../../../core/records/find-formula';
 import type { RecordData } from '../../../../core/records/types';
 import { errorMessage, tabledesk } from '../../bridge';
+import { sameTarget } from '../../editing/edit-store';
+import type { EditTarget } from '../../editing/edit-store';
 import { showRow } from '../goto/arrive';
 import { paintFind, watchFind } from './paint';
 
@@ -22,6 +24,9 @@ export const FIND_DEBOUNCE_MS = 250;
 /** A step that takes longer than this shows that it is searching, with Stop. */
 const BUSY_AFTER_MS = 300;
 
+/** Quiet time after records of the table are created, deleted or saved before the count is asked again. */
+const RECOUNT_AFTER_MS = 500;
+
 export interface FindMatch {
   row: number;
   recordId: string;
@@ -30,6 +35,8 @@ export interface FindMatch {
 
 interface Options {
   viewId: string | undefined;
+  /** The tab's table: its records created, deleted or edited (here or in another tab) change the count. */
+  target: EditTarget;
   grid: () => GridApi<RecordData> | null;
   /** Where the grid draws its rows. */
   root: () => HTMLElement | null;
@@ -52,7 +59,7 @@ interface Saved {
 /** The element ag-grid scrolls, both ways. */
 const viewport = (root: HTMLElement | null) => root?.querySelector<HTMLElement>('.ag-grid-viewport') ?? null;
 
-export function useFind({ viewId, grid, root, columns, active, grouped }: Options) {
+export function useFind({ viewId, target, grid, root, columns, active, grouped }: Options) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   /** The text as searched: `text` after the typing pause. */
@@ -93,6 +100,28 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
     void tabledesk().call('find.cancel', { viewId: stale.slice(0, stale.indexOf('\u0000')) });
   }, [key]);
 
+  // Records created (an undone delete), deleted or edited: counted again once the changes stop.
+  const [changes, setChanges] = useState(0);
+  useEffect(() => {
+    if (!open) return;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const changed = (e: { target: EditTarget }) => {
+      if (!sameTarget(e.target, target)) return;
+      clearTimeout(settle);
+      settle = setTimeout(() => setChanges((n) => n + 1), RECOUNT_AFTER_MS);
+    };
+    const api = tabledesk();
+    const offs = [
+      api.on('records.created', changed),
+      api.on('records.deleted', changed),
+      api.on('edits.saved', changed),
+    ];
+    return () => {
+      clearTimeout(settle);
+      for (const off of offs) off();
+    };
+  }, [open, target]);
+
   // A new search, view or set of fields starts again from the top, with a new count.
   useEffect(() => {
     if (!open || search === '' || viewId === undefined || names.length === 0) return;
@@ -108,7 +137,7 @@ export function useFind({ viewId, grid, root, columns, active, grouped }: Option
     return () => {
       stale = true;
     };
-  }, [open, search, viewId, names, key]);
+  }, [open, search, viewId, names, key, changes]);
 
   useEffect(() => {
     const element = root()?.querySelector<HTMLElement>('.td-grid');
