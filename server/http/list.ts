@@ -189,7 +189,7 @@ function ordering(service: Service, table: Table, q: Query & { filter: NonNullab
         );
       return out;
     },
-    (o) => o.seqs.length,
+    (o) => o.seqs.length + o.keys.length,
   );
 }
 

@@ -2,7 +2,7 @@
  * What a filtered query found (the records that pass its filter, their order), kept while the database is
  * unchanged so that a count, a seek or the next page of the same query does not evaluate the filter over the
  * table again. An entry is made once however many requests ask for it at the same time; one made while the
- * database changed under it serves the requests that waited for it and is not kept.
+ * database changed under it serves the requests that waited for it and no other.
  */
 
 interface Entry {
@@ -11,20 +11,20 @@ interface Entry {
   value: Promise<unknown>;
   /** Set once made. */
   made?: { value: unknown };
-  /** Records held (for the bound on memory); 0 until made. */
+  /** Values held (seqs and sort keys: the bound on memory); 0 until made. */
   size: number;
 }
 
 /** How long an entry serves at most: a filter may read the clock (TODAY(), NOW()). */
 export const QUERY_CACHE_TTL_MS = 60_000;
 
-/** Entries kept at most, and records over all of them. */
+/** Entries kept at most, and values (seqs and sort keys) over all of them. */
 const MAX_ENTRIES = 16;
-const MAX_RECORDS = 1_000_000;
+const MAX_VALUES = 2_000_000;
 
 export class QueryCache {
   private readonly entries = new Map<string, Entry>();
-  private records = 0;
+  private values = 0;
 
   /**
    * @param version a number that changes with every write to the database (SQLite's total_changes()).
@@ -40,17 +40,15 @@ export class QueryCache {
   get<T>(key: string, make: () => Promise<T>, size: (value: T) => number): Promise<T> {
     const fresh = this.fresh(key);
     if (fresh) return fresh.value as Promise<T>;
-    const version = this.version();
-    const entry: Entry = { version, madeAt: this.now(), value: Promise.resolve(), size: 0 };
+    // Its version is the one it started at: if a write lands while it is made, it is never fresh again.
+    const entry: Entry = { version: this.version(), madeAt: this.now(), value: Promise.resolve(), size: 0 };
     const value = make().then(
       (v) => {
         if (this.entries.get(key) === entry) {
-          if (this.version() === version) {
-            entry.made = { value: v };
-            entry.size = size(v);
-            this.records += entry.size;
-            this.evict();
-          } else this.drop(key);
+          entry.made = { value: v };
+          entry.size = size(v);
+          this.values += entry.size;
+          this.evict();
         }
         return v;
       },
@@ -89,13 +87,13 @@ export class QueryCache {
   private drop(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.records -= entry.size;
+    this.values -= entry.size;
     this.entries.delete(key);
   }
 
   private evict(): void {
     for (const key of this.entries.keys()) {
-      if (this.entries.size <= MAX_ENTRIES && this.records <= MAX_RECORDS) return;
+      if (this.entries.size <= MAX_ENTRIES && this.values <= MAX_VALUES) return;
       this.drop(key);
     }
   }
