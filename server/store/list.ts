@@ -353,6 +353,15 @@ export class PageReader {
     }
   }
 
+  /** SQLite's plan of each statement a page of the table after `after` in this order runs (for tests). */
+  plans(table: Table, sort: SortRule[], after?: Keyset): string[][] {
+    return this.select(table, this.order(table, sort), ROW, undefined, after).map((s) =>
+      (this.db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[]).map(
+        (r) => r.detail,
+      ),
+    );
+  }
+
   /** Whether the one-field sort index of `field` exists: a lookup by its sort key is then a seek. */
   hasIndexOf(field: Field): boolean {
     const { name } = indexOf([field], [sortExpression(field)], ['asc'], 'asc');
