@@ -17,7 +17,7 @@ import { ServiceError, invalidRequest } from '../errors';
 import type { Service } from '../service';
 import type { Field, FieldSpec, Table } from '../store/catalog';
 import type { StoredRecord } from '../store/records';
-import { RequestWork, filterTooExpensive, formulaTooExpensive } from './cost';
+import { LINK_NAME_UNITS, RequestWork, filterTooExpensive, formulaTooExpensive } from './cost';
 import { jsonCell } from '../store/records';
 
 /** A table's fields as the engine knows them, by name and by id (filterByFormula may use either). */
@@ -99,14 +99,16 @@ export function installFormulas(service: Service): void {
     const asNames = used.map((f) => (f.type === 'multipleRecordLinks' ? records.linkedNames(f) : undefined));
     const ctx = { budget: work };
     return (rec: StoredRecord) => {
-      const fields = Object.create(null) as Record<string, unknown>;
-      used.forEach((f, i) => {
-        const cell = jsonCell(f, rec);
-        const toNames = asNames[i];
-        fields[referenced[i]!] = toNames ? toNames(cell) : cell;
-      });
       work.nextRecord();
       try {
+        const fields = Object.create(null) as Record<string, unknown>;
+        used.forEach((f, i) => {
+          const cell = jsonCell(f, rec);
+          const toNames = asNames[i];
+          // Each linked record's name is a read of its own, charged before it is made.
+          if (toNames && Array.isArray(cell)) work.spend(cell.length * LINK_NAME_UNITS);
+          fields[referenced[i]!] = toNames ? toNames(cell) : cell;
+        });
         return formula.matches(
           { id: rec.id, createdTime: rec.createdTime, lastModifiedTime: rec.modifiedTime, fields },
           ctx,

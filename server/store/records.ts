@@ -64,6 +64,10 @@ export interface Upsert {
 
 const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
 
+/** The length of a link cell's sort key, and the most names it can hold: each adds at least ", ". */
+const LINK_KEY_LENGTH = 200;
+const KEYED_LINKS = LINK_KEY_LENGTH / 2 + 1;
+
 /** How far a change is passed on along links (see refreshLinkers). */
 const MAX_LINK_DEPTH = 8;
 
@@ -344,9 +348,12 @@ export class RecordStore {
         continue;
       }
       const read = this.primaryReader(linked, primary);
-      const names = ids.map((id) => (read.get(id, linked.id) as { v: unknown } | undefined)?.v);
-      // A prefix orders as well as the whole key and keeps the index small.
-      rec.data[linkSortKey(field.id)] = textSortKey(names).slice(0, 200);
+      // A prefix orders as well as the whole key and keeps the index small; the names past the first
+      // KEYED_LINKS cannot reach it (their separators alone fill it), so a cell of many links costs no more.
+      const names = ids
+        .slice(0, KEYED_LINKS)
+        .map((id) => (read.get(id, linked.id) as { v: unknown } | undefined)?.v);
+      rec.data[linkSortKey(field.id)] = textSortKey(names).slice(0, LINK_KEY_LENGTH);
     }
   }
 

@@ -1,7 +1,7 @@
 /** Array functions (research §9.5), for lookups, multiple selects and links. A single value acts as a one-item list. */
 import type { FunctionDef } from '../runtime';
 import { FormulaDate, FormulaError, flatten, toNumber, toText, type FormulaValue } from '../values';
-import { asArray } from './args';
+import { MAX_TEXT_LENGTH, asArray } from './args';
 
 function uniqueKey(v: FormulaValue): unknown {
   return v instanceof FormulaDate ? `date:${v.ms}` : v;
@@ -49,11 +49,20 @@ export const arrayFunctions: FunctionDef[] = [
     signature: 'ARRAYJOIN(values, [separator])',
     // ", " by default, the separator rollups show (open question 11).
     doc: 'The values joined into one text with separator (default ", ").',
-    call: ([v, sep]) =>
-      flatten(asArray(v as FormulaValue))
+    call: ([v, sep]) => {
+      const texts = flatten(asArray(v as FormulaValue))
         .filter((x) => x !== null)
-        .map(toText)
-        .join(sep === undefined || sep === null ? ', ' : toText(sep)),
+        .map(toText);
+      const separator = sep === undefined || sep === null ? ', ' : toText(sep);
+      // A long separator between many items is checked before it is built, not after.
+      let size = separator.length * Math.max(0, texts.length - 1);
+      for (const t of texts) size += t.length;
+      if (size > MAX_TEXT_LENGTH)
+        return new FormulaError(
+          `The result of ARRAYJOIN() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
+        );
+      return texts.join(separator);
+    },
   },
   {
     name: 'ARRAYUNIQUE',

@@ -15,6 +15,7 @@ import {
   weekNumber,
   type DateParts,
 } from '../datetime';
+import { COST } from '../budget';
 import type { EvalContext, FunctionDef, StrictFunction } from '../runtime';
 import { definer } from './args';
 import { DAY_MS, FormulaDate, FormulaError, toNumber, toText, type FormulaValue } from '../values';
@@ -48,6 +49,7 @@ function holidayDays(v: FormulaValue | undefined, ctx: EvalContext): Set<number>
   const out = new Set<number>();
   if (v === undefined || v === null) return out;
   const list = Array.isArray(v) ? (v as FormulaValue[]) : toText(v).split(',');
+  ctx.budget?.spend(list.length * COST.dateParse);
   for (const item of list) {
     if (typeof item === 'string' && item.trim() === '') continue;
     const d = toDate(item as FormulaValue);
@@ -75,6 +77,8 @@ const workday = onDates(1, ([start], args, ctx) => {
   let todo = Math.trunc(n);
   if (Math.abs(todo) > MAX_WORKDAY_SPAN / 2)
     return new FormulaError('WORKDAY() can move at most 500,000 days');
+  // Seven calendar days for every five working ones (a holiday takes a working day's place), each looked at once.
+  ctx.budget?.spend(Math.ceil(((Math.abs(todo) + holidays.size) * 7) / 5 + 7) * COST.day);
   const step = todo < 0 ? -1 : 1;
   const first = dayIndex(d, ctx.timeZone);
   let day = first;
@@ -94,6 +98,7 @@ const workdayDiff = onDates(2, ([start, end], args, ctx) => {
   if (Math.abs(b - a) > MAX_WORKDAY_SPAN)
     return new FormulaError('WORKDAY_DIFF() can count at most 1,000,000 days');
   const [lo, hi] = a <= b ? [a, b] : [b, a];
+  ctx.budget?.spend((hi - lo + 1) * COST.day);
   let count = 0;
   for (let d = lo; d <= hi; d++) if (isWorkday(d, holidays)) count++;
   return a <= b ? count : -count;

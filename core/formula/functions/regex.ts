@@ -4,7 +4,8 @@
  * pattern in a filter can stall the server the way a backtracking RegExp can.
  */
 import { RE2JS } from 're2js';
-import type { FunctionDef } from '../runtime';
+import { COST } from '../budget';
+import type { EvalContext, FormulaRecord, FunctionDef } from '../runtime';
 import { FormulaError, toText, type FormulaValue } from '../values';
 import { MAX_TEXT_LENGTH } from './args';
 
@@ -26,10 +27,22 @@ export function compileRegex(pattern: string): RE2JS | FormulaError {
   return re;
 }
 
-function withRegex(f: (text: string, re: RE2JS, args: FormulaValue[]) => FormulaValue) {
-  return (args: FormulaValue[]): FormulaValue => {
+/**
+ * RE2 matches in time linear in the text times the pattern's program, and re2js takes that long on a pattern
+ * whose machine keeps many states alive: the search is charged by that bound before it starts (see
+ * ../budget), so no single match can outlast the budget.
+ */
+function chargeSearch(ctx: EvalContext, text: string, re: RE2JS): void {
+  ctx.budget?.spend(COST.regexCall + text.length * re.programSize() * COST.regexStep);
+}
+
+function withRegex(f: (text: string, re: RE2JS, args: FormulaValue[], ctx: EvalContext) => FormulaValue) {
+  return (args: FormulaValue[], _record: FormulaRecord, ctx: EvalContext): FormulaValue => {
     const re = compileRegex(toText(args[1] as FormulaValue));
-    return re instanceof FormulaError ? re : f(toText(args[0] as FormulaValue), re, args);
+    if (re instanceof FormulaError) return re;
+    const text = toText(args[0] as FormulaValue);
+    chargeSearch(ctx, text, re);
+    return f(text, re, args, ctx);
   };
 }
 
@@ -67,20 +80,21 @@ export const regexFunctions: FunctionDef[] = [
     pure: true,
     signature: 'REGEX_REPLACE(string, regex, replacement)',
     doc: 'string with every match of regex replaced ($1 refers to a group).',
-    call: withRegex((s, re, args) => {
+    call: withRegex((s, re, args, ctx) => {
       const replacement = toText(args[2] as FormulaValue);
-      if (s.length + (s.length + 1) * replacement.length > MAX_TEXT_LENGTH) {
-        // Could be too long: count the matches before building anything.
-        const m = re.matcher(s);
-        let size = s.length;
-        while (m.find()) {
-          size += replacement.length;
-          if (size > MAX_TEXT_LENGTH)
-            return new FormulaError(
-              `The result of REGEX_REPLACE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
-            );
-        }
+      // The matches are counted first, each charged as it is found (a pattern may match at every
+      // character), and the result's size checked before anything is built; then the replace searches again.
+      const m = re.matcher(s);
+      let size = s.length;
+      while (m.find()) {
+        ctx.budget?.spend(COST.regexMatch + replacement.length);
+        size += replacement.length;
+        if (size > MAX_TEXT_LENGTH)
+          return new FormulaError(
+            `The result of REGEX_REPLACE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
+          );
       }
+      chargeSearch(ctx, s, re);
       return re.matcher(s).replaceAll(replacement);
     }),
   },

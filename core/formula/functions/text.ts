@@ -1,5 +1,6 @@
 /** Text functions (research §9.1). Positions are 1-based and count UTF-16 code units. */
-import type { FunctionDef } from '../runtime';
+import { COST } from '../budget';
+import type { EvalContext, FormulaRecord, FunctionDef } from '../runtime';
 import { FormulaError, toNumber, toText, type FormulaValue } from '../values';
 import { MAX_TEXT_LENGTH, definer } from './args';
 
@@ -39,18 +40,26 @@ function range(args: FormulaValue[]): [number, number] | FormulaError {
   return [Math.max(0, start - 1), Math.max(0, n)];
 }
 
-function substitute(args: FormulaValue[]): FormulaValue {
+/** How many times `from` occurs in `s` (not overlapping), each charged as a piece of the result. */
+function occurrences(s: string, from: string, ctx: EvalContext): number {
+  let n = 0;
+  for (let at = s.indexOf(from); at >= 0; at = s.indexOf(from, at + from.length)) n++;
+  ctx.budget?.spend(n * COST.part);
+  return n;
+}
+
+function substitute(args: FormulaValue[], _record: FormulaRecord, ctx: EvalContext): FormulaValue {
   const s = toText(args[0] as FormulaValue);
   const from = toText(args[1] as FormulaValue);
   const to = toText(args[2] as FormulaValue);
   if (from === '') return s;
   if (args[3] === undefined) {
-    const parts = s.split(from);
-    if (s.length + (parts.length - 1) * (to.length - from.length) > MAX_TEXT_LENGTH)
+    if (s.length + occurrences(s, from, ctx) * (to.length - from.length) > MAX_TEXT_LENGTH)
       return new FormulaError(
         `The result of SUBSTITUTE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
       );
-    return parts.join(to);
+    // `$` is literal here: a replacement text's `$&` or `$1` would otherwise name parts of the match.
+    return s.replaceAll(from, to.replaceAll('$', '$$$$'));
   }
   const index = count(args[3], 1);
   if (index instanceof FormulaError) return index;

@@ -167,8 +167,8 @@ describe('the lookup planner', () => {
   it('evaluates a pinned formula on its candidates only: 100 ids with a costly residual are answered', async () => {
     const chosen = ids.slice(0, 100);
     const pinned = `OR(${chosen.map((x) => `RECORD_ID() = '${x}'`).join(', ')})`;
-    // About half a million units a record: over the table, past a request's budget of 100 million.
-    const costly = 'LEN(REPT({Name} & "xxxxxxxxxx", 40000)) > 0';
+    // About 9 million units a record: over the table (240 records), past a read's budget of 2 billion.
+    const costly = `${Array.from({ length: 10 }, () => `LEN(REPT(LEFT({Name} & "${'x'.repeat(15)}", 15), 60000))`).join(' + ')} > 0`;
     // A count scans the whole table.
     const scan = await s.request('POST', `/_tabledesk/v1/${s.baseId}/${TABLE}/count`, {
       filterByFormula: costly,

@@ -1,6 +1,8 @@
 /** The evaluation budget: counted only when a context carries one, and never hidden as a #ERROR! value. */
 import { describe, expect, it } from 'vitest';
 import { FormulaCostError, WorkBudget, compileFormula } from '../../../core/formula';
+import { COST } from '../../../core/formula/budget';
+import { compileRegex } from '../../../core/formula/functions/regex';
 import { FIELDS } from './helpers';
 
 const compile = (text: string) => {
@@ -42,5 +44,60 @@ describe('formula work budget', () => {
     const budget = new WorkBudget(Infinity);
     compile('AND({Name} = "abcdefghij", LEN({Name}) > 3)').evaluate(record, { budget });
     expect(budget.used).toBeLessThan(100);
+  });
+
+  it('charges a regex its text times its program before it runs, so a costly one never starts', () => {
+    const pattern = '(?:a?){1000}a{1000}[0-9]';
+    const re = compileRegex(pattern);
+    if (!('programSize' in re)) throw new Error('the pattern compiles');
+    const text = 'a'.repeat(2_000);
+    const bound = text.length * re.programSize() * COST.regexStep;
+    for (const call of ['REGEX_MATCH', 'REGEX_EXTRACT', 'REGEX_REPLACE']) {
+      const f = compile(`${call}(REPT("a", 2000), "${pattern}"${call === 'REGEX_REPLACE' ? ', "x"' : ''})`);
+      const budget = new WorkBudget(bound - 1);
+      const started = performance.now();
+      expect(() => f.evaluate(record, { budget }), call).toThrow(FormulaCostError);
+      // re2js takes about a second on this match where it is not stopped first.
+      expect(performance.now() - started, call).toBeLessThan(250);
+    }
+    const used = new WorkBudget(Infinity);
+    compile(`REGEX_MATCH({Name}, "${pattern}")`).evaluate(record, { budget: used });
+    expect(used.used).toBeGreaterThanOrEqual(10 * re.programSize() * COST.regexStep);
+  });
+
+  it('charges each match a regex replace goes through, and each occurrence SUBSTITUTE replaces', () => {
+    for (const text of [
+      'REGEX_REPLACE(REPT("a", 100000), "", "b")',
+      'SUBSTITUTE(REPT("a", 100000), "a", "b")',
+    ]) {
+      const budget = new WorkBudget(Infinity);
+      compile(text).evaluate(record, { budget });
+      expect(budget.used, text).toBeGreaterThan(100_000 * Math.min(COST.regexMatch, COST.part));
+    }
+    // `$` in SUBSTITUTE's new text is the character itself, never a reference to the match.
+    expect(compile('SUBSTITUTE("a$b", "a", "$&$1$$")').evaluate(record)).toBe('$&$1$$$b');
+  });
+
+  it('charges a list by its items and their text, and checks a join before it is built', () => {
+    const items = Array.from({ length: 1_000 }, () => 'x'.repeat(100));
+    const withList = { ...record, fields: { ...record.fields, Lookup: items } };
+    const budget = new WorkBudget(Infinity);
+    compile('COUNTA({Lookup})').evaluate(withList, { budget });
+    expect(budget.used).toBeGreaterThanOrEqual(1_000 * (COST.item + 100));
+    const started = performance.now();
+    const joined = compile('ARRAYJOIN({Lookup}, REPT("-", 900000))').evaluate(withList, {
+      budget: new WorkBudget(Infinity),
+    });
+    expect(String((joined as { message?: string }).message)).toContain('too large');
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it('charges working days by the days stepped over and holidays by the dates read', () => {
+    const days = new WorkBudget(Infinity);
+    compile('WORKDAY_DIFF("2000-01-01", "2900-01-01")').evaluate(record, { budget: days });
+    expect(days.used).toBeGreaterThan(300_000 * COST.day);
+    const holidays = new WorkBudget(Infinity);
+    compile('WORKDAY("2024-01-01", 1, REPT("2024-01-02,", 10000))').evaluate(record, { budget: holidays });
+    expect(holidays.used).toBeGreaterThan(10_000 * COST.dateParse);
   });
 });
