@@ -24,10 +24,17 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Before the app is ready: the scheme behaves like https (origin, fetch, secure context). */
+/**
+ * Before the app is ready: the scheme behaves like https (origin, fetch, secure context), and V8 keeps the
+ * compiled scripts in its code cache (userData's `Code Cache`) as it does for https, so the 1.9 MB bundle is
+ * not compiled again on every start.
+ */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    {
+      scheme: APP_SCHEME,
+      privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+    },
   ]);
 }
 

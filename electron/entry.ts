@@ -11,7 +11,14 @@ try {
   await import('./main');
 } catch (error) {
   console.error('TableDesk could not start:', error);
-  // Before `ready` this is the one dialog Electron can show (on Linux it prints to stderr instead).
-  if (app.isPackaged) dialog.showErrorBox('TableDesk could not start', String(error));
-  app.exit(1);
+  if (app.isPackaged) {
+    // An installed app tells the user in a dialog, which Linux can show only once the app is ready (before,
+    // showErrorBox just prints): this entry settles first, then `ready` comes, then the dialog, then the exit.
+    void app.whenReady().then(() => {
+      dialog.showErrorBox('TableDesk could not start', String(error));
+      app.exit(1);
+    });
+  } else {
+    app.exit(1);
+  }
 }

@@ -1,10 +1,10 @@
 /**
- * Where a CSV export or a mirror's conflicts report (JSON) is saved, asked in the main process with the OS save
- * dialog: the renderer can start either but never names a file (services/edits/csv-export.ts says why). The dialog and the window are passed
- * in, so the choice can be tested without the Electron binary.
+ * Where a CSV export, a mirror's conflicts report (JSON) or an attachment is saved, asked in the main process
+ * with the OS save dialog: the renderer can start each but never names a file (services/edits/csv-export.ts
+ * says why). The dialog and the window are passed in, so the choice can be tested without the Electron binary.
  */
-import { join } from 'node:path';
-import type { BrowserWindow, Dialog, SaveDialogOptions } from 'electron';
+import { extname, join } from 'node:path';
+import type { BrowserWindow, Dialog, FileFilter, SaveDialogOptions } from 'electron';
 import type { ChooseDestination } from '../services/edits/csv-export';
 
 export interface DestinationDeps {
@@ -24,19 +24,32 @@ export function safeFileName(name: string): string {
   return cleaned.length > 0 ? cleaned.slice(0, 200) : 'export.csv';
 }
 
-/** The dialog's title and file type follow the suggested name's extension. */
+/** An export's or report's dialog title and file type follow the suggested name's extension. */
 const KINDS = {
-  csv: { title: 'Export CSV', filter: { name: 'CSV', extensions: ['csv'] } },
-  json: { title: 'Save report', filter: { name: 'JSON', extensions: ['json'] } },
+  csv: { title: 'Export CSV', filters: [{ name: 'CSV', extensions: ['csv'] }] },
+  json: { title: 'Save report', filters: [{ name: 'JSON', extensions: ['json'] }] },
 };
 
+/** Any other file (an attachment): its own extension first, then any. */
+function otherKind(title: string, name: string): { title: string; filters: FileFilter[] } {
+  const ext = extname(name).slice(1);
+  const all = { name: 'All files', extensions: ['*'] };
+  return { title, filters: ext === '' ? [all] : [{ name: ext.toUpperCase(), extensions: [ext] }, all] };
+}
+
 export function exportDestination(deps: DestinationDeps): ChooseDestination {
-  return async (suggestedName) => {
-    const kind = suggestedName.toLowerCase().endsWith('.json') ? KINDS.json : KINDS.csv;
+  return async (suggestedName, asked) => {
+    const name = safeFileName(suggestedName);
+    const kind =
+      asked?.title !== undefined
+        ? otherKind(asked.title, name)
+        : name.toLowerCase().endsWith('.json')
+          ? KINDS.json
+          : KINDS.csv;
     const options: SaveDialogOptions = {
       title: kind.title,
-      defaultPath: join(deps.folder(), safeFileName(suggestedName)),
-      filters: [kind.filter],
+      defaultPath: join(deps.folder(), name),
+      filters: kind.filters,
       properties: ['createDirectory', 'showOverwriteConfirmation'],
     };
     const window = deps.window();

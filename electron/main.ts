@@ -15,7 +15,10 @@ import { bindIpc } from './ipc';
 import { installMenu } from './menu';
 import { createSafeStorageVault } from './safe-storage-vault';
 import { loadWindowState, rememberWindowState } from './window-state';
-import { opensExternally } from './external-links';
+import { opensExternally } from '../core/records/external-links';
+import { watchWindow } from './window-recovery';
+import { handleDownloads } from './downloads';
+import { noticeNoSandbox } from './sandbox-notice';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '../renderer');
@@ -46,19 +49,27 @@ async function openWindow(services: AppServices): Promise<void> {
   });
   rememberWindowState(window, userData);
   const unbind = bindIpc(services, window);
-  window.on('closed', unbind);
+  const followTheme = (): void => window.setBackgroundColor(background());
+  nativeTheme.on('updated', followTheme);
+  window.on('closed', () => {
+    unbind();
+    nativeTheme.off('updated', followTheme);
+  });
 
   // Navigation and new windows are denied; https links the user clicks open in the OS browser.
-  window.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
+  window.webContents.on('will-navigate', (event) => {
+    if (!isAppUrl(event.url)) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (opensExternally(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  nativeTheme.on('updated', () => {
-    if (!window.isDestroyed()) window.setBackgroundColor(background());
-  });
+  const page = `${APP_ORIGIN}/index.html`;
+  const reload = (): void =>
+    void window
+      .loadURL(page)
+      .catch((error: unknown) => console.error('TableDesk: the window did not reload', error));
+  watchWindow(window, { dialog, reload, quit: () => app.quit() });
   // maximize() also shows the window: only once its content is ready, or it shows blank first.
   window.once('ready-to-show', () => (state.maximized ? window.maximize() : window.show()));
   let closeConfirmed = false;
@@ -73,7 +84,7 @@ async function openWindow(services: AppServices): Promise<void> {
       else window.close();
     });
   });
-  await window.loadURL(`${APP_ORIGIN}/index.html`);
+  await window.loadURL(page);
 }
 
 /** Unsent edits are safe in the journal; the user is told they will go out on the next start. */
@@ -115,6 +126,7 @@ if (!app.requestSingleInstanceLock()) {
     session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
     session.defaultSession.setPermissionCheckHandler(() => false);
     session.defaultSession.setDevicePermissionHandler(() => false);
+    handleDownloads(session.defaultSession, () => app.getPath('downloads'));
     serveRenderer(rendererDir);
     installMenu();
     const userData = app.getPath('userData');
@@ -130,6 +142,7 @@ if (!app.requestSingleInstanceLock()) {
         folder: () => app.getPath('downloads'),
       }),
       chooseFile: attachmentSource({ dialog, window: () => BrowserWindow.getAllWindows()[0] }),
+      openLink: (url) => shell.openExternal(url),
     });
     // Electron's single-instance lock does not see the browser door (npm run web) on the same folder.
     const refused = await services.ready.then(
@@ -144,8 +157,13 @@ if (!app.requestSingleInstanceLock()) {
     }
     app.on('second-instance', () => {
       const window = BrowserWindow.getAllWindows()[0];
-      if (window?.isMinimized()) window.restore();
-      window?.focus();
+      // macOS keeps running with no window: a second launch then opens one.
+      if (window === undefined) {
+        void openWindow(services);
+        return;
+      }
+      if (window.isMinimized()) window.restore();
+      window.focus();
     });
     app.on('before-quit', () => {
       quitting = true;
@@ -161,5 +179,14 @@ if (!app.requestSingleInstanceLock()) {
       void services.close().finally(() => app.exit(0));
     });
     await openWindow(services);
+    const window = BrowserWindow.getAllWindows()[0];
+    if (window !== undefined)
+      await noticeNoSandbox({
+        dialog,
+        window,
+        userDataDir: userData,
+        noSandbox: app.commandLine.hasSwitch('no-sandbox'),
+        appImage: process.env.APPIMAGE,
+      }).catch((error: unknown) => console.error('TableDesk: the sandbox notice failed', error));
   });
 }

@@ -1,6 +1,9 @@
 /**
- * The native menu with the usual shortcuts. Ctrl/Cmd+W, Ctrl+Tab and Ctrl/Cmd+Z are left to the renderer
- * (tabs and the app's own undo): a menu accelerator would take those keys before the page sees them.
+ * The native menu with the usual shortcuts. A menu accelerator gets only the keys the page leaves unhandled
+ * (Electron passes a key to the menu after the page, unless the page calls preventDefault): the grid keeps
+ * Cmd/Ctrl+Z for the app's own undo, and on macOS the Edit menu's undo and redo serve text fields (the formula
+ * bar, dialogs), which get Cmd+Z and Cmd+Shift+Z only through the menu there. Ctrl/Cmd+W and Ctrl+Tab are the
+ * page's (tabs): no item takes them.
  */
 import { app, Menu, shell } from 'electron';
 import type { MenuItemConstructorOptions } from 'electron';
@@ -20,6 +23,9 @@ export function installMenu(): void {
     {
       label: '&Edit',
       submenu: [
+        ...(mac
+          ? [{ role: 'undo' as const }, { role: 'redo' as const }, { type: 'separator' as const }]
+          : []),
         { role: 'cut' },
         { role: 'copy' },
         { role: 'paste' },

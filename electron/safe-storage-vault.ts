@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { safeStorage } from 'electron';
 import type { KeyStorageInfo, KeyVault } from '../services/keys/key-vault';
 import { createFileVault } from '../services/keys/file-vault';
+import type { Opened } from '../services/keys/file-vault';
 
 const BASIC_TEXT_WARNING =
   'This system has no secret store (such as GNOME Keyring or KWallet), so saved API keys are only ' +
@@ -29,10 +30,15 @@ function storageInfo(): KeyStorageInfo {
     : { backend, persistent: false, warning: BASIC_TEXT_WARNING };
 }
 
-/** The OS key that sealed it is gone (a keyring changed, a Keychain prompt denied): the key must be entered again. */
-async function open(sealed: string): Promise<string> {
+/**
+ * The OS key that sealed it is gone (a keyring changed, a Keychain prompt denied): the key must be entered
+ * again. One the OS opens but asks to re-encrypt (its key was rotated, or a stronger one is available) is
+ * sealed again by the vault.
+ */
+async function open(sealed: string): Promise<Opened> {
   try {
-    return (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result;
+    const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'));
+    return { plain: result, reseal: shouldReEncrypt };
   } catch (error) {
     throw new Error(
       "A saved API key can no longer be decrypted (the system's keyring or Keychain access changed): enter it again.",
@@ -53,7 +59,6 @@ export function createSafeStorageVault(userDataDir: string): KeyVault {
       }
       return (await safeStorage.encryptStringAsync(plain)).toString('base64');
     },
-    // `shouldReEncrypt` (a rotated OS key) is left to the next save of that key: the old ciphertext still opens.
     open,
   });
 }

@@ -17,6 +17,8 @@ import type { ChooseDestination } from './edits/csv-export';
 import { createEditServices, journalDir } from './edits/index';
 import { Uploads } from './attachments/uploads';
 import type { ChooseFile } from './attachments/uploads';
+import { AttachmentFiles } from './attachments/files';
+import type { OpenLink } from './attachments/files';
 import { EventHub } from './events';
 import { Imports } from './imports/imports';
 import { importsDir } from './imports/job-file';
@@ -50,6 +52,11 @@ export interface AppServicesOptions {
   exportDestination?: ChooseDestination;
   /** The door's open dialog for attachments (Electron); without it the page offers a file input. */
   chooseFile?: ChooseFile;
+  /**
+   * Hands an attachment's link to the system (Electron); with `exportDestination` it makes Save and Open of
+   * attachments the services' (without them the page's links do it).
+   */
+  openLink?: OpenLink;
   /** The length of a minute between a mirror's automatic syncs (tests shorten it). */
   autoSyncMinuteMs?: number;
 }
@@ -166,6 +173,13 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     chooseFile: options.chooseFile,
   });
 
+  const attachmentFiles = new AttachmentFiles({
+    tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
+    chooseDestination: options.exportDestination,
+    openLink: options.openLink,
+    fetch: options.fetch,
+  });
+
   const imports = new Imports({
     dir: importsDir(journalDir(options.userDataDir)),
     tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
@@ -200,6 +214,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ...edits.handlers,
     ...commentHandlers((id) => connections.client(id)),
     ...uploads.handlers,
+    ...attachmentFiles.handlers,
     ...links.handlers,
     ...imports.handlers,
     ...offline.handlers,

@@ -3,7 +3,7 @@ import type { ChannelError } from '../core/contract';
 
 export class ServiceError extends Error {
   constructor(
-    readonly kind: 'invalid-request' | 'not-found',
+    readonly kind: 'invalid-request' | 'not-found' | 'network',
     message: string,
   ) {
     super(message);

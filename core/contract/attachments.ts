@@ -19,6 +19,9 @@ const uploadTarget = {
   field: z.string().min(1).max(500),
 };
 
+/** One attachment of a record's field, by its id. */
+const attachmentRef = { ...uploadTarget, attachmentId: idSchema };
+
 export const uploadStateSchema = z.object({
   uploadId: idSchema,
   ...uploadTarget,
@@ -65,6 +68,21 @@ export const attachmentChannels = {
       staged: z.object({ uploadId: idSchema, filename: z.string(), size: z.number().int() }).optional(),
     }),
   ),
+  /**
+   * Electron: the save dialog in the main process, then the file fetched from the attachment's current link
+   * (read again from its record: a link expires after two hours) and written where the user chose; no
+   * `filePath` when the user cancelled. `supported: false` where the door has no dialog (the browser door: the
+   * page's link downloads it).
+   */
+  'attachments.save': channel(
+    z.object(attachmentRef),
+    z.object({ supported: z.boolean(), filePath: z.string().optional() }),
+  ),
+  /**
+   * Electron: the attachment's current link handed to the system (its browser shows or downloads the file).
+   * `supported: false` where the door has none (the browser door: the page's link opens it).
+   */
+  'attachments.open': channel(z.object(attachmentRef), z.object({ supported: z.boolean() })),
 } as const;
 
 export const attachmentEvents = {

@@ -1,7 +1,7 @@
 /**
- * Which links the window may hand to the system's browser: https anywhere, and a local service's signed
- * attachment links (http on loopback, under /files/), which "Open" on an attachment of a local base asks for.
- * Anything else (file:, javascript:, other http) is refused.
+ * Which links the app may hand to the system's browser or fetch an attachment's file from: https anywhere,
+ * and a local service's signed attachment links (http on loopback, under /files/). Anything else (file:,
+ * javascript:, other http) is refused.
  */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -20,8 +20,9 @@ import { outcomeOf } from '../edits/records';
 import type { EditTarget } from '../edits/types';
 
 type Channels = typeof attachmentChannels;
+type UploadChannel = Exclude<keyof Channels, 'attachments.save' | 'attachments.open'>;
 export type AttachmentHandlers = {
-  [C in keyof Channels]: (request: RequestOut<Channels, C>) => Promise<ResponseOf<Channels, C>>;
+  [C in UploadChannel]: (request: RequestOut<Channels, C>) => Promise<ResponseOf<Channels, C>>;
 };
 
 /** The door's open dialog (Electron): a file the user chose, or undefined when cancelled. */

@@ -30,8 +30,14 @@ export interface ExportRequest {
   userLocale?: string;
 }
 
-/** Asks the user where to save (a suggested file name); undefined when they cancel. */
-export type ChooseDestination = (suggestedName: string) => Promise<string | undefined>;
+/**
+ * Asks the user where to save (a suggested file name; a title for a file that is not an export or a report);
+ * undefined when they cancel.
+ */
+export type ChooseDestination = (
+  suggestedName: string,
+  options?: { title?: string },
+) => Promise<string | undefined>;
 
 interface Job {
   controller: AbortController;

@@ -9,15 +9,21 @@ import type { KeyStorageInfo, KeyVault } from './key-vault';
 
 const fileSchema = z.record(z.string(), z.string());
 
+/** An opened key; `reseal`: the OS asks for it to be sealed again (its key was rotated). */
+export interface Opened {
+  plain: string;
+  reseal?: boolean;
+}
+
 export interface FileVaultOptions {
   info?: () => KeyStorageInfo;
   seal?: (plain: string) => Promise<string>;
-  open?: (sealed: string) => Promise<string>;
+  open?: (sealed: string) => Promise<Opened>;
 }
 
 export function createFileVault(path: string, options: FileVaultOptions = {}): KeyVault {
   const seal = options.seal ?? (async (s: string) => s);
-  const open = options.open ?? (async (s: string) => s);
+  const open = options.open ?? (async (s: string): Promise<Opened> => ({ plain: s }));
   const info = options.info ?? (() => ({ backend: 'file', persistent: true }));
   const queue = serial();
   const load = (): Promise<Record<string, string>> => readJsonFile(path, fileSchema, {});
@@ -26,8 +32,20 @@ export function createFileVault(path: string, options: FileVaultOptions = {}): K
     info,
     get: (name) =>
       queue(async () => {
-        const sealed = (await load())[name];
-        return sealed === undefined ? undefined : open(sealed);
+        const entries = await load();
+        const sealed = entries[name];
+        if (sealed === undefined) return undefined;
+        const { plain, reseal } = await open(sealed);
+        if (reseal) {
+          // The old ciphertext still opens: a failed re-seal costs nothing but the next try.
+          try {
+            entries[name] = await seal(plain);
+            await writeJsonFile(path, entries);
+          } catch (error) {
+            console.error(`TableDesk: the key "${name}" could not be sealed again`, error);
+          }
+        }
+        return plain;
       }),
     names: () => queue(async () => new Set(Object.keys(await load()))),
     set: (name, key) =>

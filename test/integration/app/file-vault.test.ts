@@ -48,7 +48,7 @@ describe('file key vault', () => {
     const path = join(dir, 'keys.json');
     const vault = createFileVault(path, {
       seal: async (s) => Buffer.from(s).toString('base64'),
-      open: async (s) => Buffer.from(s, 'base64').toString(),
+      open: async (s) => ({ plain: Buffer.from(s, 'base64').toString() }),
     });
     await vault.set('k', 'patPLAIN');
     expect(await readFile(path, 'utf8')).not.toContain('patPLAIN');

@@ -46,7 +46,7 @@ function uploadsOf(harness: Harness, chooseFile?: ChooseFile) {
     },
   });
   // As the dispatcher calls them: requests and answers checked by the contract.
-  const call = async <C extends keyof typeof attachmentChannels>(
+  const call = async <C extends keyof Uploads['handlers']>(
     channel: C,
     request: unknown,
   ): Promise<ResponseOf<typeof attachmentChannels, C>> =>

@@ -73,12 +73,22 @@ export interface RunningMain {
 
 /** Starts the laid-out app; resolves once the bundle has loaded and the app is ready. */
 /** `platform`: the one the app is told it runs on. */
-export function runMain(entry: string, userData: string, platform = process.platform): Promise<RunningMain> {
+/**
+ * `extraEnv`: more of the process's environment (STAND_IN_SWITCHES: Chromium's switches, comma-separated;
+ * STAND_IN_CHECK_BOXES=1: the user ticks every dialog's checkbox).
+ */
+export function runMain(
+  entry: string,
+  userData: string,
+  platform = process.platform,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<RunningMain> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     STAND_IN_APP_PATH: join(entry, '..'),
     STAND_IN_USER_DATA: userData,
     STAND_IN_PLATFORM: platform,
+    ...extraEnv,
   };
   delete env.NODE_OPTIONS;
   // No loader of the test runner's: the bundle meets Node's ES module loader alone.

@@ -26,6 +26,9 @@ interface State {
   menu: { role?: string; label?: string; accelerator?: string; submenu?: State['menu'] }[] | null;
   exitCode?: number;
   dialogs: number;
+  dialogMessages: string[];
+  openDialogs: string[];
+  themeListeners: number;
   windows: {
     options: { webPreferences: Record<string, unknown> };
     url: string;
@@ -87,7 +90,7 @@ describe('the built main process, loaded as Electron loads it', () => {
     expect(state.log.indexOf('registerSchemesAsPrivileged')).toBeLessThan(state.log.indexOf('ready'));
     expect(state.log).toContain('requestSingleInstanceLock');
     expect(state.schemes).toEqual([
-      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
     ]);
     expect(state.protocols).toEqual(['app']);
     expect(state.ipcChannels).toEqual(['tabledesk:call']);
@@ -118,13 +121,14 @@ describe('the built main process, loaded as Electron loads it', () => {
     expect(app.stderr()).toBe('');
   });
 
-  it('a main that cannot load ends with status 1 (npm start then opens the browser door), not a hung process', async () => {
+  it('a main that cannot load says so in a dialog once ready (Linux shows none before) and ends with status 1', async () => {
     const broken = join(dir, 'broken');
     const brokenEntry = layOut(broken);
     await rm(join(broken, 'node_modules/fastest-levenshtein'), { recursive: true });
-    main = await runMain(brokenEntry, userData);
+    main = await runMain(brokenEntry, userData, 'linux');
     const state = await main.send<State>({ do: 'state' });
     expect(state).toMatchObject({ exitCode: 1, windows: [], dialogs: 1 });
+    expect(state.dialogMessages).toEqual(['TableDesk could not start']);
     expect(main.stderr()).toContain(
       "TableDesk could not start: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'fastest-levenshtein'",
     );
@@ -198,6 +202,54 @@ describe('the built main process, loaded as Electron loads it', () => {
       status: 404,
     });
     expect(await app.send({ do: 'navigate', url: 'https://example.com/' })).toBe(true);
+    expect(await app.send({ do: 'navigate', url: 'app://tabledesk/index.html' })).toBe(false);
+  });
+
+  it('a download the page starts goes through the save dialog in Downloads; one from elsewhere is cancelled', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    expect(
+      await app.send({ do: 'download', url: 'blob:app://tabledesk/0b5c', filename: 'Tasks/../x.csv' }),
+    ).toEqual({
+      cancelled: false,
+      saveDialog: {
+        title: 'Save file',
+        defaultPath: join(userData, 'Downloads', 'Tasks_.._x.csv'),
+        properties: ['createDirectory', 'showOverwriteConfirmation'],
+      },
+    });
+    for (const url of ['blob:https://example.com/1', 'http://example.com/a.exe', 'file:///etc/passwd'])
+      expect(await app.send({ do: 'download', url, filename: 'a' }), url).toEqual({
+        cancelled: true,
+        saveDialog: null,
+      });
+  });
+
+  it("an AppImage started without the sandbox says so, until “Don't show again”; a sandboxed one says nothing", async () => {
+    const noticed = "TableDesk runs without Chromium's sandbox here.";
+    const appImage = { APPIMAGE: '/home/someone/TableDesk.AppImage' };
+    const unsandboxed = { ...appImage, STAND_IN_SWITCHES: 'no-sandbox' };
+    const folder = (name: string): string => {
+      mkdirSync(join(dir, name));
+      return join(dir, name);
+    };
+    const dialogsOnceOpen = async (app: RunningMain): Promise<State> => {
+      await until(app, windowOpen);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return app.send<State>({ do: 'state' });
+    };
+    const told = folder('appimage-told');
+    main = await runMain(entry, told, 'linux', unsandboxed);
+    expect((await dialogsOnceOpen(main)).dialogMessages).toEqual([noticed]);
+    await main.stop();
+    main = await runMain(entry, told, 'linux', { ...unsandboxed, STAND_IN_CHECK_BOXES: '1' });
+    expect((await dialogsOnceOpen(main)).dialogMessages).toEqual([noticed]);
+    await main.stop();
+    main = await runMain(entry, told, 'linux', unsandboxed);
+    expect((await dialogsOnceOpen(main)).dialogs).toBe(0);
+    await main.stop();
+    main = await runMain(entry, folder('appimage-sandboxed'), 'linux', appImage);
+    expect((await dialogsOnceOpen(main)).dialogs).toBe(0);
   });
 
   it('shows a maximized window only when its content is ready', async () => {
@@ -219,6 +271,81 @@ describe('the built main process, loaded as Electron loads it', () => {
     const state = await app.send<State>({ do: 'second-instance' });
     expect(state.windows[0]).toMatchObject({ minimized: false, focused: true });
     expect(state.windows[0]?.calls.slice(-2)).toEqual(['restore', 'focus']);
+  });
+
+  it('a crashed page: a dialog says the edits are safe and offers Reload (the page loads again) or Quit', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    const loads = (s: State) => s.log.filter((line) => line === 'loadURL app://tabledesk/index.html').length;
+    const before = loads(await app.send<State>({ do: 'state' }));
+    // A window closing ends its page cleanly: no dialog.
+    await app.send({
+      do: 'page-event',
+      event: 'render-process-gone',
+      details: { reason: 'clean-exit', exitCode: 0 },
+    });
+    await app.send({
+      do: 'page-event',
+      event: 'render-process-gone',
+      details: { reason: 'crashed', exitCode: 139 },
+    });
+    const reloaded = await until(app, (s) => loads(s) > before);
+    expect(reloaded.dialogMessages).toEqual(["TableDesk's window crashed."]);
+    expect(loads(reloaded)).toBe(before + 1);
+
+    await app.send({ do: 'dialog-answer', response: 1 });
+    await app.send({
+      do: 'page-event',
+      event: 'render-process-gone',
+      details: { reason: 'oom', exitCode: 0 },
+    });
+    const quit = await until(app, (s) => s.exitCode !== undefined);
+    expect(quit.dialogMessages.at(-1)).toBe("TableDesk's window ran out of memory.");
+    expect(quit).toMatchObject({ exitCode: 0, windows: [] });
+  });
+
+  it('a hung page: its dialog closes by itself when the page answers again, and Reload reloads it', async () => {
+    const app = await start();
+    await until(app, windowOpen);
+    await app.send({ do: 'hold-dialogs' });
+    const hung = await app.send<State>({ do: 'window', event: 'unresponsive' });
+    expect(hung.openDialogs).toEqual(["TableDesk's window is not responding."]);
+    await app.send({ do: 'window', event: 'responsive' });
+    const answered = await until(app, (s) => s.openDialogs.length === 0);
+    expect(answered.openDialogs).toEqual([]);
+    const loads = answered.log.filter((line) => line.startsWith('loadURL')).length;
+
+    await app.send({ do: 'window', event: 'unresponsive' });
+    const reloaded = await app.send<State>({ do: 'answer-dialog', response: 1 });
+    expect(reloaded.log.filter((line) => line.startsWith('loadURL')).length).toBe(loads + 1);
+    expect(reloaded.exitCode).toBeUndefined();
+  });
+
+  it("macOS: a second launch with no window open opens one; each window's theme listener goes with it", async () => {
+    const app = await start('darwin');
+    const open = await until(app, windowOpen);
+    expect(open.themeListeners).toBe(1);
+    expect(await app.send({ do: 'close-window' })).toBe(false);
+    const closed = await until(app, (s) => s.windows.length === 0);
+    expect(closed.themeListeners).toBe(0);
+    expect(closed.exitCode).toBeUndefined();
+    await app.send({ do: 'second-instance' });
+    const reopened = await until(app, windowOpen);
+    expect(reopened.windows).toHaveLength(1);
+    expect(reopened.themeListeners).toBe(1);
+  });
+
+  it('macOS: the Edit menu has undo and redo (text fields get Cmd+Z only through it); elsewhere Ctrl+Z is the page’s', async () => {
+    const edit = (s: State) => s.menu?.find((item) => item.label === '&Edit')?.submenu ?? [];
+    const mac = await start('darwin');
+    const macMenu = edit(await until(mac, windowOpen));
+    expect(macMenu.slice(0, 2)).toEqual([
+      { role: 'undo', accelerator: 'CommandOrControl+Z' },
+      { role: 'redo', accelerator: 'Shift+CommandOrControl+Z' },
+    ]);
+    await mac.stop();
+    const linux = await start('linux');
+    expect(edit(await until(linux, windowOpen)).map((item) => item.role)).not.toContain('undo');
   });
 
   it('leaves Ctrl+W to the page: no menu item closes the window with it', async () => {

@@ -30,7 +30,12 @@ const REFUSED = {
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tabledesk-shell-'));
-  Object.assign(safeStorage, { backend: 'gnome_libsecret', available: true, keyId: 'os-key-1' });
+  Object.assign(safeStorage, {
+    backend: 'gnome_libsecret',
+    available: true,
+    keyId: 'os-key-1',
+    rotatedKeyIds: [],
+  });
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -117,6 +122,22 @@ describe('the safeStorage vault', () => {
     await expect(vault.get('connection:a')).rejects.toThrow(/can no longer be decrypted.*enter it again/);
     await vault.set('connection:a', 'patNEW456');
     expect(await vault.get('connection:a')).toBe('patNEW456');
+  });
+
+  it('seals a key again when the OS asks to (its key was rotated), and it still opens', async () => {
+    const vault = createSafeStorageVault(dir);
+    await vault.set('connection:a', 'patSECRET123');
+    safeStorage.rotatedKeyIds = ['os-key-1'];
+    safeStorage.keyId = 'os-key-2';
+    expect(await vault.get('connection:a')).toBe('patSECRET123');
+    const sealed = JSON.parse(await readFile(join(dir, 'keys.electron.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    expect(Buffer.from(sealed['connection:a']!, 'base64').toString()).toMatch(/^os-key-2:/);
+    // Once the old key is gone for good, the key sealed again still opens.
+    safeStorage.rotatedKeyIds = [];
+    expect(await createSafeStorageVault(dir).get('connection:a')).toBe('patSECRET123');
   });
 
   it('refuses to save when the OS will not encrypt', async () => {

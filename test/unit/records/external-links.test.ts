@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { opensExternally } from '../../../electron/external-links';
+import { opensExternally } from '../../../core/records/external-links';
 
 describe('links the window hands to the system browser', () => {
   it('are https links and a local service’s attachment links', () => {

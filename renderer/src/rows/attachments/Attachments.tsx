@@ -1,9 +1,13 @@
 /**
  * The attachments of one field in the record form: images previewed, other files listed with size and
  * type, each with Open, Save and Remove; files added with Add file… (Electron's open dialog, or the page's
- * file input) or dropped on the section. Removing is an edit like any other (the edit queue, undo).
+ * file input) or dropped on the section. Removing is an edit like any other (the edit queue, undo). In
+ * Electron, Open and Save go through the main process (a link to another origin cannot download in the
+ * window); in a browser the links do it, each in a new tab so the app stays.
  */
 import { useRef, useState } from 'react';
+import type { MouseEvent } from 'react';
+import { errorMessage } from '../../bridge';
 import type { Column } from '../../../../core/contract';
 import { formatBytes, isAttachment } from '../../../../core/records/attachments';
 import type { AttachmentData } from '../../../../core/records/attachments';
@@ -44,6 +48,18 @@ export function Attachments({
     if (tracker.door === 'electron') void tracker.pick(row.id, field.name);
     else input.current?.click();
   };
+  const inMain = (action: 'open' | 'save', a: AttachmentData) => (e: MouseEvent) => {
+    if (tracker.door !== 'electron') return;
+    e.preventDefault();
+    const done =
+      action === 'open'
+        ? tracker.open(row.id, field.name, a.id)
+        : tracker.save(row.id, field.name, a.id).then((r) => {
+            if (r && r.filePath !== undefined)
+              editing.say(`${a.filename} saved to ${r.filePath}.`, 'info', { untilNextAction: true });
+          });
+    done.catch((error: unknown) => editing.say(errorMessage(error), 'error'));
+  };
 
   return (
     <section
@@ -81,10 +97,16 @@ export function Attachments({
             <span className="td-muted">
               {[a.size !== undefined ? formatBytes(a.size) : undefined, a.type].filter(Boolean).join(' · ')}
             </span>
-            <a href={a.url} target="_blank" rel="noopener noreferrer">
+            <a href={a.url} target="_blank" rel="noopener noreferrer" onClick={inMain('open', a)}>
               Open
             </a>
-            <a href={a.url} download={a.filename}>
+            <a
+              href={a.url}
+              download={a.filename}
+              target="_blank"
+              rel="noopener noreferrer"
+              onClick={inMain('save', a)}
+            >
               Save
             </a>
             <button type="button" aria-label={`Remove ${a.filename}`} onClick={() => remove(a.id)}>

@@ -94,6 +94,21 @@ export class UploadTracker {
     return true;
   }
 
+  /**
+   * Electron's Save (the save dialog, then the services fetch the file) and Open (the services hand its current
+   * link to the system); false where the door has neither, and the page's link does it. Save answers where
+   * the file went (none when the dialog was cancelled).
+   */
+  async save(recordId: string, field: string, attachmentId: string): Promise<{ filePath?: string } | false> {
+    const r = await this.api.call('attachments.save', { target: this.target, recordId, field, attachmentId });
+    return r.supported && { ...(r.filePath === undefined ? {} : { filePath: r.filePath }) };
+  }
+
+  async open(recordId: string, field: string, attachmentId: string): Promise<boolean> {
+    const r = await this.api.call('attachments.open', { target: this.target, recordId, field, attachmentId });
+    return r.supported;
+  }
+
   private async uploadOne(recordId: string, field: string, file: FileSource): Promise<void> {
     // Files the OS gives no type still go, as bytes; the local server serves them as downloads.
     const type = file.type || 'application/octet-stream';

@@ -46,6 +46,8 @@ function roleDefaults(item: MenuItem): MenuItem {
     close: 'CommandOrControl+W',
     quit: mac ? 'CommandOrControl+Q' : '',
     minimize: 'CommandOrControl+M',
+    undo: 'CommandOrControl+Z',
+    redo: mac ? 'Shift+CommandOrControl+Z' : 'Control+Y',
   };
   const submenus: Record<string, MenuItem[]> = {
     windowMenu: [
@@ -174,6 +176,10 @@ export class BrowserWindow extends EventEmitter {
 
 class App extends EventEmitter {
   isPackaged = true;
+  /** Chromium's switches this run was started with (STAND_IN_SWITCHES, comma-separated, in the bundle check). */
+  readonly commandLine = {
+    hasSwitch: (name: string): boolean => standIn.switches.includes(name),
+  };
   #ready = false;
   #readyWaiters: (() => void)[] = [];
   isReady(): boolean {
@@ -193,6 +199,7 @@ class App extends EventEmitter {
     return standIn.appPath;
   }
   getPath(name: string): string {
+    if (name === 'downloads') return `${standIn.userData}/Downloads`;
     if (name !== 'userData') throw new Error(`the stand-in knows no path "${name}"`);
     return standIn.userData;
   }
@@ -235,7 +242,7 @@ type PermissionRequest = (wc: unknown, permission: string, callback: (granted: b
 type DevicePermission = (details: { deviceType: string; origin: string }) => boolean;
 
 export const session = {
-  defaultSession: {
+  defaultSession: Object.assign(new EventEmitter(), {
     permissionRequest: undefined as PermissionRequest | undefined,
     permissionCheck: undefined as PermissionCheck | undefined,
     devicePermission: undefined as DevicePermission | undefined,
@@ -248,8 +255,28 @@ export const session = {
     setDevicePermissionHandler(handler: DevicePermission | null): void {
       this.devicePermission = handler ?? undefined;
     },
-  },
+  }),
 };
+
+/** A download the page started, as `will-download` passes it: it records the save dialog it was given. */
+export class DownloadItem extends EventEmitter {
+  saveDialogOptions?: Record<string, unknown>;
+  constructor(
+    private readonly url: string,
+    private readonly filename: string,
+  ) {
+    super();
+  }
+  getURL(): string {
+    return this.url;
+  }
+  getFilename(): string {
+    return this.filename;
+  }
+  setSaveDialogOptions(options: Record<string, unknown>): void {
+    this.saveDialogOptions = options;
+  }
+}
 
 export const ipcMain = {
   handle(channel: string, handler: Handler): void {
@@ -286,12 +313,42 @@ export const net = {
   },
 };
 
+interface MessageBox {
+  message: string;
+  buttons: string[];
+  cancelId?: number;
+  signal?: AbortSignal;
+  checkboxLabel?: string;
+}
+
 export const dialog = {
-  async showMessageBox(_window: unknown, options: { buttons: string[] }): Promise<{ response: number }> {
+  /**
+   * Answers `standIn.dialogAnswer` at once, or (with `standIn.holdDialogs`) stays open until
+   * `standIn.answerDialog` or the options' `signal` closes it, which answers `cancelId` as Electron does.
+   */
+  async showMessageBox(
+    _window: unknown,
+    options: MessageBox,
+  ): Promise<{ response: number; checkboxChecked: boolean }> {
     standIn.dialogs.push(options);
-    return { response: standIn.dialogAnswer };
+    const checkboxChecked = options.checkboxLabel !== undefined && standIn.checkDialogBoxes;
+    if (!standIn.holdDialogs) return { response: standIn.dialogAnswer, checkboxChecked };
+    return new Promise((resolve) => {
+      const close = (response: number): void => {
+        standIn.openDialogs.splice(standIn.openDialogs.indexOf(entry), 1);
+        resolve({ response, checkboxChecked });
+      };
+      const entry = { message: options.message, close };
+      standIn.openDialogs.push(entry);
+      options.signal?.addEventListener('abort', () => close(options.cancelId ?? 0), { once: true });
+    });
   },
+  /** As Electron on Linux: before `ready` no dialog can show, and the message goes to stderr. */
   showErrorBox(title: string, content: string): void {
+    if (process.platform === 'linux' && !app.isReady()) {
+      console.error(`${title}: ${content}`);
+      return;
+    }
     standIn.dialogs.push({ title, content });
   },
 };
@@ -320,11 +377,15 @@ export const Menu = {
 
 const DECRYPT_FAILURE = 'Error while decrypting the ciphertext provided to safeStorage.decryptString.';
 
-/** Ciphertext names the OS key it was made with: a changed keyring (`keyId`) can no longer open it. */
+/**
+ * Ciphertext names the OS key it was made with: a changed keyring (`keyId`) can no longer open it, unless the
+ * old key is among `rotatedKeyIds` (rotated, still able to decrypt), when it opens with `shouldReEncrypt`.
+ */
 export const safeStorage = {
   backend: 'gnome_libsecret' as string,
   available: true,
   keyId: 'os-key-1',
+  rotatedKeyIds: [] as string[],
   getSelectedStorageBackend(): string {
     return this.backend;
   },
@@ -336,9 +397,10 @@ export const safeStorage = {
     return Buffer.from(`${this.keyId}:${Buffer.from(plain).toString('base64')}`);
   },
   async decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
-    const [keyId, body] = encrypted.toString().split(':');
-    if (keyId !== this.keyId || body === undefined) throw new Error(DECRYPT_FAILURE);
-    return { result: Buffer.from(body, 'base64').toString(), shouldReEncrypt: false };
+    const [keyId = '', body] = encrypted.toString().split(':');
+    const rotated = this.rotatedKeyIds.includes(keyId);
+    if ((keyId !== this.keyId && !rotated) || body === undefined) throw new Error(DECRYPT_FAILURE);
+    return { result: Buffer.from(body, 'base64').toString(), shouldReEncrypt: rotated };
   },
 };
 
@@ -374,6 +436,15 @@ export const standIn = {
   quitting: false,
   exitCode: undefined as number | undefined,
   dialogAnswer: 0,
+  /** Whether the user ticks a dialog's checkbox ("Don't show again"). */
+  checkDialogBoxes: false,
+  switches: [] as string[],
+  holdDialogs: false,
+  openDialogs: [] as { message: string; close(response: number): void }[],
+  /** Answers the dialog open longest. */
+  answerDialog(response: number): void {
+    standIn.openDialogs[0]?.close(response);
+  },
   /** Start-up steps in order. */
   log: [] as string[],
   schemes: [] as { scheme: string; privileges: Record<string, boolean> }[],

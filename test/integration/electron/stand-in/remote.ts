@@ -6,12 +6,26 @@
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runInThisContext } from 'node:vm';
-import { BrowserWindow, app, cancellable, contextBridge, ipcRenderer, session, standIn } from './electron.js';
+import {
+  BrowserWindow,
+  app,
+  cancellable,
+  contextBridge,
+  DownloadItem,
+  ipcRenderer,
+  nativeTheme,
+  session,
+  standIn,
+} from './electron.js';
 import type { Frame } from './electron.js';
 
 export type Command =
   | { do: 'state' }
   | { do: 'window'; event: string }
+  | { do: 'page-event'; event: string; details?: unknown }
+  | { do: 'hold-dialogs' }
+  | { do: 'download'; url: string; filename: string }
+  | { do: 'answer-dialog'; response: number }
   | { do: 'close-window' }
   | { do: 'minimize' }
   | { do: 'quit' }
@@ -68,6 +82,11 @@ function snapshot() {
     menu: standIn.menu,
     exitCode: standIn.exitCode,
     dialogs: standIn.dialogs.length,
+    dialogMessages: standIn.dialogs.map(
+      (d) => (d as { message?: string; title?: string }).message ?? (d as { title?: string }).title,
+    ),
+    openDialogs: standIn.openDialogs.map((d) => d.message),
+    themeListeners: nativeTheme.listenerCount('updated'),
     windows: BrowserWindow.all.map((w) => ({
       options: w.options,
       url: w.webContents.mainFrame.url,
@@ -94,6 +113,22 @@ async function answer(command: Command): Promise<unknown> {
       return snapshot();
     case 'window':
       window().emit(command.event);
+      return snapshot();
+    case 'page-event':
+      window().webContents.emit(command.event, cancellable(), command.details);
+      return snapshot();
+    case 'download': {
+      const event = cancellable();
+      const item = new DownloadItem(command.url, command.filename);
+      session.defaultSession.emit('will-download', event, item, window().webContents);
+      return { cancelled: event.defaultPrevented, saveDialog: item.saveDialogOptions ?? null };
+    }
+    case 'hold-dialogs':
+      standIn.holdDialogs = true;
+      return true;
+    case 'answer-dialog':
+      standIn.answerDialog(command.response);
+      await new Promise((resolve) => setImmediate(resolve));
       return snapshot();
     case 'close-window':
       return window().close();
@@ -140,8 +175,13 @@ async function answer(command: Command): Promise<unknown> {
       return { status: response?.status, csp: response?.headers.get('content-security-policy') ?? null };
     }
     case 'navigate': {
-      const event = cancellable();
-      window().webContents.emit('will-navigate', event, command.url);
+      // Electron 45's event carries the URL (its positional argument is deprecated, and not passed here).
+      const event = Object.assign(cancellable(), {
+        url: command.url,
+        isMainFrame: true,
+        isSameDocument: false,
+      });
+      window().webContents.emit('will-navigate', event);
       return event.defaultPrevented;
     }
   }
@@ -153,6 +193,8 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 export async function serve(main: string): Promise<void> {
   standIn.appPath = process.env.STAND_IN_APP_PATH ?? process.cwd();
   standIn.userData = process.env.STAND_IN_USER_DATA ?? process.cwd();
+  standIn.switches = process.env.STAND_IN_SWITCHES?.split(',') ?? [];
+  standIn.checkDialogBoxes = process.env.STAND_IN_CHECK_BOXES === '1';
   // The platform the app believes it runs on (macOS keeps running with no window, and quits only by app.quit).
   const platform = process.env.STAND_IN_PLATFORM;
   if (platform) Object.defineProperty(process, 'platform', { value: platform });
