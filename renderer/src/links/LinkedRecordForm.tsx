@@ -9,7 +9,7 @@ import { formatCell } from '../grid/format';
 import { LinkedRecords } from '../rows/links/LinkedRecords';
 import { useModalFocus } from '../rows/useModalFocus';
 import { LinksContext, useBaseTables } from './context';
-import { LinkChips } from './LinkChips';
+import { LinkList } from './LinkList';
 import { linkNames, linkedTableId } from './names';
 
 export interface LinkedPlace {
@@ -82,31 +82,43 @@ export function LinkedRecordForm({ place, onBack, onClose }: Props) {
             Close
           </button>
         </header>
-        {problem && (
-          <p className="td-error" role="alert">
-            {problem}
-          </p>
-        )}
-        {!record && !problem && <p>Loading…</p>}
-        {record && table && (
-          <>
-            <dl data-record-id={record.id}>
-              {table.fields.map((f) => (
-                <div key={f.id}>
-                  <dt>{f.name}</dt>
-                  <dd>
-                    {linkedTableId(f) !== undefined ? (
-                      <LinkChips field={f} value={record.fields[f.name]} />
-                    ) : (
-                      <output aria-label={f.name}>{formatCell(record.fields[f.name], f)}</output>
-                    )}
-                  </dd>
-                </div>
-              ))}
-            </dl>
-            <LinkedRecords tables={tables} table={table.id} record={record} />
-          </>
-        )}
+        {/* One scrolling body under the header, as the record form's: its fields, then what links to it. */}
+        <div className="td-record-body">
+          {problem && (
+            <p className="td-error" role="alert">
+              {problem}
+            </p>
+          )}
+          {!record && !problem && <p>Loading…</p>}
+          {record && table && (
+            <>
+              <section className="td-record-section" aria-label="Fields">
+                <dl data-record-id={record.id}>
+                  {table.fields.map((f) => {
+                    const linked = linkedTableId(f);
+                    return (
+                      <div key={f.id}>
+                        <dt>{f.name}</dt>
+                        <dd>
+                          {linked !== undefined ? (
+                            <LinkList
+                              field={f}
+                              value={record.fields[f.name]}
+                              table={tables?.find((t) => t.id === linked)?.name}
+                            />
+                          ) : (
+                            <output aria-label={f.name}>{formatCell(record.fields[f.name], f)}</output>
+                          )}
+                        </dd>
+                      </div>
+                    );
+                  })}
+                </dl>
+              </section>
+              <LinkedRecords tables={tables} table={table.id} record={record} />
+            </>
+          )}
+        </div>
       </div>
     </div>
   );

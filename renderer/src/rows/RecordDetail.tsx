@@ -1,20 +1,20 @@
 /**
  * The expanded record: a form of all its fields, with previous and next (the grid's row order; Alt+↑ and
- * Alt+↓), then its sections (comments). Changes go through the same edit queue as cell edits; a value that
+ * Alt+↓), then its sections (the records linking to it, comments), all in one scrolling body. Changes go through the same edit queue as cell edits; a value that
  * does not parse stays in its box with the reason. The form holds the keyboard; Esc closes it, and the field
  * being typed in is saved first.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { Column } from '../../../core/contract';
-import type { RecordData } from '../../../core/records/types';
+import type { RecordData, TableSchema } from '../../../core/records/types';
 import { toLocalInput } from '../editing/DateTimeEditor';
 import { choiceNames, isEditable, parseInput } from '../editing/parse';
 import { effectiveType, formatCell } from '../grid/format';
 import { CommentsSection } from './comments/CommentsSection';
 import { RecordSection } from './RecordSection';
 import { useBaseTables } from '../links/context';
-import { LinkChips } from '../links/LinkChips';
+import { LinkList } from '../links/LinkList';
 import { linkedTableId } from '../links/names';
 import { LinkedRecords } from './links/LinkedRecords';
 import type { TableEditing } from './table-editing';
@@ -33,7 +33,17 @@ interface Props {
   onClose: () => void;
 }
 
-function FieldInput({ field, row, editing }: { field: Column; row: RecordData; editing: TableEditing }) {
+function FieldInput({
+  field,
+  row,
+  editing,
+  tables,
+}: {
+  field: Column;
+  row: RecordData;
+  editing: TableEditing;
+  tables: readonly TableSchema[] | undefined;
+}) {
   const [problem, setProblem] = useState<string>();
   const shown = editing.store.value(row, field.name);
   const type = effectiveType(field);
@@ -58,7 +68,11 @@ function FieldInput({ field, row, editing }: { field: Column; row: RecordData; e
   };
 
   if (type === 'multipleAttachments') return <Attachments field={field} row={row} editing={editing} />;
-  if (linkedTableId(field) !== undefined) return <LinkChips field={field} value={shown} />;
+  const linked = linkedTableId(field);
+  if (linked !== undefined)
+    return (
+      <LinkList key={row.id} field={field} value={shown} table={tables?.find((t) => t.id === linked)?.name} />
+    );
   if (!isEditable(field)) return <output aria-label={label}>{formatCell(shown, field)}</output>;
   const key = `${row.id}:${JSON.stringify(shown ?? null)}`;
   let input;
@@ -280,18 +294,18 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
                   <div key={f.name}>
                     <dt>{f.name}</dt>
                     <dd>
-                      <FieldInput field={f} row={row} editing={editing} />
+                      <FieldInput field={f} row={row} editing={editing} tables={tables} />
                     </dd>
                   </div>
                 ))}
               </dl>
             </section>
+            <LinkedRecords tables={tables} table={editing.target.table} record={row} />
             <RecordSection title="Comments">
               <CommentsSection key={row.id} target={editing.target} recordId={row.id} />
             </RecordSection>
           </div>
         )}
-        {row && <LinkedRecords tables={tables} table={editing.target.table} record={row} />}
       </div>
     </div>
   );

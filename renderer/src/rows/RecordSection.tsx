@@ -5,10 +5,18 @@
 import { useId } from 'react';
 import type { ReactNode } from 'react';
 
-export function RecordSection({ title, children }: { title: string; children: ReactNode }) {
+export function RecordSection({
+  title,
+  className,
+  children,
+}: {
+  title: string;
+  className?: string;
+  children: ReactNode;
+}) {
   const id = useId();
   return (
-    <section className="td-record-section" aria-labelledby={id}>
+    <section className={`td-record-section${className ? ` ${className}` : ''}`} aria-labelledby={id}>
       <h3 id={id}>{title}</h3>
       {children}
     </section>

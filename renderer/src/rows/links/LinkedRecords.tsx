@@ -1,9 +1,11 @@
 /**
- * The records that link to this one: for each link field of another table pointing here whose inverse
- * field this table has, the records listed in that inverse field, as chips that open them.
+ * The records that link to this one, a section of the record form after its own fields: for each link field
+ * of another table pointing here whose inverse field this table has, the records listed in that inverse
+ * field, as chips that open them (a long list collapsed to its count).
  */
 import type { RecordData, TableSchema } from '../../../../core/records/types';
-import { LinkChips } from '../../links/LinkChips';
+import { LinkList } from '../../links/LinkList';
+import { RecordSection } from '../RecordSection';
 
 interface Props {
   tables: readonly TableSchema[] | undefined;
@@ -22,8 +24,7 @@ export function LinkedRecords({ tables, table, record }: Props) {
   });
   if (inverse.length === 0) return null;
   return (
-    <section className="td-linked-records" aria-label="Linked from">
-      <p className="td-section-title">Linked from</p>
+    <RecordSection title="Linked from" className="td-linked-records">
       <ul>
         {inverse.map(({ field, from, link }) => (
           <li key={field.id}>
@@ -31,10 +32,12 @@ export function LinkedRecords({ tables, table, record }: Props) {
               {from.name} · {link.name}
             </span>
             {Array.isArray(record.fields[field.name]) ? (
-              <LinkChips
+              <LinkList
+                key={record.id}
                 field={field}
                 value={record.fields[field.name]}
                 label={`${from.name} · ${link.name}`}
+                table={from.name}
               />
             ) : (
               <span className="td-muted">None</span>
@@ -42,6 +45,6 @@ export function LinkedRecords({ tables, table, record }: Props) {
           </li>
         ))}
       </ul>
-    </section>
+    </RecordSection>
   );
 }
