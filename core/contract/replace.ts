@@ -67,6 +67,8 @@ export const replaceChannels = {
       changes: z.array(changeRow),
       refusedCount: z.number().int(),
       refused: z.array(changeRow.extend({ reason: z.string() })),
+      /** Fields not searched, as replace cannot write them (computed ones): said once, never refused changes. */
+      leftOut: z.array(z.object({ field: z.string(), reason: z.string() })),
       /** PATCH requests apply will make, and the seconds they take at the service's 5 requests/s. */
       requests: z.number().int(),
       seconds: z.number(),

@@ -160,6 +160,41 @@ export function unwritable(field: ReplaceField): string | undefined {
   return `Replace does not write ${fieldTypeName(field.type)} fields such as ${field.name}`;
 }
 
+/** A field replace leaves out of the search, and why (it cannot write it). */
+export interface LeftOutField {
+  field: string;
+  /** `computed`, or the field's type name (replace does not write links or attachments). */
+  reason: string;
+}
+
+/**
+ * The fields a replace searches: those it can write. The others (computed fields above all: a formula over the
+ * Name shows the Name's text) are left out, named once, never counted as refused changes.
+ */
+export function searchedFields<F extends ReplaceField>(
+  fields: readonly F[],
+): { searched: F[]; leftOut: LeftOutField[] } {
+  const searched: F[] = [];
+  const leftOut: LeftOutField[] = [];
+  for (const f of fields) {
+    if (unwritable(f) === undefined) searched.push(f);
+    else
+      leftOut.push({
+        field: f.name,
+        reason: READ_ONLY_FIELD_TYPES.has(f.type) ? 'computed' : fieldTypeName(f.type).toLowerCase(),
+      });
+  }
+  return { searched, leftOut };
+}
+
+/** One line for the fields left out: "Not searched (replace cannot write them): Label, Value (computed)." */
+export function leftOutText(leftOut: readonly LeftOutField[]): string {
+  const byReason = new Map<string, string[]>();
+  for (const l of leftOut) byReason.set(l.reason, [...(byReason.get(l.reason) ?? []), l.field]);
+  const parts = [...byReason].map(([reason, names]) => `${names.join(', ')} (${reason})`);
+  return `Not searched (replace cannot write them): ${parts.join('; ')}.`;
+}
+
 /** The value a replaced text becomes in its field (an empty text clears the cell), or why it cannot. */
 export function typedValue(field: ReplaceField, text: string): Typed {
   const why = unwritable(field);

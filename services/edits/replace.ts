@@ -13,7 +13,13 @@ import type { EditEventName, EditEventPayload } from '../../core/contract/edits'
 import { PREVIEW_LIST_LIMIT } from '../../core/contract/replace';
 import type { ReplaceEventName, ReplaceEventPayload } from '../../core/contract/replace';
 import { and, or, quoteString } from '../../core/formula/build';
-import { candidateFormula, compileReplace, replaceCell, valueText } from '../../core/records/replace';
+import {
+  candidateFormula,
+  compileReplace,
+  replaceCell,
+  searchedFields,
+  valueText,
+} from '../../core/records/replace';
 import type { ReplaceField, ReplaceSpec } from '../../core/records/replace';
 import type { RecordData } from '../../core/records/types';
 import { ServiceError, toChannelError } from '../errors';
@@ -103,6 +109,8 @@ export class Replaces {
     const compiled = compileReplace(req.spec);
     if (!compiled.ok) throw new ServiceError('invalid-request', compiled.error);
     const { replacer } = compiled;
+    // Computed fields (and others replace cannot write) are not searched: named once, never refused changes.
+    const { searched, leftOut } = searchedFields(req.fields);
     const controller = new AbortController();
     this.reading.set(req.replaceId, controller);
     const progress = (done: number, state: 'running' | 'stopped' | 'failed' | 'done', extra = {}) =>
@@ -121,7 +129,7 @@ export class Replaces {
       const named = label === undefined ? { recordId: record.id } : { recordId: record.id, label };
       const after: FieldValues = {};
       const before: FieldValues = {};
-      for (const field of req.fields) {
+      for (const field of searched) {
         const outcome = replaceCell(replacer, field, record.fields[field.name]);
         if (outcome.kind === 'change') {
           after[field.name] = outcome.after;
@@ -156,9 +164,9 @@ export class Replaces {
 
     try {
       const table = await this.tableFor(req.target);
-      const candidates = candidateFormula(replacer, req.fields);
+      const candidates = candidateFormula(replacer, searched);
       const fields = [
-        ...new Set([...req.fields.map((f) => f.name), ...(req.primaryField ? [req.primaryField] : [])]),
+        ...new Set([...searched.map((f) => f.name), ...(req.primaryField ? [req.primaryField] : [])]),
       ];
       const base: ListOptions = {
         priority: 'background',
@@ -167,21 +175,23 @@ export class Replaces {
         fields,
       };
       const walks: ListOptions[] =
-        req.recordIds === undefined
-          ? [
-              {
+        searched.length === 0
+          ? []
+          : req.recordIds === undefined
+            ? [
+                {
+                  ...base,
+                  ...(req.query.view === undefined ? {} : { view: req.query.view }),
+                  ...withFormula(req.query.formula, candidates),
+                },
+              ]
+            : chunks([...new Set(req.recordIds)], IDS_PER_REQUEST).map((ids) => ({
                 ...base,
-                ...(req.query.view === undefined ? {} : { view: req.query.view }),
-                ...withFormula(req.query.formula, candidates),
-              },
-            ]
-          : chunks([...new Set(req.recordIds)], IDS_PER_REQUEST).map((ids) => ({
-              ...base,
-              formula: and(
-                or(...ids.map((id) => `RECORD_ID() = ${quoteString(id)}`)),
-                ...(candidates ? [candidates] : []),
-              ),
-            }));
+                formula: and(
+                  or(...ids.map((id) => `RECORD_ID() = ${quoteString(id)}`)),
+                  ...(candidates ? [candidates] : []),
+                ),
+              }));
       for (const opts of walks) {
         for await (const page of table.pages(opts)) {
           for (const record of page) consider(record);
@@ -212,6 +222,7 @@ export class Replaces {
       changes,
       refusedCount,
       refused,
+      leftOut,
       requests,
       seconds: requests / REQUESTS_PER_SECOND,
     };

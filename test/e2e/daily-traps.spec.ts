@@ -1,7 +1,8 @@
 /**
  * The places a daily user tripped, each acted out as a person would (mouse and keyboard) through the browser
- * door against the real local server: undoing a delete in a sorted view (rows where they belong at once, and
- * Find finding them).
+ * door against the real local server: the record form's long "Linked from" list (collapsed, after the fields,
+ * in the scrolling body), undoing a delete in a sorted view (rows where they belong at once, and Find finding
+ * them), find and replace leaving computed fields out (said once, never refused changes).
  */
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
@@ -12,6 +13,66 @@ const TASKS = 'Tasks';
 
 const findBox = (app: AppPage) => app.table.getByRole('searchbox', { name: 'Find in view' });
 const findCount = (app: AppPage) => app.table.getByTestId('find-count');
+
+const links = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
+
+test('a long "Linked from" list is collapsed, after the fields, in the form\'s scrolling body', async ({
+  app,
+  door,
+}, info) => {
+  // A short window, so the form's body scrolls.
+  await app.page.setViewportSize({ width: 1400, height: 600 });
+  const [person] = await door.records('People');
+  const made = await door.create(
+    TASKS,
+    Array.from({ length: 25 }, (_, i) => ({ Name: `Linked task ${i + 1}`, Assignee: [person!.id] })),
+  );
+  const total = links(person!.fields['Tasks']).length + made.length;
+  await app.openTable('People');
+  expect(await app.rowId(0)).toBe(person!.id);
+  await app.cell(0, 'Name').click();
+  await app.page.keyboard.press('Space');
+  const form = app.page.getByRole('dialog', { name: 'Record' });
+  const fields = form.getByRole('region', { name: 'Fields' });
+  const linkedFrom = form.getByRole('region', { name: 'Linked from' });
+  await expect(linkedFrom).toContainText('Tasks · Assignee');
+  // Collapsed to its count, here and in the person's own Tasks field; no chip (and no name asked for) yet.
+  await expect(linkedFrom).toContainText(`${total} tasks · Show`);
+  await expect(fields).toContainText(`${total} tasks · Show`);
+  await expect(form.locator('.td-link-list .td-chip-link')).toHaveCount(0);
+
+  // After the record's own fields, in the body that scrolls under the header.
+  const fieldsBox = (await fields.boundingBox())!;
+  expect((await linkedFrom.boundingBox())!.y).toBeGreaterThanOrEqual(fieldsBox.y + fieldsBox.height - 1);
+  const nameTop = async () => (await fields.getByText('Name', { exact: true }).boundingBox())!.y;
+  const top = await nameTop();
+  await linkedFrom.scrollIntoViewIfNeeded();
+  await expect(linkedFrom).toBeInViewport();
+  expect(await nameTop()).toBeLessThan(top);
+  await expect(form.getByRole('button', { name: 'Close' })).toBeInViewport();
+
+  await linkedFrom.getByRole('button', { name: /^Show/ }).click();
+  const tasks = linkedFrom.getByRole('group', { name: 'Tasks · Assignee' });
+  await expect(tasks.locator('.td-chip-link')).toHaveCount(total);
+  await expect(linkedFrom.getByRole('button', { name: 'Linked task 25', exact: true })).toBeVisible();
+  await app.screenshot(info, 'daily-02-linked-from-shown');
+  await linkedFrom.getByRole('button', { name: /^Hide/ }).click();
+  await expect(tasks).toHaveCount(0);
+
+  // A linked record's form (a task, then its assignee) is the same: collapsed, in a body that scrolls.
+  await fields.getByRole('button', { name: /^Show/ }).click();
+  await fields.getByRole('button', { name: 'Linked task 3', exact: true }).click();
+  const linked = app.page.getByRole('dialog', { name: 'Linked record' });
+  await expect(linked.getByRole('heading', { name: 'Linked task 3' })).toBeVisible();
+  const personName = String(person!.fields['Name']);
+  await linked.getByRole('group', { name: 'Assignee' }).getByRole('button', { name: personName }).click();
+  await expect(linked.getByRole('heading', { name: personName })).toBeVisible();
+  const theirs = linked.getByRole('region', { name: 'Linked from' });
+  await expect(theirs).toContainText(`${total} tasks · Show`);
+  await theirs.scrollIntoViewIfNeeded();
+  await expect(theirs).toBeInViewport();
+  await expect(linked.getByRole('button', { name: 'Back' })).toBeInViewport();
+});
 
 async function names(app: AppPage, count: number): Promise<string[]> {
   const out: string[] = [];
@@ -65,4 +126,44 @@ test('undoing a delete in a sorted view shows the rows where they belong at once
   await findBox(app).press('Enter');
   await expect(findCount(app)).toHaveText(`1 of ${matching} record${matching === 1 ? '' : 's'}`);
   await expect(app.row(4).locator('.ag-cell.td-find-current').first()).toBeVisible();
+});
+
+test('find and replace leaves computed fields out and says so once, refusing nothing for them', async ({
+  app,
+  door,
+}) => {
+  // Three Names holding "quokka", and so their Labels (a formula over the Name) too.
+  const first = (await door.records(TASKS)).slice(0, 3);
+  await door.client
+    .table(door.server.baseId, TASKS)
+    .updateMany(first.map((r, i) => ({ id: r.id, fields: { Name: `Quokka plan ${i + 1}` } })));
+  await app.openTable(TASKS);
+  await expect(app.cell(0, 'Name')).toHaveText('Quokka plan 1');
+  for (const row of [0, 1, 2]) await app.cell(row, 'Name').click({ modifiers: ['Control'] });
+  await app.cell(0, 'Name').click();
+  await app.page.keyboard.press('Control+h');
+  const dialog = app.page.getByRole('dialog', { name: 'Find and replace' });
+  await dialog.getByLabel('Find').fill('quokka');
+  await dialog.getByLabel('Replace with').fill('wombat');
+  await expect(dialog.getByLabel('Replace in')).toHaveValue('selection');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  const summary = dialog.getByTestId('replace-summary');
+  await expect(summary).toContainText('3 changes in 3 records');
+  await expect(summary).not.toContainText('refused');
+  await expect(dialog.getByRole('table', { name: 'Refused changes' })).toHaveCount(0);
+  const leftOut = dialog.getByTestId('replace-left-out');
+  await expect(leftOut).toHaveCount(1);
+  await expect(leftOut).toContainText('Label');
+  await expect(leftOut).toContainText('computed');
+  await expect(dialog.getByText('Label', { exact: false })).toHaveCount(1);
+
+  // One computed column chosen alone: nothing to replace, said once, nothing refused.
+  await dialog.getByLabel('Replace in').selectOption('column');
+  await dialog.getByLabel('Column').selectOption('Label');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await expect(summary).toContainText('0 changes in 0 records');
+  await expect(summary).not.toContainText('refused');
+  await expect(leftOut).toContainText('Label');
+  await expect(dialog.getByRole('table', { name: 'Refused changes' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
 });

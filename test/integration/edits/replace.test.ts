@@ -169,6 +169,7 @@ describe('find and replace through the edit queue', () => {
       ['Points', '"x15" is not a number (Points is a number field)'],
       ['Status', '"xTodo" is not a choice of Status'],
     ]);
+    expect(preview.leftOut).toEqual([{ field: 'Label', reason: 'computed' }]);
     const applied = await h.call('replace.apply', { replaceId: 'r3' });
     expect(applied).toMatchObject({ state: 'done', sentCount: 0 });
     expect(patchesSince(h, mark)).toHaveLength(0);
@@ -180,5 +181,25 @@ describe('find and replace through the edit queue', () => {
         spec: { find: '(', replacement: '', regex: true },
       }),
     ).rejects.toThrow(/RE2 accepts/);
+  });
+
+  it('leaves computed fields out of the search: no refusals for them, and only they chosen reads nothing', async () => {
+    h = await startHarness();
+    await seedAlpha(h, 5);
+    const target = h.target('Tasks');
+    const fields = [
+      { name: 'Name', type: 'singleLineText' },
+      { name: 'Label', type: 'formula' },
+    ];
+    const spec = { find: 'alpha', replacement: 'omega' };
+    // Label is "{Status}: {Name}", so it holds "alpha" wherever the Name does.
+    const preview = await h.call('replace.preview', { replaceId: 'c1', target, fields, spec });
+    expect(preview).toMatchObject({ changeCount: 5, recordCount: 5, refusedCount: 0, refused: [] });
+    expect(preview.leftOut).toEqual([{ field: 'Label', reason: 'computed' }]);
+    const mark = h.seen.length;
+    const alone = await h.call('replace.preview', { replaceId: 'c2', target, fields: [fields[1]!], spec });
+    expect(alone).toMatchObject({ read: 0, changeCount: 0, refusedCount: 0 });
+    expect(alone.leftOut).toEqual([{ field: 'Label', reason: 'computed' }]);
+    expect(h.seen.length - mark).toBe(0);
   });
 });

@@ -3,7 +3,9 @@ import { checkFormula } from '../../../core/formula/index';
 import {
   candidateFormula,
   compileReplace,
+  leftOutText,
   replaceCell,
+  searchedFields,
   typedValue,
   valueText,
 } from '../../../core/records/replace';
@@ -262,5 +264,31 @@ describe('candidateFormula', () => {
     expect(candidateFormula(replacer('red', 'x'), [tags])).toContain('ARRAYJOIN({Tags}');
     expect(candidateFormula(replacer('red', 'x', { wholeCell: true }), [tags])).toBeUndefined();
     expect(candidateFormula(replacer('1', '2'), [])).toBeUndefined();
+  });
+});
+
+describe('the fields a replace searches', () => {
+  it('leaves out computed fields and those replace does not write, naming each once with why', () => {
+    const fields: ReplaceField[] = [
+      text,
+      { name: 'Label', type: 'formula' },
+      number,
+      { name: 'Team', type: 'multipleLookupValues' },
+      { name: 'Assignee', type: 'multipleRecordLinks' },
+      { name: 'Task #', type: 'autoNumber' },
+      status,
+    ];
+    const { searched, leftOut } = searchedFields(fields);
+    expect(searched).toEqual([text, number, status]);
+    expect(leftOut).toEqual([
+      { field: 'Label', reason: 'computed' },
+      { field: 'Team', reason: 'computed' },
+      { field: 'Assignee', reason: 'link to another record' },
+      { field: 'Task #', reason: 'computed' },
+    ]);
+    expect(leftOutText(leftOut)).toBe(
+      'Not searched (replace cannot write them): Label, Team, Task # (computed); Assignee (link to another record).',
+    );
+    expect(searchedFields([text, number])).toEqual({ searched: [text, number], leftOut: [] });
   });
 });

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { Column, EventPayload, Response } from '../../../../core/contract';
 import { plural } from '../../../../core/records/format';
+import { leftOutText } from '../../../../core/records/replace';
 import { errorMessage, tabledesk } from '../../bridge';
 import { ModalDialog } from '../ModalDialog';
 
@@ -276,6 +277,11 @@ function PreviewLists({ preview }: { preview: Preview }) {
           : `${plural(preview.requests, 'request')} · ${duration(preview.seconds)} at 5 requests/s`}
         {preview.refusedCount > 0 ? ` · ${plural(preview.refusedCount, 'change')} refused` : ''}
       </p>
+      {preview.leftOut.length > 0 && (
+        <p className="td-muted" data-testid="replace-left-out">
+          {leftOutText(preview.leftOut)}
+        </p>
+      )}
       {preview.changes.length > 0 && (
         <table aria-label="Changes">
           <thead>
