@@ -2,7 +2,8 @@
  * The places a daily user tripped, each acted out as a person would (mouse and keyboard) through the browser
  * door against the real local server: the record form's long "Linked from" list (collapsed, after the fields,
  * in the scrolling body), undoing a delete in a sorted view (rows where they belong at once, and Find finding
- * them), find and replace leaving computed fields out (said once, never refused changes).
+ * them), find and replace leaving computed fields out (said once, never refused changes), the filter builder's
+ * "this week / month / year" for dates.
  */
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
@@ -166,4 +167,61 @@ test('find and replace leaves computed fields out and says so once, refusing not
   await expect(leftOut).toContainText('Label');
   await expect(dialog.getByRole('table', { name: 'Refused changes' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Close' }).click();
+});
+
+/** The GMT day `n` days from today, as `YYYY-MM-DD`. */
+const dayFromToday = (n: number): string => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+test('the filter builder offers this week, month and year for a date, and reads them back', async ({
+  app,
+  door,
+}) => {
+  // Days around today; which of them are this week, month and year is worked out here as formulas do (GMT,
+  // weeks Sunday to Saturday).
+  const offsets = [-400, -40, -8, -1, 0, 1, 6, 40];
+  await door.create(
+    TASKS,
+    offsets.map((n) => ({ Name: `Period probe ${n}`, Due: dayFromToday(n) })),
+  );
+  const today = dayFromToday(0);
+  const sunday = new Date(Date.now() - new Date(today).getUTCDay() * 86_400_000).toISOString().slice(0, 10);
+  const saturday = new Date(Date.parse(sunday) + 6 * 86_400_000).toISOString().slice(0, 10);
+  const days = offsets.map(dayFromToday);
+  const expected = {
+    thisWeek: days.filter((d) => d >= sunday && d <= saturday).length,
+    thisMonth: days.filter((d) => d.slice(0, 7) === today.slice(0, 7)).length,
+    thisYear: days.filter((d) => d.slice(0, 4) === today.slice(0, 4)).length,
+  };
+
+  await app.openTable(TASKS);
+  await app.table.getByRole('button', { name: 'Filter builder' }).click();
+  const panel = app.table.getByRole('dialog', { name: 'Filter builder' });
+  await panel.getByRole('button', { name: 'Add condition', exact: true }).click();
+  const first = panel.getByRole('group', { name: 'Condition 1', exact: true });
+  await first.getByLabel('Field').selectOption('Name');
+  await first.getByLabel('Operator').selectOption({ label: 'contains' });
+  await first.getByLabel('Text').fill('Period probe');
+  await panel.getByRole('button', { name: 'Add condition', exact: true }).click();
+  const second = panel.getByRole('group', { name: 'Condition 2', exact: true });
+  await second.getByLabel('Field').selectOption('Due');
+  const operator = second.getByLabel('Operator');
+  const count = app.status.getByTestId('row-count');
+  const records = (n: number) => (n === 1 ? '1 record' : `${n} records`);
+  for (const [label, op] of [
+    ['is this week', 'thisWeek'],
+    ['is this month', 'thisMonth'],
+    ['is this year', 'thisYear'],
+  ] as const) {
+    if (!(await panel.isVisible())) await app.table.getByRole('button', { name: 'Filter builder' }).click();
+    await operator.selectOption({ label });
+    // No value to give: the period is today's.
+    await expect(second.locator('input')).toHaveCount(0);
+    await panel.getByRole('button', { name: 'Apply conditions' }).click();
+    await expect(panel).toBeHidden();
+    await expect(count).toHaveText(records(expected[op]));
+    // Reopened on the formula it wrote, the builder shows the same condition.
+    await app.table.getByRole('button', { name: 'Filter builder' }).click();
+    await expect(operator).toHaveValue(op);
+    await expect(second.getByLabel('Field')).toHaveValue('Due');
+  }
 });

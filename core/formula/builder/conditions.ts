@@ -40,7 +40,9 @@ export type NumberOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export type DateOp = 'on' | 'before' | 'after';
 export type DaysOp = 'lastDays' | 'nextDays';
 export type ChoicesOp = 'anyOf' | 'noneOf' | 'hasAny' | 'hasAll';
-export type BareOp = 'empty' | 'notEmpty' | 'checked' | 'unchecked';
+/** The day's week (Sunday to Saturday, as WEEKDAY and WEEKNUM count), month or year, in GMT. */
+export type PeriodOp = 'thisWeek' | 'thisMonth' | 'thisYear';
+export type BareOp = 'empty' | 'notEmpty' | 'checked' | 'unchecked' | PeriodOp;
 
 export type Condition =
   | { field: string; op: TextOp | 'linkHas'; text: string }
@@ -95,6 +97,9 @@ export const OPERATORS: Record<FieldKind, readonly { op: Op; label: string }[]> 
     { op: 'after', label: 'is after' },
     { op: 'lastDays', label: 'is within the last … days' },
     { op: 'nextDays', label: 'is within the next … days' },
+    { op: 'thisWeek', label: 'is this week' },
+    { op: 'thisMonth', label: 'is this month' },
+    { op: 'thisYear', label: 'is this year' },
     { op: 'empty', label: 'is empty' },
     { op: 'notEmpty', label: 'is not empty' },
   ],

@@ -100,6 +100,38 @@ function daysFrom(n: Node, fields: Fields): { name: string; past: boolean } | un
   return undefined;
 }
 
+/** `DATEADD(x, -WEEKDAY(x), 'days')`: the Sunday starting x's week, and x. */
+function weekStartOf(n: Node): Node | undefined {
+  const args = call(n, 'DATEADD', 3);
+  if (!args || text(args[2]) !== 'days') return undefined;
+  const minus = unwrap(args[1] as Node);
+  if (minus.kind !== 'unary') return undefined;
+  const day = call(minus.operand, 'WEEKDAY', 1)?.[0];
+  return day !== undefined && same(day, args[0] as Node) ? (args[0] as Node) : undefined;
+}
+
+/** The date field whose week start `n` is. */
+function weekOf(n: Node, fields: Fields): string | undefined {
+  const f = field(weekStartOf(n), fields);
+  return f?.kind === 'date' ? f.name : undefined;
+}
+
+/** `DATEADD(TODAY(), -WEEKDAY(TODAY()), 'days')`. */
+function isTodayWeek(n: Node): boolean {
+  const d = weekStartOf(n);
+  return d !== undefined && call(d, 'TODAY', 0) !== undefined;
+}
+
+/** The same field, or the same call with no arguments (`TODAY()`), on both sides. */
+function same(a: Node, b: Node): boolean {
+  const x = unwrap(a);
+  const y = unwrap(b);
+  if (x.kind === 'field' && y.kind === 'field') return x.name === y.name;
+  return (
+    x.kind === 'call' && y.kind === 'call' && x.name === y.name && x.args.length === 0 && y.args.length === 0
+  );
+}
+
 /** All of `args` test one field in the same way; `each` reads one and gives its field and value. */
 function sameField<T>(
   args: Node[],
@@ -169,10 +201,20 @@ function readCall(node: Extract<Node, { kind: 'call' }>, fields: Fields): Condit
       return undefined;
     }
     case 'IS_SAME': {
+      if (node.args.length !== 3) return undefined;
+      const week = weekOf(a as Node, fields);
+      if (week !== undefined && isTodayWeek(b as Node) && text(c) === 'day')
+        return { field: week, op: 'thisWeek' };
       const f = field(a, fields);
+      if (f?.kind !== 'date') return undefined;
+      if (call(b as Node, 'TODAY', 0) !== undefined) {
+        if (text(c) === 'month') return { field: f.name, op: 'thisMonth' };
+        if (text(c) === 'year') return { field: f.name, op: 'thisYear' };
+        return undefined;
+      }
       const day = text(b);
-      if (f?.kind !== 'date' || day === undefined || !DAY.test(day) || text(c) !== 'day') return undefined;
-      return node.args.length === 3 ? { field: f.name, op: 'on', date: day } : undefined;
+      if (day === undefined || !DAY.test(day) || text(c) !== 'day') return undefined;
+      return { field: f.name, op: 'on', date: day };
     }
     case 'IS_BEFORE':
     case 'IS_AFTER': {

@@ -36,6 +36,21 @@ function daysFrom(ref: string, past: boolean): string {
   return past ? `DATETIME_DIFF(TODAY(), ${day}, 'days')` : `DATETIME_DIFF(${day}, TODAY(), 'days')`;
 }
 
+/** The Sunday that starts a date's week: `DATEADD(d, -WEEKDAY(d), 'days')`. */
+export function weekStart(date: string): string {
+  return `DATEADD(${date}, -WEEKDAY(${date}), 'days')`;
+}
+
+/**
+ * In the same week, month or year as today, in GMT as formulas compute (a blank date is never). A week is the
+ * day's Sunday-to-Saturday: the same Sunday starts both (documented functions only: IS_SAME's units are
+ * Moment's, whose week depends on a locale the service does not state).
+ */
+function periodTest(ref: string, op: 'thisWeek' | 'thisMonth' | 'thisYear'): string {
+  if (op === 'thisWeek') return `IS_SAME(${weekStart(ref)}, ${weekStart('TODAY()')}, 'day')`;
+  return `IS_SAME(${ref}, TODAY(), ${quoteString(op === 'thisMonth' ? 'month' : 'year')})`;
+}
+
 function emptyTest(ref: string, type: string): string {
   const kind = fieldKind(type);
   // BLANK() equals 0 and an empty list is not BLANK(): those kinds test the text they turn into.
@@ -86,6 +101,10 @@ export function writeCondition(c: Condition, type: string): string {
       return `OR(${c.choices.map((x) => hasChoice(ref, x)).join(', ')})`;
     case 'hasAll':
       return `AND(${c.choices.map((x) => hasChoice(ref, x)).join(', ')})`;
+    case 'thisWeek':
+    case 'thisMonth':
+    case 'thisYear':
+      return periodTest(ref, c.op);
     case 'empty':
       return emptyTest(ref, type);
     case 'notEmpty':

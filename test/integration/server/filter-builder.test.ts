@@ -45,6 +45,14 @@ beforeAll(async () => {
     records: [
       { fields: { Name: 'Blank cells', Estimate: 0 } },
       { fields: { Name: 'Zeros', Points: 0, Budget: 0, Progress: 0, Status: 'Todo' } },
+      // Days around today, so this week, month and year keep some records whatever today is.
+      ...[-8, -1, 0, 1, 6].map((n) => ({
+        fields: {
+          Name: `Due ${n}`,
+          Due: addDays(new Date().toISOString().slice(0, 10), n),
+          'Started at': new Date(Date.now() + n * 86_400_000).toISOString(),
+        },
+      })),
     ],
   });
   expect(added.status, added.text).toBe(200);
@@ -135,7 +143,7 @@ describe('the filter builder on the local server', () => {
     await expectSame({ field: 'Estimate', op: 'notEmpty' }, (f) => num(f.Estimate) !== undefined);
   });
 
-  it('dates and date-times: is, before, after, within the last and next N days, empty', async () => {
+  it('dates and date-times: is, before, after, within the last and next N days, this week, month and year, empty', async () => {
     const due = day(sample('Due')) as string;
     await expectSame({ field: 'Due', op: 'on', date: due }, (f) => day(f.Due) === due);
     await expectSame({ field: 'Due', op: 'before', date: due }, (f) => (day(f.Due) ?? '9') < due);
@@ -158,6 +166,13 @@ describe('the filter builder on the local server', () => {
     await expectSame({ field: 'Due', op: 'nextDays', days: 200 }, (f) =>
       within(day(f.Due), today, addDays(today, 200)),
     );
+    // This week is today's Sunday to Saturday, in GMT; this month and this year, today's.
+    const sunday = addDays(today, -new Date(today).getUTCDay());
+    for (const field of ['Due', 'Started at']) {
+      await expectSame({ field, op: 'thisWeek' }, (f) => within(day(f[field]), sunday, addDays(sunday, 6)));
+      await expectSame({ field, op: 'thisMonth' }, (f) => day(f[field])?.slice(0, 7) === today.slice(0, 7));
+      await expectSame({ field, op: 'thisYear' }, (f) => day(f[field])?.slice(0, 4) === today.slice(0, 4));
+    }
     await expectSame({ field: 'Started at', op: 'empty' }, (f) => f['Started at'] === undefined);
     await expectSame({ field: 'Due', op: 'notEmpty' }, (f) => f.Due !== undefined);
   });

@@ -160,6 +160,46 @@ const CASES: {
     ],
     kept: [0, 1],
   },
+  // This week (Sunday to Saturday; 2025-06-15 is a Sunday), this month, this year, by the GMT day.
+  {
+    c: { field: 'Due', op: 'thisWeek' },
+    formula:
+      "IS_SAME(DATEADD({Due}, -WEEKDAY({Due}), 'days'), DATEADD(TODAY(), -WEEKDAY(TODAY()), 'days'), 'day')",
+    records: [{ Due: '2025-06-14' }, { Due: '2025-06-15' }, { Due: '2025-06-21' }, { Due: '2025-06-22' }, {}],
+    kept: [1, 2],
+  },
+  {
+    c: { field: 'When', op: 'thisWeek' },
+    formula:
+      "IS_SAME(DATEADD({When}, -WEEKDAY({When}), 'days'), DATEADD(TODAY(), -WEEKDAY(TODAY()), 'days'), 'day')",
+    records: [
+      { When: '2025-06-14T23:59:00.000Z' },
+      { When: '2025-06-15T00:00:00.000Z' },
+      { When: '2025-06-21T23:59:00.000Z' },
+      { When: '2025-06-22T00:00:00.000Z' },
+      {},
+    ],
+    kept: [1, 2],
+  },
+  {
+    c: { field: 'When', op: 'thisMonth' },
+    formula: "IS_SAME({When}, TODAY(), 'month')",
+    records: [
+      { When: '2025-06-01T00:00:00.000Z' },
+      { When: '2025-06-30T23:00:00.000Z' },
+      { When: '2025-07-01T00:00:00.000Z' },
+      { When: '2024-06-15T12:00:00.000Z' },
+      { When: '2025-05-31T23:59:00.000Z' },
+      {},
+    ],
+    kept: [0, 1],
+  },
+  {
+    c: { field: 'Due', op: 'thisYear' },
+    formula: "IS_SAME({Due}, TODAY(), 'year')",
+    records: [{ Due: '2025-01-01' }, { Due: '2025-12-31' }, { Due: '2024-12-31' }, { Due: '2026-01-01' }, {}],
+    kept: [0, 1],
+  },
   {
     c: { field: 'Due', op: 'empty' },
     formula: '{Due} = BLANK()',
@@ -267,6 +307,19 @@ describe('the filter builder: conditions ⇄ formula', () => {
       expect(rows(formula, records)).toEqual(kept);
     },
   );
+
+  it('takes a week across the new year as one week, from its Sunday', () => {
+    const formula = writeFilter(one({ field: 'Due', op: 'thisWeek' }), FIELDS);
+    const compiled = compileFormula(formula, FIELDS);
+    if (!compiled.ok) throw new Error(compiled.diagnostics[0]?.message);
+    // Wednesday 2025-12-31: its week is Sunday 2025-12-28 to Saturday 2026-01-03.
+    const now = new Date('2025-12-31T18:00:00.000Z');
+    const days = ['2025-12-27', '2025-12-28', '2026-01-03', '2026-01-04'];
+    const kept = days.filter((Due) =>
+      compiled.formula.matches({ id: 'rec1', createdTime: now.toISOString(), fields: { Due } }, { now }),
+    );
+    expect(kept).toEqual(['2025-12-28', '2026-01-03']);
+  });
 
   it('joins conditions and one level of groups with AND and OR', () => {
     const filter: Filter = {

@@ -60,6 +60,9 @@ function ValueInput({
     case 'notEmpty':
     case 'checked':
     case 'unchecked':
+    case 'thisWeek':
+    case 'thisMonth':
+    case 'thisYear':
       return null;
     case 'on':
     case 'before':
