@@ -86,7 +86,16 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const embedded =
     options.embedded === false
       ? undefined
-      : startEmbeddedServer({ ...options.embedded, userDataDir: options.userDataDir, vault: options.vault });
+      : startEmbeddedServer({
+          onDown: (message) => {
+            console.error(`TableDesk: ${message}`);
+            // The status bar of the demo connection shows it.
+            connections.noteError(DEMO_CONNECTION_ID, message);
+          },
+          ...options.embedded,
+          userDataDir: options.userDataDir,
+          vault: options.vault,
+        });
   // An unhandled rejection would end the process; the failure reaches the user when the demo is used.
   embedded?.catch((error: unknown) => console.error('TableDesk: the local demo server did not start', error));
   // Counts every call of a metered connection; created first, it reaches clients through the connections.

@@ -3,7 +3,8 @@
  * vault, its SQLite data in the user-data folder, the demo base seeded on first start. It runs in this
  * process, in a worker thread of it (an installed app: the seed and the queries stay off Electron's main
  * thread), or in a child process on the real Node where better-sqlite3's build does not fit this process
- * (an unpackaged Electron run).
+ * (an unpackaged Electron run). Outside this thread it is watched: started again on its port when it dies
+ * (supervise.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { startServer } from '../server/index';
 import type { RunningServer, ServerOptions } from '../server/index';
 import { startChildServer } from './embedded-server/child-runner';
 import { startWorkerServer, WorkerUnavailable } from './embedded-server/worker-runner';
+import { supervise } from './embedded-server/supervise';
+import type { WatchedServer } from './embedded-server/supervise';
 import type { KeyVault } from './keys/key-vault';
 
 /**
@@ -38,6 +41,8 @@ export interface EmbeddedServerOptions {
   /** More keys, each for a user of its own (tests: comments written by someone else). */
   users?: ServerOptions['users'];
   runner?: EmbeddedRunner;
+  /** Told when a server outside this thread died and was started again, or could not be. */
+  onDown?: (message: string) => void;
 }
 
 /** What only an in-process server can honour (neither the child's command line nor a worker takes them). */
@@ -85,9 +90,12 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
       rateLimit: options.rateLimit,
       penaltyMs: EMBEDDED_PENALTY_MS,
     };
-    if (!('worker' in runner)) return startChildServer({ ...runner, ...common });
+    const start = (port?: number): Promise<WatchedServer> =>
+      'nodePath' in runner
+        ? startChildServer({ ...runner, ...common, port })
+        : startWorkerServer(runner.worker, { ...common, port });
     try {
-      return await startWorkerServer(runner.worker, common);
+      return await supervise(start, options.onDown ?? ((message) => console.error(`TableDesk: ${message}`)));
     } catch (error) {
       if (!(error instanceof WorkerUnavailable)) throw error;
       // A demo that holds up the window while it seeds beats no demo at all.

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import type { RunningServer } from '../../server/index';
+import type { WatchedServer } from './supervise';
 
 export interface ChildServerOptions {
   /** The Node binary to run the server with. */
@@ -17,6 +17,8 @@ export interface ChildServerOptions {
   /** The unpacked app: holds `server/main.ts` and `node_modules/tsx`. */
   appDir: string;
   apiKey: string;
+  /** 0 (default): any free port; a restart asks for the port it had. */
+  port?: number;
   /** The SQLite folder; undefined with `memory`. */
   dataDir?: string;
   memory?: boolean;
@@ -24,9 +26,7 @@ export interface ChildServerOptions {
   penaltyMs?: number;
 }
 
-export interface ChildServer extends RunningServer {
-  pid: number;
-}
+export type ChildServer = WatchedServer;
 
 /** Seeding the 50,000-record demo base on a slow disk takes a while; a server silent longer than this is stuck. */
 const READY_TIMEOUT_MS = 120_000;
@@ -56,7 +56,7 @@ function serverArgs(options: ChildServerOptions): string[] {
     '--host',
     '127.0.0.1',
     '--port',
-    '0',
+    String(options.port ?? 0),
     ...storage,
     '--demo',
     '--rate-limit',
@@ -120,13 +120,17 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
       clearTimeout(timer);
       let closing = false;
       child.off('close', closedEarly);
-      child.once('close', (code, signal) => {
-        if (!closing)
+      const stoppedEarly = new Promise<string>((stopped) =>
+        child.once('close', (code, signal) => {
+          if (closing) return;
           console.error(
             `TableDesk: the local demo server stopped (${signal ?? `exit code ${code}`})\n${stderr.join('\n')}`,
           );
-      });
+          stopped(signal ?? `exit code ${code}`);
+        }),
+      );
       resolve({
+        exited: stoppedEarly,
         url: ready.url,
         apiKey: options.apiKey,
         bases: ready.bases,

@@ -4,10 +4,13 @@
  * runs on the main thread. The worker's script is built beside the main bundle (electron.vite.config.ts).
  */
 import { Worker } from 'node:worker_threads';
-import type { RunningServer } from '../../server/index';
+import type { WatchedServer } from './supervise';
 
+/** What the demo server's own thread or process is started with. */
 export interface WorkerServerOptions {
   apiKey: string;
+  /** 0 (default): any free port; a restart asks for the port it had. */
+  port?: number;
   dataDir?: string;
   memory?: boolean;
   rateLimit?: number | 'off';
@@ -17,9 +20,7 @@ export interface WorkerServerOptions {
 export type WorkerReply =
   { ready: { url: string; bases: { id: string; name: string }[] } } | { failed: string };
 
-export interface WorkerServer extends RunningServer {
-  pid: number;
-}
+export type WorkerServer = WatchedServer;
 
 /** The thread itself could not run (its script did not load), as opposed to a server that failed to start. */
 export class WorkerUnavailable extends Error {
@@ -50,12 +51,23 @@ export function startWorkerServer(script: string | URL, options: WorkerServerOpt
       }
       worker.off('exit', stopped);
       worker.off('error', failed);
-      worker.on('error', (error) => console.error('TableDesk: the local demo server failed', error));
+      let closing = false;
+      let lastError = '';
+      worker.on('error', (error) => {
+        lastError = `: ${error.message}`;
+        console.error('TableDesk: the local demo server failed', error);
+      });
       resolve({
         ...message.ready,
         apiKey: options.apiKey,
         pid: process.pid,
+        exited: new Promise((stopped) =>
+          worker.once('exit', (code) => {
+            if (!closing) stopped(`its thread ended with exit code ${code}${lastError}`);
+          }),
+        ),
         async close() {
+          closing = true;
           worker.postMessage('close');
           await exited;
         },

@@ -15,7 +15,7 @@ const reply = (message: WorkerReply): void => parent.postMessage(message);
 try {
   const server = await startServer({
     host: '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     apiKey: options.apiKey,
     dataDir: options.dataDir,
     memory: options.memory,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecordTableClient } from '../../../core/api/client';
 import { startEmbeddedServer } from '../../../services/embedded-server';
 import type { EmbeddedServer } from '../../../services/embedded-server';
@@ -108,6 +108,33 @@ describe('embedded server in a child process', () => {
     const record = await again.table(demoBaseId(server), 'Teams').get(created.id);
     expect(record.fields.Name).toBe('Kept across restarts');
   });
+
+  it('starts a server that died again on its port, with its data, and says so', async () => {
+    const vault = createFileVault(join(userDataDir, 'keys.json'));
+    const told: string[] = [];
+    server = await startEmbeddedServer({
+      userDataDir,
+      vault,
+      rateLimit: 'off',
+      runner,
+      onDown: (message) => told.push(message),
+    });
+    const url = server.url;
+    const teams = new RecordTableClient({ baseUrl: url, apiKey: server.apiKey, requestsPerSecond: 50 }).table(
+      demoBaseId(server),
+      'Teams',
+    );
+    const created = await teams.create({ Name: 'Before the crash' });
+    const crashed = server.pid;
+    process.kill(crashed, 'SIGKILL');
+    await vi.waitFor(() => expect(told).toHaveLength(1), { timeout: 120_000, interval: 100 });
+    expect(told).toEqual(['The local demo server stopped (SIGKILL) and was started again.']);
+    expect(await gone(crashed, 1000)).toBe(true);
+    expect(server.pid).not.toBe(crashed);
+    expect(alive(server.pid)).toBe(true);
+    expect(server.url).toBe(url);
+    expect((await teams.get(created.id)).fields.Name).toBe('Before the crash');
+  }, 180_000);
 
   it("keeps the service's 5 requests/s but holds a base for 2 s after a 429, not 30 s", async () => {
     const vault = createFileVault(join(userDataDir, 'keys.json'));
