@@ -3,7 +3,7 @@
  * door against the real local server: the record form's long "Linked from" list (collapsed, after the fields,
  * in the scrolling body), undoing a delete in a sorted view (rows where they belong at once, and Find finding
  * them), find and replace leaving computed fields out (said once, never refused changes), the filter builder's
- * "this week / month / year" for dates.
+ * "this week / month / year" for dates, the single-select editor (colours, narrowed as you type).
  */
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
@@ -224,4 +224,59 @@ test('the filter builder offers this week, month and year for a date, and reads 
     await expect(operator).toHaveValue(op);
     await expect(second.getByLabel('Field')).toHaveValue('Due');
   }
+});
+
+test('the single-select editor shows the choices in their colours and narrows them as you type', async ({
+  app,
+  door,
+}) => {
+  await app.openTable(TASKS);
+  const status = app.cell(0, 'Status');
+  // A cell showing each choice gives its colour, to compare the editor's with.
+  await status.dblclick();
+  const editor = app.table.locator('.ag-popup-editor');
+  const options = editor.getByRole('listbox', { name: 'Options of Status' }).getByRole('option');
+  await expect(options).toHaveText(['(none)', 'Todo', 'In progress', 'Blocked', 'Done']);
+  const colours = await options
+    .locator('.td-pill')
+    .evaluateAll((pills) => pills.map((p) => getComputedStyle(p).backgroundColor));
+  expect(new Set(colours).size).toBe(4);
+
+  // Typing narrows the list; Enter takes the first one left.
+  const box = editor.getByRole('combobox', { name: 'Find an option of Status' });
+  await expect(box).toBeFocused();
+  await box.pressSequentially('bl');
+  await expect(options).toHaveText(['Blocked']);
+  await box.press('Enter');
+  await expect(editor).toHaveCount(0);
+  await expect(status).toHaveText('Blocked');
+  const blocked = status.locator('.td-pill');
+  expect(await blocked.evaluate((p) => getComputedStyle(p).backgroundColor)).toBe(colours[2]);
+
+  // On a chosen cell a key opens the editor with it typed: a name's start ranks first ("do": Done, Todo).
+  const next = app.cell(1, 'Status');
+  await next.click();
+  await app.page.keyboard.type('do');
+  await expect(box).toHaveValue('do');
+  await expect(options).toHaveText(['Done', 'Todo']);
+  await app.page.keyboard.press('ArrowDown');
+  await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await app.page.keyboard.press('Enter');
+  await expect(next).toHaveText('Todo');
+
+  // Nothing matches: the editor says so, and Enter leaves the cell as it was.
+  await next.click();
+  await app.page.keyboard.type('zz');
+  await expect(editor.getByRole('status')).toHaveText('No option matches “zz”');
+  await app.page.keyboard.press('Enter');
+  await expect(editor).toHaveCount(0);
+  await expect(next).toHaveText('Todo');
+
+  const [first, second] = await Promise.all([app.rowId(0), app.rowId(1)]);
+  await expect
+    .poll(async () => {
+      const stored = new Map((await door.records(TASKS)).map((r) => [r.id, r.fields['Status']]));
+      return [stored.get(first!), stored.get(second!)];
+    })
+    .toEqual(['Blocked', 'Todo']);
 });

@@ -12,6 +12,7 @@ import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
 import { LinkPicker } from '../links/LinkPicker';
 import { MultiSelectEditor } from './MultiSelectEditor';
+import { SingleSelectEditor } from './single-select-editor';
 import { choiceNames, isEditable, parseInput } from './parse';
 
 type Def = ColDef<RecordData>;
@@ -67,10 +68,7 @@ function editorFor(field: Column): Partial<Def> {
         },
       };
     case 'singleSelect':
-      return {
-        cellEditor: 'agSelectCellEditor',
-        cellEditorParams: { values: ['', ...choiceNames(field)] },
-      };
+      return { cellEditor: SingleSelectEditor, cellEditorPopup: true, cellEditorParams: { field } };
     case 'multipleRecordLinks':
       return { cellEditor: LinkPicker, cellEditorPopup: true, cellEditorParams: { field } };
     case 'multipleSelects':

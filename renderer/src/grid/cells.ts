@@ -50,6 +50,11 @@ function colorOf(field: Column, name: string): string {
   return colors.get(name) ?? 'gray';
 }
 
+/** The classes of a choice's pill, in its colour: the cells and the select editors draw choices alike. */
+export function pillClass(field: Column, name: string): string {
+  return `td-pill td-pill-${colorOf(field, name)}`;
+}
+
 function asList(value: unknown): unknown[] {
   if (value === null || value === undefined) return [];
   return Array.isArray(value) ? value : [value];
@@ -95,7 +100,7 @@ export class SelectCell extends ChipsCell {
   protected chips(value: unknown, field: Column): Chip[] {
     return asList(value).map((v) => {
       const text = genericText(v);
-      return { text, className: `td-pill td-pill-${colorOf(field, text)}` };
+      return { text, className: pillClass(field, text) };
     });
   }
 }

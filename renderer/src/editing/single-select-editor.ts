@@ -1,0 +1,130 @@
+/**
+ * The single-select cell editor: a box that narrows the field's choices as you type (the key that opened the
+ * editor is the first letter typed), each choice in its colour, the one to take marked. ↑ and ↓ move the mark,
+ * Enter or a click takes it, Esc leaves the cell as it was; a text that matches nothing keeps the cell's value.
+ * A plain DOM editor, not a React one: the grid makes it and focuses its box in the key's own event, so the
+ * letters a fast typist sends next are never lost (a React editor mounts a moment later, and they were).
+ */
+import type { ICellEditorComp, ICellEditorParams } from 'ag-grid-community';
+import type { Column } from '../../../core/contract';
+import type { RecordData } from '../../../core/records/types';
+import { pillClass } from '../grid/cells';
+import { filterChoices } from './choice-filter';
+import { choiceNames } from './parse';
+
+type Params = ICellEditorParams<RecordData, unknown> & { field: Column };
+
+/** The option that empties the cell, offered while nothing is typed. */
+const NONE = '';
+
+let editors = 0;
+
+export class SingleSelectEditor implements ICellEditorComp<RecordData> {
+  private readonly gui = document.createElement('div');
+  private readonly box = document.createElement('input');
+  private readonly list = document.createElement('ul');
+  private readonly none = document.createElement('p');
+  private readonly id = `td-select-editor-${++editors}`;
+  private field!: Column;
+  private initial = NONE;
+  private names: string[] = [];
+  private shown: string[] = [];
+  private marked: string | undefined;
+
+  init(params: Params): void {
+    this.field = params.field;
+    this.initial = typeof params.value === 'string' ? params.value : NONE;
+    const choices = choiceNames(params.field);
+    // A name the field no longer lists stays offered, so opening the editor never drops it silently.
+    this.names =
+      this.initial !== NONE && !choices.includes(this.initial) ? [...choices, this.initial] : choices;
+
+    this.gui.className = 'td-select-editor';
+    const box = this.box;
+    box.setAttribute('role', 'combobox');
+    box.setAttribute('aria-label', `Find an option of ${params.field.name}`);
+    box.setAttribute('aria-expanded', 'true');
+    box.setAttribute('aria-controls', `${this.id}-list`);
+    box.setAttribute('aria-autocomplete', 'list');
+    box.placeholder = 'Find an option';
+    box.value = params.eventKey?.length === 1 ? params.eventKey : '';
+    box.addEventListener('input', () => this.narrow());
+    box.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+      e.preventDefault();
+      this.move(e.key === 'ArrowDown' ? 1 : -1);
+    });
+    this.list.id = `${this.id}-list`;
+    this.list.setAttribute('role', 'listbox');
+    this.list.setAttribute('aria-label', `Options of ${params.field.name}`);
+    // The box keeps the focus, so the typing goes on where it was.
+    this.list.addEventListener('mousedown', (e) => e.preventDefault());
+    this.list.addEventListener('click', (e) => {
+      const option = (e.target as Element).closest('[role="option"]');
+      const name = option && this.shown[Number(option.getAttribute('data-index'))];
+      if (name === undefined || name === null) return;
+      this.marked = name;
+      params.stopEditing();
+    });
+    this.none.className = 'td-muted';
+    this.none.setAttribute('role', 'status');
+    this.gui.append(box, this.list, this.none);
+    this.narrow();
+  }
+
+  getGui(): HTMLElement {
+    return this.gui;
+  }
+
+  /** The marked choice, or the cell's value where nothing is marked. */
+  getValue(): string | null {
+    const name = this.marked ?? this.initial;
+    return name === NONE ? null : name;
+  }
+
+  afterGuiAttached(): void {
+    const end = this.box.value.length;
+    this.box.focus();
+    this.box.setSelectionRange(end, end);
+  }
+
+  private narrow(): void {
+    const typed = this.box.value;
+    this.shown = typed.trim() === '' ? [NONE, ...this.names] : filterChoices(this.names, typed);
+    this.marked = typed.trim() === '' ? this.initial : this.shown[0];
+    this.list.replaceChildren(
+      ...this.shown.map((name, i) => {
+        const option = document.createElement('li');
+        option.id = `${this.id}-option-${i}`;
+        option.dataset['index'] = String(i);
+        option.setAttribute('role', 'option');
+        const label = document.createElement('span');
+        label.className = name === NONE ? 'td-muted' : pillClass(this.field, name);
+        label.textContent = name === NONE ? '(none)' : name;
+        option.append(label);
+        return option;
+      }),
+    );
+    this.none.textContent = this.shown.length === 0 ? `No option matches “${typed.trim()}”` : '';
+    this.mark();
+  }
+
+  private move(by: number): void {
+    if (this.shown.length === 0) return;
+    const at = this.marked === undefined ? -1 : this.shown.indexOf(this.marked);
+    this.marked = this.shown[Math.min(this.shown.length - 1, Math.max(0, at + by))];
+    this.mark();
+  }
+
+  private mark(): void {
+    const at = this.marked === undefined ? -1 : this.shown.indexOf(this.marked);
+    for (const [i, option] of [...this.list.children].entries())
+      option.setAttribute('aria-selected', String(i === at));
+    if (at < 0) {
+      this.box.removeAttribute('aria-activedescendant');
+      return;
+    }
+    this.box.setAttribute('aria-activedescendant', `${this.id}-option-${at}`);
+    this.list.children[at]?.scrollIntoView({ block: 'nearest' });
+  }
+}
