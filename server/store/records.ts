@@ -1,5 +1,5 @@
 import { MERGE_FIELD_TYPES } from '../../core/contract/imports';
-import { ServiceError, recordNotFound, unknownField } from '../errors';
+import { ServiceError, invalidRequest, recordNotFound, unknownField } from '../errors';
 import { newId } from '../ids';
 import type { Catalog, Field, Table } from './catalog';
 import { isComputed } from './catalog';
@@ -10,6 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
 import { RequestWork } from '../filter/cost';
 import { isRelational, relationalCell } from './relational';
+import { MAX_LINK_DEPTH, PendingSet, changedFields, readsChange, tableRanks } from './derived';
 
 export interface StoredRecord {
   seq: number;
@@ -68,8 +69,21 @@ const ROW_COLUMNS = 'seq, id, created_time, modified_time, data';
 const LINK_KEY_LENGTH = 200;
 const KEYED_LINKS = LINK_KEY_LENGTH / 2 + 1;
 
-/** How far a change is passed on along links (see refreshLinkers). */
-const MAX_LINK_DEPTH = 8;
+/** The most records one write may create: its own and those typecast creates for new link names. */
+export const MAX_WRITE_CREATES = 1000;
+
+/**
+ * The most other records one write may compute again (linkers, inverse link cells, links to deleted records):
+ * a write is one synchronous transaction, and a few thousand records take a few hundred milliseconds here. A
+ * write past it is refused before it computes them, so no request waits long behind it.
+ */
+export const MAX_WRITE_RECOMPUTES = 3000;
+
+const tooManyRecomputes = () =>
+  invalidRequest(
+    `This change would compute more than ${MAX_WRITE_RECOMPUTES} linked records again (their lookups, rollups, ` +
+      'counts, formulas or link names) in one write. Change fewer records at once, or link fewer records to them.',
+  );
 
 export class RecordStore {
   computeFormulas: FormulaComputer = () => undefined;
@@ -81,6 +95,11 @@ export class RecordStore {
   private readonly choicesAdded = new Set<Field>();
   /** The formula budget of the write under way (see write()). */
   private work: RequestWork | undefined;
+  /** Records the write under way has created, and other records it has computed again. */
+  private created = 0;
+  private recomputed = 0;
+  /** Linkers waiting to be computed again by the write under way (see settle()). */
+  private pending: PendingSet | undefined;
   private readonly existingStatement: Statement;
 
   constructor(
@@ -100,6 +119,7 @@ export class RecordStore {
       delete: db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?'),
       // The records of a table whose data mentions an id (the candidates linking to it).
       mentioning: db.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE table_id = ? AND instr(data, ?) > 0`),
+      mentioningIds: db.prepare('SELECT id FROM records WHERE table_id = ? AND instr(data, ?) > 0'),
     };
   }
 
@@ -119,16 +139,26 @@ export class RecordStore {
    */
   private write<T>(fn: () => T): T {
     this.work = new RequestWork();
+    this.created = 0;
+    this.recomputed = 0;
     try {
       return this.catalog.transaction(() => {
         const out = fn();
+        this.settle();
         for (const field of this.choicesAdded) this.catalog.saveField(field);
         return out;
       });
     } finally {
       this.choicesAdded.clear();
       this.work = undefined;
+      this.pending = undefined;
     }
+  }
+
+  /** Counts one more record computed again by the write under way; past its bound the write is refused. */
+  private recompute(n = 1): void {
+    this.recomputed += n;
+    if (this.recomputed + (this.pending?.size ?? 0) > MAX_WRITE_RECOMPUTES) throw tooManyRecomputes();
   }
 
   /** PATCH (replace=false) or PUT (replace=true) of existing records; every id must exist. */
@@ -240,6 +270,13 @@ export class RecordStore {
   private insertAll(table: Table, list: Record<string, unknown>[], opts: WriteOptions): StoredRecord[] {
     const autoNumbers = table.fields.filter((f) => f.type === 'autoNumber');
     let next = autoNumbers.length > 0 ? this.catalog.takeAutoNumbers(table, list.length) : 0;
+    this.created += list.length;
+    if (this.created > MAX_WRITE_CREATES)
+      throw new ServiceError(
+        422,
+        'INVALID_RECORDS',
+        `This write would create ${this.created} records (typecast creates one for each new link name); a write may create at most ${MAX_WRITE_CREATES}`,
+      );
     const writer = this.writer(opts);
     const now = new Date().toISOString();
     return list.map((fields) => {
@@ -284,7 +321,7 @@ export class RecordStore {
     rec.data = data;
     this.save(table, rec);
     this.syncInverseLinks(table, rec.id, before, rec.data);
-    this.refreshLinkers(table, rec, before[table.primaryFieldId] !== rec.data[table.primaryFieldId]);
+    this.refreshLinkers(table, rec, changedFields(table, before, rec.data, true));
     return rec;
   }
 
@@ -398,33 +435,54 @@ export class RecordStore {
   }
 
   /**
-   * After a record was written: the records linking to it sort by its new name (when its primary value
-   * changed) and have their lookups, rollups and counts over it computed again. A linker whose derived
-   * values changed passes the change on to its own linkers, so chains (a rollup of a lookup) stay current;
-   * unchanged values stop it, and so does MAX_LINK_DEPTH in a cycle whose values never settle.
+   * After a record was written: the records linking to it that read one of its `changed` fields (their link
+   * sort keys and formulas read its name, their lookups and rollups a field) wait to be computed again at the
+   * end of the write, `depth` links from what it wrote.
    */
-  private refreshLinkers(table: Table, rec: StoredRecord, primaryChanged: boolean, depth = 0): void {
-    if (depth > MAX_LINK_DEPTH) return;
-    for (const t of this.catalog.base(table.baseId)?.tables ?? []) {
+  private refreshLinkers(table: Table, rec: StoredRecord, changed: ReadonlySet<string>, depth = 0): void {
+    if (depth >= MAX_LINK_DEPTH || changed.size === 0) return;
+    const tables = this.catalog.base(table.baseId)?.tables ?? [];
+    for (const t of tables) {
       for (const field of t.fields) {
         if (field.type !== 'multipleRecordLinks' || field.options?.linkedTableId !== table.id) continue;
-        const dependent = t.fields.some((f) => isRelational(f) && f.options?.recordLinkFieldId === field.id);
-        if (!primaryChanged && !dependent) continue;
-        const inverse = this.catalog.inverseOf(field);
-        const linkers = inverse
-          ? ((rec.data[inverse.field.id] ?? []) as string[]).map((id) => this.get(t, id))
-          : (this.sql.mentioning.all(t.id, rec.id) as RecordRow[]).map(fromRow);
-        for (const linker of linkers) {
-          if (!linker) continue;
-          const before = JSON.stringify(linker.data);
-          if (dependent) this.computeDerived(t, linker);
-          else this.computeLinkKeys(t, linker);
-          const after = JSON.stringify(linker.data);
-          if (after === before) continue;
-          this.sql.saveData.run(after, linker.seq);
-          if (dependent) this.refreshLinkers(t, linker, false, depth + 1);
+        if (!readsChange(t, field.id, table, changed)) continue;
+        if (!this.pending) {
+          const ranks = tableRanks(tables);
+          this.pending = new PendingSet((id) => ranks.get(id) ?? Infinity);
         }
+        const inverse = this.catalog.inverseOf(field);
+        const ids = inverse
+          ? ((rec.data[inverse.field.id] ?? []) as string[])
+          : (this.sql.mentioningIds.all(t.id, rec.id) as { id: string }[]).map((r) => r.id);
+        for (const id of ids) this.pending.add({ tableId: t.id, id, depth: depth + 1 });
+        this.recompute(0);
       }
+    }
+  }
+
+  /**
+   * Computes the waiting linkers again, each at most once per write, table by table in the order their links
+   * read each other (see derived.ts), so a chain of rollups costs its records, not its paths. A linker whose
+   * values changed passes the change on to its own linkers.
+   */
+  private settle(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    const done = new Set<string>();
+    for (let p = pending.take(); p; p = pending.take()) {
+      if (done.has(p.id)) continue;
+      done.add(p.id);
+      this.recompute();
+      const t = this.catalog.tableById(p.tableId);
+      const linker = t && this.get(t, p.id);
+      if (!t || !linker) continue;
+      const before = linker.data;
+      linker.data = { ...before };
+      this.computeDerived(t, linker);
+      const after = JSON.stringify(linker.data);
+      if (after === JSON.stringify(before)) continue;
+      this.sql.saveData.run(after, linker.seq);
+      this.refreshLinkers(t, linker, changedFields(t, before, linker.data, false), p.depth);
     }
   }
 
@@ -481,11 +539,14 @@ export class RecordStore {
   ): void {
     const rec = this.get(table, recordId);
     if (!rec) return;
+    this.recompute();
+    const before = rec.data;
+    rec.data = { ...before };
     const ids = [...new Set(change((rec.data[fieldId] ?? []) as string[]))];
     if (ids.length === 0) delete rec.data[fieldId];
     else rec.data[fieldId] = ids;
     this.save(table, rec);
-    this.refreshLinkers(table, rec, false);
+    this.refreshLinkers(table, rec, changedFields(table, before, rec.data, true));
   }
 
   /** The written values keyed by their field; a name or id that is not a field of the table is refused. */
@@ -555,10 +616,14 @@ export class RecordStore {
       if (links.length === 0) continue;
       const candidates = new Map<number, StoredRecord>();
       for (const id of ids) {
-        const rows = this.sql.mentioning.all(t.id, id) as RecordRow[];
-        for (const r of rows) if (!candidates.has(r.seq)) candidates.set(r.seq, fromRow(r));
+        for (const r of this.sql.mentioning.iterate(t.id, id) as IterableIterator<RecordRow>) {
+          if (candidates.has(r.seq)) continue;
+          candidates.set(r.seq, fromRow(r));
+          this.recompute();
+        }
       }
       for (const rec of candidates.values()) {
+        const before = { ...rec.data };
         for (const f of links) {
           const v = rec.data[f.id];
           if (!Array.isArray(v)) continue;
@@ -567,7 +632,7 @@ export class RecordStore {
           else rec.data[f.id] = kept;
         }
         this.save(t, rec);
-        this.refreshLinkers(t, rec, false);
+        this.refreshLinkers(t, rec, changedFields(t, before, rec.data, true));
       }
     }
   }

@@ -1,0 +1,291 @@
+/**
+ * Writes are bounded in what they cause: the records linking to what a write changed are computed again only
+ * when they read what changed, each once per write, in the order of the tables' links, and a write that would
+ * compute more than MAX_WRITE_RECOMPUTES of them is refused before it does; no probe waits long behind any.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer } from '../../support/local-server';
+import type { LocalServer, Reply } from '../../support/local-server';
+import { probing } from '../../support/probe';
+import { MAX_WRITE_RECOMPUTES } from '../../../server/store/records';
+
+let s: LocalServer;
+
+beforeAll(async () => {
+  s = await startLocalServer({ demo: { largeTableRecords: 10 } });
+});
+afterAll(() => s.close());
+
+// Answers of arbitrary wire JSON, as the local server's request gives them by default.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = Reply<any>;
+
+/** How long a probe may wait behind one request: a second more than it waits on the idle server. */
+let stallMs = 1000;
+
+beforeAll(async () => {
+  const { probe } = await probing(s, () => new Promise((resolve) => setTimeout(resolve, 500)));
+  stallMs = 1000 + probe.worstMs;
+});
+
+async function ok(r: Promise<Answer>): Promise<Answer> {
+  const answer = await r;
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  return answer;
+}
+
+/** Runs `write` while a probe asks whoami; its answer, after checking no probe waited past stallMs. */
+async function probed(write: () => Promise<Answer>): Promise<Answer> {
+  const { result, probe } = await probing(s, write);
+  expect(probe.failures).toEqual([]);
+  expect(probe.worstMs).toBeLessThan(stallMs);
+  return result;
+}
+
+async function createBase(tables: unknown[]): Promise<{
+  id: string;
+  tables: { id: string; fields: { id: string; name: string }[]; primaryFieldId: string }[];
+}> {
+  return (await ok(s.request('POST', '/v0/meta/bases', { name: 'Writes', tables }))).body;
+}
+
+const addField = async (base: string, table: string, spec: unknown) =>
+  (await ok(s.request('POST', `/v0/meta/bases/${base}/tables/${table}/fields`, spec))).body as { id: string };
+
+async function createMany(base: string, table: string, list: Record<string, unknown>[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < list.length; i += 10) {
+    const r = await ok(
+      s.request('POST', `/v0/${base}/${table}`, {
+        records: list.slice(i, i + 10).map((fields) => ({ fields })),
+      }),
+    );
+    ids.push(...r.body.records.map((x: { id: string }) => x.id));
+  }
+  return ids;
+}
+
+/** Every record of a table, by id, with the fields named. */
+async function readAll(
+  base: string,
+  table: string,
+  fields: string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
+  const names = fields.map((f) => `fields[]=${encodeURIComponent(f)}`).join('&');
+  let offset: string | undefined;
+  do {
+    const page = await ok(
+      s.request('GET', `/v0/${base}/${table}?pageSize=100&${names}${offset ? `&offset=${offset}` : ''}`),
+    );
+    for (const r of page.body.records as { id: string; fields: Record<string, unknown> }[])
+      out.set(r.id, r.fields);
+    offset = page.body.offset;
+  } while (offset);
+  return out;
+}
+
+describe('a record many records link to', () => {
+  // The hub has one more linker than a write may compute again: renaming or deleting it is refused at once.
+  const SMALL = 500;
+  const SPOKES = MAX_WRITE_RECOMPUTES + 1 + SMALL;
+  let base: string;
+  let hub: string;
+  let hubTable: string;
+  let spokeTable: string;
+  let smallHub: string;
+
+  beforeAll(async () => {
+    const b = await createBase([
+      { name: 'Hub', fields: [{ name: 'Name', type: 'singleLineText' }] },
+      { name: 'Spoke', fields: [{ name: 'Name', type: 'singleLineText' }] },
+    ]);
+    base = b.id;
+    [hubTable, spokeTable] = b.tables.map((t) => t.id) as [string, string];
+    const link = await addField(base, spokeTable, {
+      name: 'Hub',
+      type: 'multipleRecordLinks',
+      options: { linkedTableId: hubTable },
+    });
+    await addField(base, spokeTable, {
+      name: 'Hub name',
+      type: 'multipleLookupValues',
+      options: { recordLinkFieldId: link.id, fieldIdInLinkedTable: b.tables[0]!.primaryFieldId },
+    });
+    [hub, smallHub] = (await createMany(base, hubTable, [{ Name: 'hub' }, { Name: 'small hub' }])) as [
+      string,
+      string,
+    ];
+    await createMany(
+      base,
+      spokeTable,
+      Array.from({ length: SPOKES }, (_, i) => ({ Name: `spoke ${i}`, Hub: [i < SMALL ? smallHub : hub] })),
+    );
+  });
+
+  it('is renamed, and its linkers follow in the same write', async () => {
+    const r = await probed(() =>
+      s.request('PATCH', `/v0/${base}/${hubTable}/${smallHub}`, { fields: { Name: 'renamed' } }),
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    const rows = await readAll(base, spokeTable, ['Hub', 'Hub name']);
+    const linkers = [...rows.values()].filter((f) => (f.Hub as string[])[0] === smallHub);
+    expect(linkers).toHaveLength(SMALL);
+    for (const fields of linkers) expect(fields['Hub name']).toEqual(['renamed']);
+  });
+
+  it('with more linkers than a write may compute is neither renamed nor deleted, and no request waits', async () => {
+    const rename = await probed(() =>
+      s.request('PATCH', `/v0/${base}/${hubTable}/${hub}`, { fields: { Name: 'renamed too' } }),
+    );
+    expect(rename.status, rename.text.slice(0, 300)).toBe(422);
+    expect(rename.body.error.message).toMatch(/more than 3000 linked records/);
+    const gone = await probed(() => s.request('DELETE', `/v0/${base}/${hubTable}/${hub}`));
+    expect(gone.status, gone.text.slice(0, 300)).toBe(422);
+    const rows = await readAll(base, spokeTable, ['Hub', 'Hub name']);
+    const linkers = [...rows.values()].filter((f) => (f.Hub as string[])[0] === hub);
+    expect(linkers).toHaveLength(SPOKES - SMALL);
+    for (const fields of linkers) expect(fields['Hub name']).toEqual(['hub']);
+  });
+
+  it('gains one more linker without computing the others again', async () => {
+    // The spokes read only the hub's name, which a new link does not change: the write costs two records.
+    const r = await probed(() =>
+      s.request('POST', `/v0/${base}/${spokeTable}`, { fields: { Name: 'late', Hub: [hub] } }),
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.body.fields['Hub name']).toEqual(['hub']);
+  });
+});
+
+describe('a chain of rollups over ten tables, each record linking to the four of the next', () => {
+  const TABLES = 10;
+  let base: string;
+  let tables: string[];
+  let ids: string[][];
+
+  beforeAll(async () => {
+    const b = await createBase(
+      Array.from({ length: TABLES }, (_, i) => ({
+        name: `T${i}`,
+        fields: [
+          { name: 'Name', type: 'singleLineText' },
+          { name: 'N', type: 'number', options: { precision: 0 } },
+        ],
+      })),
+    );
+    base = b.id;
+    tables = b.tables.map((t) => t.id);
+    ids = [];
+    // From the last table up: each links to the next and sums the next's total (N at the end).
+    let below = b.tables[TABLES - 1]!.fields.find((f) => f.name === 'N')!.id;
+    for (let i = TABLES - 1; i >= 0; i--) {
+      const next = tables[i + 1];
+      if (next) {
+        const link = await addField(base, tables[i]!, {
+          name: 'Next',
+          type: 'multipleRecordLinks',
+          options: { linkedTableId: next },
+        });
+        below = (
+          await addField(base, tables[i]!, {
+            name: 'Total',
+            type: 'rollup',
+            options: { recordLinkFieldId: link.id, fieldIdInLinkedTable: below, formula: 'SUM(values)' },
+          })
+        ).id;
+      }
+      ids[i] = await createMany(
+        base,
+        tables[i]!,
+        Array.from({ length: 4 }, (_, k) => ({ Name: `r${k}`, N: k, ...(next ? { Next: ids[i + 1] } : {}) })),
+      );
+    }
+  });
+
+  it('computes each record once per write, in the order the tables read each other, so a change at the bottom reaches the top in one write', async () => {
+    // The last table's N: 0 + 1 + 2 + 3 = 6, and each table above sums four of the one below.
+    const top = () => readAll(base, tables[0]!, ['Total']);
+    expect([...(await top()).values()].map((f) => f.Total)).toEqual(Array(4).fill(6 * 4 ** 8));
+    const r = await probed(() =>
+      s.request('PATCH', `/v0/${base}/${tables[TABLES - 1]}/${ids[TABLES - 1]![0]}`, { fields: { N: 10 } }),
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect([...(await top()).values()].map((f) => f.Total)).toEqual(Array(4).fill(16 * 4 ** 8));
+  });
+});
+
+describe('a cycle of rollups written through the mirror route', () => {
+  const id = (prefix: string, c: string) => prefix + c.repeat(14);
+  const A = id('tbl', 'C');
+  const B = id('tbl', 'D');
+  const RECORDS = 20;
+
+  it('is computed once per record in a write, so no request waits', async () => {
+    const base = id('app', 'C');
+    const table = (tid: string, own: string, other: string, c: string, d: string) => ({
+      id: tid,
+      name: own,
+      primaryFieldId: id('fld', c),
+      fields: [
+        { id: id('fld', c), name: 'Name', type: 'singleLineText' },
+        {
+          id: id('fld', d),
+          name: other,
+          type: 'multipleRecordLinks',
+          options: { linkedTableId: tid === A ? B : A, inverseLinkFieldId: id('fld', tid === A ? 'F' : 'E') },
+        },
+        {
+          id: id('fld', tid === A ? 'G' : 'H'),
+          name: 'Total',
+          type: 'rollup',
+          options: {
+            recordLinkFieldId: id('fld', d),
+            fieldIdInLinkedTable: id('fld', tid === A ? 'H' : 'G'),
+            formula: 'SUM(values) + 1',
+          },
+        },
+      ],
+      views: [{ id: id('viw', c), name: 'Grid view', type: 'grid' }],
+    });
+    await ok(
+      s.request('PUT', `/_tabledesk/mirror/bases/${base}`, {
+        name: 'Cycle',
+        tables: [table(A, 'A', 'B', 'C', 'E'), table(B, 'B', 'A', 'D', 'F')],
+      }),
+    );
+    const letters = 'abcdefghijklmnopqrstuvwxyz'.split('').slice(0, RECORDS);
+    const aIds = letters.map((c) => `recA${c.repeat(13)}`);
+    const bIds = letters.map((c) => `recB${c.repeat(13)}`);
+    const put = (tid: string, list: { id: string; createdTime: string; fields: Record<string, unknown> }[]) =>
+      ok(s.request('POST', `/_tabledesk/mirror/bases/${base}/tables/${tid}/records`, { records: list }));
+    // Every A links to every B and back: each change of a total reaches every record of the other table.
+    await put(
+      A,
+      aIds.map((rid, i) => ({
+        id: rid,
+        createdTime: '2024-01-01T00:00:00.000Z',
+        fields: { [id('fld', 'C')]: `a${i}`, [id('fld', 'E')]: bIds },
+      })),
+    );
+    await put(
+      B,
+      bIds.map((rid, i) => ({
+        id: rid,
+        createdTime: '2024-01-01T00:00:00.000Z',
+        fields: { [id('fld', 'D')]: `b${i}`, [id('fld', 'F')]: aIds },
+      })),
+    );
+    const r = await probed(() =>
+      s.request('PATCH', `/v0/${base}/A/${aIds[0]}`, { fields: { Name: 'renamed' } }),
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    // Each record is computed once in the write: the change goes once round, and the totals stay as they are.
+    const totals = [
+      ...(await readAll(base, 'A', ['Total'])).values(),
+      ...(await readAll(base, 'B', ['Total'])).values(),
+    ] as { Total?: number }[];
+    expect(totals).toHaveLength(2 * RECORDS);
+    for (const t of totals) expect(Number.isFinite(t.Total)).toBe(true);
+  });
+});
