@@ -41,8 +41,6 @@ export class FileStore {
   private folder: string | undefined;
   private readonly temporary: boolean;
   private readonly sql;
-  /** Images are decoded one at a time: two cores are shared with the app, and sharp uses all it is given. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     db: Db,
@@ -71,9 +69,8 @@ export class FileStore {
     const hash = createHash('sha256').update(bytes).digest('hex');
     const known = this.get(hash);
     if (known && existsSync(this.path(hash, 'file'))) return known;
-    const run = this.queue.then(() => describeImage(bytes));
-    this.queue = run.catch(() => undefined);
-    const image = await run;
+    // Images are decoded in lanes by their size (see thumbnails.ts): a small one never waits behind a big one.
+    const image = await describeImage(bytes);
     this.write(hash, 'file', bytes);
     const blob: Blob = { hash, size: bytes.length };
     if (image) {

@@ -20,9 +20,33 @@ const BOXES = {
   full: { width: 3000, height: 3000 },
 } as const;
 
-/** A decompression bomb (a tiny file of huge dimensions) is refused before any pixel is decoded. */
-const MAX_INPUT_PIXELS = 50_000_000;
+/**
+ * What an image costs to decode: its pixels, twice for 16-bit samples (a 16-bit 7000 × 7000 PNG of zeros,
+ * 380 KB, takes about 10 s here). Past MAX_DECODE an image is stored without a preview, read from its header
+ * only: a decompression bomb (a tiny file of huge dimensions) is refused before any pixel is decoded.
+ */
+const MAX_DECODE = 50_000_000;
+/** An image up to this cost decodes in well under a second, in a lane of its own. */
+const LIGHT_DECODE = 4_000_000;
 const TIMEOUT_SECONDS = 20;
+
+/** Runs its tasks one at a time, in order. */
+class Lane {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const out = this.tail.then(task);
+    this.tail = out.catch(() => undefined);
+    return out;
+  }
+}
+
+/**
+ * One heavy decode at a time (two cores are shared with the app, and each big decode holds hundreds of MB),
+ * and small images in their own lane: an upload of a photo never waits behind a huge one.
+ */
+const heavy = new Lane();
+const light = new Lane();
 
 type SharpFactory = (input: Buffer, options: SharpOptions) => Sharp;
 let loading: Promise<SharpFactory> | undefined;
@@ -50,9 +74,7 @@ export async function describeImage(bytes: Buffer): Promise<ImageInfo | undefine
   const sharp = await loadSharp().catch(() => undefined);
   if (!sharp) return undefined;
   const open = () =>
-    sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).timeout({
-      seconds: TIMEOUT_SECONDS,
-    });
+    sharp(bytes, { limitInputPixels: MAX_DECODE, failOn: 'error' }).timeout({ seconds: TIMEOUT_SECONDS });
   let meta: Metadata;
   try {
     meta = await open().metadata();
@@ -65,21 +87,30 @@ export async function describeImage(bytes: Buffer): Promise<ImageInfo | undefine
   const width = swap ? meta.height : meta.width;
   const height = swap ? meta.width : meta.height;
   const alpha = meta.hasAlpha === true;
+  const cost = meta.width * meta.height * (meta.depth === 'ushort' ? 2 : 1);
+  if (cost > MAX_DECODE) return undefined;
+  const thumbnails = async (): Promise<ImageInfo['thumbnails']> => {
+    // Decoded once, into the largest thumbnail's pixels; the smaller ones are made from those.
+    const full = await open()
+      .rotate()
+      .resize({ ...BOXES.full, fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width: w, height: h, channels } = full.info;
+    const entries = [];
+    for (const name of Object.keys(BOXES) as (keyof typeof BOXES)[]) {
+      const pixels = sharp(full.data, { raw: { width: w, height: h, channels } });
+      const out =
+        name === 'full' ? pixels : pixels.resize({ ...BOXES[name], fit: 'inside', withoutEnlargement: true });
+      const encoded = alpha ? out.png() : out.jpeg({ quality: 82 });
+      const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+      const type = alpha ? 'image/png' : 'image/jpeg';
+      entries.push([name, { bytes: data, width: info.width, height: info.height, type }] as const);
+    }
+    return Object.fromEntries(entries) as ImageInfo['thumbnails'];
+  };
   try {
-    const entries = await Promise.all(
-      (Object.keys(BOXES) as (keyof typeof BOXES)[]).map(async (name) => {
-        const out = open()
-          .rotate()
-          .resize({ ...BOXES[name], fit: 'inside', withoutEnlargement: true });
-        const encoded = alpha ? out.png() : out.jpeg({ quality: 82 });
-        const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
-        return [
-          name,
-          { bytes: data, width: info.width, height: info.height, type: alpha ? 'image/png' : 'image/jpeg' },
-        ] as const;
-      }),
-    );
-    return { width, height, thumbnails: Object.fromEntries(entries) as ImageInfo['thumbnails'] };
+    return { width, height, thumbnails: await (cost > LIGHT_DECODE ? heavy : light).run(thumbnails) };
   } catch {
     return undefined;
   }

@@ -144,6 +144,40 @@ describe('uploadAttachment', () => {
     }
   });
 
+  it('decodes big images one at a time, and a small one never waits behind them', async () => {
+    // 16-bit 2,600 × 2,600 PNGs of one colour: a few KB each, seconds to decode together.
+    const big = (r: number) =>
+      sharp({ create: { width: 2600, height: 2600, channels: 3, background: { r, g: 0, b: 0 } } })
+        .toColourspace('rgb16')
+        .png()
+        .toBuffer();
+    const [one, two] = await Promise.all([big(1), big(2)]);
+    const small = await jpeg(400, 300);
+    const record = (await s.request('POST', `/v0/${s.baseId}/People`, { fields: {} })).body.id as string;
+    const answered: string[] = [];
+    const send = async (name: string, bytes: Buffer, type: string) => {
+      const r = await upload(s, record, bytes, name, type);
+      answered.push(name);
+      return r;
+    };
+    const [a, b] = await Promise.all([
+      send('one.png', one!, 'image/png'),
+      send('two.png', two!, 'image/png'),
+      // Sent after both: the second big one waits for the first's decode, the small one for neither.
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => send('small.jpg', small, 'image/jpeg')),
+    ]);
+    expect(answered.indexOf('small.jpg')).toBeLessThan(answered.indexOf('two.png'));
+    for (const [r, name] of [
+      [a, 'one.png'],
+      [b, 'two.png'],
+    ] as const) {
+      const photo = (r.body.fields.Photo as { filename: string; thumbnails: unknown }[]).find(
+        (p) => p.filename === name,
+      );
+      expect(photo?.thumbnails).toMatchObject({ full: { width: 2600, height: 2600 } });
+    }
+  });
+
   it('refuses what is not an upload: unknown record or field, other field types, bad base64, no key', async () => {
     const bytes = Buffer.from('x');
     expect((await upload(s, 'recNotARecord0000', bytes, 'a.txt', 'text/plain')).status).toBe(404);
