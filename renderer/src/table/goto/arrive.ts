@@ -40,17 +40,27 @@ const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
 const FOCUS_FRAMES = 60;
 
 /**
- * Focuses the row's first cell of a field (the checkbox column, and any other of the grid's own, is not one),
- * trying again on the next frames until the grid has drawn it.
+ * Focuses the row's first cell of a field (the checkbox column, and any other of the grid's own, is not one)
+ * once the grid has drawn it, trying again on the next frames. Not before: ag-grid then gives the browser's
+ * focus to the cell as it makes it, before its row is placed, and the browser scrolls the grid to its top to
+ * show it (the row arrived in the middle, the view jumped back to the first rows).
  */
-export async function focusFirstCell(api: GridApi<RecordData>, index: number): Promise<void> {
+export async function focusFirstCell(
+  api: GridApi<RecordData>,
+  index: number,
+  root: () => HTMLElement | null,
+): Promise<void> {
   const first = api.getAllDisplayedColumns().find((c) => !c.getColId().startsWith('ag-Grid-'));
   if (first === undefined) return;
+  const cell = `.ag-row[row-index="${index}"] .ag-cell[col-id="${CSS.escape(first.getColId())}"]`;
+  const drawn = () => Boolean(root()?.querySelector(cell));
   const focused = () =>
     document.activeElement?.closest('.ag-row')?.getAttribute('row-index') === String(index);
   for (let i = 0; i < FOCUS_FRAMES && !api.isDestroyed(); i++) {
-    api.setFocusedCell(index, first);
-    if (focused()) return;
+    if (drawn()) {
+      api.setFocusedCell(index, first);
+      if (focused()) return;
+    }
     await frame();
   }
 }

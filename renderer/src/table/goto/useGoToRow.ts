@@ -128,9 +128,9 @@ export function useGoToRow({ viewId, grid, root, loaded }: Options) {
       const node = await showRow(api, index, { rowCount, held });
       if (node?.data === undefined) return;
       mark(node.data.id);
-      await focusFirstCell(api, index);
+      await focusFirstCell(api, index, root);
     },
-    [grid, viewId, mark, loaded],
+    [grid, viewId, mark, loaded, root],
   );
 
   const cancel = useCallback(() => {
