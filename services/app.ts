@@ -15,6 +15,7 @@ import { startEmbeddedServer } from './embedded-server';
 import type { EmbeddedServerOptions } from './embedded-server';
 import type { ChooseDestination } from './edits/csv-export';
 import { createEditServices, journalDir } from './edits/index';
+import type { EditServicesOptions } from './edits/index';
 import { Uploads } from './attachments/uploads';
 import type { ChooseFile } from './attachments/uploads';
 import { AttachmentFiles } from './attachments/files';
@@ -29,7 +30,8 @@ import { createMirrors } from './mirror/index';
 import { OfflineMirrors } from './offline/offline-mirrors';
 import { Secrets } from './secrets';
 import { ServiceError } from './errors';
-import { privateDirSync } from './storage/private-files';
+import { lockFolder } from './storage/folder-lock';
+import { privateDir, privateDirSync } from './storage/private-files';
 import { TableViews } from './table-view/table-views';
 
 const NO_LOCAL_SERVER = 'Offline mirrors live in the local server, and this app runs without one.';
@@ -59,6 +61,8 @@ export interface AppServicesOptions {
   openLink?: OpenLink;
   /** The length of a minute between a mirror's automatic syncs (tests shorten it). */
   autoSyncMinuteMs?: number;
+  /** The edit journal's file system (default: the disk; tests fill it up). */
+  journalFiles?: EditServicesOptions['journalFiles'];
 }
 
 export interface AppServices {
@@ -80,24 +84,38 @@ export interface AppServices {
 export function createAppServices(options: AppServicesOptions): AppServices {
   // Profiles, keys, the journal and the demo server's data live here: no other user may list or read them.
   privateDirSync(options.userDataDir);
+  // One process per data folder, and nothing starts before it holds the folder: a second instance must not
+  // open (or seed) the demo server's database it is about to be refused.
+  const lock = (async () => {
+    const dir = journalDir(options.userDataDir);
+    await privateDir(dir);
+    return lockFolder(dir);
+  })();
+  lock.catch(() => undefined);
   // Every key the services handle is noted here, and hidden from every answer and event.
   const secrets = new Secrets();
   const events = new EventHub(secrets.redact);
+  const embeddedOptions = options.embedded;
   const embedded =
-    options.embedded === false
+    embeddedOptions === false
       ? undefined
-      : startEmbeddedServer({
-          onDown: (message) => {
-            console.error(`TableDesk: ${message}`);
-            // The status bar of the demo connection shows it.
-            connections.noteError(DEMO_CONNECTION_ID, message);
-          },
-          ...options.embedded,
-          userDataDir: options.userDataDir,
-          vault: options.vault,
-        });
+      : lock.then(() =>
+          startEmbeddedServer({
+            onDown: (message) => {
+              console.error(`TableDesk: ${message}`);
+              // The status bar of the demo connection shows it.
+              connections.noteError(DEMO_CONNECTION_ID, message);
+            },
+            ...embeddedOptions,
+            userDataDir: options.userDataDir,
+            vault: options.vault,
+          }).catch((error: unknown) => {
+            console.error('TableDesk: the local demo server did not start', error);
+            throw error;
+          }),
+        );
   // An unhandled rejection would end the process; the failure reaches the user when the demo is used.
-  embedded?.catch((error: unknown) => console.error('TableDesk: the local demo server did not start', error));
+  embedded?.catch(() => undefined);
   // Counts every call of a metered connection; created first, it reaches clients through the connections.
   const budget: Budget = new Budget({
     userDataDir: options.userDataDir,
@@ -169,10 +187,12 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     }
   });
   const edits = createEditServices({
+    lock,
     userDataDir: options.userDataDir,
     tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
     emit: events.emit,
     exportDestination: options.exportDestination,
+    journalFiles: options.journalFiles,
   });
 
   const uploads = new Uploads({
@@ -246,6 +266,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       connections.close();
       const server = await embedded?.catch(() => undefined);
       await server?.close();
+      await (await lock.catch(() => undefined))?.release();
     },
   };
 }

@@ -3,7 +3,8 @@ import type { ChannelError } from '../core/contract';
 
 export class ServiceError extends Error {
   constructor(
-    readonly kind: 'invalid-request' | 'not-found' | 'network',
+    /** storage: this computer's disk refused a write (full, read-only), so nothing was saved. */
+    readonly kind: 'invalid-request' | 'not-found' | 'network' | 'storage',
     message: string,
   ) {
     super(message);

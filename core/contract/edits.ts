@@ -89,6 +89,16 @@ export const pendingDeleteSchema = z.object({
   error: channelErrorSchema.optional(),
 });
 
+/**
+ * Damaged lines of the edit journal (or an import's), set aside in a file beside it when the app started:
+ * what they held is not sent or listed. Reported until the user dismisses the report (the file is kept).
+ */
+export const journalDamageSchema = z.object({
+  file: z.string(),
+  lines: z.number().int(),
+  message: z.string(),
+});
+
 const historyState = z.object({
   target: editTargetSchema,
   canUndo: z.boolean(),
@@ -127,8 +137,11 @@ export const editChannels = {
       rejected: z.number().int(),
       records: z.array(pendingRecordSchema),
       uncertainCreates: z.array(uncertainCreateSchema),
+      journalDamage: journalDamageSchema.optional(),
     }),
   ),
+  /** The user has read the damage report: it is no longer shown (the set-aside file stays, renamed). */
+  'edits.dismissJournalDamage': channel(z.object({}).default({}), z.object({ dismissed: z.boolean() })),
   'edits.retry': channel(
     z.object({ target: editTargetSchema, recordId: idSchema }),
     z.object({ fields: z.array(z.string()) }),
@@ -269,6 +282,8 @@ export const editEvents = {
   'edits.summary': z.object({ pending: z.number().int(), rejected: z.number().int() }),
   /** One batch created: the rows to add. */
   'records.created': z.object({ target: editTargetSchema, records: z.array(recordSchema) }),
+  /** Damaged journal lines were set aside (at start, or when an import's journal was read), or dismissed. */
+  'edits.journalDamage': z.object({ damage: journalDamageSchema.optional() }),
   /** The list of creates whose outcome is unknown changed. */
   'records.uncertain': z.object({ creates: z.array(uncertainCreateSchema) }),
   /** The deletes not yet confirmed changed. */

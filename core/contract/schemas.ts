@@ -13,6 +13,8 @@ export const channelErrorSchema = z.object({
     'outcome-unknown',
     'invalid-request',
     'not-found',
+    /** This computer's disk refused a write (full, read-only): nothing was saved. */
+    'storage',
     'internal',
   ]),
   status: z.number().int().optional(),

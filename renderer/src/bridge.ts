@@ -3,7 +3,7 @@
  * door it is created here over the page's WebSocket (the page URL carries the per-launch token, which the
  * socket is handed as a subprotocol).
  */
-import type { ChannelError, TableDeskApi } from '../../core/contract';
+import type { TableDeskApi } from '../../core/contract';
 import '../../core/contract/window';
 import { connectSocketBridge, socketAddressFor } from '../../core/contract/socket-bridge';
 
@@ -17,12 +17,4 @@ export function tabledesk(): TableDeskApi {
   return window.tabledesk;
 }
 
-export function isChannelError(e: unknown): e is ChannelError {
-  return typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string';
-}
-
-/** A readable line for any failure a call rejects with. */
-export function errorMessage(e: unknown): string {
-  if (isChannelError(e)) return e.message;
-  return e instanceof Error ? e.message : String(e);
-}
+export { errorMessage, isChannelError } from './call-errors';

@@ -7,17 +7,20 @@ import { join } from 'node:path';
 import type { editChannels, editEvents } from '../../core/contract/edits';
 import type { replaceChannels, replaceEvents } from '../../core/contract/replace';
 import type { PayloadOf, RequestOut, ResponseOf } from '../../core/contract/define';
-import { ServiceError } from '../errors';
+import { ServiceError, toChannelError } from '../errors';
 import { CsvExports } from './csv-export';
 import type { ChooseDestination } from './csv-export';
 import { History } from './history';
 import { Journal } from './journal';
+import type { DeleteLine } from './journal';
 import type { JournalFiles, TableFor } from './ports';
+import type { FolderLock } from '../storage/folder-lock';
 import { EditQueue } from './queue';
 import type { EditQueueOptions, Emit } from './queue';
 import { PendingDeletes } from './pending-deletes';
 import type { DeleteRow } from './pending-deletes';
 import { RecordWriter } from './records';
+import type { DeleteResult } from './records';
 import { Replaces } from './replace';
 import type { EditTarget } from './types';
 
@@ -43,6 +46,11 @@ export interface EditServicesOptions {
   >;
   /** The journal's file system (default: the disk; tests hold its syncs). */
   journalFiles?: JournalFiles;
+  /**
+   * The data folder's lock, taken by the caller before anything else started (the app); without it the
+   * journal takes it, and releases it on close.
+   */
+  lock?: Promise<FolderLock>;
 }
 
 export interface EditServices {
@@ -55,6 +63,7 @@ export interface EditServices {
 }
 
 export interface Parts {
+  journal: Journal;
   queue: EditQueue;
   records: RecordWriter;
   history: History;
@@ -67,8 +76,9 @@ export const journalDir = (userDataDir: string): string => join(userDataDir, 'ed
 
 export function createEditServices(options: EditServicesOptions): EditServices {
   const { tableFor, emit } = options;
+  const deletes = new PendingDeletes((payload) => emit('records.deleting', payload));
   const ready = (async (): Promise<Parts> => {
-    const journal = await Journal.open(journalDir(options.userDataDir), options.journalFiles);
+    const journal = await Journal.open(journalDir(options.userDataDir), options.journalFiles, options.lock);
     const records = new RecordWriter(tableFor, emit, journal);
     // A replace hands records to the queue and waits for each to settle before handing more.
     const observed: Emit = (event, payload) => {
@@ -86,18 +96,43 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     const history = new History(queue, records, emit);
     const replaces = new Replaces(tableFor, queue, history, emit);
     queue.replay();
+    // What an earlier run left unfinished, after the edits it owed are queued: deletes go on (or are listed
+    // as they had failed), and creates of unknown outcome are looked for on the service.
+    for (const { line, left, error } of records.unfinishedDeletes()) {
+      if (error !== undefined) deletes.restore(line.target, left, error, line.id);
+      else void resumeDelete(records, line, left);
+    }
+    void records.recover();
+    const damage = await journal.damage();
+    if (damage !== undefined) emit('edits.journalDamage', { damage });
     return {
       queue,
       records,
       history,
       exports: new CsvExports(tableFor, emit, options.exportDestination),
       replaces,
+      journal,
     };
   })();
   // A journal that cannot be opened fails every edit call with its reason; this only keeps the process up.
   ready.catch(() => undefined);
 
-  const deletes = new PendingDeletes((payload) => emit('records.deleting', payload));
+  /** Sends what is left of a delete an earlier run did not finish, listed as any delete being sent. */
+  async function resumeDelete(records: RecordWriter, line: DeleteLine, left: string[]): Promise<void> {
+    const pending = deletes.start(
+      line.target,
+      left.map((id) => ({ id, fields: {} })),
+      [],
+      false,
+    );
+    const result = await records.delete(line.target, left, line).catch((e: unknown) => ({
+      deleted: [],
+      remaining: left.map((id) => ({ id, error: toChannelError(e) })),
+      journalId: line.id,
+    }));
+    deletes.settle(pending, result.remaining, line.id);
+  }
+
   /** Deletes rows (listed as pending until confirmed) and makes what was deleted one undo step. */
   async function deleteRows(
     target: EditTarget,
@@ -106,8 +141,8 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     undoable: boolean,
   ): Promise<ResponseOf<EditChannels, 'records.delete'>> {
     const { records, history } = await ready;
-    const pending = deletes.start(target, list, readOnlyFields);
-    let result: ResponseOf<EditChannels, 'records.delete'>;
+    const pending = deletes.start(target, list, readOnlyFields, undoable);
+    let result: DeleteResult;
     try {
       result = await records.delete(
         target,
@@ -117,7 +152,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       deletes.settle(pending, []);
       throw e;
     }
-    deletes.settle(pending, result.remaining);
+    deletes.settle(pending, result.remaining, result.journalId);
     if (undoable) {
       const computed = new Set(readOnlyFields);
       const deleted = new Set(result.deleted);
@@ -131,7 +166,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
           })),
       });
     }
-    return result;
+    return { deleted: result.deleted, remaining: result.remaining };
   }
 
   const handlers: EditHandlers = {
@@ -153,8 +188,20 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       return { editIds };
     },
     'edits.status': async () => {
-      const { queue, records } = await ready;
-      return { ...queue.status(), uncertainCreates: records.uncertain() };
+      const { queue, records, journal } = await ready;
+      const damage = await journal.damage();
+      return {
+        ...queue.status(),
+        uncertainCreates: records.uncertain(),
+        ...(damage === undefined ? {} : { journalDamage: damage }),
+      };
+    },
+    'edits.dismissJournalDamage': async () => {
+      const { journal } = await ready;
+      const dismissed = (await journal.damage()) !== undefined;
+      await journal.dismissDamage();
+      emit('edits.journalDamage', { damage: await journal.damage() });
+      return { dismissed };
     },
     'records.dismissUncertain': async ({ id }) => ({
       dismissed: await (await ready).records.dismissUncertain(id),
@@ -190,11 +237,20 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       deleteRows(target, list, readOnlyFields, undoable),
     'records.pendingDeletes': async () => ({ deletes: deletes.list() }),
     'records.retryDelete': async ({ id }) => {
+      const { records } = await ready;
       const entry = deletes.take(id);
       if (entry === undefined) throw new ServiceError('not-found', 'That delete is no longer waiting.');
-      return deleteRows(entry.target, entry.rows, entry.readOnlyFields, true);
+      const result = await deleteRows(entry.target, entry.rows, entry.readOnlyFields, entry.undoable);
+      // The new delete is journaled with every row the old one left: the old one is done with.
+      if (entry.journalId !== undefined) await records.dismissDelete(entry.journalId);
+      return result;
     },
-    'records.dismissDelete': async ({ id }) => ({ dismissed: deletes.dismiss(id) }),
+    'records.dismissDelete': async ({ id }) => {
+      const { records } = await ready;
+      const entry = deletes.dismiss(id);
+      if (entry?.journalId !== undefined) await records.dismissDelete(entry.journalId);
+      return { dismissed: entry !== undefined };
+    },
     'history.state': async ({ target }) => (await ready).history.state(target),
     'history.undo': async ({ target }) => withState(target, await (await ready).history.undo(target)),
     'history.redo': async ({ target }) => withState(target, await (await ready).history.redo(target)),

@@ -1,6 +1,7 @@
 /**
  * What the edit services use of the outside: core/api's TableClient, and the file system under the journal, so
- * tests and callers can see the surface at a glance (and a test can hold a sync to see who waits for it).
+ * tests and callers can see the surface at a glance (and a test can hold a sync, fill the disk or cut a write
+ * short, to see who waits for what and what is refused).
  */
 import type { TableClient } from '../../core/api';
 import type { EditTarget } from './types';
@@ -15,8 +16,11 @@ export type TableFor = (target: EditTarget) => EditsTable | Promise<EditsTable>;
 
 /** An open file of the journal. */
 export interface JournalHandle {
-  write(text: string): Promise<unknown>;
-  writeFile(text: string): Promise<void>;
+  /**
+   * Writes at the file's end (it is opened for appending) and says how many bytes it took: fewer than given
+   * when the disk fills up midway, as write(2) does; a full disk then throws ENOSPC.
+   */
+  write(data: Uint8Array): Promise<{ bytesWritten: number }>;
   /** Flushes the file's data to the disk (fdatasync). */
   datasync(): Promise<void>;
   /** Flushes data and metadata (fsync). */
@@ -28,7 +32,7 @@ export interface JournalHandle {
 /** The file operations the journal makes (node:fs/promises in the app). */
 export interface JournalFiles {
   mkdir(path: string): Promise<void>;
-  open(path: string, flags: 'a' | 'w' | 'wx' | 'r', mode?: number): Promise<JournalHandle>;
+  open(path: string, flags: 'a' | 'w' | 'r', mode?: number): Promise<JournalHandle>;
   readText(path: string): Promise<string>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;

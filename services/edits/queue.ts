@@ -150,25 +150,27 @@ export class EditQueue {
   /** Journals the changes (one fsync for all), then queues them; resolves with their edit ids. */
   async edit(target: EditTarget, changes: readonly CellChange[]): Promise<string[]> {
     if (this.closing) throw new Error('The edit queue is closed.');
-    const lines: EditLine[] = changes.map((c) => ({
-      t: 'edit',
-      id: randomUUID(),
-      at: Date.now(),
-      target,
-      recordId: c.recordId,
-      fields: c.fields,
-      ...(c.previous === undefined ? {} : { previous: c.previous }),
-      typecast: c.typecast ?? false,
-    }));
+    const lines: EditLine[] = changes.map((c) => {
+      const previous = this.previousOf(target, c);
+      return {
+        t: 'edit',
+        id: randomUUID(),
+        at: Date.now(),
+        target,
+        recordId: c.recordId,
+        fields: c.fields,
+        ...(previous === undefined ? {} : { previous }),
+        typecast: c.typecast ?? false,
+      };
+    });
     const group = this.group(target);
     // Typing counts from the moment an edit arrives: a slow disk sync must not look like a pause to flush on.
     group.lastEditAt = Date.now();
-    await Promise.all(lines.map((line) => this.opts.journal.append(line)));
+    // One write for the whole call: on a disk that refuses it, none of it is saved, and the caller is told.
+    await this.opts.journal.append(lines);
     group.lastEditAt = Date.now();
     for (const line of lines) {
       const slot = this.slot(target, line.recordId);
-      // An edit made after a discard is the user's newest wish: what the request carries is kept with it.
-      slot.dropInFlight = false;
       for (const [field, value] of Object.entries(line.fields)) {
         this.addPending(slot, field, this.changeOf(line, field, value));
       }
@@ -253,7 +255,9 @@ export class EditQueue {
         const dropLater = match.waiting === true && slot.inFlight !== undefined;
         if (!dropWaiting && !dropLater && slot.rejected.size === 0) continue;
         records++;
-        if (dropLater) {
+        if (dropLater && !slot.dropInFlight) {
+          // Written down now: should the app stop while the request is out, its values are not sent again.
+          await this.opts.journal.append({ t: 'discard', refs: refsOf(slot.inFlight!) });
           slot.dropInFlight = true;
           this.emitState(slot);
         }
@@ -307,12 +311,17 @@ export class EditQueue {
 
   /** Journals the drop of a record's unsent values, then reverts the cells no request still carries. */
   private async dropWaiting(slot: Slot): Promise<void> {
-    const dropped = slot.pending;
-    slot.pending = new Map();
-    await this.opts.journal.append({ t: 'discard', refs: refsOf(dropped) });
+    await this.opts.journal.append({ t: 'discard', refs: refsOf(slot.pending) });
+    this.drop(slot, slot.pending);
+  }
+
+  /** Drops changes whose discard is journaled: the cells no request carries or no newer edit holds go back. */
+  private drop(slot: Slot, dropped: Map<string, Change>): void {
+    if (dropped === slot.pending) slot.pending = new Map();
     const reverted: FieldValues = {};
     for (const [field, change] of dropped) {
-      if (!slot.inFlight?.has(field) && !slot.rejected.has(field)) reverted[field] = change.previous ?? null;
+      if (!slot.pending.has(field) && !slot.inFlight?.has(field) && !slot.rejected.has(field))
+        reverted[field] = change.previous ?? null;
     }
     if (slot.inFlight === undefined) slot.retrying = undefined;
     this.opts.onDropped?.([...dropped.values()].flatMap((c) => c.editIds));
@@ -320,6 +329,21 @@ export class EditQueue {
     this.emitState(slot);
     this.forgetIfSettled(slot);
     this.emitSummary();
+  }
+
+  /**
+   * The values a change's cells showed before: as the caller says, except for a cell a discarded request
+   * still carries, which showed that request's value; the value before it is what a discard goes back to.
+   */
+  private previousOf(target: EditTarget, change: CellChange): FieldValues | undefined {
+    const slot = this.groups.get(targetKey(target))?.slots.get(change.recordId);
+    if (slot?.dropInFlight !== true) return change.previous;
+    const carried = Object.keys(change.fields).filter((f) => slot.inFlight?.has(f));
+    if (carried.length === 0) return change.previous;
+    return {
+      ...change.previous,
+      ...Object.fromEntries(carried.map((f) => [f, slot.inFlight!.get(f)!.previous ?? null])),
+    };
   }
 
   private changeOf(line: EditLine, field: string, value: unknown): Change {
@@ -445,7 +469,7 @@ export class EditQueue {
     slot.solo = false;
     slot.dropInFlight = false;
     // The service already holds these values: if this line is lost in a crash, replay only repeats the PATCH.
-    void this.opts.journal.append({ t: 'ack', refs }).catch((e: unknown) => this.reportJournalError(slot, e));
+    this.opts.journal.note({ t: 'ack', refs });
     if (record !== undefined) {
       const editedSince = [...slot.pending.keys()];
       // Fields edited since the batch left keep their newer local values, so a consumer that simply
@@ -475,9 +499,11 @@ export class EditQueue {
     const dropping = slots.filter((s) => s.dropInFlight);
     if (dropping.length > 0) {
       for (const slot of dropping) {
+        // Their discard is journaled; edits made since stay, with the value before the discarded ones.
         slot.dropInFlight = false;
-        this.restore(slot);
-        void this.dropWaiting(slot).catch((x: unknown) => this.reportJournalError(slot, x));
+        const carried = slot.inFlight!;
+        slot.inFlight = undefined;
+        this.drop(slot, carried);
       }
       slots = slots.filter((s) => !dropping.includes(s));
       if (slots.length === 0) return;
@@ -522,18 +548,8 @@ export class EditQueue {
       slot.rejected.set(field, older === undefined ? change : merge(older, change));
     }
     slot.rejection = error;
-    void this.opts.journal
-      .append({ t: 'fail', refs: refsOf(changes), error })
-      .catch((e: unknown) => this.reportJournalError(slot, e));
+    this.opts.journal.note({ t: 'fail', refs: refsOf(changes), error });
     this.opts.onRejected?.([...changes.values()].flatMap((c) => c.editIds));
-    this.emitState(slot);
-  }
-
-  private reportJournalError(slot: Slot, e: unknown): void {
-    slot.retrying = {
-      error: { kind: 'internal', message: `Could not write the edit journal: ${String(e)}` },
-      at: 0,
-    };
     this.emitState(slot);
   }
 

@@ -1,7 +1,9 @@
 /**
  * The edit queue as one table tab sees it: which cells are pending, retrying or rejected, and their newest
  * local values. The views on the services side do not overlay unsent values, so the grid asks this store
- * what to show until the service acknowledges an edit; a rejected cell shows its previous value.
+ * what to show until the service acknowledges an edit; a rejected cell shows its previous value. A value just
+ * typed shows at once, while the queue writes it to its journal; should the disk refuse it, the cell goes
+ * back to what it showed before.
  */
 import type { EventPayload } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
@@ -17,6 +19,9 @@ const has = (o: Record<string, unknown>, key: string): boolean => Object.hasOwn(
 
 export class EditStore {
   private readonly records = new Map<string, PendingRecord>();
+  /** Values typed and not yet journaled, by record and field, with the call that carries them. */
+  private readonly saving = new Map<string, Map<string, { value: unknown; call: number }>>();
+  private calls = 0;
   private readonly listeners = new Set<(recordIds: string[]) => void>();
 
   constructor(readonly target: EditTarget) {}
@@ -38,17 +43,31 @@ export class EditStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** The user's edit, shown at once, before the queue has journaled it. */
-  local(recordId: string, fields: Record<string, unknown>): void {
-    const known = this.records.get(recordId);
-    this.records.set(recordId, {
-      target: this.target,
-      recordId,
-      pending: [...new Set([...(known?.pending ?? []), ...Object.keys(fields)])],
-      values: { ...known?.values, ...fields },
-      ...(known?.rejected ? { rejected: known.rejected } : {}),
-    });
-    this.notify([recordId]);
+  /**
+   * The user's edits, shown at once, before the queue has journaled them; `settle` with the number returned
+   * once the call is answered (the queue's own state then shows them), or refused (they are gone).
+   */
+  local(changes: readonly { recordId: string; fields: Record<string, unknown> }[]): number {
+    const call = ++this.calls;
+    for (const { recordId, fields } of changes) {
+      const cells = this.saving.get(recordId) ?? new Map<string, { value: unknown; call: number }>();
+      for (const [field, value] of Object.entries(fields)) cells.set(field, { value, call });
+      this.saving.set(recordId, cells);
+    }
+    this.notify(changes.map((c) => c.recordId));
+    return call;
+  }
+
+  settle(call: number): void {
+    const ids: string[] = [];
+    for (const [recordId, cells] of this.saving) {
+      for (const [field, cell] of cells) if (cell.call === call) cells.delete(field);
+      if (cells.size === 0) {
+        this.saving.delete(recordId);
+        ids.push(recordId);
+      }
+    }
+    this.notify(ids);
   }
 
   apply(state: PendingRecord): void {
@@ -61,6 +80,8 @@ export class EditStore {
   /** What a cell shows: a rejected value's previous value, else the newest local value, else the row's. */
   value(row: RecordData | undefined, field: string): unknown {
     if (!row) return undefined;
+    const typed = this.saving.get(row.id)?.get(field);
+    if (typed) return typed.value;
     const state = this.records.get(row.id);
     if (state) {
       if (state.rejected && has(state.rejected.fields, field)) return state.rejected.previous[field];
@@ -70,6 +91,7 @@ export class EditStore {
   }
 
   mark(recordId: string | undefined, field: string): CellMark {
+    if (recordId !== undefined && this.saving.get(recordId)?.has(field)) return 'pending';
     const state = recordId === undefined ? undefined : this.records.get(recordId);
     if (!state) return undefined;
     if (state.rejected && has(state.rejected.fields, field)) return 'rejected';
@@ -86,7 +108,9 @@ export class EditStore {
   }
 
   get pendingCount(): number {
-    return [...this.records.values()].filter((r) => r.pending.length > 0).length;
+    const ids = new Set(this.saving.keys());
+    for (const r of this.records.values()) if (r.pending.length > 0) ids.add(r.recordId);
+    return ids.size;
   }
 
   private notify(ids: string[]): void {

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { errorMessage } from '../bridge';
 import { countsOf, countsText, STATE_LABEL } from './pending-model';
 import type { PendingAction, PendingItem, PendingState } from './pending-model';
-import { pendingChanges, usePendingItems } from './pending-changes';
+import { pendingChanges, usePendingItems } from './page-pending';
 
 const ORDER: PendingState[] = ['refused', 'retrying', 'sending', 'waiting', 'uncertain'];
 
@@ -29,7 +29,8 @@ function Item({ item, onError }: { item: PendingItem; onError: (text: string) =>
       <span className="td-pending-kind">{item.kind}</span>
       <span className="td-pending-state">{STATE_LABEL[item.state]}</span>
       <span className="td-pending-title">
-        {item.target.table} · {item.title}
+        {item.target === undefined ? '' : `${item.target.table} · `}
+        {item.title}
       </span>
       {item.error !== undefined && <span className="td-pending-error">{item.error}</span>}
       {item.state === 'retrying' && item.at !== undefined && (

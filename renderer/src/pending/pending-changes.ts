@@ -2,20 +2,21 @@
  * The app's one list of pending changes, fed by the services' events (whatever tab made the change) and
  * read once from `edits.status` for what was owed before this page opened (a restart's replayed edits).
  */
-import { useSyncExternalStore } from 'react';
 import type { EventPayload, TableDeskApi } from '../../../core/contract';
-import { tabledesk } from '../bridge';
+import { errorMessage } from '../call-errors';
 import {
   PendingModel,
+  damageItem,
   deleteItem,
   editItems,
   importItem,
   importOpen,
   targetKeyOf,
   uncertainItem,
+  unsavedItem,
   uploadItem,
 } from './pending-model';
-import type { ActOn } from './pending-model';
+import type { ActOn, PendingTarget, UnsavedEdits } from './pending-model';
 
 type EditState = EventPayload<'edits.state'>;
 type Upload = EventPayload<'attachments.progress'>;
@@ -31,6 +32,8 @@ export interface PendingChanges {
   discardAll(): Promise<number>;
   /** Reads the imports again (the import dialog may have dismissed one, which sends no event). */
   refreshImports(): void;
+  /** Lists edits the services refused to journal (not saved anywhere) until retried or dismissed. */
+  refused(target: PendingTarget, changes: UnsavedEdits['changes'], error: unknown): void;
 }
 
 export function createPendingChanges(api: TableDeskApi): PendingChanges {
@@ -40,7 +43,7 @@ export function createPendingChanges(api: TableDeskApi): PendingChanges {
   const imports = new Map<string, Import>();
 
   const actOnEdit: ActOn = async (action, item) => {
-    if (item.recordId === undefined) return;
+    if (item.recordId === undefined || item.target === undefined) return;
     const request = { target: item.target, recordId: item.recordId };
     if (action === 'sendNow') await api.call('edits.sendNow', request);
     else if (action === 'retry') await api.call('edits.retry', request);
@@ -86,6 +89,27 @@ export function createPendingChanges(api: TableDeskApi): PendingChanges {
       () => undefined,
     );
 
+  const unsaved = new Map<string, UnsavedEdits>();
+  let unsavedCount = 0;
+  const showUnsaved = () => model.setSource('unsaved', [...unsaved.values()].map(unsavedItem), actOnUnsaved);
+  const actOnUnsaved: ActOn = async (action, item) => {
+    const u = unsaved.get(item.key);
+    if (u === undefined) return;
+    if (action === 'retry') await api.call('edits.edit', { target: u.target, changes: u.changes });
+    unsaved.delete(item.key);
+    showUnsaved();
+  };
+
+  const showDamage = (damage: EventPayload<'edits.journalDamage'>['damage']) =>
+    model.setSource('journal', damage === undefined ? [] : [damageItem(damage)], async (action) => {
+      if (action === 'dismiss') await api.call('edits.dismissJournalDamage', {});
+    });
+  let damageSeen = false;
+  api.on('edits.journalDamage', ({ damage }) => {
+    damageSeen = true;
+    showDamage(damage);
+  });
+
   const actOnDelete: ActOn = async (action, item) => {
     if (action === 'retry') await api.call('records.retryDelete', { id: item.key });
     else if (action === 'forget') await api.call('records.dismissDelete', { id: item.key });
@@ -129,6 +153,7 @@ export function createPendingChanges(api: TableDeskApi): PendingChanges {
       for (const r of status.records) if (!edits.has(`${targetKeyOf(r.target)}:${r.recordId}`)) setEdit(r);
       showEdits();
       model.setSource('uncertain', status.uncertainCreates.map(uncertainItem), actOnUncertain);
+      if (!damageSeen) showDamage(status.journalDamage);
     },
     () => undefined,
   );
@@ -140,22 +165,10 @@ export function createPendingChanges(api: TableDeskApi): PendingChanges {
     retryAll: async () => (await api.call('edits.retryAll', {})).records,
     discardAll: async () => (await api.call('edits.discardAll', { waiting: true })).records,
     refreshImports,
+    refused(target, changes, error) {
+      const key = `unsaved:${++unsavedCount}`;
+      unsaved.set(key, { key, target, changes, error: errorMessage(error), at: Date.now() });
+      showUnsaved();
+    },
   };
-}
-
-let shared: PendingChanges | undefined;
-
-/** The page's list, created on first use. */
-export function pendingChanges(): PendingChanges {
-  shared ??= createPendingChanges(tabledesk());
-  return shared;
-}
-
-/** The items, re-rendering on every change. */
-export function usePendingItems() {
-  const { model } = pendingChanges();
-  return useSyncExternalStore(
-    (l) => model.subscribe(l),
-    () => model.items(),
-  );
 }

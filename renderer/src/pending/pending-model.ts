@@ -22,7 +22,8 @@ export interface PendingItem {
   /** e.g. 'edit', 'create', 'upload', 'import'. */
   kind: string;
   state: PendingState;
-  target: PendingTarget;
+  /** The table it changes; none for what is the app's own (the journal). */
+  target?: PendingTarget | undefined;
   /** The record it changes, where it is one record's. */
   recordId?: string | undefined;
   /** What it is, in a line ("rec123: Name, Points"). */
@@ -148,6 +149,46 @@ export function editItems(state: EditState): PendingItem[] {
     });
   }
   return items;
+}
+
+/** Edits the services refused to write to their journal (the disk was full): not saved anywhere. */
+export interface UnsavedEdits {
+  key: string;
+  target: PendingTarget;
+  changes: { recordId: string; fields: Record<string, unknown> }[];
+  error: string;
+  at: number;
+}
+
+/** Edits not saved on this computer: Retry sends them to the journal again, Dismiss forgets them. */
+export function unsavedItem(u: UnsavedEdits): PendingItem {
+  const [first] = u.changes;
+  const more = u.changes.length > 1 ? ` and ${plural(u.changes.length - 1, 'more record')}` : '';
+  return {
+    key: u.key,
+    kind: 'unsaved edit',
+    state: 'refused',
+    target: u.target,
+    recordId: u.changes.length === 1 ? first?.recordId : undefined,
+    title: `${first?.recordId ?? ''}: ${fieldsText(Object.keys(first?.fields ?? {}), first?.fields ?? {})}${more} (not saved)`,
+    error: u.error,
+    at: u.at,
+    actions: ['retry', 'forget'],
+  };
+}
+
+type Damage = NonNullable<EventPayload<'edits.journalDamage'>['damage']>;
+
+/** Unreadable lines of the edit journal, set aside at start: the user reads the report, then dismisses it. */
+export function damageItem(d: Damage): PendingItem {
+  return {
+    key: d.file,
+    kind: 'journal',
+    state: 'uncertain',
+    title: `${plural(d.lines, 'unreadable line')} of the edit journal, set aside in ${d.file}`,
+    error: d.message,
+    actions: ['dismiss'],
+  };
 }
 
 /** A create (or an upload, journaled like one) whose outcome is unknown: the user checks, then dismisses. */

@@ -8,7 +8,7 @@ import type { Column, EventPayload, TableDeskApi } from '../../../core/contract'
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
-import { errorMessage } from '../bridge';
+import { errorMessage } from '../call-errors';
 import { EditStore, sameTarget } from '../editing/edit-store';
 import type { EditTarget } from '../editing/edit-store';
 import { parseInput } from '../editing/parse';
@@ -56,6 +56,8 @@ export class TableEditing {
   constructor(
     private readonly api: TableDeskApi,
     readonly target: EditTarget,
+    /** Told of edits the services refused to journal (the disk is full), to list them until retried. */
+    private readonly onRefused?: (changes: CellChange[], error: unknown) => void,
   ) {
     this.store = new EditStore(target);
     this.offs.push(
@@ -173,14 +175,20 @@ export class TableEditing {
     ]);
   }
 
-  /** Queues changes; the cells show the new values at once and are marked until the service answers. */
+  /**
+   * Queues changes; the cells show the new values at once and are marked until the service answers. A call
+   * refused (the journal's disk is full) puts the cells back, and says so.
+   */
   async edit(changes: CellChange[]): Promise<void> {
     if (changes.length === 0) return;
-    for (const c of changes) this.store.local(c.recordId, c.fields);
+    const call = this.store.local(changes);
     try {
       await this.api.call('edits.edit', { target: this.target, changes });
     } catch (e) {
       this.fail(e);
+      this.onRefused?.(changes, e);
+    } finally {
+      this.store.settle(call);
     }
   }
 

@@ -5,6 +5,7 @@ import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
+import { pendingChanges } from '../pending/page-pending';
 import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
 import { rowNumberColumn, rowSelection } from './row-numbers';
@@ -27,7 +28,10 @@ const frameKeys = (editing: TableEditing) => (p: SuppressKeyboardEventParams<Rec
 export function useTableEditing(target: EditTarget) {
   const { connectionId, baseId, table } = target;
   const editing = useMemo(
-    () => new TableEditing(tabledesk(), { connectionId, baseId, table }),
+    () =>
+      new TableEditing(tabledesk(), { connectionId, baseId, table }, (changes, error) =>
+        pendingChanges().refused({ connectionId, baseId, table }, changes, error),
+      ),
     [connectionId, baseId, table],
   );
   const [view, setView] = useState<EditingView>({ uncertain: [], revision: 0 });

@@ -37,11 +37,15 @@ export interface HarnessOptions {
   fetch?: AppServicesOptions['fetch'];
   exportDestination?: AppServicesOptions['exportDestination'];
   autoSyncMinuteMs?: number;
+  journalFiles?: AppServicesOptions['journalFiles'];
+  /** Runs on the fresh user-data folder before the services start (files an earlier run left). */
+  prepare?: (userDataDir: string) => Promise<void>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-app-'));
   const requests: ServerRequest[] = [];
+  await options.prepare?.(userDataDir);
   const services = createAppServices({
     userDataDir,
     vault: createFileVault(join(userDataDir, 'keys.json')),
@@ -58,6 +62,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     fetch: options.fetch,
     exportDestination: options.exportDestination,
     ...(options.autoSyncMinuteMs === undefined ? {} : { autoSyncMinuteMs: options.autoSyncMinuteMs }),
+    journalFiles: options.journalFiles,
   });
   const events: Harness['events'] = [];
   services.events.subscribe((event, payload) => events.push({ event, payload }));

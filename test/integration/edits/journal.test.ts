@@ -32,7 +32,6 @@ class HeldSyncs {
           this.log.push('write');
           return handle.write(text);
         },
-        writeFile: (text) => handle.writeFile(text),
         truncate: (length) => handle.truncate(length),
         sync: () => handle.sync(),
         close: () => handle.close(),

@@ -143,7 +143,12 @@ describe('EditStore', () => {
 
   it('shows local values until settled, and a rejected field as it was', () => {
     const store = new EditStore(target);
-    store.local('rec1', { Name: 'Mine' });
+    const call = store.local([{ recordId: 'rec1', fields: { Name: 'Mine' } }]);
+    expect(store.value(row, 'Name')).toBe('Mine');
+    expect(store.mark('rec1', 'Name')).toBe('pending');
+    // The queue's state arrives before the call's answer; the typed value stays shown through both.
+    store.apply({ target, recordId: 'rec1', pending: ['Name'], values: { Name: 'Mine' } });
+    store.settle(call);
     expect(store.value(row, 'Name')).toBe('Mine');
     expect(store.mark('rec1', 'Name')).toBe('pending');
     store.apply({
@@ -162,6 +167,24 @@ describe('EditStore', () => {
     store.apply({ target, recordId: 'rec1', pending: [], values: {} });
     expect(store.mark('rec1', 'Name')).toBeUndefined();
     expect(store.value(row, 'Name')).toBe('Server');
+  });
+
+  it('puts a cell back, unmarked, when the journal refuses the value typed into it', () => {
+    const store = new EditStore(target);
+    const first = store.local([{ recordId: 'rec1', fields: { Name: 'Saved' } }]);
+    store.apply({ target, recordId: 'rec1', pending: ['Name'], values: { Name: 'Saved' } });
+    store.settle(first);
+    const refused = store.local([{ recordId: 'rec1', fields: { Name: 'Refused' } }]);
+    expect(store.value(row, 'Name')).toBe('Refused');
+    expect(store.pendingCount).toBe(1);
+    store.settle(refused);
+    expect(store.value(row, 'Name')).toBe('Saved');
+    store.apply({ target, recordId: 'rec1', pending: [], values: {} });
+    const alone = store.local([{ recordId: 'rec1', fields: { Name: 'Refused too' } }]);
+    store.settle(alone);
+    expect(store.value(row, 'Name')).toBe('Server');
+    expect(store.mark('rec1', 'Name')).toBeUndefined();
+    expect(store.pendingCount).toBe(0);
   });
 
   it('ignores other tables', () => {
@@ -190,8 +213,9 @@ describe('withEditing', () => {
       store,
     );
     expect(classes(def)).toEqual(['td-cell-singleLineText']);
-    store.local('rec1', { Name: 'Mine' });
+    const call = store.local([{ recordId: 'rec1', fields: { Name: 'Mine' } }]);
     expect(classes(def)).toEqual(['td-cell-singleLineText', 'td-cell-pending']);
+    store.settle(call);
     const error = { kind: 'http' as const, message: 'No', status: 503 };
     store.apply({
       target,

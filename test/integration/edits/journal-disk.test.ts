@@ -1,0 +1,177 @@
+/**
+ * The journal on a disk that fills up, cuts writes short or holds damaged lines: a write is complete on disk
+ * or refused (in words, the cell back as it was), a damaged line is set aside and reported, never fatal, and
+ * never costs the line after it.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { journalDir } from '../../../services/edits';
+import { LOCK_FILE } from '../../../services/storage/folder-lock';
+import { FuzzDisk } from '../../fuzz/queue/disk';
+import { startHarness } from './harness';
+import type { Harness } from './harness';
+
+let harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const h of harnesses.reverse()) await h.close();
+  harnesses = [];
+});
+
+async function start(opts: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  const h = await startHarness(opts);
+  harnesses.push(h);
+  return h;
+}
+
+/** The first record of Tasks, and a target for it. */
+async function oneTask(h: Harness) {
+  const [rec] = (await h.reader('Tasks').listPage({ pageSize: 1 })).records;
+  return { rec: rec!, target: h.target('Tasks') };
+}
+
+const journalText = (h: Harness) => readFile(join(journalDir(h.userDataDir), 'journal.jsonl'), 'utf8');
+
+/** Every line of the file parses: nothing torn, nothing glued to its neighbour. */
+function wholeLines(text: string): { t: string }[] {
+  expect(text === '' || text.endsWith('\n')).toBe(true);
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { t: string });
+}
+
+describe('a journal write is complete on disk, or refused', () => {
+  it('goes on after a short write, and saves every byte of the line', async () => {
+    const disk = new FuzzDisk();
+    disk.shortWrites = 7;
+    const h = await start({ journalFiles: disk.files() });
+    const { rec, target } = await oneTask(h);
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'in pieces' } }] });
+    expect(disk.short).toBeGreaterThan(10);
+    const lines = wholeLines(await journalText(h));
+    expect(lines.find((l) => l.t === 'edit')).toMatchObject({ fields: { Name: 'in pieces' } });
+  });
+
+  it('refuses an edit the disk has no room for, in words, and cuts its piece back off the file', async () => {
+    const disk = new FuzzDisk();
+    const h = await start({ journalFiles: disk.files(), queue: { settleMs: 10_000, maxHoldMs: 10_000 } });
+    const { rec, target } = await oneTask(h);
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Points: 1 } }] });
+    const before = await journalText(h);
+    // Room for half a line: the write takes it, and the next one finds the disk full.
+    disk.room = 60;
+    await expect(
+      h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'no room' } }] }),
+    ).rejects.toMatchObject({
+      kind: 'storage',
+      message: expect.stringContaining('because the disk is full'),
+    });
+    expect(disk.refused).toBe(1);
+    expect(await journalText(h)).toBe(before);
+    // Nothing of it is owed: the record's state still holds only the first edit.
+    expect(h.parts.queue.status().records).toEqual([
+      expect.objectContaining({ recordId: rec.id, pending: ['Points'], values: { Points: 1 } }),
+    ]);
+    // With room again, the next line starts a line of its own.
+    disk.room = Infinity;
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'room again' } }] });
+    expect(wholeLines(await journalText(h)).filter((l) => l.t === 'edit')).toHaveLength(2);
+    h.parts.queue.sendNow();
+    await h.parts.queue.whenIdle();
+    expect((await h.snapshot('Tasks')).get(rec.id)?.fields).toMatchObject({ Name: 'room again', Points: 1 });
+  });
+
+  it('starts the next line on a line of its own when a torn piece could not be cut back', async () => {
+    const disk = new FuzzDisk();
+    const files = disk.files();
+    // A disk that, once full, also refuses to shorten the file: the torn piece stays.
+    const stuck = {
+      ...files,
+      open: async (path: string, flags: 'a' | 'w' | 'r', mode?: number) => {
+        const handle = await files.open(path, flags, mode);
+        return {
+          ...handle,
+          truncate: async (length: number) => {
+            if (disk.room !== Infinity) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+            await handle.truncate(length);
+          },
+        };
+      },
+    };
+    const h = await start({ journalFiles: stuck, queue: { settleMs: 10_000, maxHoldMs: 10_000 } });
+    const { rec, target } = await oneTask(h);
+    disk.room = 40;
+    await expect(
+      h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'torn' } }] }),
+    ).rejects.toMatchObject({ kind: 'storage' });
+    expect(await journalText(h)).not.toMatch(/\n$/);
+    disk.room = Infinity;
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'whole' } }] });
+    const [piece, whole, end] = (await journalText(h)).split('\n');
+    expect(JSON.parse(whole!)).toMatchObject({ t: 'edit', fields: { Name: 'whole' } });
+    expect(piece!.length).toBe(40);
+    expect(end).toBe('');
+    // Killed (its lock goes with it): the next start reads the whole line and sets the torn piece aside.
+    await rm(join(journalDir(h.userDataDir), LOCK_FILE));
+    const again = await start({ restartOf: h });
+    await again.parts.queue.whenIdle();
+    expect((await again.snapshot('Tasks')).get(rec.id)?.fields.Name).toBe('whole');
+    expect((await again.call('edits.status', {})).journalDamage).toMatchObject({ lines: 1 });
+  });
+});
+
+describe('damaged lines', () => {
+  it('are set aside and reported, never fatal, and do not swallow the line after them', async () => {
+    const h = await start({ queue: { settleMs: 10_000, maxHoldMs: 10_000 } });
+    const { rec, target } = await oneTask(h);
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'kept' } }] });
+    await h.services.close();
+    const dir = journalDir(h.userDataDir);
+    const path = join(dir, 'journal.jsonl');
+    const good = wholeLines(await readFile(path, 'utf8'))[0]!;
+    const torn = '{"t":"edit","id":"torn","fie';
+    // Wrong shapes (a bad id, an ack without refs), a torn piece glued to a whole line, and bytes.
+    await writeFile(
+      path,
+      ['{"t":"edit","id":"zz"}', '{"t":"ack"}', torn + JSON.stringify(good), '\u0000\u0001'].join('\n') +
+        '\n',
+    );
+    const again = await start({ restartOf: h });
+    await again.parts.queue.whenIdle();
+    expect((await again.snapshot('Tasks')).get(rec.id)?.fields.Name).toBe('kept');
+    const status = await again.call('edits.status', {});
+    expect(status.journalDamage).toEqual({
+      file: join(dir, 'journal.damaged.jsonl'),
+      lines: 4,
+      message: expect.stringContaining('4 unreadable lines of the edit journal (damaged, or cut short'),
+    });
+    expect(again.eventsOf('edits.journalDamage')).toEqual([{ damage: status.journalDamage }]);
+    const aside = (await readFile(join(dir, 'journal.damaged.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { text: string }).text);
+    expect(aside).toEqual(['{"t":"edit","id":"zz"}', '{"t":"ack"}', torn, '\u0000\u0001']);
+    // The journal itself holds whole lines only again.
+    expect(wholeLines(await readFile(path, 'utf8')).map((l) => l.t)).toEqual(['edit', 'ack']);
+
+    expect(await again.call('edits.dismissJournalDamage', {})).toEqual({ dismissed: true });
+    expect((await again.call('edits.status', {})).journalDamage).toBeUndefined();
+  });
+
+  it('are reported, and stay in the journal, when the disk will not let them be set aside', async () => {
+    const h = await start();
+    await h.services.close();
+    const path = join(journalDir(h.userDataDir), 'journal.jsonl');
+    await writeFile(path, '{"t":"ack"}\n');
+    const disk = new FuzzDisk();
+    disk.room = 0;
+    const again = await start({ restartOf: h, journalFiles: disk.files() });
+    expect((await again.call('edits.status', {})).journalDamage).toMatchObject({
+      lines: 1,
+      message: expect.stringContaining('could not be set aside (the disk refused)'),
+    });
+    await again.services.close();
+    expect(await readFile(path, 'utf8')).toBe('{"t":"ack"}\n');
+  });
+});
