@@ -19,6 +19,7 @@ import { opensExternally } from '../core/records/external-links';
 import { watchWindow } from './window-recovery';
 import { handleDownloads } from './downloads';
 import { noticeNoSandbox } from './sandbox-notice';
+import { startUpdates } from './updates';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '../renderer');
@@ -174,8 +175,19 @@ if (!app.requestSingleInstanceLock()) {
     app.on('window-all-closed', () => {
       if (process.platform !== 'darwin') app.quit();
     });
+    // The offer, a download later, goes to whichever window is open then.
+    const updates = startUpdates({
+      dialog,
+      window: () => BrowserWindow.getAllWindows()[0],
+      hasPendingEdits: () => services.hasPendingEdits(),
+      onEditsChanged: (listener) =>
+        services.events.subscribe((event) => {
+          if (event === 'edits.summary') listener();
+        }),
+    });
     app.on('will-quit', (event) => {
       event.preventDefault();
+      updates?.stop();
       void services.close().finally(() => app.exit(0));
     });
     await openWindow(services);

@@ -5,11 +5,15 @@
  * timers and url). Vite, Vitest and tsc resolve imports that Node does not; only this check sees the bundle
  * the way the app's users will.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedServer } from '../../../services/embedded-server';
 import { startWorkerServer } from '../../../services/embedded-server/worker-runner';
 import { createFileVault } from '../../../services/keys/file-vault';
@@ -71,8 +75,8 @@ async function start(platform?: NodeJS.Platform): Promise<RunningMain> {
   return main;
 }
 
-async function until(main: RunningMain, done: (state: State) => boolean): Promise<State> {
-  const end = Date.now() + 30_000;
+async function until(main: RunningMain, done: (state: State) => boolean, ms = 30_000): Promise<State> {
+  const end = Date.now() + ms;
   for (;;) {
     const state = await main.send<State>({ do: 'state' });
     if (done(state) || Date.now() > end) return state;
@@ -482,5 +486,155 @@ describe("the installed app's demo server thread (out/main/embedded-worker.js)",
     } finally {
       await server.close();
     }
+  });
+});
+
+/**
+ * Updates, as an AppImage install meets them (APPIMAGE set, app-update.yml in resources): electron-updater in
+ * the built bundle against a feed served over loopback (latest-linux.yml and a new "AppImage", a script that
+ * notes how it was run). The policy's details (daily checks, "Later") are test/unit/app/update-flow.test.ts's.
+ */
+describe('updates of the installed app, from a feed over loopback', () => {
+  /** Run once by the updater after it is in place, it writes down APPIMAGE_EXIT_AFTER_INSTALL. */
+  const NEW_APPIMAGE =
+    '#!/bin/sh\nprintf "%s" "$APPIMAGE_EXIT_AFTER_INSTALL" > "$(dirname "$0")/integrated"\n';
+  const OFFER = 'TableDesk 0.2.0 is ready to install.';
+  let feed: Server;
+  let feedUrl: string;
+  let requests: string[];
+  /** The feed holds every request until this is called, so that a test sets the app up first. */
+  let open: () => void;
+  let gate: Promise<void>;
+  let apps: string;
+  // Where the stand-in puts process.resourcesPath: beside the app, as resources/ lies beside app.asar.
+  const builtFeed = (): string => join(dir, 'app-update.yml');
+  const cache = (): string => join(dir, 'cache');
+
+  beforeAll(async () => {
+    const body = Buffer.from(NEW_APPIMAGE);
+    const sha512 = createHash('sha512').update(body).digest('base64');
+    const latest = [
+      'version: 0.2.0',
+      'files:',
+      '  - url: TableDesk-0.2.0.AppImage',
+      `    sha512: ${sha512}`,
+      `    size: ${body.length}`,
+      'path: TableDesk-0.2.0.AppImage',
+      `sha512: ${sha512}`,
+      "releaseDate: '2026-11-27T00:00:00.000Z'",
+      '',
+    ].join('\n');
+    feed = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      void gate.then(() => {
+        if (request.url?.startsWith('/feed/latest-linux.yml')) response.end(latest);
+        else if (request.url === '/feed/TableDesk-0.2.0.AppImage') response.end(body);
+        else response.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+    feedUrl = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed/`;
+  });
+  beforeEach(() => {
+    requests = [];
+    gate = new Promise((resolve) => (open = resolve));
+    apps = join(dir, `apps-${Date.now()}`);
+    mkdirSync(apps);
+    writeFileSync(join(apps, 'TableDesk-0.1.0.AppImage'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(apps, 'TableDesk-0.1.0.AppImage'), 0o755);
+    rmSync(cache(), { recursive: true, force: true });
+  });
+  afterEach(() => rmSync(builtFeed(), { force: true }));
+  afterAll(() => new Promise((resolve) => feed.close(resolve)));
+
+  function writeBuiltFeed(lines: string[]): void {
+    writeFileSync(builtFeed(), [...lines, 'updaterCacheDirName: tabledesk-updater', ''].join('\n'));
+  }
+
+  async function startInstalled(env: NodeJS.ProcessEnv = {}): Promise<RunningMain> {
+    main = await runMain(entry, userData, 'linux', {
+      APPIMAGE: join(apps, 'TableDesk-0.1.0.AppImage'),
+      XDG_CACHE_HOME: cache(),
+      TABLEDESK_UPDATE_URL: '',
+      ...env,
+    });
+    return main;
+  }
+
+  it('checks the built feed at start and downloads; "Restart to update" waits for the owed edits, then the new AppImage takes the old one\'s place and starts once this one has quit', async () => {
+    writeBuiltFeed(['provider: generic', `url: ${feedUrl}`]);
+    const app = await startInstalled();
+    await until(app, windowOpen);
+    await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
+    // A service nothing answers: the edit stays owed.
+    const saved = await app.send<{ ok: boolean; response: { connection: { id: string } } }>({
+      do: 'call',
+      channel: 'connections.save',
+      request: { name: 'Away', baseUrl: 'http://127.0.0.1:9', apiKey: 'patAWAY', remember: false },
+    });
+    const target = { connectionId: saved.response.connection.id, baseId: 'appAway', table: 'Tasks' };
+    expect(
+      await app.send({
+        do: 'call',
+        channel: 'edits.edit',
+        request: { target, changes: [{ recordId: 'rec1', fields: { Name: 'x' } }] },
+      }),
+    ).toMatchObject({ ok: true });
+    open();
+    const downloaded = join(cache(), 'tabledesk-updater/pending/TableDesk-0.2.0.AppImage');
+    const end = Date.now() + 30_000;
+    while (!existsSync(downloaded) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(downloaded, 'utf8')).toBe(NEW_APPIMAGE);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await app.send<State>({ do: 'state' })).dialogMessages).toEqual([]);
+
+    // Once nothing is owed, the offer comes; the user takes it.
+    await app.send({ do: 'call', channel: 'edits.discardAll', request: { waiting: true } });
+    // The quit closes the services first, which waits for the first start's seed of the demo base.
+    const state = await until(app, (s) => s.exitCode !== undefined, 150_000);
+    expect(state.dialogMessages).toEqual([OFFER]);
+    expect(requests[0]).toMatch(/^\/feed\/latest-linux\.yml/);
+    const installed = join(apps, 'TableDesk-0.2.0.AppImage');
+    expect(existsSync(join(apps, 'TableDesk-0.1.0.AppImage'))).toBe(false);
+    expect(readFileSync(installed, 'utf8')).toBe(NEW_APPIMAGE);
+    // Run once by the updater to integrate itself and exit, not to start the app...
+    expect(readFileSync(join(apps, 'integrated'), 'utf8')).toBe('true');
+    // ...which starts after this process exits (the services closed first) and so gets the single-instance lock.
+    const relaunch = state.log.indexOf(`app.relaunch ${installed}`);
+    expect(relaunch).toBeGreaterThan(-1);
+    expect(relaunch).toBeLessThan(state.log.indexOf('app.exit 0'));
+    expect(state.exitCode).toBe(0);
+  }, 180_000);
+
+  it('TABLEDESK_UPDATE_URL names a feed in place of the built one; "Later" keeps this version and its AppImage', async () => {
+    // The built feed: GitHub releases, which this machine cannot reach; the variable's feed is asked instead.
+    writeBuiltFeed(['provider: github', 'owner: tabledesk', 'repo: tabledesk']);
+    const app = await startInstalled({ TABLEDESK_UPDATE_URL: feedUrl });
+    await app.send({ do: 'dialog-answer', response: 1 });
+    open();
+    const offered = await until(app, (s) => s.dialogMessages.includes(OFFER));
+    expect(offered.dialogMessages).toEqual([OFFER]);
+    expect(requests[0]).toMatch(/^\/feed\/latest-linux\.yml/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const state = await app.send<State>({ do: 'state' });
+    expect(state.exitCode).toBeUndefined();
+    expect(state.log.some((line) => line.startsWith('app.relaunch'))).toBe(false);
+    expect(existsSync(join(apps, 'TableDesk-0.1.0.AppImage'))).toBe(true);
+    expect(existsSync(join(apps, 'TableDesk-0.2.0.AppImage'))).toBe(false);
+  });
+
+  it('asks no feed when TABLEDESK_UPDATE_URL is "off", nor in a build without one (no app-update.yml)', async () => {
+    writeBuiltFeed(['provider: generic', `url: ${feedUrl}`]);
+    open();
+    let app = await startInstalled({ TABLEDESK_UPDATE_URL: 'off' });
+    await until(app, windowOpen);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await app.stop();
+    rmSync(builtFeed());
+    app = await startInstalled({ TABLEDESK_UPDATE_URL: feedUrl });
+    await until(app, windowOpen);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(requests).toEqual([]);
+    expect(app.stderr()).toBe('');
   });
 });

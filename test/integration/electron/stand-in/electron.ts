@@ -6,6 +6,9 @@
  */
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { ClientRequest, RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { fileURLToPath } from 'node:url';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the listener type EventEmitter takes
@@ -206,6 +209,13 @@ class App extends EventEmitter {
   getVersion(): string {
     return '0.0.0-stand-in';
   }
+  getName(): string {
+    return 'TableDesk';
+  }
+  /** As Electron: the app starts again once this process has exited (the stand-in records how). */
+  relaunch(options: { execPath?: string; args?: string[] } = {}): void {
+    standIn.log.push(`app.relaunch ${options.execPath ?? process.execPath}`);
+  }
   requestSingleInstanceLock(): boolean {
     standIn.log.push('requestSingleInstanceLock');
     return standIn.singleInstanceLock;
@@ -242,6 +252,10 @@ type PermissionRequest = (wc: unknown, permission: string, callback: (granted: b
 type DevicePermission = (details: { deviceType: string; origin: string }) => boolean;
 
 export const session = {
+  /** A session of its own (electron-updater's, without a cache); the stand-in's requests keep none anyway. */
+  fromPartition(partition: string): { partition: string } {
+    return { partition };
+  },
   defaultSession: Object.assign(new EventEmitter(), {
     permissionRequest: undefined as PermissionRequest | undefined,
     permissionCheck: undefined as PermissionCheck | undefined,
@@ -302,8 +316,16 @@ export const protocol = {
   },
 };
 
-/** Electron's net.fetch, for the file: URLs the app:// handler reads. */
+/** Electron's net: fetch for the file: URLs the app:// handler reads, request for electron-updater's feed. */
 export const net = {
+  /**
+   * As Electron's ClientRequest: `response`, `error` and `abort()`, a response that is a readable stream. With
+   * `redirect: 'manual'` (the only way electron-updater asks) a 3xx comes back as the response itself.
+   */
+  request(options: RequestOptions & { session?: unknown; redirect?: string }): ClientRequest {
+    const { session: _session, redirect: _redirect, ...rest } = options;
+    return (rest.protocol === 'https:' ? httpsRequest : httpRequest)(rest);
+  },
   async fetch(url: string): Promise<Response> {
     try {
       return new Response(await readFile(fileURLToPath(url)), { status: 200 });
@@ -324,12 +346,14 @@ interface MessageBox {
 export const dialog = {
   /**
    * Answers `standIn.dialogAnswer` at once, or (with `standIn.holdDialogs`) stays open until
-   * `standIn.answerDialog` or the options' `signal` closes it, which answers `cancelId` as Electron does.
+   * `standIn.answerDialog` or the options' `signal` closes it, which answers `cancelId` as Electron does. As
+   * Electron, the window may be left out.
    */
   async showMessageBox(
-    _window: unknown,
-    options: MessageBox,
+    windowOrOptions: unknown,
+    maybeOptions?: MessageBox,
   ): Promise<{ response: number; checkboxChecked: boolean }> {
+    const options = maybeOptions ?? (windowOrOptions as MessageBox);
     standIn.dialogs.push(options);
     const checkboxChecked = options.checkboxLabel !== undefined && standIn.checkDialogBoxes;
     if (!standIn.holdDialogs) return { response: standIn.dialogAnswer, checkboxChecked };
@@ -352,6 +376,9 @@ export const dialog = {
     standIn.dialogs.push({ title, content });
   },
 };
+
+/** Electron's own updater (Squirrel): electron-updater only emits its `before-quit-for-update` on it. */
+export const autoUpdater = new EventEmitter();
 
 export const nativeTheme = Object.assign(new EventEmitter(), {
   shouldUseDarkColors: false,

@@ -4,6 +4,7 @@
  * channel (read the stand-in's record, drive a window or the app, load the preload as a sandbox would).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runInThisContext } from 'node:vm';
 import {
@@ -195,6 +196,8 @@ export async function serve(main: string): Promise<void> {
   standIn.userData = process.env.STAND_IN_USER_DATA ?? process.cwd();
   standIn.switches = process.env.STAND_IN_SWITCHES?.split(',') ?? [];
   standIn.checkDialogBoxes = process.env.STAND_IN_CHECK_BOXES === '1';
+  // Electron's: where app.asar lies (and app-update.yml beside it).
+  Object.assign(process, { resourcesPath: process.env.STAND_IN_RESOURCES ?? join(standIn.appPath, '..') });
   // The platform the app believes it runs on (macOS keeps running with no window, and quits only by app.quit).
   const platform = process.env.STAND_IN_PLATFORM;
   if (platform) Object.defineProperty(process, 'platform', { value: platform });
