@@ -4,7 +4,7 @@ import { Attachments } from './files/attachments';
 import { FileStore } from './files/store';
 import { Catalog } from './store/catalog';
 import { CommentStore } from './store/comments';
-import type { Table } from './store/catalog';
+import type { Field, Table } from './store/catalog';
 import { CursorStore } from './store/cursors';
 import type { Db } from './store/db';
 import { PageReader } from './store/list';
@@ -13,15 +13,18 @@ import { QueryCache } from './store/query-cache';
 import type { StoredRecord } from './store/records';
 import { RecordStore } from './store/records';
 
+/** A filterByFormula text compiled: its test of a record, and the fields that test reads. */
+export interface CompiledFilter {
+  test: (record: StoredRecord) => boolean;
+  /** A record holding only these cells is tested as the whole record is. */
+  reads: readonly Field[];
+}
+
 /**
- * Turns a filterByFormula text into a predicate over stored records, or refuses it with a 422. The predicate
- * spends from `work` (one per request) and refuses the request with a 422 when it is spent.
+ * Turns a filterByFormula text into a test of stored records, or refuses it with a 422. The test spends from
+ * `work` (one per request) and refuses the request with a 422 when it is spent.
  */
-export type FilterCompiler = (
-  table: Table,
-  formula: string,
-  work: RequestWork,
-) => (record: StoredRecord) => boolean;
+export type FilterCompiler = (table: Table, formula: string, work: RequestWork) => CompiledFilter;
 
 /**
  * Everything the routes work on: one database, its catalog, records, comments, pages, list cursors and what

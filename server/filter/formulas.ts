@@ -98,7 +98,7 @@ export function installFormulas(service: Service): void {
     // Links are their records' names in a filter, as on Airtable (FIND('Ann', ARRAYJOIN({Owner}))).
     const asNames = used.map((f) => (f.type === 'multipleRecordLinks' ? records.linkedNames(f) : undefined));
     const ctx = { budget: work };
-    return (rec: StoredRecord) => {
+    const test = (rec: StoredRecord) => {
       work.nextRecord();
       try {
         const fields = Object.create(null) as Record<string, unknown>;
@@ -118,6 +118,7 @@ export function installFormulas(service: Service): void {
         throw e;
       }
     };
+    return { test, reads: used };
   };
 
   catalog.formulaCheck = (text: string, table: Table, self: FieldSpec) => {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { RecordData } from '../../core/records/types';
 import { ServiceError, invalidRequest, unknownField } from '../errors';
 import type { Service } from '../service';
-import type { SortRule, Table, View } from '../store/catalog';
+import type { Field, SortRule, Table, View } from '../store/catalog';
 import { Candidates } from '../store/list';
-import type { KeyRun, Keyset, PageRead, PageSpec } from '../store/list';
+import type { Keyset, PageRead, PageSpec } from '../store/list';
 import type { StoredRecord } from '../store/records';
 import { jsonCell } from '../store/records';
 import { isBlank } from '../store/cells';
@@ -109,18 +109,17 @@ export interface Query {
   formula?: string;
   /** What each record is tested by. */
   filter?: (r: StoredRecord) => boolean;
+  /** The fields the filter reads: a pass that only tests records reads these cells alone. */
+  reads: Field[];
   /** The records a lookup plan pinned: only these are read (undefined: the table is scanned). */
   within?: Candidates;
   /** What the set of records depends on (the view's formula and this one): the key of what is cached. */
   filterKey: string;
 }
 
-/** A query's records in its order, without their cells: what a seek finds positions in. */
+/** A query's records in its order, as seqs: what a seek finds positions in. */
 interface Ordering {
   seqs: number[];
-  /** The sort keys of each record in turn (`width` per record). */
-  keys: unknown[];
-  width: number;
 }
 
 const orderingKey = (table: Table, q: Query) => JSON.stringify(['order', table.id, q.filterKey, q.sort]);
@@ -137,7 +136,7 @@ function matching(service: Service, table: Table, q: Query & { filter: NonNullab
       const seqs: number[] = [];
       await inSlices(
         undefined,
-        (from, until) => service.pages.matching(table, q.filter, q.within, from, until),
+        (from, until) => service.pages.matching(table, q.filter, q.reads, q.within, from, until),
         (slice) => {
           for (const seq of slice.seqs) seqs.push(seq);
         },
@@ -173,10 +172,9 @@ function ordering(service: Service, table: Table, q: Query & { filter: NonNullab
     orderingKey(table, q),
     async () => {
       const matches = await matching(service, table, q);
-      const out: Ordering = { seqs: [], keys: [], width: q.sort.length };
-      const take = (run: KeyRun) => {
+      const out: Ordering = { seqs: [] };
+      const take = (run: { seqs: number[]; resume?: Keyset }) => {
         for (const seq of run.seqs) out.seqs.push(seq);
-        for (const key of run.keys) out.keys.push(key);
       };
       if (matches.length <= MAX_PINNED)
         take(service.pages.ordered(table, q.sort, new Candidates(matches), undefined, undefined, Infinity));
@@ -189,8 +187,23 @@ function ordering(service: Service, table: Table, q: Query & { filter: NonNullab
         );
       return out;
     },
-    (o) => o.seqs.length + o.keys.length,
+    (o) => o.seqs.length,
   );
+}
+
+/** Times a seek makes a query's ordering again when the table changed while it was being made. */
+const FRESH_TRIES = 3;
+
+/** A query's ordering that describes the table as it is now, unless it keeps changing under every try. */
+async function freshOrdering(
+  service: Service,
+  table: Table,
+  q: Query & { filter: NonNullable<Query['filter']> },
+): Promise<Ordering> {
+  let o = await ordering(service, table, q);
+  for (let i = 1; i < FRESH_TRIES && !service.queries.peek(orderingKey(table, q)); i++)
+    o = await ordering(service, table, q);
+  return o;
 }
 
 /**
@@ -210,8 +223,9 @@ function pageFromOrdering(
   const start = after ? o.seqs.indexOf(after.seq) + 1 : 0;
   if (after) {
     if (start === 0) return undefined;
-    const at = (start - 1) * o.width;
-    if (after.keys.some((k, i) => o.keys[at + i] !== k)) return undefined;
+    // The ordering is fresh: its records have the keys they have now.
+    const now = service.pages.keysetOf(table, q.sort, after.seq);
+    if (!now || after.keys.some((k, i) => now.keys[i] !== k)) return undefined;
   }
   const seqs = o.seqs.slice(start, start + spec.limit);
   const page = service.pages.read(table, {
@@ -313,21 +327,22 @@ export function orderAndFilter(
   const work = new RequestWork(PER_READ);
   const tests: ((r: StoredRecord) => boolean)[] = [];
   const pinned: number[][] = [];
+  const reads = new Set<Field>();
   for (const text of [view?.filterByFormula, formula]) {
     if (!text) continue;
     const whole = service.compileFilter(table, text, work);
     const plan = planFilter(service, table, text);
-    if (!plan) {
-      tests.push(whole);
-      continue;
-    }
-    pinned.push(plan.seqs);
-    if (plan.residual) tests.push(service.compileFilter(table, print(plan.residual), work));
+    if (plan) pinned.push(plan.seqs);
+    const tested = !plan ? whole : plan.residual && service.compileFilter(table, print(plan.residual), work);
+    if (!tested) continue;
+    tests.push(tested.test);
+    for (const f of tested.reads) reads.add(f);
   }
   return {
     sort,
     formula,
     filter: tests.reduce<((r: StoredRecord) => boolean) | undefined>((a, b) => and(a, b), undefined),
+    reads: [...reads],
     within: pinned.length > 0 ? new Candidates(intersection(pinned)) : undefined,
     filterKey: JSON.stringify([view?.filterByFormula, formula]),
   };
@@ -437,12 +452,16 @@ export async function seekRecords(
     total = service.pages.count(table, q.within);
     at = (p) => service.pages.at(table, q.sort, q.within, p);
   } else {
-    const o = await ordering(service, table, { ...q, filter: q.filter });
+    const o = await freshOrdering(service, table, { ...q, filter: q.filter });
     total = o.seqs.length;
+    // A record gone since (the table changed while its ordering was made) is passed over for the one
+    // before it: a keyset after that one starts where the gone one would have.
     at = (p) => {
-      const seq = o.seqs[p]!;
-      const keys = o.keys.slice(p * o.width, (p + 1) * o.width);
-      return { keyset: { keys, seq }, id: service.pages.idOf(seq) };
+      for (let i = p; i >= 0; i--) {
+        const keyset = service.pages.keysetOf(table, q.sort, o.seqs[i]!);
+        if (keyset) return { keyset, id: service.pages.idOf(keyset.seq) };
+      }
+      return undefined;
     };
   }
   total = Math.min(total, max);

@@ -45,15 +45,6 @@ export interface PageRead {
   resume?: Keyset;
 }
 
-/** A stretch of a query's order: the records' seqs and sort keys, without their cells. */
-export interface KeyRun {
-  seqs: number[];
-  /** The sort keys of each record in turn, one after the other (as many per record as the sort has rules). */
-  keys: unknown[];
-  /** Where to go on; absent at the end of the order. */
-  resume?: Keyset;
-}
-
 /** Types whose cells sort as numbers. */
 export const NUMERIC: ReadonlySet<string> = new Set([
   'number',
@@ -125,6 +116,10 @@ interface Order {
 
 const ROW = 'seq, id, created_time, modified_time, data';
 
+/** Rows a filtered read or a test of records reads first, and most in one chunk (see PageReader.rows). */
+const FIRST_CHUNK = 128;
+const MAX_CHUNK = 4096;
+
 interface Statement {
   sql: string;
   params: unknown[];
@@ -164,24 +159,27 @@ export class PageReader {
 
   read(table: Table, spec: PageSpec, after?: Keyset): PageRead {
     const order = this.order(table, spec.sort);
-    const statements = this.select(table, order, ROW, spec.within, after);
-
     const records: StoredRecord[] = [];
     const keys: unknown[][] | undefined = spec.withKeys ? [] : undefined;
     let last: Keyset | undefined;
     let more = false;
-    // One record beyond the page tells whether another page follows.
-    const limit = spec.filter ? undefined : spec.limit + 1;
     // Built only for the row a page ends on or resumes after, not for every row a filter passes over.
-    const keysetOf = (row: Record<string, unknown>, seq: number): Keyset => ({
+    const keysetOf = (row: Record<string, unknown>): Keyset => ({
       keys: order.exprs.map((_, i) => row[`k${i}`]),
-      seq,
+      seq: row['seq'] as number,
     });
-    for (const row of this.rows<RecordRow & Record<string, unknown>>(statements, false, limit)) {
+    const rows = this.rows<RecordRow & Record<string, unknown>>(table, order, ROW, spec.within, after, {
+      raw: false,
+      withKeys: true,
+      // One record beyond the page tells whether another page follows.
+      first: spec.filter ? (spec.within ? Infinity : FIRST_CHUNK) : spec.limit + 1,
+      keysetOf,
+    });
+    for (const row of rows) {
       const rec = fromRow(row);
       if (spec.filter && !spec.filter(rec)) {
         if (spec.until !== undefined && performance.now() > spec.until)
-          return { records, keys, last, more, resume: keysetOf(row, rec.seq) };
+          return { records, keys, last, more, resume: keysetOf(row) };
         continue;
       }
       if (records.length === spec.limit) {
@@ -189,15 +187,16 @@ export class PageReader {
         break;
       }
       records.push(rec);
-      last = keysetOf(row, rec.seq);
+      last = keysetOf(row);
       keys?.push(last.keys);
     }
     return { records, keys, last, more };
   }
 
   /**
-   * The seqs and sort keys of the records after `after` in a query's order that `keep` keeps, read from the
-   * sort's index alone (no cells), until `until`; `resume` says where the next run starts.
+   * The seqs of the records after `after` in a query's order that `keep` keeps, until `until`; `resume` says
+   * where the next run starts. Only seqs are read: the sort's index alone answers them (a sort key read out
+   * would be computed again from the record, ten times the cost).
    */
   ordered(
     table: Table,
@@ -206,21 +205,32 @@ export class PageReader {
     keep: ((seq: number) => boolean) | undefined,
     after: Keyset | undefined,
     until: number,
-  ): KeyRun {
+  ): { seqs: number[]; resume?: Keyset } {
     const order = this.order(table, sort);
-    const run: KeyRun = { seqs: [], keys: [] };
-    for (const row of this.rows<unknown[]>(this.select(table, order, 'seq', within, after), true)) {
-      const seq = row[0] as number;
-      if (!keep || keep(seq)) {
-        run.seqs.push(seq);
-        for (let i = 1; i < row.length; i++) run.keys.push(row[i]);
-      }
-      if (performance.now() > until) {
-        run.resume = { keys: row.slice(1), seq };
-        break;
-      }
+    const seqs: number[] = [];
+    const rows = this.rows<[number]>(table, order, 'seq', within, after, {
+      raw: true,
+      withKeys: false,
+      first: within ? Infinity : MAX_CHUNK,
+      keysetOf: (row) => this.keysetOf(table, sort, row[0])!,
+    });
+    for (const row of rows) {
+      const seq = row[0];
+      if (!keep || keep(seq)) seqs.push(seq);
+      if (performance.now() > until) return { seqs, resume: this.keysetOf(table, sort, seq) };
     }
-    return run;
+    return { seqs };
+  }
+
+  /** The keyset of a walk that has just returned the record `seq` (undefined when it is gone). */
+  keysetOf(table: Table, sort: SortRule[], seq: number): Keyset | undefined {
+    const exprs = this.order(table, sort).exprs;
+    if (exprs.length === 0) return this.idOf(seq) ? { keys: [], seq } : undefined;
+    const keys = this.db
+      .prepare(`SELECT ${exprs.join(', ')} FROM records WHERE seq = ?`)
+      .raw()
+      .get(seq) as unknown[] | undefined;
+    return keys && { keys, seq };
   }
 
   /**
@@ -234,14 +244,13 @@ export class PageReader {
     position: number,
   ): { keyset: Keyset; id: string } | undefined {
     const order = this.order(table, sort);
-    const [{ sql, params }] = this.select(table, order, 'seq', within, undefined) as [Statement];
-    const row = this.db
+    const [{ sql, params }] = this.select(table, order, 'seq', within, undefined, false) as [Statement];
+    const seq = this.db
       .prepare(`${sql} LIMIT 1 OFFSET ?`)
-      .raw()
-      .get(...params, position) as unknown[] | undefined;
-    if (!row) return undefined;
-    const seq = row[0] as number;
-    return { keyset: { keys: row.slice(1), seq }, id: this.idOf(seq) };
+      .pluck()
+      .get(...params, position) as number | undefined;
+    const keyset = seq === undefined ? undefined : this.keysetOf(table, sort, seq);
+    return keyset && { keyset, id: this.idOf(seq!) };
   }
 
   /** The id of the record `seq` names (the last record of a page an offset points after). */
@@ -263,24 +272,45 @@ export class PageReader {
   }
 
   /**
-   * The seqs of the records (of the candidates, if any) after `after` that pass `filter`, in creation order.
-   * Like a filtered `read`, it stops at `until` and says where to resume, so the caller can let other requests in.
+   * The seqs of the records (of the candidates, if any) after `after` that pass `filter`, in creation order,
+   * each record read with the cells of `reads` alone (the fields the filter reads: SQLite takes them out of the
+   * record, which costs less than parsing all of it). Like a filtered `read`, it stops at `until` and says
+   * where to resume, so the caller can let other requests in.
    */
   matching(
     table: Table,
     filter: (record: StoredRecord) => boolean,
+    reads: readonly Field[],
     within: Candidates | undefined,
     after: Keyset | undefined,
     until: number,
   ): { seqs: number[]; resume?: Keyset } {
+    const cells = reads.map((f) => `data -> '$."${f.id}"'`).join(', ');
+    const columns = `seq, id, created_time, modified_time${cells ? `, ${cells}` : ''}`;
     const seqs: number[] = [];
-    for (const row of this.rows<RecordRow>(
-      this.select(table, this.order(table, []), ROW, within, after),
-      false,
-    )) {
-      const rec = fromRow(row);
-      if (filter(rec)) seqs.push(rec.seq);
-      if (performance.now() > until) return { seqs, resume: { keys: [], seq: rec.seq } };
+    const rows = this.rows<unknown[]>(table, this.order(table, []), columns, within, after, {
+      raw: true,
+      withKeys: false,
+      first: within ? Infinity : FIRST_CHUNK,
+      keysetOf: (row) => ({ keys: [], seq: row[0] as number }),
+    });
+    for (const row of rows) {
+      // An empty cell is absent from a record, as in its stored data.
+      const data: Record<string, unknown> = {};
+      reads.forEach((f, i) => {
+        const cell = row[4 + i];
+        if (cell !== null) data[f.id] = JSON.parse(cell as string);
+      });
+      const seq = row[0] as number;
+      const rec = {
+        seq,
+        id: row[1] as string,
+        createdTime: row[2] as string,
+        modifiedTime: row[3] as string,
+        data,
+      };
+      if (filter(rec)) seqs.push(seq);
+      if (performance.now() > until) return { seqs, resume: { keys: [], seq } };
     }
     return { seqs };
   }
@@ -295,7 +325,7 @@ export class PageReader {
   }
 
   /**
-   * The statements reading `columns` and the sort keys (k0, k1, …) of a query's records after `after`, in its
+   * The statements reading `columns` and (`withKeys`) the sort keys (k0, k1, …) of a query's records after `after`, in its
    * order, to be run one after the other. After a keyset (k0…kn-1, s), the rest of the order is n+1 ranges of
    * the sort's index, each a seek: the records equal on k0…kn-1 after s, then those equal on k0…kn-2 after
    * kn-1, and so on to those after k0 (SQLite seeks an index by a range on one key after equalities, not by
@@ -308,9 +338,10 @@ export class PageReader {
     columns: string,
     within: Candidates | undefined,
     after: Keyset | undefined,
+    withKeys = true,
   ): Statement[] {
     const { exprs, dirs, seqDir } = order;
-    const keyCols = exprs.map((e, i) => `, ${e} AS k${i}`).join('');
+    const keyCols = withKeys ? exprs.map((e, i) => `, ${e} AS k${i}`).join('') : '';
     // Keys a range holds equal are left out of its ORDER BY, or SQLite sorts what the index already orders.
     const orderBy = (equal: number) =>
       [...exprs.map((e, i) => `${e} ${dirs[i]}`).slice(equal), `seq ${seqDir}`].join(', ');
@@ -345,11 +376,37 @@ export class PageReader {
     ];
   }
 
-  /** The rows of statements run one after the other (a loop that stops early ends the one running). */
-  private *rows<T>(statements: Statement[], raw: boolean, limit?: number): Generator<T> {
-    for (const s of statements) {
-      const prepared = this.db.prepare(limit === undefined ? s.sql : `${s.sql} LIMIT ${limit}`);
-      yield* (raw ? prepared.raw() : prepared).iterate(...s.params) as IterableIterator<T>;
+  /**
+   * The rows of a query's records after `after`, in its order: read in chunks, one `all()` each (stepping a
+   * statement row by row from JavaScript costs several times more), each chunk resumed after the last row of
+   * the one before by its keyset. Chunks grow from `first` rows to MAX_CHUNK (Infinity: all at once, as over
+   * candidates, which SQLite sorts whole for each statement). A loop that stops early reads no further chunk.
+   */
+  private *rows<T>(
+    table: Table,
+    order: Order,
+    columns: string,
+    within: Candidates | undefined,
+    after: Keyset | undefined,
+    how: { raw: boolean; withKeys: boolean; first: number; keysetOf: (row: T) => Keyset },
+  ): Generator<T> {
+    let from = after;
+    let size = how.first;
+    for (;;) {
+      let got = 0;
+      let last: T | undefined;
+      for (const s of this.select(table, order, columns, within, from, how.withKeys)) {
+        const left = size - got;
+        const prepared = this.db.prepare(left === Infinity ? s.sql : `${s.sql} LIMIT ${left}`);
+        const chunk = (how.raw ? prepared.raw() : prepared).all(...s.params) as T[];
+        for (const row of chunk) yield row;
+        got += chunk.length;
+        last = chunk[chunk.length - 1] ?? last;
+        if (got >= size) break;
+      }
+      if (got < size || last === undefined) return;
+      from = how.keysetOf(last);
+      size = Math.min(size * 4, MAX_CHUNK);
     }
   }
 

@@ -11,14 +11,14 @@ interface Entry {
   value: Promise<unknown>;
   /** Set once made. */
   made?: { value: unknown };
-  /** Values held (seqs and sort keys: the bound on memory); 0 until made. */
+  /** Values held (seqs: the bound on memory); 0 until made. */
   size: number;
 }
 
 /** How long an entry serves at most: a filter may read the clock (TODAY(), NOW()). */
 export const QUERY_CACHE_TTL_MS = 60_000;
 
-/** Entries kept at most, and values (seqs and sort keys) over all of them. */
+/** Entries kept at most, and values (seqs) over all of them. */
 const MAX_ENTRIES = 16;
 const MAX_VALUES = 2_000_000;
 

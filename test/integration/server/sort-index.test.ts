@@ -53,7 +53,7 @@ describe('sorted reads', () => {
   );
 
   it.each(SORTS)('by %s resume a filtered read where a slice stopped, as one read would', (_, sort) => {
-    const filter = service.compileFilter(tasks, "FIND('e', {Name})", new RequestWork());
+    const filter = service.compileFilter(tasks, "FIND('e', {Name})", new RequestWork()).test;
     const whole = service.pages.read(tasks, { sort, filter, limit: 1000 }).records.map((r) => r.id);
     const sliced: string[] = [];
     let from = undefined as Parameters<typeof service.pages.read>[2];
