@@ -3,7 +3,8 @@
  * door against the real local server: the record form's long "Linked from" list (collapsed, after the fields,
  * in the scrolling body), undoing a delete in a sorted view (rows where they belong at once, and Find finding
  * them), find and replace leaving computed fields out (said once, never refused changes), the filter builder's
- * "this week / month / year" for dates, the single-select editor (colours, narrowed as you type).
+ * "this week / month / year" for dates, the single-select editor (colours, narrowed as you type), the summary
+ * bar's choices kept with the layout.
  */
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
@@ -279,4 +280,24 @@ test('the single-select editor shows the choices in their colours and narrows th
       return [stored.get(first!), stored.get(second!)];
     })
     .toEqual(['Blocked', 'Todo']);
+});
+
+test('the summary bar’s choices are remembered with the tab’s layout, across a reload', async ({ app }) => {
+  const { page } = app;
+  await app.openTable(TASKS);
+  const bar = () => app.table.getByRole('group', { name: 'Summary' });
+  await bar().getByLabel('Summary of Name').selectOption('count');
+  await bar().getByLabel('Summary of Points').selectOption('sum');
+  await expect(bar().locator('[data-field="Points"] output')).toHaveText(/\d/);
+  const sum = await bar().locator('[data-field="Points"] output').textContent();
+  // Changed back: a choice undone is forgotten too.
+  await bar().getByLabel('Summary of Name').selectOption('filled');
+  await bar().getByLabel('Summary of Name').selectOption('');
+
+  await page.reload();
+  await expect(page.getByRole('tab', { name: TASKS, selected: true })).toBeVisible();
+  await expect(bar().getByLabel('Summary of Points')).toHaveValue('sum');
+  await expect(bar().locator('[data-field="Points"] output')).toHaveText(sum ?? '');
+  await expect(bar().getByLabel('Summary of Name')).toHaveValue('');
+  await expect(bar().locator('[data-field="Name"] output')).toHaveCount(0);
 });

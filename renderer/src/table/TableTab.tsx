@@ -55,7 +55,7 @@ interface Progress {
 export function TableTab({ target, active }: { target: TableTarget; active: boolean }) {
   const { connectionId, baseId, table } = target;
   const tableKey = `${connectionId}/${baseId}/${table}`;
-  // The tab's layout as it was left (view, formula, fields, sort, columns, row height).
+  // The tab's layout as it was left (view, formula, fields, sort, columns, row height, summaries).
   const [layout] = useState(() => loadLayout(tableKey));
   const [query, setQuery] = useState<BaseQuery>(() => layoutQuery(layout, target.schema));
   const [userSorted, setUserSorted] = useState(false);
@@ -381,6 +381,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         columns={shownColumns}
         viewId={viewId}
         loaded={progress.loaded}
+        summaries={memory.summaries}
+        onSummaries={memory.setSummaries}
       />
       <HeaderMenu
         menus={menus}

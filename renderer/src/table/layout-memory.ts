@@ -1,10 +1,13 @@
 /**
  * Each table tab's layout, remembered across restarts in localStorage: the view, formula, hidden fields
- * (the `fields` asked for), sort, row height, and the columns' order, widths and freezing. The stored text is
+ * (the `fields` asked for), sort, row height, the columns' order, widths and freezing, and the summary bar's
+ * choices. The stored text is
  * read like any input from outside: parsed in a bounded size, each part checked and bounded, the rest dropped.
  */
 import type { ColumnState, GridApi } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
+import { SUMMARY_KINDS } from '../../../core/records/aggregate';
+import type { SummaryKind } from '../../../core/records/aggregate';
 import type { SortDirection, SortSpec, TableSchema } from '../../../core/records/types';
 import { isRowHeight } from './row-height';
 import type { RowHeight } from './row-height';
@@ -15,6 +18,12 @@ export interface ColumnLayout {
   pinned?: 'left' | 'right';
 }
 
+/** A column's summary in the summary bar. */
+export interface SummaryChoice {
+  field: string;
+  kind: SummaryKind;
+}
+
 export interface TabLayout {
   view?: string;
   formula?: string;
@@ -22,6 +31,7 @@ export interface TabLayout {
   sort?: SortSpec[];
   columns?: ColumnLayout[];
   rowHeight?: RowHeight;
+  summaries?: SummaryChoice[];
 }
 
 const PREFIX = 'tabledesk.layout.';
@@ -60,6 +70,15 @@ function columnOf(v: unknown): ColumnLayout[] {
   ];
 }
 
+/** One summary a field, the last one named. */
+function summariesOf(v: unknown): SummaryChoice[] {
+  const byField = new Map<string, SummaryKind>();
+  for (const s of list(v, MAX_COLUMNS))
+    if (isObject(s) && isName(s.field) && SUMMARY_KINDS.includes(s.kind as SummaryKind))
+      byField.set(s.field, s.kind as SummaryKind);
+  return [...byField].map(([field, kind]) => ({ field, kind }));
+}
+
 /** Checks stored text: anything malformed, oversized or of the wrong type is left out. */
 export function parseLayout(text: string | null): TabLayout {
   if (text === null || text.length > MAX_TEXT) return {};
@@ -73,6 +92,7 @@ export function parseLayout(text: string | null): TabLayout {
   const fields = list(raw.fields, MAX_COLUMNS).filter(isName);
   const columns = list(raw.columns, MAX_COLUMNS).flatMap(columnOf);
   const sort = sortOf(raw.sort);
+  const summaries = summariesOf(raw.summaries);
   const formula =
     typeof raw.formula === 'string' && raw.formula.trim() !== '' && raw.formula.length <= MAX_FORMULA
       ? raw.formula
@@ -84,6 +104,7 @@ export function parseLayout(text: string | null): TabLayout {
     ...(sort ? { sort } : {}),
     ...(columns.length > 0 ? { columns } : {}),
     ...(isRowHeight(raw.rowHeight) ? { rowHeight: raw.rowHeight } : {}),
+    ...(summaries.length > 0 ? { summaries } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * A tab's layout kept across restarts (layout-memory.ts): what it was left with, the row height, and the grid
+ * A tab's layout kept across restarts (layout-memory.ts): what it was left with, the row height, the summary
+ * bar's choices, and the grid
  * options that save each change of sort, column order, width or freezing. The remembered sort goes with the
  * tab's first requests (`withRestoredSort`) until the grid's headers have it, so a reopened tab asks once.
  */
@@ -8,7 +9,7 @@ import type { RefObject } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import type { ViewQuery } from './view-session';
 import { applyGridLayout, gridLayout, saveLayout } from './layout-memory';
-import type { TabLayout } from './layout-memory';
+import type { SummaryChoice, TabLayout } from './layout-memory';
 import { ROW_HEIGHTS } from './row-height';
 
 type BaseQuery = Omit<ViewQuery, 'sort'>;
@@ -20,6 +21,7 @@ export function useLayoutMemory(
   gridApi: RefObject<GridApi | null>,
 ) {
   const [rowHeight, setRowHeight] = useState(layout.rowHeight ?? 'short');
+  const [summaries, setSummaries] = useState<readonly SummaryChoice[]>(layout.summaries ?? []);
   const [restoredSort, setRestoredSort] = useState(layout.sort);
   const applied = useRef(false);
   // Until the grid has the remembered columns and sort, those are kept as they were.
@@ -28,15 +30,22 @@ export function useLayoutMemory(
     save.current = () => {
       const api = gridApi.current;
       const grid = api && applied.current ? gridLayout(api) : { columns: layout.columns, sort: layout.sort };
-      saveLayout(tableKey, { ...query, ...grid, rowHeight });
+      saveLayout(tableKey, {
+        ...query,
+        ...grid,
+        rowHeight,
+        ...(summaries.length > 0 ? { summaries: [...summaries] } : {}),
+      });
     };
     save.current();
-  }, [tableKey, layout, query, rowHeight, gridApi]);
+  }, [tableKey, layout, query, rowHeight, summaries, gridApi]);
 
   return useMemo(
     () => ({
       rowHeight,
       setRowHeight,
+      summaries,
+      setSummaries,
       withRestoredSort: (q: BaseQuery): ViewQuery => (restoredSort ? { ...q, sort: restoredSort } : q),
       /** Saves the grid's sort, order, widths and freezing (call on sort changes). */
       save: () => save.current(),
@@ -54,6 +63,6 @@ export function useLayoutMemory(
         onColumnPinned: () => save.current(),
       },
     }),
-    [rowHeight, restoredSort, layout],
+    [rowHeight, summaries, restoredSort, layout],
   );
 }

@@ -83,6 +83,10 @@ describe('a remembered layout', () => {
       sort: [{ field: 'Budget', direction: 'desc' }],
       columns: [{ id: 'Status', width: 240, pinned: 'left' }, { id: 'Name' }],
       rowHeight: 'tall',
+      summaries: [
+        { field: 'Name', kind: 'count' },
+        { field: 'Budget', kind: 'sum' },
+      ],
     };
     expect(parseLayout(JSON.stringify(layout))).toEqual(layout);
   });
@@ -110,6 +114,14 @@ describe('a remembered layout', () => {
           7,
         ],
         rowHeight: 'huge',
+        summaries: [
+          { field: 'Budget', kind: 'median' },
+          { field: '', kind: 'sum' },
+          { field: 'Points', kind: 'sum' },
+          { field: 'Name', kind: 'count' },
+          { field: 'Points', kind: 'max' },
+          'Name',
+        ],
       }),
     );
     expect(parsed).toEqual({
@@ -119,6 +131,10 @@ describe('a remembered layout', () => {
         ...Array.from({ length: 18 }, () => ({ field: 'A', direction: 'asc' })),
       ],
       columns: [{ id: 'Status', width: 4000 }, { id: 'Notes', width: 20 }, { id: 'Due' }],
+      summaries: [
+        { field: 'Points', kind: 'max' },
+        { field: 'Name', kind: 'count' },
+      ],
     });
     expect(parseLayout('{"__proto__": {"polluted": true}, "view": "V"}')).toEqual({ view: 'V' });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();

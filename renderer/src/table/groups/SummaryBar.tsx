@@ -1,7 +1,9 @@
 /**
  * The summary bar under the grid: for each column, the summary the user picks (count, filled, empty, and by
  * type sum, average, min, max), over the whole view where the server computes it (the local server), else
- * over the rows loaded, saying so, with a button to walk the whole view at background priority.
+ * over the rows loaded, saying so, with a button to walk the whole view at background priority. The choices
+ * are the tab's, remembered with its layout; one for a field the table no longer has, or of a kind its type
+ * no longer offers, is kept but not asked for.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Column as GridColumn, GridApi } from 'ag-grid-community';
@@ -12,6 +14,7 @@ import { plural } from '../../../../core/records/format';
 import type { RecordData } from '../../../../core/records/types';
 import { errorMessage, tabledesk } from '../../bridge';
 import { effectiveType, formatCell } from '../../grid/format';
+import type { SummaryChoice } from '../layout-memory';
 import type { TableTarget, ViewSession } from '../view-session';
 import type { Aggregate } from './grouped-datasource';
 
@@ -81,10 +84,13 @@ interface Props {
   /** The view open now (a new one for each query): its figures are asked when it opens. */
   viewId: string | undefined;
   loaded: number;
+  /** The tab's summaries, and where a change of them goes (the tab's layout). */
+  summaries: readonly SummaryChoice[];
+  onSummaries: (next: SummaryChoice[]) => void;
 }
 
-export function SummaryBar({ api, session, target, columns, viewId, loaded }: Props) {
-  const [chosen, setChosen] = useState<ReadonlyMap<string, SummaryKind>>(new Map());
+export function SummaryBar(props: Props) {
+  const { api, session, target, columns, viewId, loaded, summaries, onSummaries } = props;
   const [answer, setAnswer] = useState<Aggregate>();
   const [error, setError] = useState<string>();
   /** The view the user asked to walk whole (a hosted view); a new view starts from the rows loaded again. */
@@ -93,6 +99,16 @@ export function SummaryBar({ api, session, target, columns, viewId, loaded }: Pr
   const [edits, setEdits] = useState(0);
   const { places, scrollLeft } = useColumnPlaces(api);
   const byName = useMemo(() => new Map(columns.map((c) => [c.name, c])), [columns]);
+  const chosen = useMemo(
+    () =>
+      new Map(
+        summaries.flatMap(({ field, kind }) => {
+          const column = byName.get(field);
+          return column && summaryKinds(effectiveType(column)).includes(kind) ? [[field, kind] as const] : [];
+        }),
+      ),
+    [summaries, byName],
+  );
 
   // Edits, creates and deletes of this table change the figures; a burst of them asks once.
   useEffect(() => {
@@ -156,10 +172,9 @@ export function SummaryBar({ api, session, target, columns, viewId, loaded }: Pr
             aria-label={`Summary of ${column.name}`}
             value={kind ?? ''}
             onChange={(e) => {
-              const next = new Map(chosen);
-              if (e.target.value === '') next.delete(column.name);
-              else next.set(column.name, e.target.value as SummaryKind);
-              setChosen(next);
+              const next = summaries.filter((s) => s.field !== column.name);
+              const picked = e.target.value as SummaryKind | '';
+              onSummaries(picked === '' ? next : [...next, { field: column.name, kind: picked }]);
             }}
           >
             <option value="">{kind ? 'None' : 'Summarize'}</option>
