@@ -63,6 +63,8 @@ export const mirrorConflictSchema = z.object({
   tableId: z.string(),
   tableName: z.string(),
   recordId: z.string(),
+  /** The record's primary field as of the last sync, to name it by; absent where it has none. */
+  recordName: z.string().optional(),
   /** Absent for a record deleted on one side and edited on the other. */
   fieldName: z.string().optional(),
   kind: z.enum(['cell', 'deleted-remote', 'deleted-local']),

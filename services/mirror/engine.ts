@@ -25,6 +25,7 @@ import type { EngineContext, Run } from './run';
 import { mergeBase } from './apply';
 import { linkIds } from './links';
 import { mirroredTables, withCell } from './run';
+import { nameOf } from '../links/names';
 import { MirrorStore } from './store';
 import type { MirrorRow } from './store';
 
@@ -208,11 +209,14 @@ export class MirrorEngine implements Mirrors {
     return this.store.conflicts(mirrorId).map((c) => {
       const table = m.schema.find((t) => t.id === c.tableId);
       const field = table?.fields.find((f) => f.id === c.fieldId);
+      // Both sides knew the record by its name at the last sync (the merge base is keyed by field id).
+      const primary = table && this.store.baseRecord(mirrorId, c.recordId)?.fields[table.primaryFieldId];
       return {
         id: c.id,
         tableId: c.tableId,
         tableName: table?.name ?? c.tableId,
         recordId: c.recordId,
+        ...(primary === undefined || primary === null ? {} : { recordName: nameOf(primary) }),
         ...(field ? { fieldName: field.name } : {}),
         kind: c.kind,
         base: c.base ?? null,

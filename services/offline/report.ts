@@ -14,6 +14,8 @@ export interface ConflictsReport {
     table: string;
     tableId: string;
     recordId: string;
+    /** The record's primary field as of the last sync. */
+    record: string | null;
     field: string | null;
     kind: MirrorConflictInfo['kind'];
     lastSynced: unknown;
@@ -43,6 +45,7 @@ export function conflictsReport(
       table: c.tableName,
       tableId: c.tableId,
       recordId: c.recordId,
+      record: c.recordName ?? null,
       field: c.fieldName ?? null,
       kind: c.kind,
       lastSynced: orNull(c.base),

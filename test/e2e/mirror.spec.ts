@@ -55,6 +55,8 @@ test('a table made available offline is edited without the service and synced ba
   await expect(badge).toContainText('0 local changes');
   const recordId = await app.rowId(0);
   expect(recordId).toBeTruthy();
+  const recordName = (await app.cell(0, 'Name').textContent()) ?? '';
+  expect(recordName).not.toBe('');
 
   await door.hosted.stop();
   await typeInto(app, 0, 'Name', 'Written offline');
@@ -69,7 +71,7 @@ test('a table made available offline is edited without the service and synced ba
 
   const report = page.getByRole('dialog', { name: 'Conflicts' });
   await expect(report).toBeVisible();
-  const row = report.locator(`tr[data-conflict]`).filter({ hasText: recordId! });
+  const row = report.locator(`tr[data-conflict]`).filter({ hasText: recordName });
   await expect(row).toContainText('Name');
   await expect(row).toContainText('Written offline');
   await expect(row).toContainText('Written on the service');
@@ -80,11 +82,12 @@ test('a table made available offline is edited without the service and synced ba
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/conflicts .*\.json$/);
   const saved = JSON.parse(await readFile((await file.path())!, 'utf8')) as {
-    conflicts: { recordId: string; field: string; mine: unknown; theirs: unknown }[];
+    conflicts: { recordId: string; record: string; field: string; mine: unknown; theirs: unknown }[];
   };
   expect(saved.conflicts).toEqual([
     expect.objectContaining({
       recordId,
+      record: recordName,
       field: 'Name',
       mine: 'Written offline',
       theirs: 'Written on the service',

@@ -1,5 +1,6 @@
 /**
- * A mirror's conflicts: for each cell changed on both sides since the last sync, the table, record, field,
+ * A mirror's conflicts: for each cell changed on both sides since the last sync, the table, the record (by its
+ * primary field, its id in the tooltip), field,
  * the value at the last sync, mine and theirs, decided one by one (Keep mine, Take theirs, Edit) or all at
  * once; a record deleted on one side and edited on the other is listed too. Until decided both values are
  * kept. The report can be saved as JSON (a download in the browser, the save dialog in Electron).
@@ -112,7 +113,7 @@ export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
             {conflicts.map((c) => (
               <tr key={c.id} data-conflict={c.id}>
                 <td>{c.tableName}</td>
-                <td>{c.recordId}</td>
+                <td title={c.recordId}>{c.recordName ?? c.recordId}</td>
                 <td>
                   {c.fieldName ??
                     (c.kind === 'deleted-local' ? 'record deleted here' : 'record deleted there')}
@@ -131,7 +132,7 @@ export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
                       }}
                     >
                       <input
-                        aria-label={`Value for ${c.fieldName ?? c.recordId}`}
+                        aria-label={`Value for ${c.fieldName ?? c.recordName ?? c.recordId}`}
                         value={editing.text}
                         onChange={(e) => setEditing({ id: c.id, text: e.target.value })}
                         autoFocus

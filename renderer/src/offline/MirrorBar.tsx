@@ -16,10 +16,16 @@ import { progressText } from './progress-text';
 
 const AUTO_SYNC_CHOICES = [0, 5, 15, 30, 60];
 
-function resultText(r: Response<'mirror.sync'>): string {
+/** The conflicts a sync found, and how many of them are left once some are decided. */
+function conflictsText(found: number, left: number): string {
+  if (left >= found) return plural(found, 'conflict');
+  return `${plural(found, 'conflict')} (${left === 0 ? 'resolved' : `${left} left`})`;
+}
+
+function resultText(r: Response<'mirror.sync'>, conflictsLeft: number): string {
   const parts = [`Sent ${r.sent}`, `received ${r.received}`];
   if (r.deleted > 0) parts.push(`deleted ${r.deleted}`);
-  parts.push(plural(r.conflicts, 'conflict'));
+  parts.push(conflictsText(r.conflicts, conflictsLeft));
   if (r.filesMissing > 0) parts.push(`${plural(r.filesMissing, 'file')} not downloaded (linked only)`);
   const schema = r.schemaChanges.length > 0 ? ` Schema: ${r.schemaChanges.join('; ')}.` : '';
   return `${parts.join(', ')}.${schema}`;
@@ -34,7 +40,8 @@ interface Props {
 export function MirrorBar({ mirror, onReload }: Props) {
   const { progress } = useMirrors();
   const [syncing, setSyncing] = useState(false);
-  const [result, setResult] = useState<{ text: string; failed: boolean }>();
+  /** The last sync's answer (its conflicts told as they stand now), or why it failed. */
+  const [result, setResult] = useState<{ synced: Response<'mirror.sync'> } | { failed: string }>();
   const [report, setReport] = useState(false);
   const running = progress.get(mirror.id);
   const service = useClientStatus(mirror.source.connectionId);
@@ -46,11 +53,11 @@ export function MirrorBar({ mirror, onReload }: Props) {
       .call('mirror.sync', { mirrorId: mirror.id })
       .then(
         (r) => {
-          setResult({ text: resultText(r), failed: false });
+          setResult({ synced: r });
           if (r.received > 0 || r.deleted > 0 || r.schemaChanges.length > 0) onReload();
           if (r.conflicts > 0) setReport(true);
         },
-        (e: unknown) => setResult({ text: `Not synced: ${errorMessage(e)}`, failed: true }),
+        (e: unknown) => setResult({ failed: `Not synced: ${errorMessage(e)}` }),
       )
       .finally(() => {
         setSyncing(false);
@@ -61,7 +68,7 @@ export function MirrorBar({ mirror, onReload }: Props) {
   const setAutoSync = (minutes: number) =>
     void tabledesk()
       .call('mirror.autoSync', { mirrorId: mirror.id, minutes })
-      .catch((e: unknown) => setResult({ text: errorMessage(e), failed: true }));
+      .catch((e: unknown) => setResult({ failed: errorMessage(e) }));
 
   const busy = syncing || mirror.state === 'syncing';
   const waiting = busy ? serviceWaitText(service) : undefined;
@@ -99,13 +106,14 @@ export function MirrorBar({ mirror, onReload }: Props) {
           {waiting}
         </span>
       )}
-      {result && (
-        <span
-          role={result.failed ? 'alert' : 'status'}
-          className={result.failed ? 'td-error' : ''}
-          data-testid="sync-result"
-        >
-          {result.text}
+      {result && 'failed' in result && (
+        <span role="alert" className="td-error" data-testid="sync-result">
+          {result.failed}
+        </span>
+      )}
+      {result && 'synced' in result && (
+        <span role="status" data-testid="sync-result">
+          {resultText(result.synced, mirror.conflicts)}
         </span>
       )}
       {mirror.autoSyncError && !result && (
