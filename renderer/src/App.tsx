@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConnectionSummary, Response } from '../../core/contract';
 import { errorMessage, tabledesk } from './bridge';
+import { ConsentBar } from './budget/ConsentBar';
 import { ConnectionForm } from './connections/ConnectionForm';
 import { ConnectionList } from './connections/ConnectionList';
 import { useQuitGuard } from './editing/useQuitGuard';
@@ -126,6 +127,7 @@ export function App() {
   return (
     <div className="td-app">
       <TabBar tabs={tabs} activeKey={activeKey} onActivate={setActiveKey} onClose={closeTab} />
+      <ConsentBar />
       {failure && (
         <p className="td-error td-banner" role="alert">
           {failure}

@@ -57,9 +57,11 @@ class MirrorStore {
           if (r.mirror) this.ended(r.mirror.id);
           this.setPull(key, {
             running: false,
-            ...(r.cancelled
-              ? { note: 'Stopped: what was copied is kept, and Resume goes on from there.' }
-              : {}),
+            ...(r.declined
+              ? { note: 'Not copied: its API calls were not agreed to.' }
+              : r.cancelled
+                ? { note: 'Stopped: what was copied is kept, and Resume goes on from there.' }
+                : {}),
           });
         },
         (e: unknown) => {

@@ -1,7 +1,9 @@
 /**
  * The tab's status bar: the view's record count ("at least" while it is walked; records loaded until a count
- * comes), the request queue, the changes not yet confirmed (opening their panel), the last error.
+ * comes, or a Count button where the walk that counts was declined for its calls), the request queue, the
+ * request budget (given by the tab), the changes not yet confirmed (opening their panel), the last error.
  */
+import type { ReactNode } from 'react';
 import type { EventPayload } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import { PendingStatus } from '../pending/PendingPanel';
@@ -11,6 +13,8 @@ import { pauseText } from './client-wait';
 export interface ViewCount {
   count: number;
   exact: boolean;
+  /** The walk that counts was not agreed to (its calls of the month's allowance). */
+  declined?: boolean | undefined;
 }
 
 interface Props {
@@ -21,6 +25,10 @@ interface Props {
   client?: EventPayload<'client.status'> | undefined;
   error?: string | undefined;
   onRetry: () => void;
+  /** Counts the view now, where its walk was declined. */
+  onCountNow?: () => void;
+  /** The request budget's figure, where the base has an allowance. */
+  children?: ReactNode;
 }
 
 const count = new Intl.NumberFormat();
@@ -29,11 +37,22 @@ function countText(loaded: number, total: number | undefined, viewCount: ViewCou
   // The page chain's own end is exact too, and may come first (a short view).
   if (total !== undefined) return plural(total, 'record');
   if (viewCount?.exact) return plural(viewCount.count, 'record');
+  if (viewCount?.declined) return `${count.format(loaded)}+ loaded`;
   if (viewCount) return `≥ ${count.format(Math.max(viewCount.count, loaded))} records`;
   return `${count.format(loaded)}+ loaded`;
 }
 
-export function StatusBar({ loaded, total, count: viewCount, loadingPage, client, error, onRetry }: Props) {
+export function StatusBar({
+  loaded,
+  total,
+  count: viewCount,
+  loadingPage,
+  client,
+  error,
+  onRetry,
+  onCountNow,
+  children,
+}: Props) {
   const pause = pauseText(client);
   const known = total ?? (viewCount?.exact ? viewCount.count : undefined);
   return (
@@ -41,11 +60,23 @@ export function StatusBar({ loaded, total, count: viewCount, loadingPage, client
       <span className="td-status-count" data-testid="row-count">
         {countText(loaded, total, viewCount)}
       </span>
-      {(viewCount !== undefined || total !== undefined) && (known === undefined || loaded < known) && (
-        <span className="td-status-loaded" data-testid="loaded-count">
-          {count.format(loaded)} loaded
-        </span>
+      {viewCount?.declined && total === undefined && onCountNow !== undefined && (
+        <button
+          type="button"
+          className="td-status-count-now"
+          onClick={onCountNow}
+          title="Counting walks the view’s records: 1 API call per 100"
+        >
+          Count
+        </button>
       )}
+      {(viewCount !== undefined || total !== undefined) &&
+        !viewCount?.declined &&
+        (known === undefined || loaded < known) && (
+          <span className="td-status-loaded" data-testid="loaded-count">
+            {count.format(loaded)} loaded
+          </span>
+        )}
       {loadingPage !== undefined && (
         <span className="td-status-loading" data-testid="loading-page">
           Loading page {count.format(loadingPage)}…
@@ -61,6 +92,7 @@ export function StatusBar({ loaded, total, count: viewCount, loadingPage, client
           ].join(' · ')}
         </span>
       )}
+      {children}
       <PendingStatus />
       {error !== undefined && (
         <span className="td-status-error" role="alert">

@@ -19,6 +19,7 @@ import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
+import { BudgetFigure } from '../budget/BudgetPanel';
 import type { ViewCount } from '../status/StatusBar';
 import { useClientStatus } from '../status/useClientStatus';
 import { restoreColumnPlaces } from './column-order';
@@ -399,7 +400,12 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         client={client}
         error={error ?? client?.lastError}
         onRetry={retry}
-      />
+        onCountNow={() => {
+          if (viewId !== undefined) void tabledesk().call('view.countNow', { viewId });
+        }}
+      >
+        <BudgetFigure connectionId={connectionId} baseId={baseId} />
+      </StatusBar>
     </section>
   );
 }

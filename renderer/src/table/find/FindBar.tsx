@@ -15,6 +15,7 @@ const number = new Intl.NumberFormat();
 
 function countText(find: Props['find']): string {
   if (find.search === '') return '';
+  if (find.declined) return 'Not counted (its walk costs API calls)';
   if (find.count === undefined) return 'Counting…';
   if (find.current) return `${number.format(find.current.ordinal)} of ${plural(find.count, 'record')}`;
   if (find.count === 0) return 'No records match';

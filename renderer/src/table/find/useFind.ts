@@ -82,6 +82,8 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
   const [counted, setCounted] = useState<{ key: string; count: number }>();
   const [at, setAt] = useState<{ key: string; match: FindMatch }>();
   const [said, setSaid] = useState<{ key: string; note: string }>();
+  // The search whose count was declined (its walk's API calls): only loaded rows are searched.
+  const [declinedKey, setDeclinedKey] = useState<string>();
   const count = counted?.key === key ? counted.count : undefined;
   const current = open && at?.key === key ? at.match : undefined;
   const note = said?.key === key ? said.note : undefined;
@@ -129,7 +131,9 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     tabledesk()
       .call('find.count', { viewId, text: search, fields: names })
       .then((r) => {
-        if (!stale && !r.cancelled) setCounted({ key, count: r.count });
+        if (stale || r.cancelled) return;
+        if (r.declined) setDeclinedKey(key);
+        else setCounted({ key, count: r.count });
       })
       .catch((e: unknown) => {
         if (!stale) setSaid({ key, note: errorMessage(e) });
@@ -214,15 +218,20 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
         });
         if (answer.cancelled || latest.current !== seq) return;
         const match = answer.match;
+        const onlyLoaded = 'Only the loaded rows were searched: the walk beyond them was not agreed to.';
         if (match === undefined) {
-          setSaid({ key: stepKey, note: 'No matches in this view.' });
+          setSaid({ key: stepKey, note: answer.declined ? onlyLoaded : 'No matches in this view.' });
           return;
         }
         setAt({ key: stepKey, match });
         if (match.wrapped)
           setSaid({
             key: stepKey,
-            note: direction === 'next' ? 'Back to the first match.' : 'On to the last match.',
+            note: answer.declined
+              ? onlyLoaded
+              : direction === 'next'
+                ? 'Back to the first match.'
+                : 'On to the last match.',
           });
         await showRow(api, match.row, { rowCount: answer.rowCount, held: answer.loaded });
         const node = api.getDisplayedRowAtIndex(match.row);
@@ -250,6 +259,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     setText,
     search,
     count,
+    declined: declinedKey === key,
     current,
     busy,
     note: tooLong ? `Find searches at most ${MAX_FIND_TEXT} characters.` : note,

@@ -143,6 +143,8 @@ export function SummaryBar(props: Props) {
         if (!live || !a) return;
         setAnswer(a);
         setError(undefined);
+        // The whole view's walk was not agreed to (its API calls): back to the rows loaded, asked no more.
+        if (a.declined) setWholeView(undefined);
       },
       (e: unknown) => {
         if (live) setError(errorMessage(e));
@@ -206,7 +208,8 @@ export function SummaryBar(props: Props) {
       </div>
       {chosen.size > 0 && answer?.basis === 'loaded' && (
         <div className="td-summary-basis">
-          of {plural(answer.total, 'row')} loaded{' '}
+          of {plural(answer.total, 'row')} loaded
+          {answer.declined ? ' (the whole view was not read: its API calls were not agreed to)' : ''}{' '}
           <button type="button" onClick={() => setWholeView(viewId)}>
             Whole view
           </button>

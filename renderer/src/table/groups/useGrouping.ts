@@ -76,7 +76,14 @@ export function useGrouping(
         viewSession,
         query,
         { groupBy, collapsed: () => collapsed.current, scope },
-        { ...on, groups: setAggregate },
+        {
+          ...on,
+          groups: (a) => {
+            setAggregate(a);
+            // The whole view's walk was not agreed to (its API calls): the rows loaded, asked no more.
+            if (a.declined) setScope('loaded');
+          },
+        },
       );
       grouped.current = ds;
       return ds;

@@ -1,0 +1,85 @@
+/**
+ * The app behind its browser door with a second local server playing the hosted service: its extensions off
+ * (so the app counts by walks, as on Airtable), the service's rate limits, optionally a monthly allowance of
+ * calls, and a second user (another key) who edits the same base. It is saved in the app as the "Hosted"
+ * connection. The spec's own clients take the app's throttles (`door.schedulers`), as every spec's do.
+ */
+import { expect } from '@playwright/test';
+import { RecordTableClient } from '../../core/api';
+import type { AppPage } from './app-page';
+import { startServer } from '../../server/index';
+import type { RunningServer, ServerOptions } from '../../server/index';
+import { launchTestDoor } from './door';
+import type { TestDoor } from './door';
+
+export const HOSTED_CONNECTION = 'Hosted';
+const HOSTED_KEY = 'patHostedServiceKeyForTheBudgetSpec00';
+const OTHER_KEY = 'patSecondUserOfTheHostedService00000';
+export const OTHER_USER = { id: 'usrSecondUser00001', email: 'sam@example.com', name: 'Sam' };
+
+export interface HostedDoor extends TestDoor {
+  hosted: {
+    server: RunningServer;
+    baseId: string;
+    /** The app's own user, for reads that check what reached the service. */
+    client: RecordTableClient;
+    /** Another person editing the same base. */
+    other: RecordTableClient;
+  };
+}
+
+export async function openHostedDoor(
+  options: Pick<ServerOptions, 'monthlyCalls'> & { records?: number } = {},
+): Promise<HostedDoor> {
+  const server = await startServer({
+    memory: true,
+    apiKey: HOSTED_KEY,
+    users: [{ apiKey: OTHER_KEY, user: OTHER_USER }],
+    demo: { largeTableRecords: options.records ?? 2000, outsidePhotos: false },
+    extensions: false,
+    rateLimit: 5,
+    // Airtable's penalty is 30 s; 2 s keeps a rare 429 of a busy machine from stalling a spec.
+    penaltyMs: 2000,
+    ...(options.monthlyCalls === undefined ? {} : { monthlyCalls: options.monthlyCalls }),
+  });
+  const { app, ...door } = await launchTestDoor({ embedded: { rateLimit: 5, memory: true } });
+  const baseId = server.bases[0]!.id;
+  const client = (apiKey: string) =>
+    new RecordTableClient({ baseUrl: server.url, apiKey, schedulers: door.schedulers });
+  try {
+    await app.services.handlers['connections.save']({
+      name: HOSTED_CONNECTION,
+      baseUrl: server.url,
+      apiKey: HOSTED_KEY,
+      remember: true,
+    });
+  } catch (error) {
+    await door.close();
+    await server.close();
+    throw error;
+  }
+  return {
+    ...door,
+    hosted: { server, baseId, client: client(HOSTED_KEY), other: client(OTHER_KEY) },
+    async close() {
+      await door.close();
+      await server.close();
+    },
+  };
+}
+
+/** Opens the hosted connection's Tasks, as a person does from the picker. */
+export async function openHostedTasks(app: AppPage): Promise<void> {
+  const { page } = app;
+  await page
+    .getByRole('navigation', { name: 'Connections' })
+    .getByRole('button', { name: HOSTED_CONNECTION })
+    .click();
+  await page
+    .getByRole('region', { name: 'Tables' })
+    .getByRole('button', { name: /^Tasks/ })
+    .first()
+    .click();
+  await expect(page.getByRole('tab', { name: 'Tasks', selected: true })).toBeVisible();
+  await expect(app.row(0)).toBeVisible();
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { BudgetAsk, BudgetStatus } from '../../../core/contract';
+import { askText, budgetLevel, figureText, warningText } from '../../../renderer/src/budget/budget-text';
+
+const status = (over: Partial<BudgetStatus> = {}): BudgetStatus => ({
+  connectionId: 'c',
+  baseId: 'appX',
+  metered: true,
+  scope: 'wspA',
+  workspace: true,
+  month: '2025-11',
+  calls: 0,
+  plan: 'team',
+  limit: 100_000,
+  refused: false,
+  resetsAt: Date.UTC(2025, 11, 1),
+  ...over,
+});
+
+describe('the budget in words', () => {
+  it('warns at 80 % and 95 % of a known limit, and past it', () => {
+    expect(budgetLevel(status({ calls: 79_999 }))).toBe('ok');
+    expect(budgetLevel(status({ calls: 80_000 }))).toBe('near');
+    expect(budgetLevel(status({ calls: 95_000 }))).toBe('nearer');
+    expect(budgetLevel(status({ calls: 100_000 }))).toBe('over');
+    expect(budgetLevel(status({ calls: 5, refused: true }))).toBe('over');
+    expect(budgetLevel(status({ calls: 1e9, limit: undefined, plan: 'unknown' }))).toBe('ok');
+    expect(warningText(status({ calls: 80_000 }))).toMatch(
+      /^80% of this month’s calls are used \(they reset on December 1\)/,
+    );
+    expect(warningText(status({ calls: 96_000 }))).toMatch(/^95%/);
+    expect(warningText(status({ refused: true, workspace: false }))).toBe(
+      'The service refused this base’s calls for the month: background work stopped until December 1.',
+    );
+    expect(warningText(status({ calls: 10 }))).toBeUndefined();
+  });
+
+  it('says the figure with the limit where the plan has one', () => {
+    expect(figureText(status({ calls: 1234 }))).toBe('1,234 of 100,000 API calls this month');
+    expect(figureText(status({ calls: 7, limit: undefined }))).toBe('7 API calls this month');
+  });
+
+  it('asks with the cost where it is known, else per 100 records', () => {
+    const ask: BudgetAsk = {
+      askId: 'a',
+      connectionId: 'c',
+      baseId: 'appX',
+      purpose: 'count',
+      subject: 'Count the records of Tasks',
+      recordsPerCall: 100,
+      status: status({ calls: 250 }),
+    };
+    expect(askText(ask)).toBe(
+      'Count the records of Tasks: 1 API call per 100 records (the size is not known yet) of this workspace’s 100,000 this month (250 used).',
+    );
+    expect(askText({ ...ask, calls: 500 })).toBe(
+      'Count the records of Tasks: about 500 API calls of this workspace’s 100,000 this month (250 used).',
+    );
+  });
+});
