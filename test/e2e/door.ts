@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordTableClient, SchedulerRegistry } from '../../core/api';
 import { launchBrowserApp } from '../../host/launch';
+import { startFaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import type { BrowserApp, BrowserAppOptions } from '../../host/launch';
 
 export interface TestDoor {
@@ -73,4 +75,19 @@ export async function launchTestDoor(
     await close();
     throw error;
   }
+}
+
+/** A fault proxy in front of the door's embedded server, saved in the app as a second connection named `name`. */
+export async function proxyConnection(
+  door: TestDoor & { app: BrowserApp },
+  name: string,
+): Promise<FaultProxy> {
+  const proxy = await startFaultProxy(door.server.url);
+  await door.app.services.handlers['connections.save']({
+    name,
+    baseUrl: proxy.url,
+    apiKey: door.server.apiKey,
+    remember: true,
+  });
+  return proxy;
 }

@@ -5,9 +5,8 @@
  */
 import type { ListOptions } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
-import { startFaultProxy } from '../support/fault-proxy';
 import type { FaultProxy } from '../support/fault-proxy';
-import { launchTestDoor } from './door';
+import { launchTestDoor, proxyConnection } from './door';
 import type { TestDoor } from './door';
 
 export const PROXY_CONNECTION = 'Through proxy';
@@ -33,7 +32,7 @@ export async function openEditDoor(): Promise<EditDoor> {
   const requests: ServerRequest[] = [];
   // The app's two connections (direct, through the proxy) and the specs' own reads (door.client) call one
   // base: they share its throttle (keyed by base id), so together they keep under the server's 5 requests/s.
-  const { app, ...door } = await launchTestDoor({
+  const launched = await launchTestDoor({
     embedded: {
       rateLimit: 5,
       memory: true,
@@ -41,14 +40,9 @@ export async function openEditDoor(): Promise<EditDoor> {
       onRequest: (e) => requests.push({ method: e.method, url: e.url, status: e.status, at: e.at }),
     },
   });
+  const { app: _app, ...door } = launched;
   try {
-    const proxy = await startFaultProxy(door.server.url);
-    await app.services.handlers['connections.save']({
-      name: PROXY_CONNECTION,
-      baseUrl: proxy.url,
-      apiKey: door.server.apiKey,
-      remember: true,
-    });
+    const proxy = await proxyConnection(launched, PROXY_CONNECTION);
     return {
       ...door,
       requests,

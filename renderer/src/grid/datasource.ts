@@ -2,8 +2,13 @@
  * The grid's infinite datasource over an injected row fetcher (in the app: the contract's `view.rows`).
  * The grid does not sort: its sort model (header clicks, shift for several) is handed to the fetcher, which
  * sends it to the service as `sort` on a new page chain.
+ *
+ * A new query (a sort, or a new datasource for a new filter, view or fields) empties ag-grid's cache, which
+ * would show blank numbered rows until the service answers. With `previous`, a block the last query showed
+ * is answered at once with those rows while the new query's rows load ("Loading…"); when they come, the grid
+ * is asked to read its blocks again (ag-grid keeps the rows shown while it does), and they replace them.
  */
-import type { IDatasource, IGetRowsParams, SortModelItem } from 'ag-grid-community';
+import type { GridApi, IDatasource, IGetRowsParams, SortModelItem } from 'ag-grid-community';
 import type { RecordData, SortSpec } from '../../../core/records/types';
 
 export interface RowsResult {
@@ -19,21 +24,102 @@ export function sortSpecs(model: readonly SortModelItem[]): SortSpec[] {
   return model.map((m) => ({ field: m.colId, direction: m.sort }));
 }
 
-export function createDatasource(fetchRows: FetchRows, onError: (error: unknown) => void): IDatasource {
+/** Blocks of the last query the grid showed, beside the first, kept as stand-ins for the next query's. */
+const KEPT_BLOCKS = 8;
+
+/**
+ * The rows a tab's grid showed last, by block start and query: one per tab, shared by its datasources, so a
+ * new query's blocks can stand on the old query's rows until its own arrive.
+ */
+export class PreviousRows {
+  private query: string | undefined;
+  /** The query the grid asked for last: a late answer of an older one is not what it shows. */
+  private latest: string | undefined;
+  private readonly blocks = new Map<number, RecordData[]>();
+  private standing = 0;
+
+  /** Asks the grid to read its blocks again (ag-grid's refreshInfiniteCache), once the grid is ready. */
+  private reload: () => void = () => undefined;
+
+  /** @param onLoading true while a block shows stand-ins, false once its query's rows have come or failed. */
+  constructor(private readonly onLoading: (loading: boolean) => void) {}
+
+  attach(api: Pick<GridApi, 'refreshInfiniteCache'>): void {
+    this.reload = () => api.refreshInfiniteCache();
+  }
+
+  /** The grid asks for a block of `query`: the rows another query showed there, while `query` has shown none. */
+  standIn(query: string, start: number): RecordData[] | undefined {
+    this.latest = query;
+    return query === this.query ? undefined : this.blocks.get(start);
+  }
+
+  /** Rows of `query` shown at `start`: the query now shown, unless the grid has asked for another since. */
+  shown(query: string, start: number, records: RecordData[]): void {
+    if (query !== this.latest) return;
+    if (query !== this.query) {
+      this.query = query;
+      this.blocks.clear();
+    }
+    this.blocks.delete(start);
+    this.blocks.set(start, records);
+    for (const key of this.blocks.keys()) {
+      if (this.blocks.size <= KEPT_BLOCKS + 1) break;
+      if (key !== 0) this.blocks.delete(key);
+    }
+  }
+
+  /** A block answered with stand-ins: its own rows are on their way. */
+  stood(): void {
+    if (this.standing++ === 0) this.onLoading(true);
+  }
+
+  /** The rows a stand-in waited for came (then the grid reads its blocks again), or failed. */
+  arrived(ok: boolean): void {
+    if (--this.standing === 0) this.onLoading(false);
+    if (ok) this.reload();
+  }
+}
+
+export interface DatasourceOptions {
+  previous?: PreviousRows;
+  /** The query a block belongs to, with its sort (see PreviousRows); the sort alone when not given. */
+  queryKey?: (sort: SortSpec[]) => string;
+}
+
+export function createDatasource(
+  fetchRows: FetchRows,
+  onError: (error: unknown) => void,
+  { previous, queryKey = (sort) => JSON.stringify(sort) }: DatasourceOptions = {},
+): IDatasource {
   return {
     getRows(params: IGetRowsParams) {
       const { startRow, endRow } = params;
-      fetchRows(startRow, endRow, sortSpecs(params.sortModel)).then(
+      const sort = sortSpecs(params.sortModel);
+      const query = queryKey(sort);
+      const standIn = previous?.standIn(query, startRow);
+      fetchRows(startRow, endRow, sort).then(
         ({ records, rowCount }) => {
+          previous?.shown(query, startRow, records);
+          if (standIn) {
+            previous?.arrived(true);
+            return;
+          }
           // A short block is the last one even if the answer did not say so.
           const lastRow = rowCount ?? (records.length < endRow - startRow ? startRow + records.length : -1);
           params.successCallback(records, lastRow);
         },
         (error: unknown) => {
-          params.failCallback();
+          if (standIn) previous?.arrived(false);
+          else params.failCallback();
           onError(error);
         },
       );
+      if (standIn) {
+        previous?.stood();
+        // The row count stays open: the new query's own answer sets it.
+        params.successCallback(standIn, -1);
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The grid's first column, pinned left as in Airtable: each row's selection checkbox and its number in the
- * view (1, 2, 3…), under a header whose checkbox selects every loaded row. Plain DOM, no React: a cell is a
+ * view (1, 2, 3…; in a grouped grid records are counted, not group headers), under a header whose checkbox selects every loaded row. Plain DOM, no React: a cell is a
  * native checkbox and a text node kept current by its row's selection and index events, so scrolling costs no
  * renders. ag-grid's own row checkbox is a component of five elements with its own beans and listeners, made
  * for every row a scroll brings in (about a tenth of the script time of a scroll frame, measured in a profile).
@@ -15,6 +15,7 @@ import type {
   SelectionColumnDef,
 } from 'ag-grid-community';
 import type { RecordData } from '../../../core/records/types';
+import { recordNumberOf } from '../table/groups/group-rows';
 
 /**
  * Sent (bubbling) from the header checkbox when it selects every loaded row, with `detail.selected` their
@@ -43,7 +44,8 @@ class RowNumberCell implements ICellRendererComp<RecordData> {
     // A row added with Add row (pinned at the top) has no place in the view's order yet, and the grid
     // selects no pinned rows.
     const placed = !node?.rowPinned && index !== null && index !== undefined;
-    this.number.textContent = placed ? String(index + 1) : '';
+    // In a grouped grid a record's number counts records, not the group headers above it.
+    this.number.textContent = placed ? String(recordNumberOf(node?.data) ?? index + 1) : '';
     this.box.hidden = !placed;
     this.box.checked = node?.isSelected() === true;
   };

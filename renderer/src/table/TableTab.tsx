@@ -7,6 +7,8 @@ import type { ColDef, GridApi } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { errorMessage, isChannelError, tabledesk } from '../bridge';
+import { PreviousRows } from '../grid/datasource';
+import { showViewCount } from '../grid/row-count';
 import { TableGrid } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
 import { choiceNames } from '../editing/parse';
@@ -81,7 +83,13 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   useEffect(() => editing.setColumns(columns), [editing, columns]);
   const currentGrid = useCallback(() => gridApi.current, []);
   const tabElement = useCallback(() => section.current, []);
-  const goto = useGoToRow({ viewId, grid: currentGrid, root: tabElement, loaded: progress.loaded });
+  const goto = useGoToRow({
+    viewId,
+    grid: currentGrid,
+    root: tabElement,
+    loaded: progress.loaded,
+    mapped: count && !count.exact ? count.count : 0,
+  });
   const rowNames = useLinkCells(gridApi, columns, { connectionId, baseId, table });
   const linked = useLinkedForms(connectionId, baseId);
   const mirror = mirrorServedAs(useMirrors().mirrors, connectionId, baseId);
@@ -100,6 +108,11 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   useEffect(() => () => session.restart(), [session]);
   const grouping = useGrouping(session, target, columns, gridApi);
   const datasourceFor = grouping.datasource;
+  // A grouped grid's rows are headers and records: the layout gives their count, not the view's.
+  const groupedGrid = grouping.groupBy.length > 0;
+  // While a new query loads, the grid shows the rows it showed before, under "Loading…".
+  const [standingIn, setStandingIn] = useState(false);
+  const [previousRows] = useState(() => new PreviousRows(setStandingIn));
 
   useEffect(() => {
     const api = tabledesk();
@@ -110,13 +123,15 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       if (s.error) setError(s.error.message);
     });
     const offCount = api.on('view.count', ({ viewId: id, ...c }) => {
-      if (id === viewId) setCount(c);
+      if (id !== viewId) return;
+      setCount(c);
+      if (gridApi.current && !groupedGrid) showViewCount(gridApi.current, c);
     });
     return () => {
       offState();
       offCount();
     };
-  }, [viewId]);
+  }, [viewId, groupedGrid]);
 
   const datasource = useMemo(
     () =>
@@ -140,8 +155,9 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           },
         },
         editing.placements,
+        previousRows,
       ),
-    [session, query, memory, editing, rowNames, datasourceFor],
+    [session, query, memory, editing, rowNames, datasourceFor, previousRows],
   );
 
   const change = (next: BaseQuery) => {
@@ -345,10 +361,17 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           onCancel={cancelGoto}
         />
       )}
-      {progress.loadingPage !== undefined && !goto.walk && (
-        <div className="td-grid-loading" aria-hidden>
-          Loading page {progress.loadingPage}…
+      {standingIn ? (
+        <div className="td-grid-loading" role="status">
+          Loading…
         </div>
+      ) : (
+        progress.loadingPage !== undefined &&
+        !goto.walk && (
+          <div className="td-grid-loading" aria-hidden>
+            Loading page {progress.loadingPage}…
+          </div>
+        )
       )}
       <LinksContext.Provider value={linked.scope}>
         <EditingFrame
@@ -368,6 +391,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             gridProps={tabGridProps}
             onReady={(api) => {
               gridApi.current = api;
+              previousRows.attach(api);
               setReadyGrid(api);
               editing.attach(api);
             }}

@@ -2,6 +2,7 @@
 import type { IDatasource } from 'ag-grid-community';
 import type { Response } from '../../../core/contract';
 import { createDatasource } from '../grid/datasource';
+import type { PreviousRows } from '../grid/datasource';
 import { Placements, placedRows } from '../rows/placements';
 import { SupersededError } from './view-session';
 import type { ViewQuery, ViewSession } from './view-session';
@@ -13,13 +14,15 @@ export interface ViewDatasourceEvents {
 
 /**
  * `placements`: records an undo brought back, shown at their old indices while the order is the service's
- * own (no sort, no named view, whose order the app cannot see).
+ * own (no sort, no named view, whose order the app cannot see). `previous`: the tab's rows shown last, which
+ * stand in for a new query's first blocks while it loads.
  */
 export function viewDatasource(
   session: ViewSession,
   query: ViewQuery,
   on: ViewDatasourceEvents,
   placements: Placements = new Placements(),
+  previous?: PreviousRows,
 ): IDatasource {
   // The grid destroys a replaced datasource; its late answers must not touch the new view's state.
   let current = true;
@@ -31,11 +34,17 @@ export function viewDatasource(
         sort.length === 0 && query.view === undefined && placements.list.length > 0
           ? await placedRows(placements, start, end, read)
           : await read(start, end);
-      if (current) on.rows(rows);
+      // A replaced datasource's late answer must not count as the rows the grid shows.
+      if (!current) throw new SupersededError();
+      on.rows(rows);
       return rows;
     },
     (e) => {
       if (current && !(e instanceof SupersededError)) on.error(e);
+    },
+    {
+      ...(previous === undefined ? {} : { previous }),
+      queryKey: (sort) => JSON.stringify({ ...query, ...(sort.length > 0 ? { sort } : {}) }),
     },
   );
   return {

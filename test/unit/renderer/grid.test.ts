@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IGetRowsParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import { columnDefs } from '../../../renderer/src/grid/columns';
-import { createDatasource, sortSpecs } from '../../../renderer/src/grid/datasource';
+import { PreviousRows, createDatasource, sortSpecs } from '../../../renderer/src/grid/datasource';
 import { mergeColumns } from '../../../renderer/src/table/columns-merge';
 import { afterClose, cycle } from '../../../renderer/src/tabs/tabs';
 import type { Tab } from '../../../renderer/src/tabs/tabs';
@@ -58,6 +58,89 @@ describe('the grid datasource', () => {
       { field: 'Budget', direction: 'desc' },
       { field: 'Name', direction: 'asc' },
     ]);
+  });
+});
+
+describe('the rows shown while a new query loads', () => {
+  const block = (prefix: string) => Array.from({ length: 100 }, (_, i) => record(`${prefix}${i}`));
+  type Answer = { rows: unknown[]; lastRow?: number };
+
+  /** A datasource whose answers the test releases, over one PreviousRows. */
+  function harness() {
+    const loading: boolean[] = [];
+    let reloads = 0;
+    const previous = new PreviousRows((l) => loading.push(l));
+    previous.attach({ refreshInfiniteCache: () => void reloads++ });
+    const pending: {
+      resolve: (r: { records: ReturnType<typeof record>[] }) => void;
+      reject: (e: Error) => void;
+    }[] = [];
+    const ds = createDatasource(
+      () => new Promise((resolve, reject) => pending.push({ resolve, reject })),
+      () => undefined,
+      { previous },
+    );
+    const ask = (sort: 'asc' | 'desc') =>
+      new Promise<Answer>((resolve) => {
+        ds.getRows({
+          startRow: 0,
+          endRow: 100,
+          sortModel: [{ colId: 'Name', sort }],
+          filterModel: {},
+          context: undefined,
+          successCallback: (rows: unknown[], lastRow?: number) => resolve({ rows, lastRow }),
+          failCallback: () => resolve({ rows: [] }),
+        } as unknown as IGetRowsParams);
+      });
+    const settle = () => new Promise((r) => setTimeout(r));
+    return { loading, reloads: () => reloads, pending, ask, settle };
+  }
+
+  it("answers a new sort's block with the rows shown before, then has the grid read it again", async () => {
+    const h = harness();
+    const first = h.ask('asc');
+    h.pending[0]!.resolve({ records: block('a') });
+    expect((await first).rows).toEqual(block('a'));
+    expect(h.loading).toEqual([]);
+
+    // Sorted the other way: the old rows at once, row count open, "Loading…" on.
+    const stood = await h.ask('desc');
+    expect(stood).toEqual({ rows: block('a'), lastRow: -1 });
+    expect(h.loading).toEqual([true]);
+    expect(h.reloads()).toBe(0);
+    h.pending[1]!.resolve({ records: block('d') });
+    await h.settle();
+    expect(h.loading).toEqual([true, false]);
+    expect(h.reloads()).toBe(1);
+
+    // Read again: its own rows.
+    const own = h.ask('desc');
+    expect(h.pending).toHaveLength(3);
+    h.pending[2]!.resolve({ records: block('d') });
+    expect((await own).rows).toEqual(block('d'));
+  });
+
+  it('a late answer of an older query does not become the rows shown; a failure ends the loading', async () => {
+    const h = harness();
+    const first = h.ask('asc');
+    h.pending[0]!.resolve({ records: block('a') });
+    await first;
+    void h.ask('desc');
+    // Back to the first sort before the second answered: its answer is late and is not what the grid shows.
+    void h.ask('asc');
+    h.pending[1]!.resolve({ records: block('d') });
+    await h.settle();
+    expect(await h.ask('desc')).toEqual({ rows: block('a'), lastRow: -1 });
+
+    const failing = harness();
+    const shown = failing.ask('asc');
+    failing.pending[0]!.resolve({ records: block('a') });
+    await shown;
+    await failing.ask('desc');
+    failing.pending[1]!.reject(new Error('422'));
+    await failing.settle();
+    expect(failing.loading).toEqual([true, false]);
+    expect(failing.reloads()).toBe(0);
   });
 });
 

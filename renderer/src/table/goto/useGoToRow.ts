@@ -1,9 +1,10 @@
 /**
- * Go to row (the toolbar box, Ctrl+G). The services walk the view's page chain to the row (`view.walk`) while
- * the grid stays where it is, so no blank rows show; meanwhile a panel tells the pages and time left and
- * offers Cancel (`view.cancelWalk`), after which no further page is asked for. On arrival the row is scrolled
- * to the middle, its first cell focused and the row marked until the next key or click. A row past the end
- * goes to the last one and says how many records the view has.
+ * Go to row (the toolbar box, Ctrl+G). The services make the row ready (`view.walk`) while the grid stays
+ * where it is, so no blank rows show: they read its page where it is, at once where the service allows it,
+ * or once the view's map reaches it; else they walk the view's page chain. A walk that takes a while shows a
+ * panel with the pages and time left and Cancel (`view.cancelWalk`), after which no further page of the chain
+ * is asked for. On arrival the row is scrolled to the middle, its first cell focused and the row marked until
+ * the next key or click. A row past the end goes to the last one and says how many records the view has.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { GridApi, RowClassParams } from 'ag-grid-community';
@@ -29,14 +30,18 @@ interface Options {
   root: () => HTMLElement | null;
   /** Rows the services hold for the view now. */
   loaded: number;
+  /** Rows of the view mapped so far, while its map is walked (the count's "at least n"); else 0. */
+  mapped: number;
 }
 
 export const ARRIVED_CLASS = 'td-row-arrived';
 
 /** Rows walked past the one asked for, so that it can sit in the middle with rows drawn below it. */
 const ROWS_BELOW = 20;
+/** A row read where it is arrives within this: the panel shows only for a walk that takes longer. */
+const PANEL_AFTER_MS = 400;
 
-export function useGoToRow({ viewId, grid, root, loaded }: Options) {
+export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
   const [walk, setWalk] = useState<GotoWalk>();
   const [note, setNote] = useState<string>();
   const marked = useRef<string | undefined>(undefined);
@@ -45,10 +50,18 @@ export function useGoToRow({ viewId, grid, root, loaded }: Options) {
 
   useEffect(() => {
     if (!walking || viewId === undefined) return;
-    return tabledesk().on('view.state', (s) => {
-      if (s.viewId !== viewId) return;
-      setWalk((w) => w && { ...w, loaded: Math.max(w.loaded, s.loaded), at: Date.now() });
-    });
+    const reached = (n: number) =>
+      setWalk((w) => w && { ...w, loaded: Math.max(w.loaded, n), at: Date.now() });
+    const offs = [
+      tabledesk().on('view.state', (s) => {
+        if (s.viewId === viewId) reached(s.loaded);
+      }),
+      // Where the view is mapped as it is walked, the map's walk is the one go to row waits for.
+      tabledesk().on('view.count', (c) => {
+        if (c.viewId === viewId && !c.exact) reached(c.count);
+      }),
+    ];
+    return () => offs.forEach((off) => off());
   }, [walking, viewId]);
 
   const rowClassRules = useMemo(
@@ -99,11 +112,14 @@ export function useGoToRow({ viewId, grid, root, loaded }: Options) {
       let held = 0;
       if (rowCount === undefined || row <= rowCount) {
         const now = Date.now();
-        const start = loaded;
+        const start = Math.max(loaded, mapped);
         const to = row + ROWS_BELOW;
-        setWalk({ row, to, loaded: start, startLoaded: start, startedAt: now, at: now });
+        const panel = setTimeout(
+          () => setWalk({ row, to, loaded: start, startLoaded: start, startedAt: now, at: now }),
+          PANEL_AFTER_MS,
+        );
         try {
-          const answer = await tabledesk().call('view.walk', { viewId, to });
+          const answer = await tabledesk().call('view.walk', { viewId, to, row });
           if (answer.cancelled) return;
           rowCount = answer.rowCount;
           held = answer.loaded;
@@ -111,6 +127,7 @@ export function useGoToRow({ viewId, grid, root, loaded }: Options) {
           setNote(errorMessage(e));
           return;
         } finally {
+          clearTimeout(panel);
           setWalk(undefined);
         }
       }
@@ -130,7 +147,7 @@ export function useGoToRow({ viewId, grid, root, loaded }: Options) {
       mark(node.data.id);
       await focusFirstCell(api, index, root);
     },
-    [grid, viewId, mark, loaded, root],
+    [grid, viewId, mark, loaded, mapped, root],
   );
 
   const cancel = useCallback(() => {

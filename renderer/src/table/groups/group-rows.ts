@@ -7,11 +7,24 @@ import type { RecordData } from '../../../../core/records/types';
 import type { GroupHeader } from './group-layout';
 
 const headers = new WeakMap<object, GroupHeader>();
+/** A grouped grid's record rows, with their number in the view (headers are not counted). */
+const numbers = new WeakMap<object, number>();
 
 export function headerRowData(header: GroupHeader): RecordData {
   const data: RecordData = { id: `group:${header.key}`, createdTime: '', fields: {} };
   headers.set(data, header);
   return data;
+}
+
+/** A record at `offset` of a grouped view: its row shows number offset + 1, however many headers come before. */
+export function numberedRecord(record: RecordData, offset: number): RecordData {
+  numbers.set(record, offset + 1);
+  return record;
+}
+
+/** The number of a grouped grid's record row in the view (1 for the first record), else undefined. */
+export function recordNumberOf(data: unknown): number | undefined {
+  return typeof data === 'object' && data !== null ? numbers.get(data) : undefined;
 }
 
 /** The group a row heads, or undefined for a record's row. */

@@ -12,7 +12,7 @@ import { SupersededError } from '../view-session';
 import type { ViewQuery, ViewSession } from '../view-session';
 import type { ViewDatasourceEvents } from '../view-datasource';
 import { GroupLayout } from './group-layout';
-import { headerRowData } from './group-rows';
+import { headerRowData, numberedRecord } from './group-rows';
 
 export type Aggregate = Response<'view.aggregate'>;
 
@@ -82,7 +82,7 @@ export function groupedDatasource(
         const record = records.get(row.offset);
         // The view ended before the groups said (a record deleted meanwhile): the block ends here.
         if (record === undefined) return { data, rowCount: start + data.length };
-        data.push(record);
+        data.push(numberedRecord(record, row.offset));
       }
     }
     return { data, rowCount: layout.rowCount };

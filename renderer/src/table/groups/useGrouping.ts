@@ -14,6 +14,7 @@ import type {
 import type { Column } from '../../../../core/contract';
 import type { RecordData, SortSpec } from '../../../../core/records/types';
 import { tabledesk } from '../../bridge';
+import type { PreviousRows } from '../../grid/datasource';
 import type { Placements } from '../../rows/placements';
 import { viewDatasource } from '../view-datasource';
 import type { ViewDatasourceEvents } from '../view-datasource';
@@ -70,8 +71,9 @@ export function useGrouping(
       query: ViewQuery,
       on: ViewDatasourceEvents,
       placements?: Placements,
+      previous?: PreviousRows,
     ): IDatasource => {
-      if (groupBy.length === 0) return viewDatasource(viewSession, query, on, placements);
+      if (groupBy.length === 0) return viewDatasource(viewSession, query, on, placements, previous);
       const ds = groupedDatasource(
         viewSession,
         query,

@@ -1,0 +1,209 @@
+/**
+ * A big table on a service without TableDesk's extensions (as the hosted service: the local server behind a
+ * fault proxy whose extension paths answer 404, reached through a second connection), acted out as a person:
+ * go to a far row before the view is mapped (progress, Cancel), and once mapped (the row at once, read by id);
+ * drag the scrollbar to 75 %; a record deleted by someone else before its rows are read; a new sort keeps the
+ * rows shown under "Loading…".
+ */
+import type { RecordData } from '../../core/records/types';
+import type { FaultProxy, ProxyLogEntry } from '../support/fault-proxy';
+import type { AppPage } from './app-page';
+import { launchTestDoor, proxyConnection } from './door';
+import type { TestDoor } from './door';
+import { doorTest, expect } from './fixtures';
+
+const HOSTED = 'Hosted-like';
+const TASKS = 'Tasks';
+const TOTAL = 3000;
+
+interface MapDoor extends TestDoor {
+  proxy: FaultProxy;
+}
+
+const test = doorTest(async (): Promise<MapDoor> => {
+  const launched = await launchTestDoor({
+    embedded: { rateLimit: 5, memory: true, largeTableRecords: TOTAL },
+  });
+  const { app: _app, ...door } = launched;
+  try {
+    const proxy = await proxyConnection(launched, HOSTED);
+    return {
+      ...door,
+      proxy,
+      async close() {
+        await proxy.close();
+        await door.close();
+      },
+    };
+  } catch (error) {
+    await door.close();
+    throw error;
+  }
+});
+test.use({ doorName: 'view-map' });
+
+test.beforeEach(({ door }) => {
+  door.proxy.reset();
+  door.proxy.latencyMs = 0;
+  // As the hosted service: no extensions, so no count, seek or aggregate.
+  door.proxy.inject(
+    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
+  );
+});
+
+async function openHosted(app: AppPage): Promise<void> {
+  await app.page
+    .getByRole('navigation', { name: 'Connections' })
+    .getByRole('button', { name: HOSTED })
+    .click();
+  await app.openTable(TASKS);
+}
+
+/** The records of Tasks in the service's order (the spec's own client, paced with the app's requests). */
+async function serverRecords(door: MapDoor): Promise<RecordData[]> {
+  return door.client.table(door.server.baseId, TASKS).all({ fields: ['Name'] });
+}
+
+const count = (app: AppPage) => app.status.getByTestId('row-count');
+const rowNumber = (app: AppPage, row: number) =>
+  app.table.locator(`.ag-row[row-index="${row}"] .td-row-number`);
+const isList = (r: ProxyLogEntry) => r.path.includes(`/${TASKS}`) && r.path.startsWith('/v0/');
+const byId = (r: ProxyLogEntry) =>
+  (r.method === 'GET' ? decodeURIComponent(r.path) : r.body).includes('RECORD_ID()');
+
+/**
+ * Drags the grid's scrollbar to a fraction of its track. Headless Chromium draws no scrollbars, so the drag is
+ * what it does to the grid: one jump of the scroll position, with its scroll event.
+ */
+async function dragScrollbar(app: AppPage, fraction: number): Promise<void> {
+  await app.table.locator('.ag-grid-viewport').evaluate((scroller, f) => {
+    scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * f;
+  }, fraction);
+}
+
+/** The index of the topmost record row on screen once its data has come. */
+async function firstRowShown(app: AppPage): Promise<number> {
+  const body = await app.table.locator('.ag-grid-viewport').boundingBox();
+  let found = -1;
+  await expect
+    .poll(
+      async () => {
+        const rows = await app.table.locator('.ag-row[row-id^="rec"]').evaluateAll(
+          (els, top) =>
+            els
+              .filter((e) => e.getBoundingClientRect().top >= top - 1)
+              .map((e) => Number(e.getAttribute('row-index')))
+              .sort((a, b) => a - b),
+          body!.y,
+        );
+        found = rows[0] ?? -1;
+        return found;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(100);
+  return found;
+}
+
+async function goTo(app: AppPage, row: number): Promise<void> {
+  await app.page.keyboard.press('Control+g');
+  await app.page.keyboard.type(String(row));
+  await app.page.keyboard.press('Enter');
+}
+
+test('before the view is mapped, go to row shows the walk and Cancel stops waiting for it', async ({
+  app,
+  door,
+}) => {
+  // Every answer takes 400 ms: the walk to row 2,900 takes some seconds.
+  door.proxy.latencyMs = 400;
+  await openHosted(app);
+  const firstId = await app.rowId(0);
+  await goTo(app, 2900);
+  const panel = app.table.getByRole('status', { name: 'Going to row' });
+  await expect(panel).toContainText('Going to row 2,900');
+  await expect(panel.getByTestId('goto-left')).toContainText(/pages? left/);
+  expect(await app.rowId(0)).toBe(firstId);
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel).toBeHidden();
+  // Cancel answered at once, long before the map (the count's walk, which goes on) reached the row.
+  const counted = Number(
+    (await count(app).textContent())?.match(/^≥ ([\d,]+) records$/)?.[1]?.replace(/,/g, ''),
+  );
+  expect(counted).toBeLessThan(2900);
+  expect(await app.rowId(0)).toBe(firstId);
+  await expect(app.table.locator('.ag-row[row-index="2899"]')).toHaveCount(0);
+});
+
+test('once the view is mapped, go to row shows the row at once, read by id', async ({ app, door }) => {
+  await openHosted(app);
+  // The count is the map's walk: exact once the map reaches the end.
+  await expect(count(app)).toHaveText(`${TOTAL.toLocaleString('en-US')} records`, { timeout: 60_000 });
+  const expected = (await serverRecords(door))[2499]!.id;
+  door.proxy.log.length = 0;
+
+  await goTo(app, 2500);
+  await expect(app.row(2499).first()).toHaveClass(/td-row-arrived/);
+  expect(await app.rowId(2499)).toBe(expected);
+  await expect(rowNumber(app, 2499)).toHaveText('2500');
+  await expect(app.cell(2499, 'Name')).toBeFocused();
+  // No walk: the row's page by id, and the next page the grid shows below it.
+  const lists = door.proxy.log.filter(isList);
+  expect(lists.length).toBeGreaterThanOrEqual(1);
+  expect(lists.length).toBeLessThanOrEqual(2);
+  expect(lists.every(byId)).toBe(true);
+});
+
+test('dragging the scrollbar to 75 % shows the rows there', async ({ app, door }) => {
+  await openHosted(app);
+  await expect(count(app)).toHaveText(`${TOTAL.toLocaleString('en-US')} records`, { timeout: 60_000 });
+  const server = await serverRecords(door);
+  await dragScrollbar(app, 0.75);
+
+  const index = await firstRowShown(app);
+  expect(index).toBeGreaterThan(TOTAL * 0.6);
+  expect(index).toBeLessThan(TOTAL * 0.9);
+  expect(await app.rowId(index)).toBe(server[index]!.id);
+  await expect(rowNumber(app, index)).toHaveText(String(index + 1));
+});
+
+test('a record deleted by someone else after the map was made: the rows there are what the service lists', async ({
+  app,
+  door,
+}) => {
+  await openHosted(app);
+  await expect(count(app)).toHaveText(`${TOTAL.toLocaleString('en-US')} records`, { timeout: 60_000 });
+  const before = await serverRecords(door);
+  // Someone else deletes the record at row 1,560, after the map was made.
+  await door.client.table(door.server.baseId, TASKS).delete(before[1559]!.id);
+  const after = await serverRecords(door);
+
+  await goTo(app, 1550);
+  await expect(app.row(1549).first()).toHaveClass(/td-row-arrived/);
+  for (const i of [1549, 1558, 1559, 1560]) expect(await app.rowId(i)).toBe(after[i]!.id);
+  expect(await app.rowId(1559)).not.toBe(before[1559]!.id);
+  // The rows after it moved up one: the next page shows them where they are now.
+  await goTo(app, 1650);
+  await expect(app.row(1649).first()).toHaveClass(/td-row-arrived/);
+  for (const i of [1640, 1649, 1660]) expect(await app.rowId(i)).toBe(after[i]!.id);
+  await expect(count(app)).toHaveText(`${(TOTAL - 1).toLocaleString('en-US')} records`, { timeout: 60_000 });
+});
+
+test('a new sort keeps the rows shown under "Loading…" until its own rows come', async ({ app, door }) => {
+  await openHosted(app);
+  const firstId = await app.rowId(0);
+  const [firstByName] = await door.client
+    .table(door.server.baseId, TASKS)
+    .all({ fields: ['Name'], sort: [{ field: 'Name', direction: 'asc' }], maxRecords: 1 });
+  door.proxy.latencyMs = 1500;
+  await app.header('Name').click();
+  const loading = app.table.getByRole('status').filter({ hasText: /^Loading…$/ });
+  await expect(loading).toBeVisible();
+  // The rows shown before, numbered as before, not blank numbered rows.
+  expect(await app.rowId(0)).toBe(firstId);
+  await expect(app.cell(0, 'Name')).not.toBeEmpty();
+  door.proxy.latencyMs = 0;
+  await expect(loading).toBeHidden({ timeout: 15_000 });
+  await expect.poll(() => app.row(0).getAttribute('row-id')).toBe(firstByName!.id);
+});
