@@ -7,6 +7,7 @@
  * deleted, or moved by someone else) is mapped again before its rows are shown, so no row is shown at a
  * position it does not hold. A reader that cannot (no map, a walk that failed) leaves the rows to the chain.
  */
+import { isExpiredOffset } from '../../core/api/index';
 import type { ListPageOptions, TableClient } from '../../core/api/index';
 import type { RecordData } from '../../core/records/types';
 import type { ViewMap } from './view-map';
@@ -117,6 +118,46 @@ export function mapReader(table: TableClient, list: ViewList, map: ViewMap): Far
         map.remapFrom(inOrder(ids, records) ? start : 0);
       }
       return undefined;
+    },
+  };
+}
+
+/**
+ * Pages through the `seek` extension: the offset at the page's start, then the page. A page's own offset
+ * starts the next one, so reading on from a far page costs one request a page, as the chain does. `onTotal`
+ * hears the view's size from each seek.
+ */
+export function seekReader(table: TableClient, list: ViewList, onTotal: (total: number) => void): FarReader {
+  const offsets = new Map<number, string>();
+  const seek = async (start: number, signal: AbortSignal): Promise<string | undefined> => {
+    const found = await table.seek(start, { ...list, priority: 'interactive', signal });
+    onTotal(found.total);
+    return found.offset ?? undefined;
+  };
+  return {
+    async page(start, signal) {
+      let offset = offsets.get(start);
+      let fresh = offset === undefined;
+      if (offset === undefined && start > 0) offset = await seek(start, signal);
+      for (;;) {
+        try {
+          const page = await table.listPage({
+            ...list,
+            pageSize: FAR_PAGE_SIZE,
+            priority: 'interactive',
+            signal,
+            ...(offset === undefined ? {} : { offset }),
+          });
+          if (page.offset !== undefined) offsets.set(start + page.records.length, page.offset);
+          return page.records;
+        } catch (e) {
+          // An offset kept from an earlier page expired: seek it again, once.
+          if (fresh || !isExpiredOffset(e)) throw e;
+          offsets.delete(start);
+          fresh = true;
+          offset = await seek(start, signal);
+        }
+      }
     },
   };
 }

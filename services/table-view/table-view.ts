@@ -9,7 +9,7 @@ import type { InferredColumn } from '../../core/records/infer-columns';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
 import { inferredColumns } from './columns';
-import { FarPages } from './far-pages';
+import { FAR_PAGE_SIZE, FarPages } from './far-pages';
 import type { FarReader } from './far-pages';
 import { PageChain } from './page-chain';
 import type { FetchPage } from './page-chain';
@@ -74,7 +74,7 @@ export class TableView {
     start: number,
     end: number,
   ): Promise<{ records: RecordData[]; rowCount?: number; loaded: number }> {
-    // The chain's next page is one request; rows beyond it are read where they are, where the service allows.
+    // The chain's next page is one request; rows past it are read where they are, where the service allows.
     const far = this.beyondChain(start) ? await this.reported(this.far.rows(start, end)) : undefined;
     const records = far ?? (await this.reported(this.chain.rows(start, end)));
     return { records, ...this.counted(), loaded: this.chain.loaded };
@@ -93,7 +93,10 @@ export class TableView {
       signal.throwIfAborted();
       const ready = await this.reported(this.far.rows(row - 1, row));
       signal.throwIfAborted();
-      if (ready !== undefined) return { loaded: Math.max(this.chain.loaded, to), ...this.counted() };
+      if (ready !== undefined) {
+        const counted = this.counted();
+        return { loaded: Math.max(this.chain.loaded, Math.min(to, counted.rowCount ?? to)), ...counted };
+      }
     }
     await this.walkChain(to, signal);
     return { loaded: this.chain.loaded, ...this.counted() };
@@ -104,8 +107,9 @@ export class TableView {
     await this.reported(this.chain.walkTo(to, signal));
   }
 
+  /** Rows from `start` on are past the chain's next page: reading them where they are costs less. */
   private beyondChain(start: number): boolean {
-    return this.chain.total === undefined && start > this.chain.loaded;
+    return this.chain.total === undefined && start >= this.chain.loaded + FAR_PAGE_SIZE;
   }
 
   private counted(): { rowCount?: number } {

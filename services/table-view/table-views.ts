@@ -1,6 +1,7 @@
 /** The open table views, by id: open (schema columns or inference), rows, close (cancels its requests). */
 import { randomBytes } from 'node:crypto';
-import type { TableClient } from '../../core/api/index';
+import { SEEK_EXTENSION } from '../../core/api/index';
+import type { RecordTableClient, TableClient } from '../../core/api/index';
 import type { EventPayload, ParsedRequest, Response, ViewQuery } from '../../core/contract';
 import type { RecordData } from '../../core/records/types';
 import type { Connections } from '../connections/connections';
@@ -8,7 +9,7 @@ import { ServiceError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
 import type { Budget } from '../budget/budget';
 import { aggregateView } from './aggregate';
-import { mapReader } from './far-pages';
+import { mapReader, seekReader } from './far-pages';
 import type { FarReader } from './far-pages';
 import { schemaColumns } from './columns';
 import { TableView } from './table-view';
@@ -41,12 +42,20 @@ export type ViewConsent = (
 const sizeKey = (t: ViewTarget, q: { view?: string | undefined; formula?: string | undefined }): string =>
   JSON.stringify([t.connectionId, t.baseId, t.table, q.view ?? '', q.formula?.trim() ?? '']);
 
-/** How the view's far rows are read: through its map where it has one (the service only walks). */
+/**
+ * How the view's far rows are read: by the `seek` extension where the server names it (the local server),
+ * else through the view's map where it has one (the service only walks).
+ */
 async function farReader(
+  client: RecordTableClient,
   table: TableClient,
   query: ViewQuery,
   count: ViewCount,
 ): Promise<FarReader | undefined> {
+  const extensions = await client
+    .extensions({ priority: 'interactive' })
+    .catch((): ReadonlySet<string> => new Set());
+  if (extensions.has(SEEK_EXTENSION)) return seekReader(table, query, (total) => count.told(total));
   const map = await count.map().catch(() => undefined);
   return map === undefined ? undefined : mapReader(table, query, map);
 }
@@ -124,7 +133,7 @@ export class TableViews {
           priority: 'interactive',
           ...(offset === undefined ? {} : { offset }),
         }),
-      farReader: () => (reader ??= farReader(tableClient, query, count)),
+      farReader: () => (reader ??= farReader(client, tableClient, query, count)),
       map: () => count.map(),
       count: () => count.exact,
       createdLast: query.view === undefined && !query.formula?.trim() && (query.sort ?? []).length === 0,

@@ -76,7 +76,7 @@ export class ViewCount {
 
   /** The view's count, when it is known exactly. */
   get exact(): number | undefined {
-    if (this.mode === 'extension') return this.counted;
+    if (this.mode !== 'walk') return this.counted;
     return this.viewMap?.done ? this.viewMap.size : undefined;
   }
 
@@ -84,6 +84,13 @@ export class ViewCount {
     clearTimeout(this.settle);
     this.controller.abort();
     this.viewMap?.close();
+  }
+
+  /** The view's size as the server just said it in another answer (a seek): an exact count, at no cost. */
+  told(total: number): void {
+    if (this.mode === 'walk' || this.counted === total) return;
+    this.counted = total;
+    this.opts.onCount({ count: total, exact: true });
   }
 
   /** The user asked for the count (after declining its cost): the walk goes ahead. */

@@ -99,6 +99,40 @@ export class AppPage {
       .filter((c) => c.t === 'call' && (channel === undefined || c.channel === channel));
   }
 
+  /**
+   * Drags the grid's scrollbar to a fraction of its track. Headless Chromium draws no scrollbars, so the drag
+   * is what it does to the grid: one jump of the scroll position, with its scroll event.
+   */
+  async dragScrollbar(fraction: number): Promise<void> {
+    await this.table.locator('.ag-grid-viewport').evaluate((scroller, f) => {
+      scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * f;
+    }, fraction);
+  }
+
+  /** The index of the topmost record row on screen, once a row past the first blocks has its data. */
+  async firstRowShown(): Promise<number> {
+    const body = await this.table.locator('.ag-grid-viewport').boundingBox();
+    let found = -1;
+    await expect
+      .poll(
+        async () => {
+          const rows = await this.table.locator('.ag-row[row-id^="rec"]').evaluateAll(
+            (els, top) =>
+              els
+                .filter((e) => e.getBoundingClientRect().top >= top - 1)
+                .map((e) => Number(e.getAttribute('row-index')))
+                .sort((a, b) => a - b),
+            body?.y ?? 0,
+          );
+          found = rows[0] ?? -1;
+          return found;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(100);
+    return found;
+  }
+
   async screenshot(info: TestInfo, name: string): Promise<void> {
     await this.page.screenshot({ path: info.outputPath(`${name}.png`) });
   }

@@ -32,7 +32,7 @@ test('opens the demo base and shows the first rows of Tasks', async ({ app }, in
   await app.screenshot(info, '02-tasks');
 });
 
-test('jumps to row 2,000 of 50,000, walking the page chain forward', async ({ app, door }, info) => {
+test('jumps to row 2,000 of 50,000, its page read where it is', async ({ app, door }, info) => {
   await app.openTable(TASKS);
   let row2000: string | undefined;
   let seen = 0;
@@ -46,12 +46,11 @@ test('jumps to row 2,000 of 50,000, walking the page chain forward', async ({ ap
 
   await app.table.getByRole('spinbutton', { name: 'Go to row' }).fill('2000');
   await app.table.getByRole('spinbutton', { name: 'Go to row' }).press('Enter');
-  await expect(app.status.getByTestId('loading-page')).toBeVisible();
-  await app.screenshot(info, '03-loading-page');
   await expect(app.row(1999)).toBeVisible();
   expect(await app.rowId(1999)).toBe(row2000);
   await expect(app.cell(1999, 'Name')).not.toBeEmpty();
-  await expect(app.status.getByTestId('loaded-count')).toHaveText(/^2,\d00 loaded$/);
+  // No walk of the pages before it: the chain still holds the first page only.
+  await expect(app.status.getByTestId('loaded-count')).toHaveText('100 loaded');
   await app.screenshot(info, '04-row-2000');
 });
 

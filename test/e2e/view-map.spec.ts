@@ -72,40 +72,6 @@ const isList = (r: ProxyLogEntry) => r.path.includes(`/${TASKS}`) && r.path.star
 const byId = (r: ProxyLogEntry) =>
   (r.method === 'GET' ? decodeURIComponent(r.path) : r.body).includes('RECORD_ID()');
 
-/**
- * Drags the grid's scrollbar to a fraction of its track. Headless Chromium draws no scrollbars, so the drag is
- * what it does to the grid: one jump of the scroll position, with its scroll event.
- */
-async function dragScrollbar(app: AppPage, fraction: number): Promise<void> {
-  await app.table.locator('.ag-grid-viewport').evaluate((scroller, f) => {
-    scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * f;
-  }, fraction);
-}
-
-/** The index of the topmost record row on screen once its data has come. */
-async function firstRowShown(app: AppPage): Promise<number> {
-  const body = await app.table.locator('.ag-grid-viewport').boundingBox();
-  let found = -1;
-  await expect
-    .poll(
-      async () => {
-        const rows = await app.table.locator('.ag-row[row-id^="rec"]').evaluateAll(
-          (els, top) =>
-            els
-              .filter((e) => e.getBoundingClientRect().top >= top - 1)
-              .map((e) => Number(e.getAttribute('row-index')))
-              .sort((a, b) => a - b),
-          body!.y,
-        );
-        found = rows[0] ?? -1;
-        return found;
-      },
-      { timeout: 30_000 },
-    )
-    .toBeGreaterThan(100);
-  return found;
-}
-
 async function goTo(app: AppPage, row: number): Promise<void> {
   await app.page.keyboard.press('Control+g');
   await app.page.keyboard.type(String(row));
@@ -159,9 +125,9 @@ test('dragging the scrollbar to 75 % shows the rows there', async ({ app, door }
   await openHosted(app);
   await expect(count(app)).toHaveText(`${TOTAL.toLocaleString('en-US')} records`, { timeout: 60_000 });
   const server = await serverRecords(door);
-  await dragScrollbar(app, 0.75);
+  await app.dragScrollbar(0.75);
 
-  const index = await firstRowShown(app);
+  const index = await app.firstRowShown();
   expect(index).toBeGreaterThan(TOTAL * 0.6);
   expect(index).toBeLessThan(TOTAL * 0.9);
   expect(await app.rowId(index)).toBe(server[index]!.id);

@@ -10,6 +10,8 @@ import { createAppServices } from '../../../services/app';
 import type { AppServices, AppServicesOptions } from '../../../services/app';
 import type { EmbeddedServerOptions } from '../../../services/embedded-server';
 import { createFileVault } from '../../../services/keys/file-vault';
+import { startFaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy } from '../../support/fault-proxy';
 
 export interface ServerRequest {
   method: string;
@@ -88,4 +90,24 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await rm(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A second connection to the embedded server through a fault proxy that answers the extensions' question as a
+ * TableDesk server from before the `seek` extension would (it counts, and reads nothing where it is), so rows
+ * far ahead come by a walk of the view's chain. Close the proxy when done.
+ */
+export async function countOnlyConnection(h: Harness): Promise<{ connectionId: string; proxy: FaultProxy }> {
+  const server = (await h.services.embedded)!;
+  const proxy = await startFaultProxy(server.url);
+  proxy.inject(
+    { type: 'replace-body', status: 200, body: '{"extensions":["count"]}' },
+    { match: (r) => r.path.startsWith('/_tabledesk/v1/extensions'), times: Infinity },
+  );
+  const saved = await h.call('connections.save', {
+    name: 'Count only',
+    baseUrl: proxy.url,
+    apiKey: server.apiKey,
+  });
+  return { connectionId: saved.connection.id, proxy };
 }

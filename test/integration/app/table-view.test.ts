@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelError } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { startHarness } from './harness';
+import { countOnlyConnection, startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
@@ -61,34 +61,26 @@ describe('table view page chain (real local server)', () => {
     expect(states.at(-1)).toMatchObject({ loaded: TOTAL, total: TOTAL });
   });
 
-  it('a far jump walks forward one request at a time, reporting the page it is loading', async () => {
+  it('a far jump reads its pages where they are: a seek and the page, then the next page by its offset', async () => {
     h = await startHarness();
     const expected = await everyRecord();
-    const before = h.listRequests(TASKS).length;
+    const before = h.requests.length;
     const viewId = await openTasks();
     const rows = await h.call('view.rows', { viewId, start: 550, end: 650 });
     expect(rows.records.map((r) => r.id)).toEqual(expected.slice(550, 650).map((r) => r.id));
-    expect(rows.loaded).toBe(700);
-    const walked = h.listRequests(TASKS).slice(before);
-    expect(walked).toHaveLength(7);
-    // Each offset comes from the previous page: the first request has none, each later one has one.
-    expect(walked.map((r) => new URL(r.url, 'http://x').searchParams.has('offset'))).toEqual([
-      false,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
-    const loading = h
-      .eventsOf('view.state')
-      .filter((s) => s.viewId === viewId && s.loadingPage !== undefined)
-      .map((s) => s.loadingPage);
-    expect(loading).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const asked = h.requests.slice(before).map((r) => new URL(r.url, 'http://x'));
+    const seeks = asked.filter((u) => u.pathname.endsWith(`/${TASKS}/seek`));
+    const pages = asked.filter((u) => u.pathname.endsWith(`/${TASKS}`));
+    // The page at 500 by a seek; the page at 600 by the offset the page at 500 answered.
+    expect(seeks.map((u) => u.searchParams.get('position'))).toEqual(['500']);
+    expect(pages).toHaveLength(2);
+    expect(pages.every((u) => u.searchParams.has('offset'))).toBe(true);
+    // The chain was not walked, and the view's size came with the seek.
+    expect(rows.loaded).toBe(0);
+    expect(rows.rowCount).toBe(TOTAL);
   });
 
-  it('concurrent requests for rows share one walk instead of fetching a page twice', async () => {
+  it('concurrent requests for rows share their pages instead of fetching one twice', async () => {
     h = await startHarness();
     const viewId = await openTasks();
     const [a, b, c] = await Promise.all([
@@ -99,7 +91,44 @@ describe('table view page chain (real local server)', () => {
     expect(a.records).toHaveLength(100);
     expect(b.records).toHaveLength(100);
     expect(c.records.map((r) => r.id).slice(0, 50)).toEqual(a.records.map((r) => r.id).slice(50));
-    expect(h.listRequests(TASKS)).toHaveLength(5);
+    // The first page, the page at 300 (after its seek) and the one at 400, each once.
+    expect(h.listRequests(TASKS)).toHaveLength(3);
+  });
+
+  it('where the server has no seek, a far jump walks the chain forward, reporting the page it is loading', async () => {
+    h = await startHarness();
+    const { connectionId, proxy } = await countOnlyConnection(h);
+    try {
+      const expected = await everyRecord();
+      const { viewId } = await h.call('view.open', {
+        connectionId,
+        baseId: await h.demoBaseId(),
+        table: TASKS,
+        query: {},
+      });
+      const rows = await h.call('view.rows', { viewId, start: 550, end: 650 });
+      expect(rows.records.map((r) => r.id)).toEqual(expected.slice(550, 650).map((r) => r.id));
+      expect(rows.loaded).toBe(700);
+      const walked = proxy.log.filter((r) => new URL(r.path, 'http://x').pathname.endsWith(`/${TASKS}`));
+      expect(walked).toHaveLength(7);
+      // Each offset comes from the previous page: the first request has none, each later one has one.
+      expect(walked.map((r) => new URL(r.path, 'http://x').searchParams.has('offset'))).toEqual([
+        false,
+        true,
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+      const loading = h
+        .eventsOf('view.state')
+        .filter((s) => s.viewId === viewId && s.loadingPage !== undefined)
+        .map((s) => s.loadingPage);
+      expect(loading).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('restarts the walk after an expired offset, without losing or repeating a record', async () => {
