@@ -77,17 +77,33 @@ export async function launchTestDoor(
   }
 }
 
-/** A fault proxy in front of the door's embedded server, saved in the app as a second connection named `name`. */
-export async function proxyConnection(
-  door: TestDoor & { app: BrowserApp },
+/**
+ * Launches the app as launchTestDoor does, with a fault proxy in front of its embedded server saved in the app
+ * as a second connection named `name` (closed with the door).
+ */
+export async function launchProxiedDoor(
+  options: Omit<BrowserAppOptions, 'userDataDir'>,
   name: string,
-): Promise<FaultProxy> {
-  const proxy = await startFaultProxy(door.server.url);
-  await door.app.services.handlers['connections.save']({
-    name,
-    baseUrl: proxy.url,
-    apiKey: door.server.apiKey,
-    remember: true,
-  });
-  return proxy;
+): Promise<TestDoor & { proxy: FaultProxy }> {
+  const { app, ...door } = await launchTestDoor(options);
+  let proxy: FaultProxy | undefined;
+  try {
+    proxy = await startFaultProxy(door.server.url);
+    await app.services.handlers['connections.save']({
+      name,
+      baseUrl: proxy.url,
+      apiKey: door.server.apiKey,
+      remember: true,
+    });
+    const started = proxy;
+    const close = async () => {
+      await started.close();
+      await door.close();
+    };
+    return { ...door, proxy, close };
+  } catch (error) {
+    await proxy?.close();
+    await door.close();
+    throw error;
+  }
 }

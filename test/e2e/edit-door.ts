@@ -6,7 +6,7 @@
 import type { ListOptions } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import type { FaultProxy } from '../support/fault-proxy';
-import { launchTestDoor, proxyConnection } from './door';
+import { launchProxiedDoor } from './door';
 import type { TestDoor } from './door';
 
 export const PROXY_CONNECTION = 'Through proxy';
@@ -32,30 +32,21 @@ export async function openEditDoor(): Promise<EditDoor> {
   const requests: ServerRequest[] = [];
   // The app's two connections (direct, through the proxy) and the specs' own reads (door.client) call one
   // base: they share its throttle (keyed by base id), so together they keep under the server's 5 requests/s.
-  const launched = await launchTestDoor({
-    embedded: {
-      rateLimit: 5,
-      memory: true,
-      largeTableRecords: 300,
-      onRequest: (e) => requests.push({ method: e.method, url: e.url, status: e.status, at: e.at }),
-    },
-  });
-  const { app: _app, ...door } = launched;
-  try {
-    const proxy = await proxyConnection(launched, PROXY_CONNECTION);
-    return {
-      ...door,
-      requests,
-      proxy,
-      records: (table, options) => door.client.table(door.server.baseId, table).all(options),
-      create: (table, fieldsList) => door.client.table(door.server.baseId, table).createMany(fieldsList),
-      async close() {
-        await proxy.close();
-        await door.close();
+  const door = await launchProxiedDoor(
+    {
+      embedded: {
+        rateLimit: 5,
+        memory: true,
+        largeTableRecords: 300,
+        onRequest: (e) => requests.push({ method: e.method, url: e.url, status: e.status, at: e.at }),
       },
-    };
-  } catch (error) {
-    await door.close();
-    throw error;
-  }
+    },
+    PROXY_CONNECTION,
+  );
+  return {
+    ...door,
+    requests,
+    records: (table, options) => door.client.table(door.server.baseId, table).all(options),
+    create: (table, fieldsList) => door.client.table(door.server.baseId, table).createMany(fieldsList),
+  };
 }

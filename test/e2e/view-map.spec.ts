@@ -8,7 +8,7 @@
 import type { RecordData } from '../../core/records/types';
 import type { FaultProxy, ProxyLogEntry } from '../support/fault-proxy';
 import type { AppPage } from './app-page';
-import { launchTestDoor, proxyConnection } from './door';
+import { launchProxiedDoor } from './door';
 import type { TestDoor } from './door';
 import { doorTest, expect } from './fixtures';
 
@@ -16,30 +16,11 @@ const HOSTED = 'Hosted-like';
 const TASKS = 'Tasks';
 const TOTAL = 3000;
 
-interface MapDoor extends TestDoor {
-  proxy: FaultProxy;
-}
+type MapDoor = TestDoor & { proxy: FaultProxy };
 
-const test = doorTest(async (): Promise<MapDoor> => {
-  const launched = await launchTestDoor({
-    embedded: { rateLimit: 5, memory: true, largeTableRecords: TOTAL },
-  });
-  const { app: _app, ...door } = launched;
-  try {
-    const proxy = await proxyConnection(launched, HOSTED);
-    return {
-      ...door,
-      proxy,
-      async close() {
-        await proxy.close();
-        await door.close();
-      },
-    };
-  } catch (error) {
-    await door.close();
-    throw error;
-  }
-});
+const test = doorTest((): Promise<MapDoor> =>
+  launchProxiedDoor({ embedded: { rateLimit: 5, memory: true, largeTableRecords: TOTAL } }, HOSTED),
+);
 test.use({ doorName: 'view-map' });
 
 test.beforeEach(({ door }) => {
