@@ -2,7 +2,8 @@
  * A big table on a service without TableDesk's extensions (as the hosted service: the local server behind a
  * fault proxy whose extension paths answer 404, reached through a second connection), acted out as a person:
  * go to a far row before the view is mapped (progress, Cancel), and once mapped (the row at once, read by id);
- * drag the scrollbar to 75 %; a new sort keeps the rows shown under "Loading…".
+ * drag the scrollbar to 75 %; a record deleted by someone else before its rows are read; a new sort keeps the
+ * rows shown under "Loading…".
  */
 import type { RecordData } from '../../core/records/types';
 import type { FaultProxy, ProxyLogEntry } from '../support/fault-proxy';
@@ -112,6 +113,28 @@ test('dragging the scrollbar to 75 % shows the rows there', async ({ app, door }
   expect(index).toBeLessThan(TOTAL * 0.9);
   expect(await app.rowId(index)).toBe(server[index]!.id);
   await expect(rowNumber(app, index)).toHaveText(String(index + 1));
+});
+
+test('a record deleted by someone else after the map was made: the rows there are what the service lists', async ({
+  app,
+  door,
+}) => {
+  await openHosted(app);
+  await expect(count(app)).toHaveText(`${TOTAL.toLocaleString('en-US')} records`, { timeout: 60_000 });
+  const before = await serverRecords(door);
+  // Someone else deletes the record at row 1,560, after the map was made.
+  await door.client.table(door.server.baseId, TASKS).delete(before[1559]!.id);
+  const after = await serverRecords(door);
+
+  await goTo(app, 1550);
+  await expect(app.row(1549).first()).toHaveClass(/td-row-arrived/);
+  for (const i of [1549, 1558, 1559, 1560]) expect(await app.rowId(i)).toBe(after[i]!.id);
+  expect(await app.rowId(1559)).not.toBe(before[1559]!.id);
+  // The rows after it moved up one: the next page shows them where they are now.
+  await goTo(app, 1650);
+  await expect(app.row(1649).first()).toHaveClass(/td-row-arrived/);
+  for (const i of [1640, 1649, 1660]) expect(await app.rowId(i)).toBe(after[i]!.id);
+  await expect(count(app)).toHaveText(`${(TOTAL - 1).toLocaleString('en-US')} records`, { timeout: 60_000 });
 });
 
 test('a new sort keeps the rows shown under "Loading…" until its own rows come', async ({ app, door }) => {

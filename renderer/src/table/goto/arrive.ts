@@ -41,9 +41,10 @@ const FOCUS_FRAMES = 60;
 
 /**
  * Focuses the row's first cell of a field (the checkbox column, and any other of the grid's own, is not one)
- * once the grid has drawn it, trying again on the next frames. Not before: ag-grid then gives the browser's
- * focus to the cell as it makes it, before its row is placed, and the browser scrolls the grid to its top to
- * show it (the row arrived in the middle, the view jumped back to the first rows).
+ * once the grid has drawn the row with its record, trying again on the next frames. ag-grid gives the browser's
+ * focus to a focused cell as it makes it (one focused before it was drawn, or drawn again as its record came),
+ * before its row is placed, and the browser then scrolls the grid to its top to show it: the row, once
+ * focused, is put back in the middle, where it arrived.
  */
 export async function focusFirstCell(
   api: GridApi<RecordData>,
@@ -51,15 +52,20 @@ export async function focusFirstCell(
   root: () => HTMLElement | null,
 ): Promise<void> {
   const first = api.getAllDisplayedColumns().find((c) => !c.getColId().startsWith('ag-Grid-'));
-  if (first === undefined) return;
-  const cell = `.ag-row[row-index="${index}"] .ag-cell[col-id="${CSS.escape(first.getColId())}"]`;
-  const drawn = () => Boolean(root()?.querySelector(cell));
+  const id = api.getDisplayedRowAtIndex(index)?.id;
+  if (first === undefined || id === undefined) return;
+  const row = `.ag-row[row-index="${index}"][row-id="${CSS.escape(id)}"]`;
+  const drawn = () =>
+    Boolean(root()?.querySelector(`${row} .ag-cell[col-id="${CSS.escape(first.getColId())}"]`));
   const focused = () =>
     document.activeElement?.closest('.ag-row')?.getAttribute('row-index') === String(index);
   for (let i = 0; i < FOCUS_FRAMES && !api.isDestroyed(); i++) {
     if (drawn()) {
       api.setFocusedCell(index, first);
-      if (focused()) return;
+      if (focused()) {
+        api.ensureIndexVisible(index, 'middle');
+        return;
+      }
     }
     await frame();
   }
