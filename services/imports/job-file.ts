@@ -5,39 +5,51 @@
  * batch, whether it was answered, refused, or left in doubt (sent, no answer), so a run killed midway can
  * resume from the first batch never sent without sending a create twice.
  */
-import { open, readdir, readFile, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { ImportRow } from '../../core/contract/imports';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { editTargetSchema } from '../../core/contract/edits';
+import { importModeSchema, importRowSchema } from '../../core/contract/imports';
+import { channelErrorSchema } from '../../core/contract/schemas';
+import { DAMAGED_FILE, diskFiles } from '../edits/journal';
+import { readLines, setAside, writeAll } from '../edits/journal-lines';
 import { PRIVATE_FILE, privateDir } from '../storage/private-files';
-import type { EditTarget, FailureInfo } from '../edits/types';
 
-export interface JobLine {
-  t: 'job';
-  id: string;
-  at: number;
-  target: EditTarget;
-  mode: 'create' | 'upsert';
-  mergeOn: string[];
-  fields: string[];
-  rows: ImportRow[];
-}
+const unit = z.string().min(1).max(40);
+
+const jobSchema = z.object({
+  t: z.literal('job'),
+  id: z.string().min(1).max(100),
+  at: z.number(),
+  target: editTargetSchema,
+  mode: importModeSchema,
+  mergeOn: z.array(z.string()),
+  fields: z.array(z.string()),
+  rows: z.array(importRowSchema),
+});
 
 /**
  * A unit is a batch (`"3"`: rows 30–39) or, once a batch was refused as a whole, one of its rows (`"3.4"`),
  * each sent alone so the report names the row the service refused and why.
  */
-export type UnitLine =
-  | { t: 'sent'; unit: string }
+const unitSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('sent'), unit }),
   /** Ids in the order of the unit's rows; `created[i]` is set where row i made a new record. */
-  | { t: 'ack'; unit: string; ids: string[]; created: string[] }
-  | { t: 'refused'; unit: string; error: FailureInfo }
-  | { t: 'split'; unit: string }
-  | { t: 'unknown'; unit: string; error: FailureInfo }
+  z.object({ t: z.literal('ack'), unit, ids: z.array(z.string()), created: z.array(z.string()) }),
+  z.object({ t: z.literal('refused'), unit, error: channelErrorSchema }),
+  z.object({ t: z.literal('split'), unit }),
+  z.object({ t: z.literal('unknown'), unit, error: channelErrorSchema }),
   /** The request provably did nothing (the service refused the request itself): the unit is unsent again. */
-  | { t: 'back'; unit: string }
-  | { t: 'end'; state: 'done' | 'cancelled' | 'failed' };
+  z.object({ t: z.literal('back'), unit }),
+  z.object({ t: z.literal('end'), state: z.enum(['done', 'cancelled', 'failed']) }),
+]);
 
+/** Every line a job file holds, checked when read back (a damaged one is set aside, as the edit journal's). */
+const lineSchema = z.union([jobSchema, unitSchema]);
+
+export type JobLine = z.output<typeof jobSchema>;
+export type UnitLine = z.output<typeof unitSchema>;
 export type ImportLine = JobLine | UnitLine;
 
 const FILE = /^[A-Za-z0-9-]{1,100}\.jsonl$/;
@@ -102,7 +114,7 @@ export class JobFile {
       while (this.waiting.length > 0) {
         const batch = this.waiting.splice(0);
         try {
-          await this.handle.write(batch.map((w) => w.text).join(''));
+          await writeAll(this.handle, batch.map((w) => w.text).join(''));
           await this.handle.datasync();
           for (const w of batch) w.resolve();
         } catch (e) {
@@ -128,7 +140,11 @@ export class JobFile {
   }
 }
 
-/** Every job file in the folder, parsed; a torn last line (killed mid-append) was never acted on and is dropped. */
+/**
+ * Every job file in the folder, read line by line against its schema. A damaged line (a torn last one, killed
+ * mid-append, or any that is not a line of a job file) is set aside beside the edit journal and reported
+ * with its damage, never fatal; a line glued after a torn piece is read.
+ */
 export async function readJobs(dir: string): Promise<{ job: JobLine; lines: UnitLine[] }[]> {
   const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return [];
@@ -136,16 +152,9 @@ export async function readJobs(dir: string): Promise<{ job: JobLine; lines: Unit
   });
   const out: { job: JobLine; lines: UnitLine[] }[] = [];
   for (const name of names.filter((n) => FILE.test(n)).sort()) {
-    const parsed: ImportLine[] = [];
-    for (const raw of (await readFile(join(dir, name), 'utf8')).split('\n')) {
-      if (raw.trim() === '') continue;
-      try {
-        const line = JSON.parse(raw) as ImportLine;
-        if (typeof line === 'object' && line !== null && typeof line.t === 'string') parsed.push(line);
-      } catch {
-        continue;
-      }
-    }
+    const path = join(dir, name);
+    const { lines: parsed, damaged } = readLines(await readFile(path, 'utf8'), lineSchema);
+    if (damaged.length > 0) await setAsideDamage(dir, name, parsed, damaged);
     const [job, ...lines] = parsed;
     // A file whose job line never reached the disk held no request: nothing was sent for it.
     if (job?.t !== 'job' || `${job.id}.jsonl` !== name) {
@@ -155,4 +164,31 @@ export async function readJobs(dir: string): Promise<{ job: JobLine; lines: Unit
     out.push({ job, lines: lines.filter((l): l is UnitLine => l.t !== 'job') });
   }
   return out;
+}
+
+/**
+ * Sets a job file's damaged lines aside, then rewrites the file as its whole lines (so the next line appended
+ * starts a line of its own, and the damage is reported once). A disk that refuses either leaves the file as
+ * it is: it is read the same way at the next start.
+ */
+async function setAsideDamage(
+  dir: string,
+  name: string,
+  lines: ImportLine[],
+  damaged: string[],
+): Promise<void> {
+  const path = join(dir, name);
+  try {
+    await setAside(diskFiles, join(dirname(dir), DAMAGED_FILE), `imports/${name}`, damaged);
+    const copy = await open(`${path}.tmp`, 'w', PRIVATE_FILE);
+    try {
+      await writeAll(copy, lines.map((l) => JSON.stringify(l) + '\n').join(''));
+      await copy.sync();
+    } finally {
+      await copy.close();
+    }
+    await rename(`${path}.tmp`, path);
+  } catch {
+    await rm(`${path}.tmp`, { force: true });
+  }
 }

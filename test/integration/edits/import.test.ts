@@ -3,7 +3,7 @@
  * upserts that update and create, one undo step, and an import cut short (a lost answer through the fault
  * proxy, then the services closed and made again on the same data folder) resumed without a duplicate.
  */
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -283,6 +283,54 @@ describe('CSV import against the local server', () => {
     await i.call('import.resume', { importId: 'killed-upsert' });
     expect(await i.ended('killed-upsert')).toMatchObject({ state: 'done', created: 10, updated: 10 });
     // The create job's first batch was never resent; the upsert's was, and could not duplicate anything.
+    expect(await namesOn(restarted)).toEqual(rows.map((r) => String(r.values[0])).sort());
+  });
+
+  it('sets damaged job lines aside and reports them, never fatal, and reads a whole line glued after a torn one', async () => {
+    h = await startHarness();
+    await peopleTable(h);
+    const dir = importsDir(journalDir(h.userDataDir));
+    const rows = Array.from({ length: 20 }, (_, k) => row(k + 2, [`d${k}`, k, null]));
+    const file = await JobFile.create(dir, {
+      t: 'job',
+      id: 'damaged',
+      at: Date.now(),
+      target: h.target('Guests'),
+      mode: 'create',
+      mergeOn: [],
+      fields: FIELDS,
+      rows,
+    });
+    await file.append({ t: 'sent', unit: '0' });
+    await file.close();
+    // The first batch reached the service, and its answer was written down after a torn piece.
+    const client = new RecordTableClient({ baseUrl: h.server.url, apiKey: h.server.apiKey });
+    const made = await client
+      .table(h.baseId, 'Guests')
+      .createMany(rows.slice(0, 10).map((r) => ({ Name: r.values[0], Age: r.values[1] })));
+    const ack = { t: 'ack', unit: '0', ids: made.map((r) => r.id), created: made.map((r) => r.id) };
+    const path = join(dir, 'damaged.jsonl');
+    // Wrong shapes (an answer without its ids, a line of no known kind), and a torn piece glued to the answer.
+    await appendFile(
+      path,
+      ['{"t":"ack","unit":"0"}', '{"t":"nope"}', '{"t":"sent","un' + JSON.stringify(ack)].join('\n') + '\n',
+    );
+    await h.services.close();
+    restarted = await startHarness({ restartOf: h });
+    const i = importsOf(restarted);
+    const listed = (await i.call('import.list', {})).imports as ImportState[];
+    expect(listed.map((s) => [s.importId, s.state, s.uncertain.length])).toEqual([
+      ['damaged', 'interrupted', 0],
+    ]);
+    expect((await restarted.call('edits.status', {})).journalDamage).toMatchObject({ lines: 3 });
+    // The file holds its whole lines only, so the next line appended starts a line of its own.
+    const kinds = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { t: string }).t);
+    expect(kinds).toEqual(['job', 'sent', 'ack']);
+    await i.call('import.resume', { importId: 'damaged' });
+    expect(await i.ended('damaged')).toMatchObject({ state: 'done' });
     expect(await namesOn(restarted)).toEqual(rows.map((r) => String(r.values[0])).sort());
   });
 });
