@@ -10,11 +10,14 @@ import { readRemote } from './remote-read';
 import type { CopyFile, EngineContext, Run } from './run';
 import { tick } from './run';
 import { writableFields } from './values';
+import { FileHosts } from './file-hosts';
 
 const FILE_TRIES = 3;
 const FILE_TIMEOUT_MS = 60_000;
 /** The local server's file route takes up to 100 MB (server/http/mirror-routes.ts). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
+/** Redirects followed by one download, each to a URL that passes the same checks (see file-hosts.ts). */
+const MAX_REDIRECTS = 5;
 
 /** An attachment as the service sends it. */
 interface RemoteFile {
@@ -26,6 +29,8 @@ interface RemoteFile {
 }
 
 class TooLarge extends Error {}
+/** A URL the mirror does not fetch from (see file-hosts.ts). */
+class Refused extends Error {}
 
 export const cellOf = (r: RecordData, f: FieldSchema): CopyFile[] =>
   Array.isArray(r.fields[f.id]) ? (r.fields[f.id] as CopyFile[]) : [];
@@ -54,7 +59,39 @@ async function boundedBody(res: Response, limit: number): Promise<Buffer> {
 }
 
 export class MirrorFiles {
+  private readonly hosts = new Map<string, FileHosts>();
+
   constructor(private readonly ctx: EngineContext) {}
+
+  /**
+   * The answer at `url`, following redirects by hand: each URL, the first and every one redirected to, must
+   * be a file host of the service (see file-hosts.ts), or nothing is fetched from it.
+   */
+  private async fetchChecked(run: Run, url: string, signal: AbortSignal): Promise<Response> {
+    const serviceUrl = run.client.baseUrl;
+    let hosts = this.hosts.get(serviceUrl);
+    if (!hosts) this.hosts.set(serviceUrl, (hosts = new FileHosts(serviceUrl)));
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new Refused('The attachment URL is not a URL');
+    }
+    for (let hop = 0; ; hop++) {
+      const why = await hosts.refusal(target);
+      if (why) throw new Refused(`The attachment was not downloaded from ${target.origin}: ${why}`);
+      const res = await (this.ctx.deps.fetch ?? globalThis.fetch)(target, { signal, redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || location === null) return res;
+      await res.body?.cancel();
+      if (hop >= MAX_REDIRECTS) throw new Refused('The attachment URL redirects too many times');
+      try {
+        target = new URL(location, target);
+      } catch {
+        throw new Refused('The attachment URL redirects to no URL');
+      }
+    }
+  }
 
   /**
    * Remote records in the form the copy stores: attachment files downloaded (once per attachment id) into
@@ -173,7 +210,7 @@ export class MirrorFiles {
 
   /**
    * Attachment URLs are signed links to the service's file host: no key, no throttle (not the API). Each
-   * download is bounded in time and size; a 4xx (a 404, a 403 of an expired signature), a timeout or a file
+   * download is bounded in time and size and fetched only from the service's file hosts; a refused URL, a 4xx (a 404, a 403 of an expired signature), a timeout or a file
    * too large is not tried again in this run, a dropped connection or a 5xx twice more.
    */
   private async download(run: Run, url: string): Promise<Buffer> {
@@ -188,7 +225,7 @@ export class MirrorFiles {
       const stop = () => bounded.abort(run.signal.reason);
       run.signal.addEventListener('abort', stop, { once: true });
       try {
-        const res = await (this.ctx.deps.fetch ?? globalThis.fetch)(url, { signal: bounded.signal });
+        const res = await this.fetchChecked(run, url, bounded.signal);
         if (res.ok) return await boundedBody(res, this.ctx.deps.maxFileBytes ?? MAX_FILE_BYTES);
         await res.body?.cancel();
         last = new Error(`Downloading an attachment failed: ${res.status}`);
@@ -196,7 +233,7 @@ export class MirrorFiles {
       } catch (e) {
         if (run.signal.aborted) throw e;
         last = e;
-        if (bounded.signal.aborted || e instanceof TooLarge) break;
+        if (bounded.signal.aborted || e instanceof TooLarge || e instanceof Refused) break;
       } finally {
         clearTimeout(timer);
         run.signal.removeEventListener('abort', stop);

@@ -1,0 +1,116 @@
+/**
+ * The mirror downloads attachments only from the service's file hosts: a link the remote names to another host
+ * (a link-local metadata address, another name of this machine) or a redirect to one is never fetched, and the
+ * attachment stays a link; the service's own files still arrive.
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TableClient } from '../../../core/api/index';
+import type { RecordData } from '../../../core/records/types';
+import { FileHosts } from '../../../services/mirror/file-hosts';
+import { allRecords, png, startMirrorHarness, uploadPhoto } from './harness';
+import type { AttachmentItem, MirrorHarness } from './harness';
+import type { MirrorSummary } from '../../../services/mirror/index';
+
+let h: MirrorHarness;
+let remote: TableClient;
+let ids: string[];
+let tableId: string;
+let photo: string;
+let summary: MirrorSummary;
+let fileHost: Server;
+const asked: string[] = [];
+
+async function putHosted(recordId: string, items: unknown[]): Promise<void> {
+  const [current] = (await remote.all({ returnFieldsByFieldId: true })).filter((r) => r.id === recordId);
+  const schema = await h.hostedClient.meta.baseSchema(h.baseId);
+  const table = schema.find((t) => t.id === tableId)!;
+  const computed = new Set(table.fields.filter((f) => f.type === 'formula').map((f) => f.id));
+  const fields = Object.fromEntries(Object.entries(current!.fields).filter(([k]) => !computed.has(k)));
+  fields[photo] = items;
+  const res = await fetch(`${h.hosted.url}/_tabledesk/mirror/bases/${h.baseId}/tables/${tableId}/records`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${h.hosted.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ records: [{ id: recordId, createdTime: current!.createdTime, fields }] }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const item = (n: number, url: string) => ({
+  id: `attHostile${n}000000`,
+  filename: `f${n}.png`,
+  type: 'image/png',
+  size: 10,
+  url,
+});
+
+beforeAll(async () => {
+  h = await startMirrorHarness({ records: 4 });
+  remote = h.hostedClient.table(h.baseId, 'People');
+  ids = (await allRecords(h.hostedClient, h.baseId, 'People')).map((r) => r.id);
+  const table = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
+  tableId = table.id;
+  photo = table.fields.find((f) => f.name === 'Photo')!.id;
+  await uploadPhoto(h, ids[0]!, await png(40), 'own.png');
+  // A file host on the service's own host name that redirects to this machine under another name.
+  fileHost = createServer((req, res) => {
+    asked.push(req.url ?? '');
+    if (req.url === '/hop') res.writeHead(302, { location: `http://localhost:${port}/secret` }).end();
+    else res.writeHead(200, { 'content-type': 'image/png' }).end('secret');
+  });
+  const port = await new Promise<number>((resolve) =>
+    fileHost.listen(0, '127.0.0.1', () => resolve((fileHost.address() as AddressInfo).port)),
+  );
+  await putHosted(ids[1]!, [item(1, 'http://169.254.169.254/latest/meta-data/')]);
+  await putHosted(ids[2]!, [item(2, `http://127.0.0.1:${port}/hop`)]);
+  await putHosted(ids[3]!, [item(3, `http://localhost:${port}/secret`)]);
+  summary = await h.mirrors().makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId });
+}, 120_000);
+
+afterAll(async () => {
+  fileHost.close();
+  await h.close();
+});
+
+describe('attachment downloads', () => {
+  it('fetch nothing from another host, nor through a redirect to one; the service’s own files arrive', async () => {
+    expect(summary.state).toBe('ready');
+    expect(summary.filesMissing).toBe(3);
+    // The hop was asked (it is on the service's host name); where it pointed never was.
+    expect(asked).toEqual(['/hop']);
+    const copy = h.localClient.table(h.baseId, 'People');
+    const cell = (r: RecordData) => (r.fields[photo] ?? []) as AttachmentItem[];
+    const own = cell(await copy.get(ids[0]!, { returnFieldsByFieldId: true }))[0]!;
+    expect(own.url.startsWith(h.local.url)).toBe(true);
+    const kept = cell(await copy.get(ids[1]!, { returnFieldsByFieldId: true }))[0]!;
+    expect(kept.url).toBe('http://169.254.169.254/latest/meta-data/');
+  });
+});
+
+describe('file hosts', () => {
+  it('of the hosted service are its content hosts over https, never an address of this machine', async () => {
+    const hosted = new FileHosts('https://api.airtable.com');
+    for (const url of [
+      'http://dl.airtable.com/x',
+      'https://169.254.169.254/x',
+      'https://127.0.0.1/x',
+      'https://api.airtable.com.evil.example/x',
+      'https://evil.example/x',
+      'file:///etc/passwd',
+    ])
+      expect(await hosted.refusal(new URL(url)), url).toBeDefined();
+  });
+
+  it('of any other service are its own host name, at a public address unless the service is local', async () => {
+    const service = new FileHosts('https://93.184.216.34');
+    expect(await service.refusal(new URL('https://93.184.216.34:8443/files/a.png'))).toBeUndefined();
+    expect(await service.refusal(new URL('https://user:pw@93.184.216.34/a'))).toBeDefined();
+    expect(await service.refusal(new URL('https://10.0.0.1/a'))).toBeDefined();
+    // A service on this machine (the local server) may serve its files from it, under its own name only.
+    const local = new FileHosts('http://localhost:4000');
+    expect(await local.refusal(new URL('http://localhost:4001/a'))).toBeUndefined();
+    expect(await local.refusal(new URL('http://127.0.0.1:4001/a'))).toBeDefined();
+  });
+});
