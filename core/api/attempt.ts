@@ -27,6 +27,37 @@ export interface AttemptSpec {
   onProgress?: (sent: number, total: number) => void;
 }
 
+/**
+ * The largest answer read: a page of 100 records of long texts is a few MB; past this an answer is refused as
+ * it arrives, so a broken or hostile service cannot fill memory (four 300 MB answers took 3.5 GB).
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+class AnswerTooLarge extends Error {}
+
+/** A body as text, refused past `limit` bytes (as announced, or as it arrives). */
+async function boundedText(response: Response, limit: number): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? 0) > limit) {
+    await response.body?.cancel();
+    throw new AnswerTooLarge();
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) return text + decoder.decode();
+    size += next.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new AnswerTooLarge();
+    }
+    text += decoder.decode(next.value, { stream: true });
+  }
+}
+
 /** Progress is counted in pieces of this size as the connection reads the body. */
 const PROGRESS_CHUNK = 64 * 1024;
 
@@ -51,6 +82,8 @@ export interface AttemptConfig {
   apiKey: string;
   timeoutMs: number;
   fetch: typeof fetch;
+  /** The largest answer read (MAX_ANSWER_BYTES unless a test says otherwise). */
+  maxAnswerBytes?: number;
 }
 
 /** A failed attempt, with what the retry policy needs beyond the public error. */
@@ -120,8 +153,17 @@ export async function sendAttempt(
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit);
     status = response.status;
-    text = await response.text();
+    text = await boundedText(response, config.maxAnswerBytes ?? MAX_ANSWER_BYTES);
   } catch (cause) {
+    if (cause instanceof AnswerTooLarge) {
+      throw fail({
+        kind: spec.creates ? 'outcome-unknown' : 'http',
+        message: `${where} answered more than ${config.maxAnswerBytes ?? MAX_ANSWER_BYTES} bytes${spec.creates ? `: ${maybe}` : ''}`,
+        status,
+        retryable: false,
+        cause,
+      });
+    }
     const sent = response !== undefined;
     if (signal?.aborted) {
       throw fail({

@@ -8,6 +8,7 @@
  * lifetime: one probe at the smaller size first, then the rest, so a formula that is wrong at any size costs
  * a request per halving, never one per id.
  */
+import { OffsetChain } from './offsets';
 import { and, or, quoteString } from '../formula/build';
 import type { RecordData, SortSpec } from '../records/types';
 import { RecordTableError } from './errors';
@@ -112,6 +113,7 @@ export async function readRecordsByIds(
     const first = place.get(chunk[0] ?? '') ?? 0;
     let offset: string | undefined;
     let n = 0;
+    const chain = new OffsetChain('a read of records by id');
     do {
       const page = await listPage({
         ...list,
@@ -124,7 +126,7 @@ export async function readRecordsByIds(
           found.set(r.id, r);
           rank.set(r.id, [first, n++]);
         }
-      offset = page.offset;
+      offset = chain.next(page.offset);
     } while (offset !== undefined);
     for (const id of chunk) read.add(id);
   };

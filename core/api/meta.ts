@@ -1,4 +1,5 @@
 /** The metadata API: bases, base schemas, whoami, and creating bases, tables and fields. */
+import { OffsetChain } from './offsets';
 import type { BaseInfo, FieldSchema, FieldType, TableSchema } from '../records/types';
 import type { RequestOptions } from './options';
 import { encodeSegment, withQuery } from './query';
@@ -71,13 +72,15 @@ export class Meta implements MetaClient {
   async bases(opts?: RequestOptions): Promise<BaseInfo[]> {
     const out: BaseInfo[] = [];
     let offset: string | undefined;
+    const chain = new OffsetChain('GET /v0/meta/bases');
     do {
       const query = new URLSearchParams(offset === undefined ? {} : { offset });
       const body = await this.#get(ACCOUNT, withQuery('/v0/meta/bases', query), opts);
       const page = asList(body, (b) => asObject(b, 'a base') as unknown as BaseInfo, 'bases');
       out.push(...page.list);
-      offset =
-        typeof page.body.offset === 'string' && page.body.offset.length > 0 ? page.body.offset : undefined;
+      offset = chain.next(
+        typeof page.body.offset === 'string' && page.body.offset.length > 0 ? page.body.offset : undefined,
+      );
     } while (offset !== undefined);
     return out;
   }

@@ -1,4 +1,5 @@
 /** Records of one table: list (pages, iteration), get, create, update, replace, upsert, delete. */
+import { OffsetChain } from './offsets';
 import type { CellValue, RecordData } from '../records/types';
 import { runBatches } from './batches';
 import { readRecordsByIds } from './by-ids';
@@ -136,6 +137,7 @@ export class Table implements TableClient {
     const max = opts.maxRecords;
     let offset: string | undefined;
     let restarts = 0;
+    let chain = new OffsetChain(`GET ${this.#path}`);
     for (;;) {
       let page: ListPage;
       try {
@@ -144,6 +146,8 @@ export class Table implements TableClient {
         if (offset !== undefined && isExpiredOffset(e) && restarts < MAX_RESTARTS) {
           restarts++;
           offset = undefined;
+          // A new iteration: the service may name the offsets of the old one again.
+          chain = new OffsetChain(`GET ${this.#path}`);
           continue;
         }
         throw e;
@@ -153,7 +157,7 @@ export class Table implements TableClient {
       for (const r of fresh) seen.add(r.id);
       if (fresh.length > 0) yield fresh;
       if (page.offset === undefined || (max !== undefined && seen.size >= max)) return;
-      offset = page.offset;
+      offset = chain.next(page.offset);
     }
   }
 

@@ -12,6 +12,11 @@ import { channelErrorSchema, idSchema } from './schemas';
 /** Bounds of one import, checked in the page before parsing and again here. */
 export const IMPORT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 10_000;
+/**
+ * The most one import may stage, in bytes of its rows as JSON: a 5 MiB file's rows with their line numbers and
+ * quoting fit in twice its size. Checked as rows arrive, whatever channel sends them.
+ */
+export const IMPORT_MAX_STAGED_BYTES = 2 * IMPORT_MAX_FILE_BYTES;
 export const IMPORT_MAX_COLUMNS = 100;
 /** Rows listed with their reason in progress events (the count is always complete). */
 export const IMPORT_MAX_LISTED = 200;

@@ -19,7 +19,7 @@ import type { TableClient } from '../../core/api';
 import { BATCH_SIZE } from '../../core/api/batches';
 import type { EventName, EventPayload } from '../../core/contract';
 import type { RequestOut, ResponseOf } from '../../core/contract/define';
-import { IMPORT_MAX_LISTED } from '../../core/contract/imports';
+import { IMPORT_MAX_LISTED, IMPORT_MAX_STAGED_BYTES } from '../../core/contract/imports';
 import type { ImportRow, ImportState, importChannels } from '../../core/contract/imports';
 import type { RecordData } from '../../core/records/types';
 import { ServiceError, toChannelError } from '../errors';
@@ -157,7 +157,7 @@ const STOPPED: FailureInfo = {
 
 export class Imports {
   private readonly jobs = new Map<string, Job>();
-  private readonly staged = new Map<string, { line: JobLine; total: number }>();
+  private readonly staged = new Map<string, { line: JobLine; total: number; bytes: number }>();
   private readonly ready: Promise<void>;
   private closed = false;
 
@@ -175,7 +175,7 @@ export class Imports {
       // A page that stops midway leaves its rows here: only the newest few are kept.
       for (const old of [...this.staged.keys()].slice(0, Math.max(0, this.staged.size - MAX_STAGED + 1)))
         this.staged.delete(old);
-      this.staged.set(id, { line, total });
+      this.staged.set(id, { line, total, bytes: 0 });
       return { importId: id };
     },
     'import.rows': async ({ importId, rows }) => {
@@ -186,6 +186,13 @@ export class Imports {
       const width = staged.line.fields.length;
       if (rows.some((r) => r.values.length !== width))
         throw new ServiceError('invalid-request', `Every row needs ${width} values, one per field.`);
+      const bytes = staged.bytes + Buffer.byteLength(JSON.stringify(rows));
+      if (bytes > IMPORT_MAX_STAGED_BYTES)
+        throw new ServiceError(
+          'invalid-request',
+          `The rows are larger than an import takes (${IMPORT_MAX_STAGED_BYTES} bytes); import the file in parts.`,
+        );
+      staged.bytes = bytes;
       staged.line.rows.push(...rows);
       return { received: staged.line.rows.length };
     },

@@ -334,3 +334,33 @@ describe('CSV import against the local server', () => {
     expect(await namesOn(restarted)).toEqual(rows.map((r) => String(r.values[0])).sort());
   });
 });
+
+describe('staging', () => {
+  it('refuses rows past what an import takes in bytes, however few they are', async () => {
+    const harness = await startHarness();
+    try {
+      await peopleTable(harness);
+      const i = importsOf(harness);
+      const { importId } = await i.call('import.stage', {
+        target: harness.target('Guests'),
+        mode: 'create',
+        fields: FIELDS,
+        mergeOn: [],
+        total: 10,
+      });
+      // Rows of 3 MB each: the first three fit (9 MB), the fourth would pass the bound.
+      const big = (line: number) => row(line, ['x'.repeat(3_000_000), 1, 'a']);
+      expect(await i.call('import.rows', { importId, rows: [big(2), big(3), big(4)] })).toEqual({
+        received: 3,
+      });
+      await expect(i.call('import.rows', { importId, rows: [big(5)] })).rejects.toThrow(
+        /larger than an import takes/,
+      );
+      expect(await i.call('import.rows', { importId, rows: [row(5, ['small', 1, 'a'])] })).toEqual({
+        received: 4,
+      });
+    } finally {
+      await harness.close();
+    }
+  });
+});
