@@ -3,13 +3,9 @@
  * terminal, for automation and tests. The key of the hosted service comes from TABLEDESK_API_KEY, never from
  * the command line (which other users can read in the process list). The data folder is the app's own (its
  * embedded server, `local-server/`, holds the copies), so `status` and `conflicts` list what the app shows.
- * Every line printed is one JSON object; failures are `{"error": "…"}` on stdout with exit code 1.
- *
- *   pull       make the base available offline (the first pull, resumed where it stopped), or refresh it
- *   push       sync: pull what changed remotely, then push what changed here
- *   status     the mirrors of the base (or all with no --base)
- *   conflicts  the conflicts of the base's mirror
- *   resolve    --conflict ID (or --all) --choice mine|theirs|edit [--value JSON]
+ * Every line printed is one JSON object; failures are `{"error": "…"}` on stdout with exit code 1 (2 for a
+ * command line that does not make sense). A first pull that fails before anything is copied leaves nothing:
+ * no mirror, and no data folder if this run made it.
  */
 import { parseArgs } from 'node:util';
 import { RecordTableClient } from '../core/api/index';
@@ -18,10 +14,33 @@ import { createFileVault } from '../services/keys/file-vault';
 import { createMirrors } from '../services/mirror/index';
 import type { MirrorResolution, Mirrors } from '../services/mirror/index';
 import { privateDirSync } from '../services/storage/private-files';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-const COMMANDS = ['pull', 'push', 'status', 'conflicts', 'resolve'] as const;
+const COMMANDS = ['pull', 'push', 'status', 'conflicts', 'resolve', 'remove'] as const;
 type Command = (typeof COMMANDS)[number];
+
+const USAGE = `Usage: TABLEDESK_API_KEY=… npm run mirror -- <command> [options]
+
+Commands:
+  pull       make the base available offline (the first pull, resumed where it stopped), or refresh it
+  push       sync: pull what changed remotely, then push what changed here
+  status     the mirrors of the base (or all with no --base)
+  conflicts  the conflicts of the base's mirror
+  resolve    --conflict ID (repeatable) or --all, --choice mine|theirs|edit [--value JSON]
+  remove     the base's offline copy and all the mirror keeps of it (--force when local changes or
+             conflicts are not synced: they are lost)
+
+Options:
+  --url URL        the hosted service (pull, push, resolve)
+  --base appXXX    the hosted base
+  --data DIR       the app's data folder (required; do not use it while the app runs on it)
+  --tables IDS     pull: only these tables, comma-separated
+  --help           this text
+
+The key of the service is read from TABLEDESK_API_KEY, never from the command line. Each line printed is
+one JSON object: progress, mirror, result, conflict, removed, or error (exit code 1).
+`;
 
 const print = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
@@ -44,6 +63,8 @@ function args() {
         all: { type: 'boolean', default: false },
         choice: { type: 'string' },
         value: { type: 'string' },
+        force: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
         'local-rate-limit': { type: 'string', default: '5' },
       },
     });
@@ -53,10 +74,18 @@ function args() {
 }
 
 const { values, positionals } = args();
+if (values.help || positionals[0] === 'help') {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const command = positionals[0] as Command | undefined;
-if (!command || !COMMANDS.includes(command)) fail(`Give one of: ${COMMANDS.join(', ')}`);
+if (!command || !COMMANDS.includes(command))
+  fail(`Give one of: ${COMMANDS.join(', ')} (--help says what each does)`);
 if (!values.data) fail('--data DIR (the app data folder) is required');
 const dataDir = values.data;
+/** A data folder this run makes is removed again if the run leaves nothing in it (a first pull refused). */
+const existed = existsSync(dataDir);
+if (!existed && command !== 'pull') fail(`No TableDesk data folder at ${dataDir}`, 1);
 const connectionId = values.connection ?? 'cli';
 
 async function run(mirrors: Mirrors): Promise<void> {
@@ -119,6 +148,13 @@ async function run(mirrors: Mirrors): Promise<void> {
       print({ mirror: await ofBase() });
       return;
     }
+    case 'remove': {
+      if (!values.base) fail('--base appXXX is required');
+      const m = await ofBase();
+      await mirrors.remove(m.id, { force: values.force });
+      print({ removed: { id: m.id, baseId: m.source.baseId, localChanges: m.localChanges } });
+      return;
+    }
   }
 }
 
@@ -141,11 +177,16 @@ async function main(): Promise<void> {
     clientFor: () => client ?? fail('--url and TABLEDESK_API_KEY are needed to reach the service'),
     local: { connectionId: 'demo', url: local.url, apiKey: local.apiKey },
   });
+  let empty = false;
   try {
     await run(mirrors);
+  } catch (error) {
+    empty = !existed && (await mirrors.list().catch(() => [])).length === 0;
+    throw error;
   } finally {
     mirrors.close();
     await local.close();
+    if (empty) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

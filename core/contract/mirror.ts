@@ -136,6 +136,15 @@ export const mirrorChannels = {
       .strict(),
     z.object({ resolved: z.number().int() }),
   ),
+  /**
+   * Removes an offline copy: its base on the local server and all the mirror keeps of it. Refused while it
+   * is being copied or synced, and while it holds local changes or conflicts not synced unless `force`
+   * (asked of the user first: they are lost).
+   */
+  'mirror.remove': channel(
+    z.object({ ...onMirror, force: z.boolean().optional() }).strict(),
+    z.object({ removed: z.boolean() }),
+  ),
   /** Remembers how often the mirror syncs by itself (0: off). */
   'mirror.autoSync': channel(
     z

@@ -131,6 +131,12 @@ export function registerMirrorRoutes(
       async (req) => writes.applySchema(req.params.id, req.body.name, req.body.tables),
     );
 
+    scope.delete<{ Params: BaseParams }>(
+      `${MIRROR_PREFIX}/bases/:id`,
+      { schema: { params: z.object({ id: id('app') }) } },
+      async (req) => ({ deleted: writes.dropBase(req.params.id) }),
+    );
+
     scope.post<{ Params: TableParams; Body: z.infer<typeof putBody> }>(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/records`,
       { schema: { body: putBody }, bodyLimit: 64 * 1024 * 1024 },

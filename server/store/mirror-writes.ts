@@ -171,6 +171,19 @@ export class MirrorWrites {
     return { skipped };
   }
 
+  /** Removes a base with its tables, fields, views and records; answers whether there was one. */
+  dropBase(baseId: string): boolean {
+    const found = this.db.transaction(() => {
+      const tables = this.db.prepare('SELECT id FROM tables WHERE base_id = ?').all(baseId) as {
+        id: string;
+      }[];
+      for (const { id } of tables) this.dropTable(id);
+      return this.db.prepare('DELETE FROM bases WHERE id = ?').run(baseId).changes > 0;
+    })();
+    this.catalog.reload();
+    return found;
+  }
+
   private syncFields(tableId: string, fields: MirrorFieldSpec[]): void {
     const keep = new Set(fields.map((f) => f.id));
     const old = this.db.prepare('SELECT id FROM fields WHERE table_id = ?').all(tableId) as { id: string }[];

@@ -62,7 +62,7 @@ export class MirrorCreates {
         localId: r.id,
         fields: this.createFields(run, table, r),
       }));
-      this.ctx.store.noteCreates(m.id, list, Date.now());
+      this.ctx.store.noteCreates(m.id, list, this.ctx.now());
       const answered = await remote.createMany(
         list.map((c) => c.fields),
         { returnFieldsByFieldId: true, signal: run.signal },
@@ -100,7 +100,7 @@ export class MirrorCreates {
       if (mine.length === 0) continue;
       const remote = run.client.table(m.sourceBaseId, table.id);
       const unknown = mine.filter((c) => c.remoteId === undefined);
-      const since = Math.min(...unknown.map((c) => c.sentAt ?? Date.now())) - this.ctx.overlapMs;
+      const since = Math.min(...unknown.map((c) => c.sentAt ?? this.ctx.now())) - this.ctx.overlapMs;
       const candidates: RecordData[] = [];
       if (unknown.length > 0)
         for await (const page of remote.pages({

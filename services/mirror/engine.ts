@@ -35,6 +35,8 @@ export class MirrorEngine implements Mirrors {
   private readonly store: MirrorStore;
   private readonly local: LocalCopy;
   private readonly running = new Map<string, AbortController>();
+  /** Runs the user cancelled (a first pull stopped so is kept as partial, however little it copied). */
+  private readonly cancelled = new Set<string>();
   private readonly changeCounter: LocalChangeCounter;
   private readonly pulls: MirrorPull;
   private readonly pushes: MirrorPush;
@@ -50,6 +52,7 @@ export class MirrorEngine implements Mirrors {
       store: this.store,
       local: this.local,
       overlapMs: deps.refreshOverlapMs ?? DEFAULT_OVERLAP_MS,
+      now: deps.now ?? Date.now,
     };
     const files = new MirrorFiles(this.ctx);
     this.creates = new MirrorCreates(this.ctx);
@@ -99,7 +102,10 @@ export class MirrorEngine implements Mirrors {
   }
 
   cancel(mirrorId: string): void {
-    this.running.get(mirrorId)?.abort(new Error('cancelled'));
+    const run = this.running.get(mirrorId);
+    if (!run) return;
+    this.cancelled.add(mirrorId);
+    run.abort(new Error('cancelled'));
   }
 
   async makeAvailableOffline(
@@ -131,6 +137,21 @@ export class MirrorEngine implements Mirrors {
       await this.pulls.pull(run);
     });
     return this.summary(this.store.mirror(mirror.id)!);
+  }
+
+  async remove(mirrorId: string, opts: { force?: boolean } = {}): Promise<void> {
+    const m = this.requireMirror(mirrorId);
+    if (this.running.has(mirrorId))
+      throw new Error('This mirror is being synced; remove it when that is done.');
+    const { localChanges, conflicts } = await this.summary(m);
+    if ((localChanges > 0 || conflicts > 0) && !opts.force)
+      throw new Error(
+        `The offline copy of ${m.baseName} holds ${localChanges} local changes and ${conflicts} conflicts not ` +
+          'synced: sync first, or remove it anyway and lose them.',
+      );
+    if (m.schema.length > 0) await this.local.dropBase(m.sourceBaseId);
+    this.store.removeMirror(m.id);
+    this.changeCounter.forget(m.id);
   }
 
   async sync(mirrorId: string, onProgress?: (p: MirrorProgress) => void): Promise<SyncResult> {
@@ -176,31 +197,38 @@ export class MirrorEngine implements Mirrors {
       filesMissing: this.store.missingCount(mirror.id),
       requests: 0,
     };
-    const run: Run = {
-      mirror,
-      client: await this.deps.clientFor(mirror.sourceConnectionId),
-      signal: controller.signal,
-      progress,
-      report: () => onProgress?.({ ...progress }),
-      result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [], filesMissing: 0 },
-      files: new Map(),
-      failedFiles: new Set(),
-      unsentFiles: new Set(),
-      relinked: new Set(),
-    };
+    let forget = false;
     try {
+      const run: Run = {
+        mirror,
+        client: await this.deps.clientFor(mirror.sourceConnectionId),
+        signal: controller.signal,
+        progress,
+        report: () => onProgress?.({ ...progress }),
+        result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [], filesMissing: 0 },
+        files: new Map(),
+        failedFiles: new Set(),
+        unsentFiles: new Set(),
+        relinked: new Set(),
+      };
       const out = await fn(run);
       mirror.state = 'ready';
-      mirror.lastSyncedAt = Date.now();
+      mirror.lastSyncedAt = this.ctx.now();
       run.result.conflicts = this.store.conflicts(mirror.id).length;
       run.result.filesMissing = this.store.missingCount(mirror.id);
       return out;
     } catch (e) {
       mirror.state = mirror.lastSyncedAt === undefined ? 'partial' : 'ready';
+      // A first pull that failed before the service gave the schema (a key it refuses, a base it does not
+      // have) copied nothing: nothing is kept, nor listed as a partial copy to resume. One the user
+      // cancelled stays partial, as Cancel says.
+      forget = firstPull && mirror.schema.length === 0 && !this.cancelled.has(mirror.id);
       throw e;
     } finally {
-      this.store.saveMirror(mirror);
+      if (forget) this.store.removeMirror(mirror.id);
+      else this.store.saveMirror(mirror);
       this.running.delete(mirror.id);
+      this.cancelled.delete(mirror.id);
     }
   }
 

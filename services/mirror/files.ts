@@ -319,7 +319,7 @@ export class MirrorFiles {
       )?.id;
     }
     if (remoteId === undefined) {
-      this.ctx.store.noteUpload(m.id, table.id, a.id, Date.now());
+      this.ctx.store.noteUpload(m.id, table.id, a.id, this.ctx.now());
       const answer = await run.client.uploadAttachment(
         m.sourceBaseId,
         recordId,

@@ -73,6 +73,11 @@ export interface Mirrors {
   sync(mirrorId: string, onProgress?: (p: MirrorProgress) => void): Promise<SyncResult>;
   conflicts(mirrorId: string): Promise<MirrorConflict[]>;
   resolve(mirrorId: string, resolutions: MirrorResolution[]): Promise<{ resolved: number }>;
+  /**
+   * Removes a mirror: the copy (its base in the local server, with everything in it) and what the mirror
+   * store keeps of it. Refused while local changes or conflicts are not synced, unless `force` (they are lost).
+   */
+  remove(mirrorId: string, opts?: { force?: boolean }): Promise<void>;
   close(): void;
 }
 
@@ -88,6 +93,11 @@ export interface MirrorDeps {
    * clock and this one may disagree, and a record written while a pull ran may carry a time before it.
    */
   refreshOverlapMs?: number;
+  /**
+   * This computer's clock (default Date.now): the times a pull starts and a create is sent, which the
+   * service's modification and creation times are compared with (tests set it apart from the service's).
+   */
+  now?: () => number;
   /** Chains of a full walk (default 4, see core/api/partitioned-walk.ts). */
   partitions?: number;
   /** The longest an attachment's download may take (default 60 s); a slower one stays a link until later. */

@@ -94,6 +94,11 @@ export class LocalCopy {
     return this.call('PUT', `/bases/${baseId}`, body);
   }
 
+  /** Removes a copy: its base, tables and records (its files go when the server next starts). */
+  async dropBase(baseId: string): Promise<void> {
+    await this.call('DELETE', `/bases/${baseId}`);
+  }
+
   async put(baseId: string, tableId: string, records: RecordData[]): Promise<void> {
     for (let i = 0; i < records.length; i += WRITE_CHUNK) {
       const chunk = records.slice(i, i + WRITE_CHUNK).map((r) => ({

@@ -33,7 +33,7 @@ export class MirrorPull {
 
   async pull(run: Run): Promise<void> {
     const m = run.mirror;
-    const startedAt = Date.now();
+    const startedAt = this.ctx.now();
     run.progress.phase = 'schema';
     run.report();
     // A table to walk whole whose id is known before the schema answers (one made available offline, or a

@@ -14,6 +14,8 @@ export interface EngineContext {
   local: LocalCopy;
   /** How far back a refresh asks before the last pull started (see MirrorDeps.refreshOverlapMs). */
   overlapMs: number;
+  /** This computer's clock (see MirrorDeps.now). */
+  now: () => number;
 }
 
 /** An attachment as the copy stores it: its file by hash, or a link only (the service's URL). */

@@ -73,6 +73,18 @@ CREATE TABLE IF NOT EXISTS rereads (mirror_id TEXT NOT NULL, table_id TEXT NOT N
   PRIMARY KEY (mirror_id, record_id));
 `;
 
+/** The store's tables kept per mirror and table. */
+const PER_TABLE = [
+  'tables_pulled',
+  'base',
+  'incoming',
+  'creates',
+  'conflicts',
+  'missing_files',
+  'uploads',
+  'rereads',
+] as const;
+
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 const parse = (v: string | null): unknown => (v === null ? undefined : (JSON.parse(v) as unknown));
 
@@ -154,6 +166,14 @@ export class MirrorStore {
     );
   }
 
+  /** Forgets a mirror and all it keeps (its attachment files' hashes stay: ids name the same file anywhere). */
+  removeMirror(mirrorId: string): void {
+    this.transaction(() => {
+      for (const t of PER_TABLE) this.sql(`DELETE FROM ${t} WHERE mirror_id = ?`).run(mirrorId);
+      this.sql('DELETE FROM mirrors WHERE id = ?').run(mirrorId);
+    });
+  }
+
   pulled(mirrorId: string): Set<string> {
     const rows = this.sql('SELECT table_id FROM tables_pulled WHERE mirror_id = ?').all(mirrorId) as {
       table_id: string;
@@ -167,16 +187,7 @@ export class MirrorStore {
 
   forgetTable(mirrorId: string, tableId: string): void {
     this.transaction(() => {
-      for (const t of [
-        'tables_pulled',
-        'base',
-        'incoming',
-        'creates',
-        'conflicts',
-        'missing_files',
-        'uploads',
-        'rereads',
-      ])
+      for (const t of PER_TABLE)
         this.sql(`DELETE FROM ${t} WHERE mirror_id = ? AND table_id = ?`).run(mirrorId, tableId);
     });
   }

@@ -96,6 +96,23 @@ export class OfflineMirrors {
         this.changed();
       }
     },
+    'mirror.remove': async ({ mirrorId, force }) => {
+      await this.mirror(mirrorId);
+      if (this.pulling(mirrorId) || this.syncs.has(mirrorId))
+        throw new ServiceError(
+          'invalid-request',
+          'This copy is being copied or synced: remove it once that is done.',
+        );
+      try {
+        await (await this.options.engine).remove(mirrorId, force === undefined ? {} : { force });
+      } catch (error) {
+        throw new ServiceError('invalid-request', toChannelError(error).message);
+      }
+      await this.settings.setAutoSync(mirrorId, 0);
+      this.schedule(mirrorId, 0);
+      this.changed();
+      return { removed: true };
+    },
     'mirror.autoSync': async ({ mirrorId, minutes }) => {
       await this.mirror(mirrorId);
       await this.settings.setAutoSync(mirrorId, minutes);

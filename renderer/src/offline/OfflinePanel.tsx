@@ -1,12 +1,16 @@
 /**
  * A hosted base's offline copy, in the table picker: Make available offline (the whole base; one table from
  * its row), the pull's progress (and what holds it: the service's rate limit, a failure retried) with
- * Cancel, a partial copy with Resume, and a finished one to open. The pull runs in the services; leaving the
+ * Cancel, a partial copy with Resume, and a finished one to open; either may be removed (after a question
+ * that says what is not synced). The pull runs in the services; leaving the
  * picker does not stop it, and its progress is found again by its base.
  */
+import { useState } from 'react';
 import type { MirrorInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
-import { tabledesk } from '../bridge';
+import { errorMessage, tabledesk } from '../bridge';
+import { ConfirmDialog } from '../rows/ConfirmDialog';
+import type { Confirmation } from '../rows/ConfirmDialog';
 import { serviceWaitText } from '../status/client-wait';
 import { useClientStatus } from '../status/useClientStatus';
 import { mirrorOf, mirrorStore, sourceKey, syncedText, useMirrors } from './mirrors';
@@ -34,6 +38,34 @@ export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) 
     const mirrorId = running?.mirrorId ?? mirror?.id;
     if (mirrorId !== undefined) void tabledesk().call('mirror.cancel', { mirrorId });
   };
+  const [ask, setAsk] = useState<Confirmation | undefined>();
+  const [removeError, setRemoveError] = useState<string | undefined>();
+  const askRemove = (m: MirrorInfo) => {
+    const unsynced = [
+      m.localChanges > 0 ? plural(m.localChanges, 'local change') : '',
+      m.conflicts > 0 ? plural(m.conflicts, 'conflict') : '',
+    ].filter(Boolean);
+    setRemoveError(undefined);
+    setAsk({
+      title: 'Remove the offline copy?',
+      text:
+        `The offline copy of ${baseName} is removed from this computer; the base on the service is not touched.` +
+        (unsynced.length > 0 ? ` ${unsynced.join(' and ')} not synced will be lost.` : ''),
+      action: 'Remove copy',
+      run: () =>
+        void tabledesk()
+          .call('mirror.remove', { mirrorId: m.id, force: true })
+          .then(
+            () => mirrorStore.refresh(),
+            (e: unknown) => setRemoveError(errorMessage(e)),
+          ),
+    });
+  };
+  const removeButton = (m: MirrorInfo) => (
+    <button type="button" className="td-link-button" onClick={() => askRemove(m)}>
+      Remove offline copy…
+    </button>
+  );
 
   return (
     <section className="td-offline-panel" aria-label="Offline copy">
@@ -74,6 +106,7 @@ export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) 
           >
             Resume
           </button>
+          {removeButton(mirror)}
         </>
       ) : (
         <>
@@ -86,8 +119,15 @@ export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) 
               Open offline copy
             </button>
           )}
+          {removeButton(mirror)}
         </>
       )}
+      {removeError && (
+        <p className="td-warning" role="alert">
+          {removeError}
+        </p>
+      )}
+      {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(undefined)} />}
       {pull?.note && !pulling && (
         <p className="td-muted" role="status">
           {pull.note}

@@ -1,0 +1,56 @@
+/**
+ * An offline copy as a person keeps it, against a second local server playing the hosted service: removing a
+ * copy from the picker (asked first, saying what is not synced).
+ */
+import { expect } from '@playwright/test';
+import type { Locator } from '@playwright/test';
+import type { AppPage } from './app-page';
+import { typeInto } from './edit-helpers';
+import { doorTest } from './fixtures';
+import { HOSTED_CONNECTION, openMirrorDoor } from './mirror-door';
+
+const test = doorTest(openMirrorDoor);
+test.use({ doorName: 'offline-copy' });
+
+/** The hosted connection's tables, and its base's offline panel. */
+async function hostedTables(app: AppPage): Promise<{ tables: Locator; offline: Locator }> {
+  await app.page.getByRole('tab', { name: '☰ Tables' }).click();
+  await app.page
+    .getByRole('navigation', { name: 'Connections' })
+    .getByRole('button', { name: HOSTED_CONNECTION })
+    .click();
+  const tables = app.page.getByRole('region', { name: 'Tables' });
+  return { tables, offline: tables.getByRole('region', { name: 'Offline copy' }) };
+}
+
+test('an offline copy is removed from the picker after a question that says what is not synced', async ({
+  app,
+}) => {
+  test.setTimeout(120_000);
+  const { tables, offline } = await hostedTables(app);
+  const teams = tables.getByRole('listitem').filter({ hasText: 'Teams' });
+  await teams.getByRole('button', { name: 'Offline', exact: true }).click();
+  await expect(offline).toContainText('Available offline', { timeout: 60_000 });
+
+  await teams.getByRole('button', { name: 'Open offline', exact: true }).click();
+  await typeInto(app, 0, 'Description', 'Not synced yet');
+  await expect(app.table.getByTestId('mirror-badge')).toContainText('1 local change');
+
+  await hostedTables(app);
+  await offline.getByRole('button', { name: 'Remove offline copy…' }).click();
+  const ask = app.page.getByRole('dialog', { name: 'Remove the offline copy?' });
+  await expect(ask).toContainText('1 local change not synced will be lost');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(offline).toContainText('Available offline');
+
+  await offline.getByRole('button', { name: 'Remove offline copy…' }).click();
+  await ask.getByRole('button', { name: 'Remove copy' }).click();
+  await expect(offline.getByRole('button', { name: 'Make available offline' })).toBeVisible();
+  await expect(teams.getByRole('button', { name: 'Offline', exact: true })).toBeVisible();
+  // The local server no longer lists the copy as one of its bases.
+  await app.page
+    .getByRole('navigation', { name: 'Connections' })
+    .getByRole('button', { name: 'Demo base' })
+    .click();
+  await expect(app.page.getByRole('region', { name: 'Bases' })).not.toContainText('offline copy');
+});
