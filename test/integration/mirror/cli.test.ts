@@ -46,48 +46,66 @@ async function cli(
 }
 
 const remote = (data: string) => ['--url', h.proxy.url, '--data', data];
+/** Each CLI run starts a Node process through tsx: about 12 s on a loaded machine. */
+const RUNS = (n: number) => n * 60_000;
 
 describe('the mirror CLI', () => {
-  it('prints its usage for --help and exits 0', async () => {
-    const { code, out } = await cli(['--help']);
-    expect(code).toBe(0);
-    for (const command of ['pull', 'push', 'status', 'conflicts', 'resolve', 'remove'])
-      expect(out).toContain(command);
-    expect(out).toContain('TABLEDESK_API_KEY');
-  });
+  it(
+    'prints its usage for --help and exits 0',
+    async () => {
+      const { code, out } = await cli(['--help']);
+      expect(code).toBe(0);
+      for (const command of ['pull', 'push', 'status', 'conflicts', 'resolve', 'remove'])
+        expect(out).toContain(command);
+      expect(out).toContain('TABLEDESK_API_KEY');
+    },
+    RUNS(1),
+  );
 
-  it('leaves no data folder after a first pull with a key the service refuses', async () => {
-    const data = join(scratch, 'wrong-key');
-    const { code, lines } = await cli(
-      ['pull', '--base', h.baseId, ...remote(data)],
-      'keyWrong0000000000000000',
-    );
-    expect(code).toBe(1);
-    expect(String(lines.at(-1)!.error)).toMatch(/401|key|authenti/i);
-    expect(existsSync(data)).toBe(false);
-  });
+  it(
+    'leaves no data folder after a first pull with a key the service refuses',
+    async () => {
+      const data = join(scratch, 'wrong-key');
+      const { code, lines } = await cli(
+        ['pull', '--base', h.baseId, ...remote(data)],
+        'keyWrong0000000000000000',
+      );
+      expect(code).toBe(1);
+      expect(String(lines.at(-1)!.error)).toMatch(/401|key|authenti/i);
+      expect(existsSync(data)).toBe(false);
+    },
+    RUNS(1),
+  );
 
-  it('keeps no mirror of a base the service does not have, in a data folder that was there', async () => {
-    const data = join(scratch, 'existing');
-    mkdirSync(data);
-    const { code } = await cli(['pull', '--base', 'appNoSuchBase00000', ...remote(data)]);
-    expect(code).toBe(1);
-    expect(existsSync(data)).toBe(true);
-    const status = await cli(['status', ...remote(data)]);
-    expect(status.code).toBe(0);
-    expect(status.lines).toEqual([]);
-  });
+  it(
+    'keeps no mirror of a base the service does not have, in a data folder that was there',
+    async () => {
+      const data = join(scratch, 'existing');
+      mkdirSync(data);
+      const { code } = await cli(['pull', '--base', 'appNoSuchBase00000', ...remote(data)]);
+      expect(code).toBe(1);
+      expect(existsSync(data)).toBe(true);
+      const status = await cli(['status', ...remote(data)]);
+      expect(status.code).toBe(0);
+      expect(status.lines).toEqual([]);
+    },
+    RUNS(2),
+  );
 
-  it('removes a copy: its mirror is no longer listed, and a pull makes it again', async () => {
-    const data = join(scratch, 'removed');
-    expect((await cli(['pull', '--base', h.baseId, ...remote(data)])).code).toBe(0);
-    const removed = await cli(['remove', '--base', h.baseId, ...remote(data)]);
-    expect(removed.code).toBe(0);
-    expect(removed.lines.at(-1)!.removed).toMatchObject({ baseId: h.baseId });
-    const again = await cli(['pull', '--base', h.baseId, ...remote(data)]);
-    expect(again.code).toBe(0);
-    expect(again.lines.at(-1)!.mirror).toMatchObject({ state: 'ready', localChanges: 0 });
-  });
+  it(
+    'removes a copy: its mirror is no longer listed, and a pull makes it again',
+    async () => {
+      const data = join(scratch, 'removed');
+      expect((await cli(['pull', '--base', h.baseId, ...remote(data)])).code).toBe(0);
+      const removed = await cli(['remove', '--base', h.baseId, ...remote(data)]);
+      expect(removed.code).toBe(0);
+      expect(removed.lines.at(-1)!.removed).toMatchObject({ baseId: h.baseId });
+      const again = await cli(['pull', '--base', h.baseId, ...remote(data)]);
+      expect(again.code).toBe(0);
+      expect(again.lines.at(-1)!.mirror).toMatchObject({ state: 'ready', localChanges: 0 });
+    },
+    RUNS(3),
+  );
 });
 
 describe('removing a copy', () => {
