@@ -11,6 +11,7 @@ import type { FuzzTarget } from './target';
 /** Each target in its own module, loaded only when run. */
 const TARGETS: Record<string, () => Promise<{ target: FuzzTarget }>> = {
   queue: () => import('./queue/target'),
+  sync: () => import('./sync/target'),
 };
 
 const DEFAULT_RUNS = 25;
