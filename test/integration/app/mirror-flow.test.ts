@@ -143,6 +143,8 @@ describe('a mirror through the channels', () => {
         table: 'Tasks',
         tableId: tableIds.Tasks,
         recordId,
+        // The record is named by its primary field as of the last sync, which here is the field in conflict.
+        record: conflicts[0]!.base,
         field: 'Name',
         kind: 'cell',
         lastSynced: conflicts[0]!.base,
