@@ -13,13 +13,20 @@ import { expect, test } from './edit-fixtures';
 
 const PAGE_DELAY_MS = 4000;
 
-/** Slows the export's pages alone (the grid's ask for a pageSize, the export's do not), so the grid stays quick. */
+/**
+ * Slows the export's pages alone (the grid's ask for a pageSize, the export's do not; the grid's seeks to far rows
+ * are TableDesk extensions, not /v0/ lists), so the grid stays quick.
+ */
 function slowExportPages(door: { proxy: FaultProxy }): void {
   door.proxy.reset();
   door.proxy.inject(
     { type: 'delay', ms: PAGE_DELAY_MS, after: 'response' },
     {
-      match: (r) => r.method === 'GET' && r.path.includes('/Tasks') && !r.path.includes('pageSize='),
+      match: (r) =>
+        r.method === 'GET' &&
+        r.path.startsWith('/v0/') &&
+        r.path.includes('/Tasks') &&
+        !r.path.includes('pageSize='),
       times: Infinity,
     },
   );
