@@ -18,7 +18,8 @@ const TASKS = 'Tasks';
 async function scrollDown(app: AppPage, row: number): Promise<void> {
   await app.cell(2, 'Name').hover();
   await expect(async () => {
-    await app.page.mouse.wheel(0, 1500);
+    // Steps shorter than the grid's height: the scrollbar spans the whole view, so a long step passes the row.
+    await app.page.mouse.wheel(0, 500);
     await expect(app.row(row)).toBeInViewport({ timeout: 500 });
   }).toPass();
   await expect(app.row(0)).not.toBeInViewport();
