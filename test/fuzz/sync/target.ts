@@ -4,7 +4,7 @@
  * random choices; every sync is checked against the two sides before it, and the last one must leave the copy
  * equal to the service with nothing left to send.
  */
-import fc from 'fast-check';
+import { runHistories } from '../target';
 import type { FuzzTarget } from '../target';
 import { choicesArb, commandsArb } from './commands';
 import { History } from './history';
@@ -15,31 +15,15 @@ const MAX_COMMANDS = 16;
 
 export const target: FuzzTarget = {
   describe: 'offline copy sync: edits, creates, deletes and links on both sides, stopped syncs, resolutions',
-  async run({ seed, runs, path, replayPath, log }) {
-    const world = await startWorld();
-    let n = 0;
-    try {
-      await fc.assert(
-        fc.asyncProperty(commandsArb(MAX_COMMANDS, replayPath), choicesArb, async (commands, last) => {
-          const started = Date.now();
-          const history = await History.start(world, n++);
-          try {
-            await fc.asyncModelRun(() => ({ model: {}, real: history }), commands);
-            await history.finish(last);
-          } catch (e) {
-            throw new Error(
-              `${e instanceof Error ? e.message : String(e)}\nwhat happened:\n  ${history.log.join('\n  ')}`,
-              { cause: e },
-            );
-          } finally {
-            await history.cleanup();
-          }
-          log?.(`history ${n}: ${history.log.length} steps, ${Date.now() - started} ms`);
-        }),
-        { seed, numRuns: runs, ...(path === undefined ? {} : { path }) },
-      );
-    } finally {
-      await world.close();
-    }
-  },
+  run: (options) =>
+    runHistories(
+      {
+        startWorld,
+        startHistory: History.start,
+        commands: (replayPath) => commandsArb(MAX_COMMANDS, replayPath),
+        end: choicesArb,
+        finish: (history, last) => history.finish(last),
+      },
+      options,
+    ),
 };
