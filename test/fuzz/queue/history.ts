@@ -116,7 +116,7 @@ export class History {
   }
 
   targetOf(): EditTarget {
-    return { connectionId: 'fuzz', baseId: this.world.baseId, table: TABLE };
+    return { connectionId: 'fuzz', baseId: this.world.server.baseId, table: TABLE };
   }
 
   mark(): string {

@@ -4,26 +4,24 @@
  */
 import { RecordTableClient } from '../../../core/api';
 import type { TableClient } from '../../../core/api';
-import { startServer } from '../../../server/index';
-import type { RunningServer } from '../../../server/index';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
+import { startLocalServer } from '../../support/local-server';
+import type { LocalServer } from '../../support/local-server';
 
 export const TABLE = 'Tasks';
 
 export interface World {
-  server: RunningServer;
+  server: LocalServer;
   proxy: FaultProxy;
-  baseId: string;
   /** Straight to the server, unthrottled: what the service holds. */
   reader: TableClient;
   close(): Promise<void>;
 }
 
 export async function startWorld(): Promise<World> {
-  const server = await startServer({ memory: true, demo: { largeTableRecords: 5 }, rateLimit: 'off' });
+  const server = await startLocalServer({ demo: { largeTableRecords: 5 } });
   const proxy = await startFaultProxy(server.url);
-  const baseId = server.bases[0]!.id;
   const client = new RecordTableClient({
     baseUrl: server.url,
     apiKey: server.apiKey,
@@ -32,8 +30,7 @@ export async function startWorld(): Promise<World> {
   return {
     server,
     proxy,
-    baseId,
-    reader: client.table(baseId, TABLE),
+    reader: client.table(server.baseId, TABLE),
     async close() {
       await proxy.close();
       await server.close();

@@ -4,15 +4,15 @@
  * app's embedded server does. Each history makes a base of its own on the service and a mirror folder of its own.
  */
 import { RecordTableClient, SchedulerRegistry } from '../../../core/api';
-import { startServer } from '../../../server/index';
-import type { RunningServer } from '../../../server/index';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
+import { startLocalServer } from '../../support/local-server';
+import type { LocalServer } from '../../support/local-server';
 
 export interface World {
-  hosted: RunningServer;
+  hosted: LocalServer;
   proxy: FaultProxy;
-  local: RunningServer;
+  local: LocalServer;
   /** The other user, straight to the service. */
   service: RecordTableClient;
   /** The copy, through the local server's Web API (as the app edits it). */
@@ -24,9 +24,9 @@ export interface World {
 
 export async function startWorld(): Promise<World> {
   const pace = { requestsPerSecond: 1000, minSpacingMs: 1 };
-  const hosted = await startServer({ memory: true, rateLimit: 'off' });
+  const hosted = await startLocalServer({ demo: false });
   const proxy = await startFaultProxy(hosted.url);
-  const local = await startServer({ memory: true, rateLimit: 'off' });
+  const local = await startLocalServer({ demo: false });
   const schedulers = new SchedulerRegistry();
   return {
     hosted,
