@@ -68,6 +68,25 @@ export async function writeAll(handle: JournalHandle, text: string): Promise<voi
   }
 }
 
+/**
+ * Writes `text` whole into a new copy of `path` (`<path>.tmp`), synced, and returns the copy's path for the
+ * caller to rename over the file; a copy the disk refuses is removed.
+ */
+export async function writeCopy(files: JournalFiles, path: string, text: string): Promise<string> {
+  const tmp = `${path}.tmp`;
+  const copy = await files.open(tmp, 'w', PRIVATE_FILE);
+  try {
+    await writeAll(copy, text);
+    await copy.sync();
+  } catch (e) {
+    await copy.close().catch(() => undefined);
+    await files.remove(tmp).catch(() => undefined);
+    throw e;
+  }
+  await copy.close();
+  return tmp;
+}
+
 /** Appends damaged pieces to `path` (JSON lines: when, from which file, the text), synced before returning. */
 export async function setAside(
   files: JournalFiles,

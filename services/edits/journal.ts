@@ -28,7 +28,7 @@ import { ServiceError } from '../errors';
 import { lockFolder } from '../storage/folder-lock';
 import type { FolderLock } from '../storage/folder-lock';
 import { PRIVATE_FILE, privateDir } from '../storage/private-files';
-import { readLines, setAside, writeAll } from './journal-lines';
+import { readLines, setAside, writeAll, writeCopy } from './journal-lines';
 import type { JournalFiles, JournalHandle } from './ports';
 import type { FailureInfo } from './types';
 
@@ -560,17 +560,7 @@ export class Journal {
     const text = this.liveLines()
       .map((l) => JSON.stringify(l) + '\n')
       .join('');
-    const tmp = `${this.path}.tmp`;
-    const copy = await this.files.open(tmp, 'w', PRIVATE_FILE);
-    try {
-      await writeAll(copy, text);
-      await copy.sync();
-    } catch (e) {
-      await copy.close().catch(() => undefined);
-      await this.files.remove(tmp).catch(() => undefined);
-      throw e;
-    }
-    await copy.close();
+    const tmp = await writeCopy(this.files, this.path, text);
     // Closed first: Windows does not rename over an open file. Whatever happens, the journal is open again.
     await this.handle.close();
     try {

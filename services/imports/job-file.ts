@@ -13,7 +13,7 @@ import { editTargetSchema } from '../../core/contract/edits';
 import { importModeSchema, importRowSchema } from '../../core/contract/imports';
 import { channelErrorSchema } from '../../core/contract/schemas';
 import { DAMAGED_FILE, diskFiles } from '../edits/journal';
-import { readLines, setAside, writeAll } from '../edits/journal-lines';
+import { readLines, setAside, writeAll, writeCopy } from '../edits/journal-lines';
 import { PRIVATE_FILE, privateDir } from '../storage/private-files';
 
 const unit = z.string().min(1).max(40);
@@ -180,14 +180,7 @@ async function setAsideDamage(
   const path = join(dir, name);
   try {
     await setAside(diskFiles, join(dirname(dir), DAMAGED_FILE), `imports/${name}`, damaged);
-    const copy = await open(`${path}.tmp`, 'w', PRIVATE_FILE);
-    try {
-      await writeAll(copy, lines.map((l) => JSON.stringify(l) + '\n').join(''));
-      await copy.sync();
-    } finally {
-      await copy.close();
-    }
-    await rename(`${path}.tmp`, path);
+    await rename(await writeCopy(diskFiles, path, lines.map((l) => JSON.stringify(l) + '\n').join('')), path);
   } catch {
     await rm(`${path}.tmp`, { force: true });
   }
