@@ -5,6 +5,9 @@
  */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** Whether a URL's host name (`URL.hostname`, an IPv6 address in brackets) names this computer. */
+export const isLoopbackHost = (hostname: string): boolean => LOOPBACK.has(hostname);
+
 export function opensExternally(url: string): boolean {
   let parsed: URL;
   try {
@@ -14,6 +17,6 @@ export function opensExternally(url: string): boolean {
   }
   if (parsed.protocol === 'https:') return true;
   return (
-    parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname) && parsed.pathname.startsWith('/files/')
+    parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname) && parsed.pathname.startsWith('/files/')
   );
 }

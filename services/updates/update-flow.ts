@@ -5,6 +5,7 @@
  * "Later" waits for the next check. The updater itself (electron-updater) is the desktop door's
  * (electron/updates.ts); this is plain TypeScript so that the policy is tested on its own.
  */
+import { isLoopbackHost } from '../../core/records/external-links';
 
 export const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 
@@ -97,8 +98,7 @@ export function updateFeed(value: string | undefined): UpdateFeed {
   } catch {
     throw new Error('TABLEDESK_UPDATE_URL is not a URL (give an https:// feed, or "off")');
   }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
     throw new Error(
       'TABLEDESK_UPDATE_URL must be an https:// feed (http:// only on this computer), or "off"',
     );
