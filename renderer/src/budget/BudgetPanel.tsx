@@ -107,7 +107,7 @@ function Panel({
   const act = (p: Promise<unknown>) => void p.then(load, (e: unknown) => setError(errorMessage(e)));
   return (
     <div
-      className="td-budget-panel"
+      className="td-status-panel td-budget-panel"
       role="dialog"
       aria-label="API calls this month"
       onKeyDown={(e) => {

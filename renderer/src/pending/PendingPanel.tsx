@@ -74,7 +74,7 @@ function Panel({ onClose }: { onClose: () => void }) {
   return (
     // Not modal: the grid stays usable beside it; Esc inside it closes it.
     <div
-      className="td-pending-panel"
+      className="td-status-panel td-pending-panel"
       role="dialog"
       aria-label="Pending changes"
       onKeyDown={(e) => {
