@@ -79,12 +79,12 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
   const tooLong = text.length > MAX_FIND_TEXT;
   // What the count, the current match and the note belong to: a new search, view or set of fields drops them.
   const key = `${viewId ?? ''}\u0000${search}\u0000${names.join('\u0000')}`;
-  const [counted, setCounted] = useState<{ key: string; count: number }>();
+  // 'declined': the walk that counts was not agreed to (its API calls), so only loaded rows are searched.
+  const [counted, setCounted] = useState<{ key: string; count: number | 'declined' }>();
   const [at, setAt] = useState<{ key: string; match: FindMatch }>();
   const [said, setSaid] = useState<{ key: string; note: string }>();
-  // The search whose count was declined (its walk's API calls): only loaded rows are searched.
-  const [declinedKey, setDeclinedKey] = useState<string>();
-  const count = counted?.key === key ? counted.count : undefined;
+  const counting = counted?.key === key ? counted.count : undefined;
+  const count = counting === 'declined' ? undefined : counting;
   const current = open && at?.key === key ? at.match : undefined;
   const note = said?.key === key ? said.note : undefined;
 
@@ -132,8 +132,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
       .call('find.count', { viewId, text: search, fields: names })
       .then((r) => {
         if (stale || r.cancelled) return;
-        if (r.declined) setDeclinedKey(key);
-        else setCounted({ key, count: r.count });
+        setCounted({ key, count: r.declined ? 'declined' : r.count });
       })
       .catch((e: unknown) => {
         if (!stale) setSaid({ key, note: errorMessage(e) });
@@ -259,7 +258,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     setText,
     search,
     count,
-    declined: declinedKey === key,
+    declined: counting === 'declined',
     current,
     busy,
     note: tooLong ? `Find searches at most ${MAX_FIND_TEXT} characters.` : note,
