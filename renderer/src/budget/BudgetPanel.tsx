@@ -36,7 +36,7 @@ function ScopeReport({
   return (
     <section className="td-budget-scope" aria-label={scopeLabel(scope.scope)}>
       <h3>
-        {scope.workspace ? 'Workspace' : 'Base'} {scope.workspace ? scope.scope : scope.scope.slice(5)}
+        {scopeLabel(scope.scope)}
         {!scope.workspace && <span className="td-muted"> (its workspace cannot be read with this key)</span>}
       </h3>
       <label>

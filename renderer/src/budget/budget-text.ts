@@ -46,7 +46,7 @@ export const resetDate = (resetsAt: number): string =>
 
 /** Whose calls: a workspace, or a base whose workspace the service would not tell. */
 export const scopeLabel = (scope: string): string =>
-  scope.startsWith('base:') ? `base ${scope.slice(5)}` : `workspace ${scope}`;
+  scope.startsWith('base:') ? `Base ${scope.slice(5)}` : `Workspace ${scope}`;
 
 /** The status bar's figure: "1,234 of 100,000 API calls this month". */
 export function figureText(status: BudgetStatus): string {
