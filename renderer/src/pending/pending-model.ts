@@ -112,8 +112,12 @@ function shortValue(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
-const fieldsText = (fields: readonly string[], values: Record<string, unknown>): string =>
-  fields.map((f) => `${f} → ${shortValue(values[f])}`).join(', ');
+/** A record's changed fields in a line ("rec123: Name → "A", Points → 3"); all of `values` by default. */
+const changesText = (
+  recordId: string,
+  values: Record<string, unknown>,
+  fields: readonly string[] = Object.keys(values),
+): string => `${recordId}: ${fields.map((f) => `${f} → ${shortValue(values[f])}`).join(', ')}`;
 
 export const targetKeyOf = (t: PendingTarget): string => JSON.stringify([t.connectionId, t.baseId, t.table]);
 
@@ -129,7 +133,7 @@ export function editItems(state: EditState): PendingItem[] {
       target: state.target,
       recordId: state.recordId,
       title:
-        `${state.recordId}: ${fieldsText(state.pending, state.values)}` +
+        changesText(state.recordId, state.values, state.pending) +
         (state.discarding ? ' (discarded: dropped unless the request under way lands)' : ''),
       error: state.retrying?.error.message,
       at: state.retrying?.at,
@@ -143,7 +147,7 @@ export function editItems(state: EditState): PendingItem[] {
       state: 'refused',
       target: state.target,
       recordId: state.recordId,
-      title: `${state.recordId}: ${fieldsText(Object.keys(state.rejected.fields), state.rejected.fields)}`,
+      title: changesText(state.recordId, state.rejected.fields),
       error: state.rejected.error.message,
       actions: ['retry', 'discard'],
     });
@@ -170,7 +174,7 @@ export function unsavedItem(u: UnsavedEdits): PendingItem {
     state: 'refused',
     target: u.target,
     recordId: u.changes.length === 1 ? first?.recordId : undefined,
-    title: `${first?.recordId ?? ''}: ${fieldsText(Object.keys(first?.fields ?? {}), first?.fields ?? {})}${more} (not saved)`,
+    title: `${first ? changesText(first.recordId, first.fields) : ''}${more} (not saved)`,
     error: u.error,
     at: u.at,
     actions: ['retry', 'forget'],
