@@ -82,8 +82,6 @@ export interface AttemptConfig {
   apiKey: string;
   timeoutMs: number;
   fetch: typeof fetch;
-  /** The largest answer read (MAX_ANSWER_BYTES unless a test says otherwise). */
-  maxAnswerBytes?: number;
 }
 
 /** A failed attempt, with what the retry policy needs beyond the public error. */
@@ -153,12 +151,12 @@ export async function sendAttempt(
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit);
     status = response.status;
-    text = await boundedText(response, config.maxAnswerBytes ?? MAX_ANSWER_BYTES);
+    text = await boundedText(response, MAX_ANSWER_BYTES);
   } catch (cause) {
     if (cause instanceof AnswerTooLarge) {
       throw fail({
         kind: spec.creates ? 'outcome-unknown' : 'http',
-        message: `${where} answered more than ${config.maxAnswerBytes ?? MAX_ANSWER_BYTES} bytes${spec.creates ? `: ${maybe}` : ''}`,
+        message: `${where} answered more than ${MAX_ANSWER_BYTES} bytes${spec.creates ? `: ${maybe}` : ''}`,
         status,
         retryable: false,
         cause,
