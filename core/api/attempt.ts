@@ -9,6 +9,7 @@ import {
 } from './errors';
 import type { RecordTableErrorInit } from './errors';
 import { stripQuery } from './query';
+import { boundedBody } from './bounded-body';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -34,29 +35,6 @@ export interface AttemptSpec {
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 class AnswerTooLarge extends Error {}
-
-/** A body as text, refused past `limit` bytes (as announced, or as it arrives). */
-async function boundedText(response: Response, limit: number): Promise<string> {
-  if (Number(response.headers.get('content-length') ?? 0) > limit) {
-    await response.body?.cancel();
-    throw new AnswerTooLarge();
-  }
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (;;) {
-    const next = await reader.read();
-    if (next.done) return text + decoder.decode();
-    size += next.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new AnswerTooLarge();
-    }
-    text += decoder.decode(next.value, { stream: true });
-  }
-}
 
 /** Progress is counted in pieces of this size as the connection reads the body. */
 const PROGRESS_CHUNK = 64 * 1024;
@@ -151,7 +129,9 @@ export async function sendAttempt(
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit);
     status = response.status;
-    text = await boundedText(response, MAX_ANSWER_BYTES);
+    text = new TextDecoder().decode(
+      await boundedBody(response, MAX_ANSWER_BYTES, () => new AnswerTooLarge()),
+    );
   } catch (cause) {
     if (cause instanceof AnswerTooLarge) {
       throw fail({

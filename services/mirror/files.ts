@@ -5,6 +5,7 @@
  */
 import type { TableClient } from '../../core/api/index';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
+import { boundedBody } from '../../core/api/bounded-body';
 import { uploadProblem } from '../../core/records/attachments';
 import { readRemote } from './remote-read';
 import type { CopyFile, EngineContext, Run } from './run';
@@ -34,29 +35,6 @@ class Refused extends Error {}
 
 export const cellOf = (r: RecordData, f: FieldSchema): CopyFile[] =>
   Array.isArray(r.fields[f.id]) ? (r.fields[f.id] as CopyFile[]) : [];
-
-/** A response's body, refused past `limit` bytes (as announced, or as it arrives). */
-async function boundedBody(res: Response, limit: number): Promise<Buffer> {
-  const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
-  if (Number(res.headers.get('content-length') ?? 0) > limit) {
-    await res.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  for (;;) {
-    const next = await reader?.read();
-    if (!next || next.done) break;
-    size += next.value.byteLength;
-    if (size > limit) {
-      await reader?.cancel();
-      throw tooLarge();
-    }
-    chunks.push(next.value);
-  }
-  return Buffer.concat(chunks);
-}
 
 export class MirrorFiles {
   private readonly hosts = new Map<string, FileHosts>();
@@ -214,6 +192,8 @@ export class MirrorFiles {
    * too large is not tried again in this run, a dropped connection or a 5xx twice more.
    */
   private async download(run: Run, url: string): Promise<Buffer> {
+    const limit = this.ctx.deps.maxFileBytes ?? MAX_FILE_BYTES;
+    const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
     let last: unknown;
     for (let i = 0; i < FILE_TRIES; i++) {
       // Its own timer (not AbortSignal.timeout inside AbortSignal.any, which Node 20 may collect unfired).
@@ -226,7 +206,10 @@ export class MirrorFiles {
       run.signal.addEventListener('abort', stop, { once: true });
       try {
         const res = await this.fetchChecked(run, url, bounded.signal);
-        if (res.ok) return await boundedBody(res, this.ctx.deps.maxFileBytes ?? MAX_FILE_BYTES);
+        if (res.ok) {
+          const bytes = await boundedBody(res, limit, tooLarge);
+          return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        }
         await res.body?.cancel();
         last = new Error(`Downloading an attachment failed: ${res.status}`);
         if (res.status < 500) break;
