@@ -134,30 +134,27 @@ export function seekReader(table: TableClient, list: ViewList, onTotal: (total: 
     onTotal(found.total);
     return found.offset ?? undefined;
   };
+  const read = async (start: number, offset: string | undefined, signal: AbortSignal) => {
+    const page = await table.listPage({
+      ...list,
+      pageSize: FAR_PAGE_SIZE,
+      priority: 'interactive',
+      signal,
+      ...(offset === undefined ? {} : { offset }),
+    });
+    if (page.offset !== undefined) offsets.set(start + page.records.length, page.offset);
+    return page.records;
+  };
   return {
     async page(start, signal) {
-      let offset = offsets.get(start);
-      let fresh = offset === undefined;
-      if (offset === undefined && start > 0) offset = await seek(start, signal);
-      for (;;) {
-        try {
-          const page = await table.listPage({
-            ...list,
-            pageSize: FAR_PAGE_SIZE,
-            priority: 'interactive',
-            signal,
-            ...(offset === undefined ? {} : { offset }),
-          });
-          if (page.offset !== undefined) offsets.set(start + page.records.length, page.offset);
-          return page.records;
-        } catch (e) {
-          // An offset kept from an earlier page expired: seek it again, once.
-          if (fresh || !isExpiredOffset(e)) throw e;
-          offsets.delete(start);
-          fresh = true;
-          offset = await seek(start, signal);
-        }
-      }
+      const kept = offsets.get(start);
+      if (kept === undefined) return read(start, start > 0 ? await seek(start, signal) : undefined, signal);
+      return read(start, kept, signal).catch(async (e: unknown) => {
+        // An offset kept from an earlier page expired: seek it again, once.
+        if (!isExpiredOffset(e)) throw e;
+        offsets.delete(start);
+        return read(start, await seek(start, signal), signal);
+      });
     },
   };
 }
