@@ -37,8 +37,8 @@ function countText(loaded: number, total: number | undefined, viewCount: ViewCou
   // The page chain's own end is exact too, and may come first (a short view).
   if (total !== undefined) return plural(total, 'record');
   if (viewCount?.exact) return plural(viewCount.count, 'record');
-  if (viewCount?.declined) return `${count.format(loaded)}+ loaded`;
-  if (viewCount) return `≥ ${count.format(Math.max(viewCount.count, loaded))} records`;
+  // A count whose walk was declined says no more than the rows loaded.
+  if (viewCount && !viewCount.declined) return `≥ ${count.format(Math.max(viewCount.count, loaded))} records`;
   return `${count.format(loaded)}+ loaded`;
 }
 
