@@ -90,8 +90,9 @@ export class SingleSelectEditor implements ICellEditorComp<RecordData> {
 
   private narrow(): void {
     const typed = this.box.value;
-    this.shown = typed.trim() === '' ? [NONE, ...this.names] : filterChoices(this.names, typed);
-    this.marked = typed.trim() === '' ? this.initial : this.shown[0];
+    const empty = typed.trim() === '';
+    this.shown = empty ? [NONE, ...this.names] : filterChoices(this.names, typed);
+    this.marked = empty ? this.initial : this.shown[0];
     this.list.replaceChildren(
       ...this.shown.map((name, i) => {
         const option = document.createElement('li');
