@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import type { Metadata, Sharp, SharpOptions } from 'sharp';
 
 export interface ImageInfo {
@@ -30,23 +31,12 @@ const MAX_DECODE = 50_000_000;
 const LIGHT_DECODE = 4_000_000;
 const TIMEOUT_SECONDS = 20;
 
-/** Runs its tasks one at a time, in order. */
-class Lane {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const out = this.tail.then(task);
-    this.tail = out.catch(() => undefined);
-    return out;
-  }
-}
-
 /**
  * One heavy decode at a time (two cores are shared with the app, and each big decode holds hundreds of MB),
  * and small images in their own lane: an upload of a photo never waits behind a huge one.
  */
-const heavy = new Lane();
-const light = new Lane();
+const heavy = new PQueue({ concurrency: 1 });
+const light = new PQueue({ concurrency: 1 });
 
 type SharpFactory = (input: Buffer, options: SharpOptions) => Sharp;
 let loading: Promise<SharpFactory> | undefined;
@@ -110,7 +100,7 @@ export async function describeImage(bytes: Buffer): Promise<ImageInfo | undefine
     return Object.fromEntries(entries) as ImageInfo['thumbnails'];
   };
   try {
-    return { width, height, thumbnails: await (cost > LIGHT_DECODE ? heavy : light).run(thumbnails) };
+    return { width, height, thumbnails: await (cost > LIGHT_DECODE ? heavy : light).add(thumbnails) };
   } catch {
     return undefined;
   }
