@@ -224,7 +224,7 @@ function pageFromOrdering(
   if (after) {
     if (start === 0) return undefined;
     // The ordering is fresh: its records have the keys they have now.
-    const now = service.pages.keysetOf(table, q.sort, after.seq);
+    const now = service.pages.placeOf(table, q.sort, after.seq)?.keyset;
     if (!now || after.keys.some((k, i) => now.keys[i] !== k)) return undefined;
   }
   const seqs = o.seqs.slice(start, start + spec.limit);
@@ -458,8 +458,8 @@ export async function seekRecords(
     // before it: a keyset after that one starts where the gone one would have.
     at = (p) => {
       for (let i = p; i >= 0; i--) {
-        const keyset = service.pages.keysetOf(table, q.sort, o.seqs[i]!);
-        if (keyset) return { keyset, id: service.pages.idOf(keyset.seq) };
+        const place = service.pages.placeOf(table, q.sort, o.seqs[i]!);
+        if (place) return place;
       }
       return undefined;
     };

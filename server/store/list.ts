@@ -212,25 +212,30 @@ export class PageReader {
       raw: true,
       withKeys: false,
       first: within ? Infinity : MAX_CHUNK,
-      keysetOf: (row) => this.keysetOf(table, sort, row[0])!,
+      keysetOf: (row) => this.place(order, row[0])!.keyset,
     });
     for (const row of rows) {
       const seq = row[0];
       if (!keep || keep(seq)) seqs.push(seq);
-      if (performance.now() > until) return { seqs, resume: this.keysetOf(table, sort, seq) };
+      if (performance.now() > until) return { seqs, resume: this.place(order, seq)?.keyset };
     }
     return { seqs };
   }
 
-  /** The keyset of a walk that has just returned the record `seq` (undefined when it is gone). */
-  keysetOf(table: Table, sort: SortRule[], seq: number): Keyset | undefined {
-    const exprs = this.order(table, sort).exprs;
-    if (exprs.length === 0) return this.idOf(seq) ? { keys: [], seq } : undefined;
-    const keys = this.db
-      .prepare(`SELECT ${exprs.join(', ')} FROM records WHERE seq = ?`)
+  /**
+   * The record `seq` as a walk in this order holds it once it has just returned it (its keyset), with its id;
+   * undefined when it is gone.
+   */
+  placeOf(table: Table, sort: SortRule[], seq: number): { keyset: Keyset; id: string } | undefined {
+    return this.place(this.order(table, sort), seq);
+  }
+
+  private place(order: Order, seq: number): { keyset: Keyset; id: string } | undefined {
+    const row = this.db
+      .prepare(`SELECT ${['id', ...order.exprs].join(', ')} FROM records WHERE seq = ?`)
       .raw()
       .get(seq) as unknown[] | undefined;
-    return keys && { keys, seq };
+    return row && { keyset: { keys: row.slice(1), seq }, id: row[0] as string };
   }
 
   /**
@@ -249,15 +254,7 @@ export class PageReader {
       .prepare(`${sql} LIMIT 1 OFFSET ?`)
       .pluck()
       .get(...params, position) as number | undefined;
-    const keyset = seq === undefined ? undefined : this.keysetOf(table, sort, seq);
-    return keyset && { keyset, id: this.idOf(seq!) };
-  }
-
-  /** The id of the record `seq` names (the last record of a page an offset points after). */
-  idOf(seq: number): string {
-    return (
-      (this.db.prepare('SELECT id FROM records WHERE seq = ?').pluck().get(seq) as string | undefined) ?? ''
-    );
+    return seq === undefined ? undefined : this.place(order, seq);
   }
 
   /** How many records the table has (or of the candidates, how many are still there). */
