@@ -118,9 +118,7 @@ export interface Query {
 }
 
 /** A query's records in its order, as seqs: what a seek finds positions in. */
-interface Ordering {
-  seqs: number[];
-}
+type Ordering = number[];
 
 const orderingKey = (table: Table, q: Query) => JSON.stringify(['order', table.id, q.filterKey, q.sort]);
 const matchKey = (table: Table, q: Query) => JSON.stringify(['match', table.id, q.filterKey]);
@@ -172,22 +170,22 @@ function ordering(service: Service, table: Table, q: Query & { filter: NonNullab
     orderingKey(table, q),
     async () => {
       const matches = await matching(service, table, q);
-      const out: Ordering = { seqs: [] };
-      const take = (run: { seqs: number[]; resume?: Keyset }) => {
-        for (const seq of run.seqs) out.seqs.push(seq);
-      };
-      if (matches.length <= MAX_PINNED)
-        take(service.pages.ordered(table, q.sort, new Candidates(matches), undefined, undefined, Infinity));
-      else
-        await inSlices(
-          undefined,
-          (from, until) =>
-            service.pages.ordered(table, q.sort, q.within, (seq) => holds(matches, seq), from, until),
-          take,
-        );
+      if (matches.length <= MAX_PINNED) {
+        const few = new Candidates(matches);
+        return service.pages.ordered(table, q.sort, few, undefined, undefined, Infinity).seqs;
+      }
+      const out: Ordering = [];
+      await inSlices(
+        undefined,
+        (from, until) =>
+          service.pages.ordered(table, q.sort, q.within, (seq) => holds(matches, seq), from, until),
+        (run) => {
+          for (const seq of run.seqs) out.push(seq);
+        },
+      );
       return out;
     },
-    (o) => o.seqs.length,
+    (o) => o.length,
   );
 }
 
@@ -220,21 +218,21 @@ function pageFromOrdering(
 ): PageRead | undefined {
   const o = service.queries.peek<Ordering>(orderingKey(table, q));
   if (!o) return undefined;
-  const start = after ? o.seqs.indexOf(after.seq) + 1 : 0;
+  const start = after ? o.indexOf(after.seq) + 1 : 0;
   if (after) {
     if (start === 0) return undefined;
     // The ordering is fresh: its records have the keys they have now.
     const now = service.pages.placeOf(table, q.sort, after.seq)?.keyset;
     if (!now || after.keys.some((k, i) => now.keys[i] !== k)) return undefined;
   }
-  const seqs = o.seqs.slice(start, start + spec.limit);
+  const seqs = o.slice(start, start + spec.limit);
   const page = service.pages.read(table, {
     sort: q.sort,
     within: new Candidates(seqs),
     limit: spec.limit,
     withKeys: spec.withKeys,
   });
-  return { ...page, more: start + seqs.length < o.seqs.length };
+  return { ...page, more: start + seqs.length < o.length };
 }
 
 /**
@@ -453,12 +451,12 @@ export async function seekRecords(
     at = (p) => service.pages.at(table, q.sort, q.within, p);
   } else {
     const o = await freshOrdering(service, table, { ...q, filter: q.filter });
-    total = o.seqs.length;
+    total = o.length;
     // A record gone since (the table changed while its ordering was made) is passed over for the one
     // before it: a keyset after that one starts where the gone one would have.
     at = (p) => {
       for (let i = p; i >= 0; i--) {
-        const place = service.pages.placeOf(table, q.sort, o.seqs[i]!);
+        const place = service.pages.placeOf(table, q.sort, o[i]!);
         if (place) return place;
       }
       return undefined;
