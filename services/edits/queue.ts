@@ -50,6 +50,15 @@ export interface EditQueueOptions {
   onDropped?: (editIds: string[]) => void;
 }
 
+/** A base of a connection, whose tables' edits are settled together (before an offline copy's sync). */
+export interface BaseRef {
+  connectionId: string;
+  baseId: string;
+}
+
+const inBase = (target: EditTarget, base: BaseRef): boolean =>
+  target.connectionId === base.connectionId && target.baseId === base.baseId;
+
 /** Which records an operation over many applies to: a table's, one record's, or (neither) all. */
 export interface SlotMatch {
   target?: EditTarget | undefined;
@@ -107,6 +116,9 @@ export class EditQueue {
   private readonly groups = new Map<string, Group>();
   private readonly controllers = new Set<AbortController>();
   private idleWaiters: (() => void)[] = [];
+  /** Targets of edit() calls whose lines the journal is still writing: not queued yet, but made. */
+  private readonly journaling = new Set<{ target: EditTarget }>();
+  private settleWaiters: { base: BaseRef; resolve: () => void }[] = [];
   private closing = false;
   private readonly settleMs: number;
   private readonly maxHoldMs: number;
@@ -167,7 +179,17 @@ export class EditQueue {
     // Typing counts from the moment an edit arrives: a slow disk sync must not look like a pause to flush on.
     group.lastEditAt = Date.now();
     // One write for the whole call: on a disk that refuses it, none of it is saved, and the caller is told.
-    await this.opts.journal.append(lines);
+    const call = { target };
+    this.journaling.add(call);
+    try {
+      await this.opts.journal.append(lines);
+    } catch (error) {
+      this.journaling.delete(call);
+      this.wakeSettled();
+      throw error;
+    }
+    // Queued in the same turn, so that no waiter of settle() sees the base as settled in between.
+    this.journaling.delete(call);
     group.lastEditAt = Date.now();
     for (const line of lines) {
       const slot = this.slot(target, line.recordId);
@@ -176,7 +198,11 @@ export class EditQueue {
       }
       this.emitState(slot);
     }
-    this.schedule(group);
+    // A sync waiting on this base sends at once instead of waiting for a pause in typing.
+    this.schedule(
+      group,
+      this.settleWaiters.some((w) => inBase(target, w.base)),
+    );
     this.emitSummary();
     return lines.map((l) => l.id);
   }
@@ -284,6 +310,41 @@ export class EditQueue {
   whenIdle(): Promise<void> {
     if (!this.hasPending()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Sends a base's waiting edits now, and resolves once none of them is being journaled, queued or in flight
+   * (rejected ones wait for the user), or after `withinMs` (a service that keeps failing keeps the rest for later).
+   * An offline copy's sync waits on it, so an edit typed just before Sync is in the copy when the sync compares.
+   */
+  settle(base: BaseRef, withinMs: number): Promise<void> {
+    for (const group of this.groups.values())
+      if (inBase(group.target, base)) this.sendNow({ target: group.target });
+    if (this.settled(base)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = { base, resolve: () => (clearTimeout(timer), resolve()) };
+      const timer = setTimeout(() => {
+        this.settleWaiters = this.settleWaiters.filter((w) => w !== waiter);
+        resolve();
+      }, withinMs);
+      timer.unref();
+      this.settleWaiters.push(waiter);
+    });
+  }
+
+  private settled(base: BaseRef): boolean {
+    if ([...this.journaling].some((call) => inBase(call.target, base))) return false;
+    return [...this.groups.values()].every(
+      (g) =>
+        !inBase(g.target, base) ||
+        [...g.slots.values()].every((s) => s.pending.size === 0 && s.inFlight === undefined),
+    );
+  }
+
+  private wakeSettled(): void {
+    const waiters = this.settleWaiters;
+    this.settleWaiters = waiters.filter((w) => !this.settled(w.base));
+    for (const w of waiters) if (!this.settleWaiters.includes(w)) w.resolve();
   }
 
   /** Stops sending; requests in flight are abandoned and stay in the journal for the next start. */
@@ -602,6 +663,7 @@ export class EditQueue {
     const summary = this.summary();
     this.opts.emit('edits.summary', summary);
     if (summary.pending === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    this.wakeSettled();
   }
 }
 

@@ -37,6 +37,12 @@ export interface OfflineMirrorsOptions {
   minuteMs?: number | undefined;
   /** Whether a copy may spend its calls (the request budget asks on a limited plan); without it, always. */
   consent?: Consent | undefined;
+  /**
+   * Resolves once the edits made to a base of the embedded server have reached it: a sync compares the copy as
+   * it is, so an edit typed just before Sync would otherwise be a local change only of the next sync, compared
+   * against what this one received (a conflict never shown). Without it a sync does not wait.
+   */
+  settleEdits?: ((base: { connectionId: string; baseId: string }) => Promise<void>) | undefined;
 }
 
 /** Local edits come in bursts (a paste, an undo of many rows): the badges are counted again once they pause. */
@@ -79,10 +85,10 @@ export class OfflineMirrors {
       return { cancelled: true };
     },
     'mirror.sync': async ({ mirrorId }) => {
-      await this.mirror(mirrorId);
+      const mirror = await this.mirror(mirrorId);
       if (this.pulling(mirrorId))
         throw new ServiceError('invalid-request', 'This base is still being copied: sync once it is done.');
-      return this.sync(mirrorId);
+      return this.sync(mirror);
     },
     'mirror.conflicts': async ({ mirrorId }) => {
       await this.mirror(mirrorId);
@@ -222,12 +228,14 @@ export class OfflineMirrors {
     return pull.done;
   }
 
-  private sync(mirrorId: string): Promise<SyncResult> {
+  private sync(mirror: MirrorInfo): Promise<SyncResult> {
+    const mirrorId = mirror.id;
     const running = this.syncs.get(mirrorId);
     if (running !== undefined) return running;
     const report = this.progressTo(undefined);
     const done = (async () => {
       try {
+        await this.options.settleEdits?.(mirror.local);
         return await (await this.options.engine).sync(mirrorId, report);
       } finally {
         this.syncs.delete(mirrorId);
@@ -306,7 +314,7 @@ export class OfflineMirrors {
     if (!this.timers.has(mirrorId)) return;
     if (mirror === undefined || mirror.state !== 'ready') return;
     try {
-      await this.sync(mirrorId);
+      await this.sync(mirror);
       this.autoSyncErrors.delete(mirrorId);
     } catch (error) {
       this.autoSyncErrors.set(mirrorId, toChannelError(error).message);

@@ -165,6 +165,23 @@ describe('a mirror through the channels', () => {
     expect(after.mirrors[0]).toMatchObject({ conflicts: 0, localChanges: 0 });
     expect((await h.call('mirror.conflicts', { mirrorId: mirror.id })).conflicts).toEqual([]);
   });
+
+  it('an edit made just before Sync is in that sync: a conflict with the service, never sent over it later', async () => {
+    const target = { connectionId: 'demo', baseId: mirror.local.baseId, table: 'Tasks' };
+    await remote.request('PATCH', `/v0/${remote.baseId}/Tasks/${recordId}`, {
+      fields: { Name: 'Theirs again' },
+    });
+    // Not awaited: the edit is still being journaled, or waiting in the queue for more typing, when Sync comes.
+    const edit = h.call('edits.edit', { target, changes: [{ recordId, fields: { Name: 'Mine again' } }] });
+    const synced = await h.call('mirror.sync', { mirrorId: mirror.id });
+    await edit;
+    expect(synced).toMatchObject({ sent: 0, conflicts: 1 });
+    const { conflicts } = await h.call('mirror.conflicts', { mirrorId: mirror.id });
+    expect(conflicts).toEqual([
+      expect.objectContaining({ recordId, mine: 'Mine again', theirs: 'Theirs again' }),
+    ]);
+    expect(await remoteName('Tasks', recordId)).toBe('Theirs again');
+  });
 });
 
 describe('the automatic sync', () => {
