@@ -6,9 +6,11 @@
  *
  * - an edge added or removed on one side only is that side's change; added or removed on both, the same
  *   change: edges never conflict with each other;
- * - an edge touching a record held by a conflict (deleted on one side, changed on the other), or a record the
- *   service does not know yet (made here), keeps its state on each side: the copy keeps mine, the service keeps
- *   theirs and the base keeps the base, until the conflict is decided or the record is sent;
+ * - an edge touching a record held by a conflict (deleted on one side, changed on the other), a record the
+ *   service does not know yet (made here), or in a pull a record deleted here (whether that is a conflict is
+ *   the push's to find, and an edge the service added to it is what makes it one), keeps its state on each
+ *   side: the copy keeps mine, the service keeps theirs and the base keeps the base, until the conflict is
+ *   decided or the record is sent;
  * - a cell's order is mine where I reordered it (or put a link anywhere but at the end), else the service's,
  *   with the links only one side has put where that side put them.
  */

@@ -73,7 +73,17 @@ export function mergeRecord(
   if (base === undefined) {
     // New on the service (a copy already here was written by an interrupted run of this same merge).
     if (theirs === null) return { ...none, local: mine ? null : undefined };
-    return { ...none, local: theirs, base: theirs };
+    // Its edges to a held record (one deleted here) stay out of the copy and the base, as the base had them:
+    // else the base would gain the edge on that record's side too, and its deletion here would not see it.
+    const fields = { ...theirs.fields };
+    for (const f of table.fields)
+      if (pairs.has(f)) {
+        const ids = linkIds(theirs, f.id).filter((id) => !held(id));
+        if (ids.length > 0) fields[f.id] = ids;
+        else delete fields[f.id];
+      }
+    const record = { ...theirs, fields };
+    return { ...none, local: record, base: record };
   }
   const record = (kind: 'deleted-remote' | 'deleted-local', t: RecordData | null, m: RecordData | null) => ({
     tableId: table.id,

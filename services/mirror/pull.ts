@@ -117,9 +117,10 @@ export class MirrorPull {
       (a, b) => Number(b.id === early?.tableId) - Number(a.id === early?.tableId),
     );
     const pulled = this.ctx.store.pulled(m.id);
+    run.deletedHere = await this.deletedHere(m);
     run.progress.tables = tables.length;
     for (const table of tables) {
-      await this.applyStaged(m, table);
+      await this.applyStaged(run, table);
       const remote = run.client.table(m.sourceBaseId, table.id);
       if (pulled.has(table.id) && m.cursor !== undefined) await this.refresh(run, table, remote, m.cursor);
       else {
@@ -133,6 +134,23 @@ export class MirrorPull {
     // of the next refresh covers).
     m.cursor = startedAt;
     this.ctx.store.saveMirror(m);
+  }
+
+  /**
+   * The records deleted in the copy and not yet on the service (their base waits for the push): their edges
+   * are held through the pull (links.ts), so a link the service made to one stays a change of that record,
+   * which the push then meets as a conflict with its deletion.
+   */
+  private async deletedHere(m: MirrorRow): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const table of mirroredTables(m)) {
+      const base = this.ctx.store.baseIds(m.id, table.id);
+      if (base.size === 0) continue;
+      const { ids } = await this.ctx.local.touched(m.sourceBaseId, table.id);
+      for (const id of ids) base.delete(id);
+      for (const id of base) out.add(id);
+    }
+    return out;
   }
 
   /** A base of the local server that is not this mirror's copy is never overwritten. */
@@ -234,7 +252,7 @@ export class MirrorPull {
       table.id,
       localForm.map((r) => ({ id: r.id, record: r })),
     );
-    await this.applyStaged(m, table, mine, count ? run : undefined);
+    await this.applyStaged(run, table, mine, count);
     run.progress.records += records.length;
     run.report();
   }
@@ -251,12 +269,12 @@ export class MirrorPull {
       table.id,
       ids.map((id) => ({ id, record: null })),
     );
-    await this.applyStaged(run.mirror, table, mine);
+    await this.applyStaged(run, table, mine);
     run.result.deleted += ids.length;
   }
 
   /**
-   * Applies whatever is staged for the table (this run's page, or what a killed run left). With `run`, counts
+   * Applies whatever is staged for the table (this run's page, or what a killed run left). With `count`, counts
    * as received each staged record the service changed since the copy last saw it: a cell a person writes, or
    * a link, differs from the base, or the base of its links moved in this pull (the other end of a link another
    * user made, see MergeBase). A refresh reads again what changed within its overlap before the last sync, and
@@ -264,17 +282,20 @@ export class MirrorPull {
    * cells they are computed from, which this app's own writes changed too).
    */
   private async applyStaged(
-    m: MirrorRow,
+    run: Run,
     table: TableSchema,
     mine?: Map<string, RecordData>,
-    run?: Run,
+    count = false,
   ): Promise<void> {
+    const m = run.mirror;
     const staged = this.ctx.store.staged(m.id, table.id);
     if (staged.length === 0) return;
     const copy =
       mine ?? new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
-    const base = mergeBase(this.ctx, m, (id) => run?.relinked.add(id));
+    const base = mergeBase(this.ctx, m, (id) => run.relinked.add(id));
     const held = heldByConflicts(this.ctx, m);
+    // Deleted here, unless the service's deletion has since settled it (its base is gone with its edges).
+    for (const id of run.deletedHere) if (this.ctx.store.baseRecord(m.id, id)) held.add(id);
     const sides = staged.map((s) => ({
       id: s.id,
       base: this.ctx.store.baseRecord(m.id, s.id),
@@ -286,7 +307,7 @@ export class MirrorPull {
       if (whole === 'deleted-remote' || whole === 'deleted-local') held.add(x.id);
     }
     const fields = writableFields(table);
-    if (run)
+    if (count)
       for (const x of sides)
         if (
           x.theirs !== null &&
