@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordTableClient } from '../../../core/api';
 import type { ClientOptions, TableClient } from '../../../core/api';
+import { afterEach } from 'vitest';
 import type { z } from 'zod';
 import { editChannels, editEvents } from '../../../core/contract/edits';
 import { replaceChannels, replaceEvents } from '../../../core/contract/replace';
@@ -15,10 +16,11 @@ import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
 import type { RecordData } from '../../../core/records/types';
 import { startServer } from '../../../server/index';
 import type { RunningServer, ServerOptions } from '../../../server/index';
-import { createEditServices } from '../../../services/edits';
+import { createEditServices, journalDir } from '../../../services/edits';
 import { ServiceError } from '../../../services/errors';
 import type { EditServices, EditServicesOptions, Parts } from '../../../services/edits';
 import type { EditTarget } from '../../../services/edits/types';
+import { LOCK_FILE } from '../../../services/storage/folder-lock';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 
@@ -54,6 +56,8 @@ export interface Harness {
   snapshot(table: string): Promise<Map<string, RecordData>>;
   eventsOf<E extends EditEventName>(name: E): EditEventPayload<E>[];
   patches(): SeenRequest[];
+  /** Stopped as a killed process is, without its shutdown: the OS lets go of its lock, nothing else happens. */
+  kill(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -146,6 +150,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     eventsOf: <E extends EditEventName>(name: E) =>
       events.filter((e) => e.event === name).map((e) => e.payload as EditEventPayload<E>),
     patches: () => seen.filter((r) => r.method === 'PATCH'),
+    kill: () => rm(join(journalDir(userDataDir), LOCK_FILE)),
     async close() {
       await services.close();
       await proxy?.close();
@@ -155,5 +160,22 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await server.close();
       await rm(userDataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * startHarness for a file whose tests start several harnesses (restarts on the same folder among them): each
+ * is closed after its test, the last started first.
+ */
+export function harnessPerTest(): (opts?: HarnessOptions) => Promise<Harness> {
+  let open: Harness[] = [];
+  afterEach(async () => {
+    for (const h of open.reverse()) await h.close();
+    open = [];
+  });
+  return async (opts = {}) => {
+    const h = await startHarness(opts);
+    open.push(h);
+    return h;
   };
 }

@@ -3,26 +3,15 @@
  * or refused (in words, the cell back as it was), a damaged line is set aside and reported, never fatal, and
  * never costs the line after it.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { journalDir } from '../../../services/edits';
-import { LOCK_FILE } from '../../../services/storage/folder-lock';
 import { FuzzDisk } from '../../fuzz/queue/disk';
-import { startHarness } from './harness';
+import { harnessPerTest } from './harness';
 import type { Harness } from './harness';
 
-let harnesses: Harness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.reverse()) await h.close();
-  harnesses = [];
-});
-
-async function start(opts: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const h = await startHarness(opts);
-  harnesses.push(h);
-  return h;
-}
+const start = harnessPerTest();
 
 /** The first record of Tasks, and a target for it. */
 async function oneTask(h: Harness) {
@@ -113,7 +102,7 @@ describe('a journal write is complete on disk, or refused', () => {
     expect(piece!.length).toBe(40);
     expect(end).toBe('');
     // Killed (its lock goes with it): the next start reads the whole line and sets the torn piece aside.
-    await rm(join(journalDir(h.userDataDir), LOCK_FILE));
+    await h.kill();
     const again = await start({ restartOf: h });
     await again.parts.queue.whenIdle();
     expect((await again.snapshot('Tasks')).get(rec.id)?.fields.Name).toBe('whole');

@@ -3,25 +3,11 @@
  * created while they may have arrived) and adopted when found, before the user is asked anything; deletes
  * are journaled like creates, so one the app did not finish goes on at the next start, or is listed.
  */
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { journalDir } from '../../../services/edits';
-import { LOCK_FILE } from '../../../services/storage/folder-lock';
-import { startHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest } from './harness';
 import type { Harness } from './harness';
 
-let harnesses: Harness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.reverse()) await h.close();
-  harnesses = [];
-});
-
-async function start(opts: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const h = await startHarness(opts);
-  harnesses.push(h);
-  return h;
-}
+const start = harnessPerTest();
 
 const named = async (h: Harness, prefix: string) =>
   [...(await h.snapshot('Tasks')).values()].filter((r) => String(r.fields.Name ?? '').startsWith(prefix));
@@ -83,7 +69,7 @@ describe('a create whose answer was lost', () => {
     void h.call('records.create', { target, records: [{ fields: { Name: 'made while stopping' } }] });
     while ((await named(h, 'made while stopping')).length === 0) await new Promise((r) => setTimeout(r, 20));
     // Stopped without its shutdown: its journal still has the create as sent.
-    await rm(join(journalDir(h.userDataDir), LOCK_FILE));
+    await h.kill();
     const again = await start({ restartOf: h });
     // Looked for as the app starts, without being asked.
     const deadline = Date.now() + 5000;
@@ -140,7 +126,7 @@ describe('a delete', () => {
     h.proxy!.inject({ type: 'delay', ms: 60_000 }, { match: (r) => r.method === 'DELETE', times: 2 });
     void h.call('records.delete', { target, records: rows.map((r) => ({ id: r.id, fields: {} })) });
     while ((await h.snapshot('Tasks')).has(rows[0]!.id)) await new Promise((r) => setTimeout(r, 20));
-    await rm(join(journalDir(h.userDataDir), LOCK_FILE));
+    await h.kill();
     const again = await start({ restartOf: h, proxy: false });
     while ((await again.call('records.pendingDeletes', {})).deletes.length > 0)
       await new Promise((r) => setTimeout(r, 20));
