@@ -40,6 +40,11 @@ export class AppPage {
     await expect(this.page.getByRole('navigation', { name: 'Connections' })).toBeVisible();
   }
 
+  /** Selects a saved connection in the picker, as a person does to see its bases and tables. */
+  async openConnection(name: string): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Connections' }).getByRole('button', { name }).click();
+  }
+
   /** Opens a table of the demo base (the demo connection and its single base are selected on start). */
   async openTable(name: string): Promise<void> {
     await this.page.getByRole('region', { name: 'Tables' }).getByRole('button', { name }).click();

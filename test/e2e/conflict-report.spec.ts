@@ -37,10 +37,7 @@ test('the conflicts report names records, breaks no words, and a resolved confli
 }) => {
   test.setTimeout(240_000);
   const { page } = app;
-  await page
-    .getByRole('navigation', { name: 'Connections' })
-    .getByRole('button', { name: HOSTED_CONNECTION })
-    .click();
+  await app.openConnection(HOSTED_CONNECTION);
   const tables = page.getByRole('region', { name: 'Tables' });
   const offline = tables.getByRole('region', { name: 'Offline copy' });
   const tasks = tables.getByRole('listitem').filter({ hasText: 'Tasks' });

@@ -71,10 +71,7 @@ export async function openHostedDoor(
 /** Opens the hosted connection's Tasks, as a person does from the picker. */
 export async function openHostedTasks(app: AppPage): Promise<void> {
   const { page } = app;
-  await page
-    .getByRole('navigation', { name: 'Connections' })
-    .getByRole('button', { name: HOSTED_CONNECTION })
-    .click();
+  await app.openConnection(HOSTED_CONNECTION);
   await page
     .getByRole('region', { name: 'Tables' })
     .getByRole('button', { name: /^Tasks/ })

@@ -20,10 +20,7 @@ test('a table made available offline is edited without the service and synced ba
 }, info) => {
   test.setTimeout(240_000);
   const { page } = app;
-  await page
-    .getByRole('navigation', { name: 'Connections' })
-    .getByRole('button', { name: HOSTED_CONNECTION })
-    .click();
+  await app.openConnection(HOSTED_CONNECTION);
   const tables = page.getByRole('region', { name: 'Tables' });
   const offline = tables.getByRole('region', { name: 'Offline copy' });
 

@@ -15,10 +15,7 @@ test.use({ doorName: 'offline-copy' });
 /** The hosted connection's tables, and its base's offline panel. */
 async function hostedTables(app: AppPage): Promise<{ tables: Locator; offline: Locator }> {
   await app.page.getByRole('tab', { name: '☰ Tables' }).click();
-  await app.page
-    .getByRole('navigation', { name: 'Connections' })
-    .getByRole('button', { name: HOSTED_CONNECTION })
-    .click();
+  await app.openConnection(HOSTED_CONNECTION);
   const tables = app.page.getByRole('region', { name: 'Tables' });
   return { tables, offline: tables.getByRole('region', { name: 'Offline copy' }) };
 }
@@ -48,9 +45,6 @@ test('an offline copy is removed from the picker after a question that says what
   await expect(offline.getByRole('button', { name: 'Make available offline' })).toBeVisible();
   await expect(teams.getByRole('button', { name: 'Offline', exact: true })).toBeVisible();
   // The local server no longer lists the copy as one of its bases.
-  await app.page
-    .getByRole('navigation', { name: 'Connections' })
-    .getByRole('button', { name: 'Demo base' })
-    .click();
+  await app.openConnection('Demo base');
   await expect(app.page.getByRole('region', { name: 'Bases' })).not.toContainText('offline copy');
 });

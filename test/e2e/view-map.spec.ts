@@ -34,10 +34,7 @@ test.beforeEach(({ door }) => {
 });
 
 async function openHosted(app: AppPage): Promise<void> {
-  await app.page
-    .getByRole('navigation', { name: 'Connections' })
-    .getByRole('button', { name: HOSTED })
-    .click();
+  await app.openConnection(HOSTED);
   await app.openTable(TASKS);
 }
 
