@@ -87,6 +87,24 @@ async function until(main: RunningMain, done: (state: State) => boolean, ms = 30
 const windowOpen = (state: State): boolean =>
   state.windows[0]?.url !== undefined && state.windows[0].url !== '';
 
+/** Binds the preload and makes an edit to a service nothing answers: the edit stays owed. */
+async function oweAnEdit(app: RunningMain): Promise<void> {
+  await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
+  const saved = await app.send<{ ok: boolean; response: { connection: { id: string } } }>({
+    do: 'call',
+    channel: 'connections.save',
+    request: { name: 'Away', baseUrl: 'http://127.0.0.1:9', apiKey: 'patAWAY', remember: false },
+  });
+  const target = { connectionId: saved.response.connection.id, baseId: 'appAway', table: 'Tasks' };
+  expect(
+    await app.send({
+      do: 'call',
+      channel: 'edits.edit',
+      request: { target, changes: [{ recordId: 'rec1', fields: { Name: 'x' } }] },
+    }),
+  ).toMatchObject({ ok: true });
+}
+
 describe('the built main process, loaded as Electron loads it', () => {
   it('registers app://, opens the sandboxed window, binds IPC, and serves the demo base through the preload', async () => {
     const app = await start();
@@ -383,21 +401,7 @@ describe('the built main process, loaded as Electron loads it', () => {
   it('macOS: asks before quitting with unsent edits; "Stay" keeps the app open, "Quit" then quits', async () => {
     const app = await start('darwin');
     await until(app, windowOpen);
-    await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
-    // A service nothing answers: the edit stays owed.
-    const saved = await app.send<{ ok: boolean; response: { connection: { id: string } } }>({
-      do: 'call',
-      channel: 'connections.save',
-      request: { name: 'Away', baseUrl: 'http://127.0.0.1:9', apiKey: 'patAWAY', remember: false },
-    });
-    const target = { connectionId: saved.response.connection.id, baseId: 'appAway', table: 'Tasks' };
-    expect(
-      await app.send({
-        do: 'call',
-        channel: 'edits.edit',
-        request: { target, changes: [{ recordId: 'rec1', fields: { Name: 'x' } }] },
-      }),
-    ).toMatchObject({ ok: true });
+    await oweAnEdit(app);
 
     await app.send({ do: 'dialog-answer', response: 1 });
     await app.send({ do: 'quit' });
@@ -565,21 +569,7 @@ describe('updates of the installed app, from a feed over loopback', () => {
     writeBuiltFeed(['provider: generic', `url: ${feedUrl}`]);
     const app = await startInstalled();
     await until(app, windowOpen);
-    await app.send({ do: 'preload', path: join(entry, '../out/preload/index.cjs') });
-    // A service nothing answers: the edit stays owed.
-    const saved = await app.send<{ ok: boolean; response: { connection: { id: string } } }>({
-      do: 'call',
-      channel: 'connections.save',
-      request: { name: 'Away', baseUrl: 'http://127.0.0.1:9', apiKey: 'patAWAY', remember: false },
-    });
-    const target = { connectionId: saved.response.connection.id, baseId: 'appAway', table: 'Tasks' };
-    expect(
-      await app.send({
-        do: 'call',
-        channel: 'edits.edit',
-        request: { target, changes: [{ recordId: 'rec1', fields: { Name: 'x' } }] },
-      }),
-    ).toMatchObject({ ok: true });
+    await oweAnEdit(app);
     open();
     const downloaded = join(cache(), 'tabledesk-updater/pending/TableDesk-0.2.0.AppImage');
     const end = Date.now() + 30_000;
