@@ -13,6 +13,10 @@ export interface Reply<T = unknown> {
   text: string;
 }
 
+/** An answer of arbitrary wire JSON, as `request` gives it by default. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyReply = Reply<any>;
+
 export interface LocalServer extends RunningServer {
   /** The demo base's id (first base), when the demo was seeded. */
   baseId: string;

@@ -79,3 +79,9 @@ export async function probing<T>(
     throw e;
   }
 }
+
+/** How long a probe may wait behind one request to `server`: a second more than it waits on the idle server. */
+export async function stallAllowanceMs(server: { url: string; apiKey: string }): Promise<number> {
+  const { probe } = await probing(server, () => new Promise((resolve) => setTimeout(resolve, 500)));
+  return 1000 + probe.worstMs;
+}

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer } from '../../support/local-server';
-import type { LocalServer, Reply } from '../../support/local-server';
-import { probing } from '../../support/probe';
+import type { AnyReply, LocalServer } from '../../support/local-server';
+import { probing, stallAllowanceMs } from '../../support/probe';
 
 let s: LocalServer;
 let tasksId: string;
@@ -17,22 +17,17 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-// Answers of arbitrary wire JSON, as the local server's request gives them by default.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Answer = Reply<any>;
-
-/** How long a probe may wait behind one request: a second more than it waits on the idle server. */
+/** How long a probe may wait behind one request. */
 let stallMs = 1000;
 
 beforeAll(async () => {
-  const { probe } = await probing(s, () => new Promise((resolve) => setTimeout(resolve, 500)));
-  stallMs = 1000 + probe.worstMs;
+  stallMs = await stallAllowanceMs(s);
 });
 
 /** Runs `work` while a probe in a thread of its own asks whoami; work's answer and the probe's report. */
 async function withProbe(
-  work: () => Promise<Answer>,
-): Promise<{ reply: Answer; slowestMs: number; probes: number }> {
+  work: () => Promise<AnyReply>,
+): Promise<{ reply: AnyReply; slowestMs: number; probes: number }> {
   const { result, probe } = await probing(s, work);
   expect(probe.failures).toEqual([]);
   return { reply: result, slowestMs: probe.worstMs, probes: probe.probes };
@@ -41,7 +36,7 @@ async function withProbe(
 const filter = (formula: string) =>
   s.request('GET', `/v0/${s.baseId}/Tasks?filterByFormula=${encodeURIComponent(formula)}`);
 
-function expectTooExpensive(r: Answer): void {
+function expectTooExpensive(r: AnyReply): void {
   expect(r.status, r.text).toBe(422);
   expect(r.body.error.type).toBe('INVALID_FILTER_BY_FORMULA');
   expect(r.body.error.message).toMatch(/too expensive/);
@@ -114,7 +109,7 @@ describe('one record: each costly step is charged before it runs, through every 
       ')',
     );
   const ext = () => `/_tabledesk/v1/${s.baseId}/Tasks`;
-  const routes: [string, (formula: string) => Promise<Answer>][] = [
+  const routes: [string, (formula: string) => Promise<AnyReply>][] = [
     ['a list', (f) => filter(f)],
     ['a count', (f) => s.request('GET', `${ext()}/count?filterByFormula=${encodeURIComponent(f)}`)],
     ['an aggregate', (f) => s.request('POST', `${ext()}/aggregate`, { filterByFormula: f })],

@@ -5,37 +5,28 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer } from '../../support/local-server';
-import type { LocalServer, Reply } from '../../support/local-server';
-import { probing } from '../../support/probe';
+import type { AnyReply, LocalServer } from '../../support/local-server';
+import { probing, stallAllowanceMs } from '../../support/probe';
 import { MAX_WRITE_RECOMPUTES } from '../../../server/store/records';
 
 let s: LocalServer;
-
-beforeAll(async () => {
-  s = await startLocalServer({ demo: { largeTableRecords: 10 } });
-});
-afterAll(() => s.close());
-
-// Answers of arbitrary wire JSON, as the local server's request gives them by default.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Answer = Reply<any>;
-
-/** How long a probe may wait behind one request: a second more than it waits on the idle server. */
+/** How long a probe may wait behind one request. */
 let stallMs = 1000;
 
 beforeAll(async () => {
-  const { probe } = await probing(s, () => new Promise((resolve) => setTimeout(resolve, 500)));
-  stallMs = 1000 + probe.worstMs;
+  s = await startLocalServer({ demo: { largeTableRecords: 10 } });
+  stallMs = await stallAllowanceMs(s);
 });
+afterAll(() => s.close());
 
-async function ok(r: Promise<Answer>): Promise<Answer> {
+async function ok(r: Promise<AnyReply>): Promise<AnyReply> {
   const answer = await r;
   expect(answer.status, answer.text.slice(0, 300)).toBe(200);
   return answer;
 }
 
 /** Runs `write` while a probe asks whoami; its answer, after checking no probe waited past stallMs. */
-async function probed(write: () => Promise<Answer>): Promise<Answer> {
+async function probed(write: () => Promise<AnyReply>): Promise<AnyReply> {
   const { result, probe } = await probing(s, write);
   expect(probe.failures).toEqual([]);
   expect(probe.worstMs).toBeLessThan(stallMs);
