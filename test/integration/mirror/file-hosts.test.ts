@@ -7,36 +7,18 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
 import { FileHosts } from '../../../services/mirror/file-hosts';
-import { allRecords, png, startMirrorHarness, uploadPhoto } from './harness';
+import { allRecords, png, photoFieldId, putHostedPhoto, startMirrorHarness, uploadPhoto } from './harness';
 import type { AttachmentItem, MirrorHarness } from './harness';
 import type { MirrorSummary } from '../../../services/mirror/index';
 
 let h: MirrorHarness;
-let remote: TableClient;
 let ids: string[];
-let tableId: string;
 let photo: string;
 let summary: MirrorSummary;
 let fileHost: Server;
 const asked: string[] = [];
-
-async function putHosted(recordId: string, items: unknown[]): Promise<void> {
-  const [current] = (await remote.all({ returnFieldsByFieldId: true })).filter((r) => r.id === recordId);
-  const schema = await h.hostedClient.meta.baseSchema(h.baseId);
-  const table = schema.find((t) => t.id === tableId)!;
-  const computed = new Set(table.fields.filter((f) => f.type === 'formula').map((f) => f.id));
-  const fields = Object.fromEntries(Object.entries(current!.fields).filter(([k]) => !computed.has(k)));
-  fields[photo] = items;
-  const res = await fetch(`${h.hosted.url}/_tabledesk/mirror/bases/${h.baseId}/tables/${tableId}/records`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${h.hosted.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ records: [{ id: recordId, createdTime: current!.createdTime, fields }] }),
-  });
-  expect(res.status).toBe(200);
-}
 
 const item = (n: number, url: string) => ({
   id: `attHostile${n}000000`,
@@ -48,11 +30,8 @@ const item = (n: number, url: string) => ({
 
 beforeAll(async () => {
   h = await startMirrorHarness({ records: 4 });
-  remote = h.hostedClient.table(h.baseId, 'People');
   ids = (await allRecords(h.hostedClient, h.baseId, 'People')).map((r) => r.id);
-  const table = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
-  tableId = table.id;
-  photo = table.fields.find((f) => f.name === 'Photo')!.id;
+  photo = await photoFieldId(h.hostedClient, h.baseId);
   await uploadPhoto(h, ids[0]!, await png(40), 'own.png');
   // A file host on the service's own host name that redirects to this machine under another name.
   fileHost = createServer((req, res) => {
@@ -63,9 +42,9 @@ beforeAll(async () => {
   const port = await new Promise<number>((resolve) =>
     fileHost.listen(0, '127.0.0.1', () => resolve((fileHost.address() as AddressInfo).port)),
   );
-  await putHosted(ids[1]!, [item(1, 'http://169.254.169.254/latest/meta-data/')]);
-  await putHosted(ids[2]!, [item(2, `http://127.0.0.1:${port}/hop`)]);
-  await putHosted(ids[3]!, [item(3, `http://localhost:${port}/secret`)]);
+  await putHostedPhoto(h, ids[1]!, [item(1, 'http://169.254.169.254/latest/meta-data/')]);
+  await putHostedPhoto(h, ids[2]!, [item(2, `http://127.0.0.1:${port}/hop`)]);
+  await putHostedPhoto(h, ids[3]!, [item(3, `http://localhost:${port}/secret`)]);
   summary = await h.mirrors().makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId });
 }, 120_000);
 

@@ -15,7 +15,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
-import { allRecords, bytesOf, expectCopyEqualsRemote, png, startMirrorHarness, uploadPhoto } from './harness';
+import {
+  allRecords,
+  bytesOf,
+  expectCopyEqualsRemote,
+  png,
+  photoFieldId,
+  putHostedPhoto,
+  startMirrorHarness,
+  uploadPhoto,
+} from './harness';
 import type { AttachmentItem, MirrorHarness } from './harness';
 import type { MirrorProgress, Mirrors, MirrorSummary } from '../../../services/mirror/index';
 import type { ProxiedRequest } from '../../support/fault-proxy';
@@ -34,7 +43,6 @@ let summary: MirrorSummary;
 let remote: TableClient;
 let copy: TableClient;
 let ids: string[];
-let tableId: string;
 let photo: string;
 let fileHost: Server;
 let faceBytes: Buffer;
@@ -59,26 +67,6 @@ const listen = (server: Server) =>
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
   );
 
-/** Writes a record's attachments on the hosted service as it may hold them: links to any host. */
-async function putHosted(recordId: string, items: unknown[]): Promise<void> {
-  const [current] = (await remote.all({ returnFieldsByFieldId: true })).filter((r) => r.id === recordId);
-  const schema = await h.hostedClient.meta.baseSchema(h.baseId);
-  const computed = new Set(
-    schema
-      .find((t) => t.id === tableId)!
-      .fields.filter((f) => f.type === 'formula')
-      .map((f) => f.id),
-  );
-  const fields = Object.fromEntries(Object.entries(current!.fields).filter(([k]) => !computed.has(k)));
-  fields[photo] = items;
-  const res = await fetch(`${h.hosted.url}/_tabledesk/mirror/bases/${h.baseId}/tables/${tableId}/records`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${h.hosted.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ records: [{ id: recordId, createdTime: current!.createdTime, fields }] }),
-  });
-  expect(res.status).toBe(200);
-}
-
 const cell = (r: RecordData) => (r.fields[photo] ?? []) as AttachmentItem[];
 const copyCell = async (id: string) => cell(await copy.get(id, { returnFieldsByFieldId: true }));
 const isPatch = (r: ProxiedRequest) => r.method === 'PATCH';
@@ -89,9 +77,7 @@ beforeAll(async () => {
   remote = h.hostedClient.table(h.baseId, 'People');
   copy = h.localClient.table(h.baseId, 'People');
   ids = (await allRecords(h.hostedClient, h.baseId, 'People')).map((r) => r.id);
-  const table = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
-  tableId = table.id;
-  photo = table.fields.find((f) => f.name === 'Photo')!.id;
+  photo = await photoFieldId(h.hostedClient, h.baseId);
 
   faceBytes = await png(200);
   keptBytes = await png(90);
@@ -119,10 +105,10 @@ beforeAll(async () => {
   links.slow = link(`http://127.0.0.1:${hostPort}/slow`, 'slow.png', 10);
   links.big = link(`http://127.0.0.1:${hostPort}/big`, 'big.png', 4096);
   const kept = cell(await remote.get(ids[2]!, { returnFieldsByFieldId: true }))[0]!;
-  await putHosted(ids[1]!, [links.dead]);
-  await putHosted(ids[2]!, [{ id: kept.id }, links.missing]);
-  await putHosted(ids[4]!, [links.slow]);
-  await putHosted(ids[5]!, [links.big]);
+  await putHostedPhoto(h, ids[1]!, [links.dead]);
+  await putHostedPhoto(h, ids[2]!, [{ id: kept.id }, links.missing]);
+  await putHostedPhoto(h, ids[4]!, [links.slow]);
+  await putHostedPhoto(h, ids[5]!, [links.big]);
 
   h.proxy.inject({ type: 'status', status: 404, body: 'Not Found' }, { match: isFile, times: Infinity });
   mirrors = h.mirrors({ fileTimeoutMs: 1000, maxFileBytes: 2048 });
@@ -188,7 +174,7 @@ describe('attachments that cannot be downloaded', () => {
   it('are downloaded by a later sync once their URL answers, with the URL the service gives now', async () => {
     h.proxy.reset();
     // The service signs a new URL for the dead link (as Airtable's expire); the 404 answers now.
-    await putHosted(ids[1]!, [{ ...links.dead, url: realUrl }]);
+    await putHostedPhoto(h, ids[1]!, [{ ...links.dead, url: realUrl }]);
     const result = await mirrors.sync(summary.id);
     expect(result).toMatchObject({ sent: 0, conflicts: 0, filesMissing: 2 });
     expect(h.proxy.log.filter(isPatch)).toEqual([]);
@@ -206,7 +192,7 @@ describe('attachments that cannot be downloaded', () => {
 
   it("are counted in the CLI's JSON", async () => {
     // /slow never answers and the CLI waits its 60 s: point that link at the dead port (three quick tries).
-    await putHosted(ids[4]!, [{ ...links.slow, url: links.dead.url }]);
+    await putHostedPhoto(h, ids[4]!, [{ ...links.slow, url: links.dead.url }]);
     const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-mirror-cli-'));
     try {
       // Asynchronously: the hosted service and the proxy answer from this process.

@@ -165,6 +165,24 @@ export async function uploadPhoto(h: MirrorHarness, recordId: string, bytes: Buf
   });
 }
 
+/**
+ * Writes a People record's Photo cell on the hosted service as it may hold it, links to any host among them,
+ * through the service's mirror write (which takes attachment items as given).
+ */
+export async function putHostedPhoto(h: MirrorHarness, recordId: string, items: unknown[]): Promise<void> {
+  const [current] = (await allRecords(h.hostedClient, h.baseId, 'People')).filter((r) => r.id === recordId);
+  const table = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
+  const computed = new Set(table.fields.filter((f) => f.type === 'formula').map((f) => f.id));
+  const fields = Object.fromEntries(Object.entries(current!.fields).filter(([k]) => !computed.has(k)));
+  fields[table.fields.find((f) => f.name === 'Photo')!.id] = items;
+  const res = await fetch(`${h.hosted.url}/_tabledesk/mirror/bases/${h.baseId}/tables/${table.id}/records`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${h.hosted.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ records: [{ id: recordId, createdTime: current!.createdTime, fields }] }),
+  });
+  expect(res.status).toBe(200);
+}
+
 /** Every record of a table, by id, with fields by id, sorted. */
 export async function allRecords(
   client: RecordTableClient,
