@@ -62,6 +62,11 @@ export class AppPage {
     return this.table.locator(`.ag-row[row-index="${index}"][row-id]`);
   }
 
+  /** The row number drawn at the start of a grid row (its record's place in the view, counted from 1). */
+  rowNumber(index: number): Locator {
+    return this.table.locator(`.ag-row[row-index="${index}"] .td-row-number`);
+  }
+
   cell(index: number, column: string): Locator {
     return this.table.locator(`.ag-row[row-index="${index}"] .ag-cell[col-id="${column}"]`);
   }
@@ -102,6 +107,14 @@ export class AppPage {
       .filter((f) => f.direction === 'sent')
       .map((f) => JSON.parse(f.payload) as CallFrame)
       .filter((c) => c.t === 'call' && (channel === undefined || c.channel === channel));
+  }
+
+  /** Goes to a row as a person does: Ctrl+G, the row typed into the box once it has the focus, Enter. */
+  async goToRow(row: number): Promise<void> {
+    await this.page.keyboard.press('Control+g');
+    await expect(this.table.getByRole('spinbutton', { name: 'Go to row' })).toBeFocused();
+    await this.page.keyboard.type(String(row));
+    await this.page.keyboard.press('Enter');
   }
 
   /**

@@ -43,8 +43,6 @@ async function deleteSelected(app: AppPage, n: number): Promise<void> {
 }
 
 const count = (app: AppPage) => app.status.getByTestId('row-count');
-const rowNumber = (app: AppPage, row: number) =>
-  app.table.locator(`.ag-row[row-index="${row}"] .td-row-number`);
 const selectAll = (app: AppPage) => app.table.getByRole('checkbox', { name: 'Select all rows' });
 
 test('the status bar shows the record count of the table and of a filtered view', async ({
@@ -87,7 +85,7 @@ test('rows are numbered by their place in the view, in a pinned first column wit
   app,
 }, info) => {
   await app.openTable(TASKS);
-  for (const i of [0, 1, 2]) await expect(rowNumber(app, i)).toHaveText(String(i + 1));
+  for (const i of [0, 1, 2]) await expect(app.rowNumber(i)).toHaveText(String(i + 1));
   // The checkbox and the number share the first column, pinned left before the primary field.
   const first = app.table.locator('.ag-grid-pinned-left-cells .ag-header-cell[col-id]');
   await expect(first.first()).toHaveAttribute('col-id', 'ag-Grid-SelectionColumn');
@@ -99,7 +97,7 @@ test('rows are numbered by their place in the view, in a pinned first column wit
 
   await app.table.getByRole('spinbutton', { name: 'Go to row' }).fill('250');
   await app.table.getByRole('spinbutton', { name: 'Go to row' }).press('Enter');
-  await expect(rowNumber(app, 249)).toHaveText('250');
+  await expect(app.rowNumber(249)).toHaveText('250');
   await app.screenshot(info, '03-row-numbers');
 });
 

@@ -6,7 +6,6 @@
  */
 import type { TestDoor } from './door';
 import { expect, test } from './fixtures';
-import type { AppPage } from './app-page';
 
 /** The id of the record at 1-based `row` of a table in the service's own order. */
 async function idAtRow(door: TestDoor, table: string, row: number): Promise<string | undefined> {
@@ -26,24 +25,16 @@ async function idAtFarRow(door: TestDoor, table: string, row: number): Promise<s
   return page.records[0]?.id;
 }
 
-async function goTo(app: AppPage, row: number): Promise<void> {
-  await app.page.keyboard.press('Control+g');
-  const box = app.table.getByRole('spinbutton', { name: 'Go to row' });
-  await expect(box).toBeFocused();
-  await app.page.keyboard.type(String(row));
-  await app.page.keyboard.press('Enter');
-}
-
 test('row 40,000 of 50,000 arrives at once, marked, numbered, with its record', async ({
   app,
   door,
 }, info) => {
   await app.openTable('Tasks');
   const expected = await idAtFarRow(door, 'Tasks', 40_000);
-  await goTo(app, 40_000);
+  await app.goToRow(40_000);
   await expect(app.row(39_999).first()).toHaveClass(/td-row-arrived/);
   expect(await app.rowId(39_999)).toBe(expected);
-  await expect(app.table.locator('.ag-row[row-index="39999"] .td-row-number')).toHaveText('40000');
+  await expect(app.rowNumber(39_999)).toHaveText('40000');
   await expect(app.cell(39_999, 'Name')).toBeFocused();
   // One call, no walk of the 400 pages before it: the chain still holds its first page.
   expect(app.calls('view.walk')).toHaveLength(1);
@@ -63,9 +54,7 @@ test('dragging the scrollbar to 75 % shows the rows there, numbered, with their 
   expect(index).toBeGreaterThan(36_000);
   expect(index).toBeLessThan(38_500);
   expect(await app.rowId(index)).toBe(await idAtFarRow(door, 'Tasks', index + 1));
-  await expect(app.table.locator(`.ag-row[row-index="${index}"] .td-row-number`)).toHaveText(
-    String(index + 1),
-  );
+  await expect(app.rowNumber(index)).toHaveText(String(index + 1));
 });
 
 test('the row arrives in the middle, marked, with its first cell focused, until the next key', async ({
@@ -74,7 +63,7 @@ test('the row arrives in the middle, marked, with its first cell focused, until 
 }, info) => {
   await app.openTable('Tasks');
   const expected = await idAtRow(door, 'Tasks', 1500);
-  await goTo(app, 1500);
+  await app.goToRow(1500);
   const row = app.row(1499);
   await expect(row.first()).toHaveClass(/td-row-arrived/);
   expect(await app.rowId(1499)).toBe(expected);
@@ -119,7 +108,7 @@ test('a row past the end goes to the last row and says how many records the view
 }) => {
   await app.openTable('People');
   const last = await idAtRow(door, 'People', 200);
-  await goTo(app, 500);
+  await app.goToRow(500);
   await expect(app.table.getByRole('status').filter({ hasText: 'This view has' })).toHaveText(
     'This view has 200 records; here is the last one.',
   );
@@ -127,7 +116,7 @@ test('a row past the end goes to the last row and says how many records the view
   expect(await app.rowId(199)).toBe(last);
   await expect(app.cell(199, 'Name')).toBeFocused();
   // Again, now that the grid knows the count: no walk, the same answer.
-  await goTo(app, 201);
+  await app.goToRow(201);
   await expect(app.table.getByText('This view has 200 records; here is the last one.')).toBeVisible();
   await expect(app.cell(199, 'Name')).toBeFocused();
 });

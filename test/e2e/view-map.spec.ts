@@ -44,17 +44,9 @@ async function serverRecords(door: MapDoor): Promise<RecordData[]> {
 }
 
 const count = (app: AppPage) => app.status.getByTestId('row-count');
-const rowNumber = (app: AppPage, row: number) =>
-  app.table.locator(`.ag-row[row-index="${row}"] .td-row-number`);
 const isList = (r: ProxyLogEntry) => r.path.includes(`/${TASKS}`) && r.path.startsWith('/v0/');
 const byId = (r: ProxyLogEntry) =>
   (r.method === 'GET' ? decodeURIComponent(r.path) : r.body).includes('RECORD_ID()');
-
-async function goTo(app: AppPage, row: number): Promise<void> {
-  await app.page.keyboard.press('Control+g');
-  await app.page.keyboard.type(String(row));
-  await app.page.keyboard.press('Enter');
-}
 
 test('before the view is mapped, go to row shows the walk and Cancel stops waiting for it', async ({
   app,
@@ -64,7 +56,7 @@ test('before the view is mapped, go to row shows the walk and Cancel stops waiti
   door.proxy.latencyMs = 400;
   await openHosted(app);
   const firstId = await app.rowId(0);
-  await goTo(app, 2900);
+  await app.goToRow(2900);
   const panel = app.table.getByRole('status', { name: 'Going to row' });
   await expect(panel).toContainText('Going to row 2,900');
   await expect(panel.getByTestId('goto-left')).toContainText(/pages? left/);
@@ -87,10 +79,10 @@ test('once the view is mapped, go to row shows the row at once, read by id', asy
   const expected = (await serverRecords(door))[2499]!.id;
   door.proxy.log.length = 0;
 
-  await goTo(app, 2500);
+  await app.goToRow(2500);
   await expect(app.row(2499).first()).toHaveClass(/td-row-arrived/);
   expect(await app.rowId(2499)).toBe(expected);
-  await expect(rowNumber(app, 2499)).toHaveText('2500');
+  await expect(app.rowNumber(2499)).toHaveText('2500');
   await expect(app.cell(2499, 'Name')).toBeFocused();
   // No walk: the row's page by id, and the next page the grid shows below it.
   const lists = door.proxy.log.filter(isList);
@@ -109,7 +101,7 @@ test('dragging the scrollbar to 75 % shows the rows there', async ({ app, door }
   expect(index).toBeGreaterThan(TOTAL * 0.6);
   expect(index).toBeLessThan(TOTAL * 0.9);
   expect(await app.rowId(index)).toBe(server[index]!.id);
-  await expect(rowNumber(app, index)).toHaveText(String(index + 1));
+  await expect(app.rowNumber(index)).toHaveText(String(index + 1));
 });
 
 test('a record deleted by someone else after the map was made: the rows there are what the service lists', async ({
@@ -123,12 +115,12 @@ test('a record deleted by someone else after the map was made: the rows there ar
   await door.client.table(door.server.baseId, TASKS).delete(before[1559]!.id);
   const after = await serverRecords(door);
 
-  await goTo(app, 1550);
+  await app.goToRow(1550);
   await expect(app.row(1549).first()).toHaveClass(/td-row-arrived/);
   for (const i of [1549, 1558, 1559, 1560]) expect(await app.rowId(i)).toBe(after[i]!.id);
   expect(await app.rowId(1559)).not.toBe(before[1559]!.id);
   // The rows after it moved up one: the next page shows them where they are now.
-  await goTo(app, 1650);
+  await app.goToRow(1650);
   await expect(app.row(1649).first()).toHaveClass(/td-row-arrived/);
   for (const i of [1640, 1649, 1660]) expect(await app.rowId(i)).toBe(after[i]!.id);
   await expect(count(app)).toHaveText(`${(TOTAL - 1).toLocaleString('en-US')} records`, { timeout: 60_000 });
