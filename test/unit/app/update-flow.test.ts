@@ -2,7 +2,7 @@
  * The update policy (services/updates/update-flow.ts) on its own: when the installed app checks, when it offers
  * "Restart to update" (never while an edit waits), what "Later" and an edit made during the offer do, and
  * which feeds TABLEDESK_UPDATE_URL may name. The updater itself is exercised against a feed over loopback in
- * test/integration/electron/updates.test.ts.
+ * test/integration/electron/main-bundle.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UPDATE_CHECK_EVERY_MS, startUpdateFlow, updateFeed } from '../../../services/updates/update-flow';
