@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEditServices, journalDir } from '../../../services/edits';
-import { diskFiles } from '../../../services/edits/journal';
+import { diskFiles, Journal } from '../../../services/edits/journal';
 import type { JournalFiles } from '../../../services/edits/ports';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
@@ -186,5 +186,39 @@ describe('one process per data folder', () => {
     const after = createEditServices(options);
     cleanup.push(() => after.close());
     await expect(after.ready).resolves.toBeDefined();
+  });
+});
+
+describe('replaying the journal', () => {
+  it('owes no edit older than an acknowledged one of the same cell, and every other edit still', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'td-journal-replay-'));
+    const target = { connectionId: 'c', baseId: 'appX', table: 'Tasks' };
+    const edit = (id: string, recordId: string, fields: Record<string, unknown>) => ({
+      t: 'edit',
+      id,
+      at: 1,
+      target,
+      recordId,
+      fields,
+      typecast: false,
+    });
+    // The ack of "old" never reached the disk; the service holds "new", which a replay must not undo.
+    const lines = [
+      edit('old', 'rec1', { Name: 'old' }),
+      edit('points', 'rec1', { Points: 3 }),
+      edit('other', 'rec2', { Name: 'other record' }),
+      { ...edit('elsewhere', 'rec1', { Name: 'other table' }), target: { ...target, table: 'People' } },
+      edit('new', 'rec1', { Name: 'new' }),
+      edit('newest', 'rec1', { Name: 'newest' }),
+      { t: 'ack', refs: [['new', 'Name']] },
+    ];
+    await writeFile(join(dir, 'journal.jsonl'), lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    const journal = await Journal.open(dir);
+    try {
+      expect(journal.liveEdits().map((e) => e.line.id)).toEqual(['points', 'other', 'elsewhere', 'newest']);
+    } finally {
+      await journal.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
