@@ -210,7 +210,7 @@ export class MirrorEngine implements Mirrors {
         failedFiles: new Set(),
         unsentFiles: new Set(),
         relinked: new Set(),
-        deletedHere: new Set(),
+        deleted: new Set(),
       };
       const out = await fn(run);
       mirror.state = 'ready';

@@ -2,9 +2,10 @@
  * The pull of a mirror: the schema first (applied to the copy, changes listed); then a table never pulled is
  * walked whole as four offset chains (core/api/partitioned-walk.ts); a table pulled before is refreshed by the
  * records modified since the last pull started (less an overlap for clocks that disagree) and an id sweep (the
- * primary field only) that finds deletions. Each page of remote records is staged in the mirror store before
- * it touches the copy and unstaged with the new merge base in one transaction, so a run killed in between is
- * finished on the next one without mistaking a pulled record for a local create.
+ * primary field only) that finds deletions, every table's swept before any is merged. Each page of remote
+ * records is staged in the mirror store before it touches the copy and unstaged with the new merge base in one
+ * transaction, so a run killed in between is finished on the next one without mistaking a pulled record for a
+ * local create.
  */
 import type { TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
@@ -117,12 +118,25 @@ export class MirrorPull {
       (a, b) => Number(b.id === early?.tableId) - Number(a.id === early?.tableId),
     );
     const pulled = this.ctx.store.pulled(m.id);
-    run.deletedHere = await this.deletedHere(m);
+    const cursor = m.cursor;
+    const refreshed = cursor === undefined ? [] : tables.filter((t) => pulled.has(t.id));
     run.progress.tables = tables.length;
+    // The deletions of both sides are known before any table is merged, since a link pair spans two: the
+    // edges of a record deleted on either side are held until its own table settles it (see applyStaged).
+    // Else a record of a table pulled first would take the other side's deletion as an edge removed (the
+    // service's) or added (a link to it made by the other user), which a conflict over it has to hold.
+    run.deleted = await this.deletedHere(m);
+    for (const table of tables) await this.applyStaged(run, table);
+    const gone = new Map<string, string[]>();
+    for (const table of refreshed) {
+      const ids = await this.sweep(run, table);
+      gone.set(table.id, ids);
+      for (const id of ids) run.deleted.add(id);
+    }
     for (const table of tables) {
-      await this.applyStaged(run, table);
       const remote = run.client.table(m.sourceBaseId, table.id);
-      if (pulled.has(table.id) && m.cursor !== undefined) await this.refresh(run, table, remote, m.cursor);
+      const deleted = gone.get(table.id);
+      if (cursor !== undefined && deleted) await this.refresh(run, table, remote, cursor, deleted);
       else {
         await this.firstPull(run, table, remote, table.id === early?.tableId ? early.steps : undefined);
         this.ctx.store.markPulled(m.id, table.id);
@@ -188,7 +202,30 @@ export class MirrorPull {
     await this.files.retryFiles(run, table, remote);
   }
 
-  private async refresh(run: Run, table: TableSchema, remote: TableClient, cursor: number): Promise<void> {
+  /** The records of a table pulled before that the service no longer has: an id sweep (the primary field). */
+  private async sweep(run: Run, table: TableSchema): Promise<string[]> {
+    run.progress.phase = 'refresh';
+    const seen = new Set<string>();
+    for await (const page of walkPartitioned(run.client.table(run.mirror.sourceBaseId, table.id), {
+      fields: [table.primaryFieldId],
+      returnFieldsByFieldId: true,
+      partitions: this.ctx.deps.partitions,
+      signal: run.signal,
+      priority: 'background',
+    })) {
+      tick(run);
+      for (const r of page) seen.add(r.id);
+    }
+    return [...this.ctx.store.baseIds(run.mirror.id, table.id)].filter((id) => !seen.has(id));
+  }
+
+  private async refresh(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    cursor: number,
+    gone: string[],
+  ): Promise<void> {
     run.progress.phase = 'refresh';
     const since = new Date(cursor - this.ctx.overlapMs).toISOString();
     const mine = new Map(
@@ -204,20 +241,6 @@ export class MirrorPull {
       await this.applyRemote(run, table, page, mine);
     }
     await this.reread(run, table, remote, mine);
-    const seen = new Set<string>();
-    for await (const page of walkPartitioned(remote, {
-      fields: [table.primaryFieldId],
-      returnFieldsByFieldId: true,
-      partitions: this.ctx.deps.partitions,
-      signal: run.signal,
-      priority: 'background',
-    })) {
-      tick(run);
-      for (const r of page) seen.add(r.id);
-    }
-    const gone = [...this.ctx.store.baseRecords(run.mirror.id, table.id).keys()].filter(
-      (id) => !seen.has(id),
-    );
     await this.applyDeletions(run, table, gone, mine);
     await this.files.retryFiles(run, table, remote, mine);
   }
@@ -294,8 +317,8 @@ export class MirrorPull {
       mine ?? new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
     const base = mergeBase(this.ctx, m, (id) => run.relinked.add(id));
     const held = heldByConflicts(this.ctx, m);
-    // Deleted here, unless the service's deletion has since settled it (its base is gone with its edges).
-    for (const id of run.deletedHere) if (this.ctx.store.baseRecord(m.id, id)) held.add(id);
+    // Deleted on one side, unless its table's merge has since settled it (its base is gone with its edges).
+    for (const id of run.deleted) if (this.ctx.store.baseRecord(m.id, id)) held.add(id);
     const sides = staged.map((s) => ({
       id: s.id,
       base: this.ctx.store.baseRecord(m.id, s.id),

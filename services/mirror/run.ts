@@ -45,8 +45,8 @@ export interface Run {
   linksLeftOut?: boolean;
   /** Records whose base links this run's pull moved as the other end of a link (see MergeBase). */
   relinked: Set<string>;
-  /** Records deleted in the copy and not yet on the service, as the pull found them (see MirrorPull). */
-  deletedHere: Set<string>;
+  /** Records deleted on one side and not yet on the other, as the pull found them (see MirrorPull). */
+  deleted: Set<string>;
 }
 
 export const tick = (run: Run, requests = 1) => {

@@ -206,3 +206,30 @@ describe('a record deleted on the service that the copy linked a record to', () 
     await settled();
   });
 });
+
+describe('a record deleted on the service and edited here', () => {
+  it('keeps its links in the copy, on both cells, whichever table is pulled first', async () => {
+    const { company, person } = await fresh('edited-here', true);
+    await copy('People').update(person, { Notes: 'edited here' });
+    await remote('People').delete(person);
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    let conflict = await wholeConflict(person, 'deleted-remote');
+    expect(await cell(copy('People'), person, 'Company')).toEqual([company]);
+    expect(await cell(copy('Companies'), company, inverse)).toEqual([person]);
+    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
+    await settled();
+
+    const other = await fresh('edited-here-2', true);
+    await copy('Companies').update(other.company, { Size: 7 });
+    await remote('Companies').delete(other.company);
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    conflict = await wholeConflict(other.company, 'deleted-remote');
+    expect(await cell(copy('People'), other.person, 'Company')).toEqual([other.company]);
+    expect(await cell(copy('Companies'), other.company, inverse)).toEqual([other.person]);
+    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'mine' }]);
+    const [made] = await remote('Companies').all({ formula: "{Name} = 'Co edited-here-2'" });
+    expect(await cell(remote('People'), other.person, 'Company')).toEqual([made!.id]);
+    await settled();
+  });
+});

@@ -95,7 +95,7 @@ describe('a refresh', () => {
     const remote = withoutUrls(await allRecords(h.hostedClient, h.baseId, 'People'));
     const copy = withoutUrls(await allRecords(h.localClient, h.baseId, 'People'));
     expect(copy).toEqual(remote);
-    // Changed records by LAST_MODIFIED_TIME, then an id sweep with one field: no full read of the table.
+    // Changed records by LAST_MODIFIED_TIME and an id sweep with one field: no full read of the table.
     const lists = h.proxy.log.filter((r) => r.path.includes('/People') || r.path.includes(peopleTable.id));
     expect(lists.some((r) => decodeURIComponent(r.path).includes('LAST_MODIFIED_TIME()'))).toBe(true);
 
