@@ -301,3 +301,26 @@ test('the summary bar’s choices are remembered with the tab’s layout, across
   await expect(bar().getByLabel('Summary of Name')).toHaveValue('');
   await expect(bar().locator('[data-field="Name"] output')).toHaveCount(0);
 });
+
+test('the fill handle never draws over a popup editor over its corner', async ({ app }) => {
+  await app.openTable(TASKS);
+  const handle = app.page.getByTestId('fill-handle');
+  const status = app.cell(1, 'Status');
+  await status.click();
+  await expect(handle).toBeVisible();
+  await status.dblclick();
+  const editor = app.table.locator('.ag-popup-editor');
+  await expect(editor).toBeVisible();
+  await expect(handle).toHaveCount(0);
+  // What the corner shows is the editor.
+  const box = await status.boundingBox();
+  if (!box) throw new Error('the cell is not on screen');
+  const corner = await app.page.evaluate(
+    ([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.ag-popup-editor'),
+    [box.x + box.width - 1, box.y + box.height - 1],
+  );
+  expect(corner).toBe(true);
+  await app.page.keyboard.press('Escape');
+  await expect(editor).toHaveCount(0);
+  await expect(handle).toBeVisible();
+});

@@ -64,8 +64,10 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
   const frameRequest = useRef(0);
   // The latest columns, read by listeners registered once per grid.
   const columns = useRef(displayed);
+  const editorOpen = useRef(busy);
   useEffect(() => {
     columns.current = displayed;
+    editorOpen.current = busy;
   });
 
   /** The handle's place: the bottom-right corner of the range, or of the focused cell. */
@@ -82,7 +84,9 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
     const header = frame.current?.querySelector('.ag-header')?.getBoundingClientRect();
     const scrollbar = frame.current?.querySelector('.ag-body-horizontal-scroll')?.getBoundingClientRect();
     const rect = cell?.getBoundingClientRect();
+    // An open editor hides the handle: a popup editor (a select's list, a link picker) covers the corner.
     if (
+      editorOpen.current() ||
       !box ||
       !rect ||
       !header ||
@@ -117,7 +121,15 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
       }
       place();
     };
-    const events = ['bodyScroll', 'modelUpdated', 'columnResized', 'columnMoved', 'viewportChanged'] as const;
+    const events = [
+      'bodyScroll',
+      'modelUpdated',
+      'columnResized',
+      'columnMoved',
+      'viewportChanged',
+      'cellEditingStarted',
+      'cellEditingStopped',
+    ] as const;
     for (const e of events) grid.addEventListener(e, place);
     grid.addEventListener('cellFocused', focused);
     const off = selection.onChange((now, before) => {
