@@ -195,3 +195,48 @@ test('the status bar’s error clears once the same request succeeds again', asy
     await proxy.close();
   }
 });
+
+test('a long error keeps the status bar to one line, the figures whole and Retry on screen', async ({
+  app,
+  door,
+}) => {
+  const proxy = await startFaultProxy(door.server.url);
+  try {
+    const form = await fillNew(app.page, 'Wordy proxy', proxy.url, door.server.apiKey);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(app.page.getByRole('region', { name: 'Bases' })).toContainText('Bases of Wordy proxy');
+    await app.openTable('Tasks');
+    await expect(app.cell(0, 'Name')).not.toBeEmpty();
+    const bar = app.status;
+    const count = bar.getByTestId('row-count');
+    const before = { bar: (await bar.boundingBox())!, count: (await count.boundingBox())! };
+
+    const message = `This formula needs more work than one request may take: ${'OR(RECORD_ID() = …), '.repeat(40)}`;
+    proxy.inject(
+      {
+        type: 'status',
+        status: 422,
+        body: JSON.stringify({ error: { type: 'INVALID_FILTER_BY_FORMULA', message } }),
+      },
+      { match: (r) => r.path.startsWith(`/v0/${door.server.baseId}/`) },
+    );
+    await app.header('Name').click();
+    const error = bar.getByRole('alert');
+    await expect(error).toContainText('needs more work than one request may take');
+    // The whole message is there for a screen reader and in the tooltip; the screen shows one line of it.
+    await expect(error).toContainText(message.trim().slice(-40));
+    await expect(error.locator('.td-status-error-text')).toHaveAttribute('title', /OR\(RECORD_ID\(\)/);
+    const after = { bar: (await bar.boundingBox())!, count: (await count.boundingBox())! };
+    const text = (await error.locator('.td-status-error-text').boundingBox())!;
+    expect(text.height).toBeLessThanOrEqual(before.count.height + 1);
+    // The count is drawn whole, on its one line (its words may have changed with the failed sort).
+    expect(after.count.height).toBe(before.count.height);
+    expect(await count.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // Taller only by the Retry button's padding, never by lines of text.
+    expect(after.bar.height).toBeLessThan(before.bar.height + before.count.height);
+    const retry = (await error.getByRole('button', { name: 'Retry' }).boundingBox())!;
+    expect(retry.x + retry.width).toBeLessThanOrEqual(after.bar.x + after.bar.width);
+  } finally {
+    await proxy.close();
+  }
+});

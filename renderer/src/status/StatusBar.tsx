@@ -96,7 +96,9 @@ export function StatusBar({
       <PendingStatus />
       {error !== undefined && (
         <span className="td-status-error" role="alert">
-          {error}
+          <span className="td-status-error-text" title={error}>
+            {error}
+          </span>
           <button type="button" onClick={onRetry}>
             Retry
           </button>
