@@ -122,6 +122,8 @@ test('sets a field for the selected rows, refusing a value that does not fit fir
   await expect
     .poll(async () => (await stored(app, door, rows)).map((r) => r.fields.Points ?? null))
     .toEqual(before.map((r) => r.fields.Points ?? null));
+  // Undone, the report no longer holds: it is gone.
+  await expect(app.table.getByText(/Set Points in \d cells?\./)).toHaveCount(0);
 });
 
 test('Delete clears a range of cells, skipping a read-only column with a notice, undone in one step', async ({

@@ -328,6 +328,9 @@ export class TableEditing {
         );
       } else if (message) {
         this.say(message, r.done ? 'info' : 'error');
+      } else {
+        // What the last message reported ("Set Points in 3 cells.") may be what was just undone or redone.
+        this.clearMessage();
       }
     } catch (e) {
       this.fail(e);
