@@ -101,10 +101,15 @@ export function toCsv(req: ExportRequest, records: readonly RecordData[]): strin
 export class CsvExports {
   private readonly jobs = new Map<string, Job>();
 
+  /**
+   * `settleEdits`: resolves once the edits made to the table's base have reached the service, so that a cell
+   * typed just before Export is in the file as the grid shows it (else the service's older value would be).
+   */
   constructor(
     private readonly tableFor: TableFor,
     private readonly emit: Emit,
     private readonly chooseDestination?: ChooseDestination,
+    private readonly settleEdits?: (target: EditTarget) => Promise<void>,
   ) {}
 
   /**
@@ -164,6 +169,7 @@ export class CsvExports {
       });
     let pages = 0;
     try {
+      await this.settleEdits?.(req.target);
       const table = await this.tableFor(req.target);
       const opts: ListOptions = { priority: 'background', purpose: 'export', signal };
       if (req.query.view !== undefined) opts.view = req.query.view;

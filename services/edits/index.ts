@@ -74,6 +74,9 @@ export interface Parts {
 /** The journal's folder inside the user-data folder. */
 export const journalDir = (userDataDir: string): string => join(userDataDir, 'edits');
 
+/** The longest an export waits for the edits of its base to reach the service (one failing keeps retrying). */
+const EXPORT_SETTLE_MS = 10_000;
+
 export function createEditServices(options: EditServicesOptions): EditServices {
   const { tableFor, emit } = options;
   const deletes = new PendingDeletes((payload) => emit('records.deleting', payload));
@@ -109,7 +112,9 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       queue,
       records,
       history,
-      exports: new CsvExports(tableFor, emit, options.exportDestination),
+      exports: new CsvExports(tableFor, emit, options.exportDestination, (target) =>
+        queue.settle(target, EXPORT_SETTLE_MS),
+      ),
       replaces,
       journal,
     };

@@ -77,3 +77,23 @@ describe('CSV export in the formats people read', () => {
       expect(byId.get(r.id)).toEqual(FIELDS.map((f) => String(r.fields[f] ?? '')));
   });
 });
+
+describe('an export right after an edit', () => {
+  it('holds the value just typed, not the service’s older one', async () => {
+    h = await startHarness();
+    const [made] = await h.reader('Tasks').createMany([{ Name: `before ${MARK}`, Notes: MARK }]);
+    // Not awaited: the edit is being journaled, or waits for a pause in typing, when Export is clicked.
+    const edit = h.call('edits.edit', {
+      target: h.target('Tasks'),
+      changes: [{ recordId: made!.id, fields: { Name: `after ${MARK}` } }],
+    });
+    const { exportId } = await h.call('export.start', {
+      target: h.target('Tasks'),
+      query: { formula: `{Notes} = '${MARK}'`, fields: ['Name'] },
+    });
+    await edit;
+    await h.parts.exports.settled(exportId);
+    const { csv } = await h.call('export.take', { exportId });
+    expect(Papa.parse<string[]>(csv, { skipEmptyLines: true }).data).toEqual([['Name'], [`after ${MARK}`]]);
+  });
+});
