@@ -35,8 +35,6 @@ import { privateDir, privateDirSync } from './storage/private-files';
 import { TableViews } from './table-view/table-views';
 
 const NO_LOCAL_SERVER = 'Offline mirrors live in the local server, and this app runs without one.';
-/** The longest a sync waits for the copy's own edits to reach it (the embedded server answers in milliseconds). */
-const SYNC_SETTLE_MS = 10_000;
 
 export interface AppServicesOptions {
   userDataDir: string;
@@ -168,7 +166,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     chooseDestination: options.exportDestination,
     minuteMs: options.autoSyncMinuteMs,
     consent: budget.consent,
-    settleEdits: async (base) => (await edits.ready).queue.settle(base, SYNC_SETTLE_MS),
+    settleEdits: async (base) => (await edits.ready).queue.settle(base),
   });
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.
   events.subscribe((event, payload) => {

@@ -74,9 +74,6 @@ export interface Parts {
 /** The journal's folder inside the user-data folder. */
 export const journalDir = (userDataDir: string): string => join(userDataDir, 'edits');
 
-/** The longest an export waits for the edits of its base to reach the service (one failing keeps retrying). */
-const EXPORT_SETTLE_MS = 10_000;
-
 export function createEditServices(options: EditServicesOptions): EditServices {
   const { tableFor, emit } = options;
   const deletes = new PendingDeletes((payload) => emit('records.deleting', payload));
@@ -112,9 +109,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       queue,
       records,
       history,
-      exports: new CsvExports(tableFor, emit, options.exportDestination, (target) =>
-        queue.settle(target, EXPORT_SETTLE_MS),
-      ),
+      exports: new CsvExports(tableFor, emit, options.exportDestination, (target) => queue.settle(target)),
       replaces,
       journal,
     };

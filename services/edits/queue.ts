@@ -56,6 +56,9 @@ export interface BaseRef {
   baseId: string;
 }
 
+/** The longest settle() waits by default: a base whose service keeps failing keeps the rest for later. */
+export const SETTLE_WITHIN_MS = 10_000;
+
 const inBase = (target: EditTarget, base: BaseRef): boolean =>
   target.connectionId === base.connectionId && target.baseId === base.baseId;
 
@@ -317,7 +320,7 @@ export class EditQueue {
    * (rejected ones wait for the user), or after `withinMs` (a service that keeps failing keeps the rest for later).
    * An offline copy's sync waits on it, so an edit typed just before Sync is in the copy when the sync compares.
    */
-  settle(base: BaseRef, withinMs: number): Promise<void> {
+  settle(base: BaseRef, withinMs = SETTLE_WITHIN_MS): Promise<void> {
     for (const group of this.groups.values())
       if (inBase(group.target, base)) this.sendNow({ target: group.target });
     if (this.settled(base)) return Promise.resolve();
