@@ -172,13 +172,23 @@ test('the formula bar’s example names fields of the open table', async ({ app,
   );
 });
 
+/** Saves a connection to the server through `proxy`, under `name`, and opens its Tasks table. */
+async function openTasksThrough(
+  app: AppPage,
+  door: { server: { apiKey: string } },
+  proxy: { url: string },
+  name: string,
+): Promise<void> {
+  const form = await fillNew(app.page, name, proxy.url, door.server.apiKey);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(app.page.getByRole('region', { name: 'Bases' })).toContainText(`Bases of ${name}`);
+  await app.openTable('Tasks');
+}
+
 test('the status bar’s error clears once the same request succeeds again', async ({ app, door }) => {
   const proxy = await startFaultProxy(door.server.url);
   try {
-    const form = await fillNew(app.page, 'Flaky proxy', proxy.url, door.server.apiKey);
-    await form.getByRole('button', { name: 'Save' }).click();
-    await expect(app.page.getByRole('region', { name: 'Bases' })).toContainText('Bases of Flaky proxy');
-    await app.openTable('Tasks');
+    await openTasksThrough(app, door, proxy, 'Flaky proxy');
 
     // The next records request fails once with a 503 the client retries after 2 s; the retry succeeds.
     proxy.inject(
@@ -202,10 +212,7 @@ test('a long error keeps the status bar to one line, the figures whole and Retry
 }) => {
   const proxy = await startFaultProxy(door.server.url);
   try {
-    const form = await fillNew(app.page, 'Wordy proxy', proxy.url, door.server.apiKey);
-    await form.getByRole('button', { name: 'Save' }).click();
-    await expect(app.page.getByRole('region', { name: 'Bases' })).toContainText('Bases of Wordy proxy');
-    await app.openTable('Tasks');
+    await openTasksThrough(app, door, proxy, 'Wordy proxy');
     await expect(app.cell(0, 'Name')).not.toBeEmpty();
     const bar = app.status;
     const count = bar.getByTestId('row-count');
