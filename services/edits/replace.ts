@@ -163,6 +163,9 @@ export class Replaces {
     };
 
     try {
+      // A cell typed just before Replace all reaches the service first: the plan replaces in it, where a plan
+      // over the service's older value would send that value back over it.
+      await this.queue.settle(req.target);
       const table = await this.tableFor(req.target);
       const candidates = candidateFormula(replacer, searched);
       const fields = [

@@ -202,4 +202,27 @@ describe('find and replace through the edit queue', () => {
     expect(alone.leftOut).toEqual([{ field: 'Label', reason: 'computed' }]);
     expect(h.seen.length - mark).toBe(0);
   });
+
+  it('right after a cell is typed, replaces in the value typed, not the service’s older one', async () => {
+    h = await startHarness();
+    const [task] = await seedAlpha(h, 1);
+    const target = h.target('Tasks');
+    // Not awaited: the edit is being journaled, or waits for a pause in typing, when Replace all is clicked.
+    const edit = h.call('edits.edit', {
+      target,
+      changes: [{ recordId: task!.id, fields: { Name: 'alpha typed' } }],
+    });
+    const preview = await h.call('replace.preview', {
+      replaceId: 't1',
+      target,
+      recordIds: [task!.id],
+      fields: [FIELDS[0]!],
+      spec: { find: 'alpha', replacement: 'omega' },
+    });
+    await edit;
+    expect(preview.changes).toMatchObject([{ before: 'alpha typed', after: 'omega typed' }]);
+    await h.call('replace.apply', { replaceId: 't1' });
+    await settled(h);
+    expect((await h.snapshot('Tasks')).get(task!.id)!.fields.Name).toBe('omega typed');
+  });
 });
