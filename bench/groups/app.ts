@@ -10,11 +10,21 @@
  *   and the script, style and layout parts; paint is the rest);
  * - requests the services spend on the names of the linked records in the first page of 100 rows (Tasks link
  *   People through Assignee and Teams through the Team lookup), counted at the server: the goal is one per
- *   linked table, so the ratio is requests per linked table.
+ *   linked table, so the ratio is requests per linked table; and the time from those rows painted to their
+ *   first names shown (goal 300 ms);
  * - a grouped view (by Status, through the server's `aggregate` extension): from choosing the field to the
  *   first group headers and the first group's rows painted; collapsing the first group to the next group's
- *   first rows, which lie deep in the view (the page chain walks there, as Go to row does); expanding it again
- *   to its first rows.
+ *   first rows, which lie deep in the view (the aggregate gives each group's first position; goal 1.5 s);
+ *   expanding it again to its first rows;
+ * - far rows on a fresh page, through the server's `seek` extension: go to row 40,000 to its row painted, then
+ *   a drag of the scrollbar to 75 % to the rows there painted (goal: 1.5 s each at 5 requests/s);
+ * - a formula filter typed under a two-field sort (Status, then Budget, by header clicks) to its first rows
+ *   painted (goal 2 s).
+ * Then, once per run, as on the hosted service: the app's second connection to the same server through a proxy
+ * that adds 250 ms to every answer and answers 404 on the extensions' paths, rate limit 5/s. The view's map
+ * (the walk of its ids) is timed from the click on Tasks to the exact count shown, against the walk's floor at
+ * 5 requests/s (its 500 pages at the ceiling; goal 1.05); then go to row 40,000 is counted in list requests
+ * until its row is painted (goal 1).
  * Beside them, once per run, the same scroll over ag-grid alone (its own browser build, the version the app
  * uses): 50,000 rows in memory, 10 columns of plain text, nothing pinned, no code of ours. It is the least a
  * scroll frame of an ag-grid costs on this machine, so the app's figures can be read against it.
@@ -25,7 +35,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config';
-import { openTestDoor } from '../../test/e2e/door';
+import { launchProxiedDoor, openTestDoor } from '../../test/e2e/door';
 import type { TestDoor } from '../../test/e2e/door';
 import type { BenchResult } from '../result';
 import { median } from '../stats';
@@ -39,6 +49,8 @@ const SCROLL_STEP_PX = 320;
 const activeTable = 'section.td-table:not([hidden])';
 /** Tasks' links name records of two tables: People (Assignee) and Teams (the Team lookup). */
 const LINKED_TABLES = 2;
+/** The names of a first page's links are shown within this of its rows. */
+const NAMES_GOAL_MS = 300;
 const namedChip = `${activeTable} .ag-cell[col-id="Assignee"] .td-chip-link`;
 
 /** A list request asking for records by id: how the services ask for names. */
@@ -50,8 +62,31 @@ const firstRowPainted = `${activeTable} .ag-row[row-index="0"][row-id] .ag-cell[
 
 const countShown = `${activeTable} footer.td-status [data-testid="row-count"]`;
 
+/**
+ * In the page, from before the click: resolves with the milliseconds from the first rows painted to the first
+ * link chip of the Assignee column showing a name (a chip shows its record's id, its title, until the name
+ * comes). Checked every animation frame; a string keeps DOM types out of the Node typecheck.
+ */
+const namesAfterRows = `new Promise((resolve, reject) => {
+  let painted;
+  const until = performance.now() + 60000;
+  const check = () => {
+    const now = performance.now();
+    if (painted === undefined && document.querySelector('${firstRowPainted}')) painted = now;
+    const named = [...document.querySelectorAll('${namedChip}')].some((c) => c.textContent !== c.title);
+    if (painted !== undefined && named) resolve(now - painted);
+    else if (now > until) reject(new Error('the link names never came'));
+    else requestAnimationFrame(check);
+  };
+  check();
+})`;
+
 /** Milliseconds from the click to the first rows painted, and to both those and the count shown. */
-async function openTasks(page: Page, door: TestDoor): Promise<{ rows: number; counted: number }> {
+async function openTasks(
+  page: Page,
+  door: TestDoor,
+  opts: { names?: boolean } = {},
+): Promise<{ rows: number; counted: number; names?: number }> {
   // A first start (nothing remembered) opens Tasks by itself; an empty remembered session starts on the Tables
   // page, so the time is measured from the click, as in every earlier run.
   await page.addInitScript(
@@ -60,6 +95,7 @@ async function openTasks(page: Page, door: TestDoor): Promise<{ rows: number; co
   await page.goto(door.url);
   const tasks = page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' });
   await tasks.waitFor();
+  const names = opts.names ? (page.evaluate(namesAfterRows) as Promise<number>) : undefined;
   const started = performance.now();
   await tasks.click();
   await page.locator(firstRowPainted).waitFor();
@@ -68,7 +104,8 @@ async function openTasks(page: Page, door: TestDoor): Promise<{ rows: number; co
     .locator(countShown)
     .getByText(`${ROWS.toLocaleString('en-US')} records`)
     .waitFor();
-  return { rows, counted: performance.now() - started };
+  const counted = performance.now() - started;
+  return { rows, counted, ...(names ? { names: await names } : {}) };
 }
 
 /**
@@ -120,6 +157,74 @@ async function grouped(page: Page): Promise<{ open: number; expand: number; next
   // Its records were read before: expanding shows them from the view's pages in memory.
   const expand = await timed(page, () => expandFirst.click(), rowPainted(1));
   return { open, expand, next };
+}
+
+/** A far row for go to row: 400 pages into the view. */
+const FAR_ROW = 40_000;
+const DRAG_TO = 0.75;
+/** Go to row, a scrollbar drag and collapsing a group each show their rows within this. */
+const FAR_ROWS_GOAL_MS = 1500;
+
+/** Milliseconds from go to row 40,000 to its row painted, then from a scrollbar drag to 75 % to its rows. */
+async function farRows(page: Page): Promise<{ goto: number; drag: number }> {
+  const box = page.locator(activeTable).getByRole('spinbutton', { name: 'Go to row' });
+  await box.fill(String(FAR_ROW));
+  const goto = await timed(page, () => box.press('Enter'), rowPainted(FAR_ROW - 1));
+  // Runs in the page (a string keeps DOM types out): the drag, and the row then at the viewport's top.
+  const drag = `(() => {
+    const scroller = document.querySelector('${activeTable} .ag-grid-viewport');
+    scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * ${DRAG_TO};
+    return Math.floor(scroller.scrollTop / 32);
+  })()`;
+  const started = performance.now();
+  const top = (await page.evaluate(drag)) as number;
+  // A row two below the top: the first may be the one drawn past the edge.
+  await page.locator(rowPainted(top + 2)).waitFor({ timeout: 300_000 });
+  const dragged = performance.now() - started;
+  return { goto, drag: dragged };
+}
+
+/** The view's two-field sort, as the header clicks make it: two columns on screen at the left. */
+const TWO_SORTS = [
+  { field: 'Status', direction: 'asc' },
+  { field: 'Budget', direction: 'asc' },
+] as const;
+const FILTER_GOAL_MS = 2000;
+
+/**
+ * Milliseconds from Enter on a formula filter, typed under a two-field sort (a click on Status, a shift-click
+ * on Budget), to the filter's first rows painted. The formula leaves out the sorted view's first record (by its
+ * Task #), so a new row 0 is the filter's own.
+ */
+async function filterUnderTwoSorts(page: Page, door: TestDoor): Promise<number> {
+  const table = page.locator(activeTable);
+  // The sorted view's first record, read by the bench's own client (paced with the app's requests).
+  const [first] = (
+    await door.client
+      .table(door.server.baseId, 'Tasks')
+      .listPage({ sort: [...TWO_SORTS], pageSize: 1, fields: ['Task #'] })
+  ).records;
+  if (!first) throw new Error('Tasks listed no record');
+  const header = (field: string) => table.locator(`.ag-header-cell[col-id="${field}"] .ag-header-cell-label`);
+  await header('Status').click();
+  await header('Budget').click({ modifiers: ['Shift'] });
+  await table.locator('.ag-header-cell[col-id="Budget"][aria-sort="ascending"]').waitFor();
+  const sortedFirst = table.locator(`.ag-row[row-index="0"][row-id="${first.id}"]`);
+  await sortedFirst.waitFor({ timeout: 300_000 });
+  await table
+    .getByRole('status')
+    .filter({ hasText: /^Loading…$/ })
+    .waitFor({ state: 'hidden' });
+  const box = table.getByRole('textbox', { name: 'Filter formula' });
+  await box.fill(`AND(FIND('a', {Name}), {Task #} != ${String(first.fields['Task #'])})`);
+  // Enter picks a completion while the list is open; a person closes it first.
+  const completions = table.getByRole('listbox');
+  if (await completions.isVisible()) await box.press('Escape');
+  return timed(
+    page,
+    () => box.press('Enter'),
+    `${activeTable} .ag-row[row-index="0"][row-id^="rec"]:not([row-id="${first.id}"]) .ag-cell[col-id="Name"]:not(:empty)`,
+  );
 }
 
 async function heapMegabytes(page: Page): Promise<number> {
@@ -266,31 +371,34 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
   try {
     const paints: number[] = [];
     let namesRequests = 0;
+    let namesMs = NaN;
     const counted: number[] = [];
     for (let i = 0; i < PAINTS; i++) {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      const opened = await openTasks(page, door);
+      // The first page's names: the services' cache is empty only on this first open.
+      const opened = await openTasks(page, door, { names: i === 0 });
       paints.push(opened.rows);
       counted.push(opened.counted);
-      if (i === 0) {
-        // The first page's names: the services' cache is empty only on this first open.
-        // A chip shows its record's id (its title) until the name comes. A string keeps DOM types out; it is
-        // polled with evaluate, since waitForFunction evaluates its text in the page, which the CSP forbids.
-        const named = `[...document.querySelectorAll('${namedChip}')].some((c) => c.textContent !== c.title)`;
-        const until = Date.now() + 60_000;
-        while (!(await page.evaluate(named))) {
-          if (Date.now() > until) throw new Error('the link names never came');
-          await page.waitForTimeout(50);
-        }
+      if (opened.names !== undefined) {
+        namesMs = opened.names;
+        // Requests still on their way are counted too.
         await page.waitForTimeout(1000);
         namesRequests = requests.filter(isNamesRequest).length;
       }
       await page.close();
     }
+    const farPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await openTasks(farPage, door);
+    const far = await farRows(farPage);
+    await farPage.close();
     const groupPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await openTasks(groupPage, door);
     const groups = await grouped(groupPage);
     await groupPage.close();
+    const filterPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await openTasks(filterPage, door);
+    const filtered = await filterUnderTwoSorts(filterPage, door);
+    await filterPage.close();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await openTasks(page, door);
     const lastStarted = performance.now();
@@ -317,6 +425,12 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
         unit: 'requests',
         ratio: namesRequests / LINKED_TABLES,
       },
+      {
+        name: `app: first 100 rows painted to their link names shown (${label})`,
+        value: namesMs,
+        unit: 'ms',
+        ratio: namesMs / NAMES_GOAL_MS,
+      },
       { name: `app: go to the last of 50,000 rows to its row painted (${label})`, value: lastMs, unit: 'ms' },
       {
         name: `app: group 50,000 rows by Status to first headers and rows painted (${label})`,
@@ -332,12 +446,96 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
         name: `app: collapse the first group to the next group's first rows, deep in the view (${label})`,
         value: groups.next,
         unit: 'ms',
+        ratio: groups.next / FAR_ROWS_GOAL_MS,
+      },
+      {
+        name: `app: formula filter under a two-field sort to its first rows (${label})`,
+        value: filtered,
+        unit: 'ms',
+        ratio: filtered / FILTER_GOAL_MS,
+      },
+      {
+        name: `app: go to row 40,000 of 50,000 to its row painted (${label})`,
+        value: far.goto,
+        unit: 'ms',
+        ratio: far.goto / FAR_ROWS_GOAL_MS,
+      },
+      {
+        name: `app: scrollbar drag to 75 % to the rows there painted (${label})`,
+        value: far.drag,
+        unit: 'ms',
+        ratio: far.drag / FAR_ROWS_GOAL_MS,
       },
       { name: `app: renderer JS heap after going to the last row (${label})`, value: heap, unit: 'MB' },
       ...scrollResults(scroll, label),
     ];
   } finally {
     await browser.close();
+    await door.close();
+  }
+}
+
+/** As the hosted service: the app's second connection, through a proxy that takes the extensions away. */
+const HOSTED = 'Hosted-like';
+const HOSTED_LATENCY_MS = 250;
+const CEILING = 5;
+const MAP_PAGE = 100;
+
+/**
+ * The view's map where the service only walks (no `seek`, no `count`): from the click on Tasks to the exact
+ * count shown (the map's walk reaching the end), against the floor of that walk at the ceiling (its pages at 5
+ * requests/s); then the list requests of go to row 40,000 until its row is painted.
+ */
+async function hostedMap(browser: Browser): Promise<BenchResult[]> {
+  const door = await launchProxiedDoor({ embedded: { rateLimit: CEILING, memory: true } }, HOSTED);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  try {
+    door.proxy.latencyMs = HOSTED_LATENCY_MS;
+    door.proxy.inject(
+      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+      { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
+    );
+    await page.addInitScript(
+      `if (localStorage.getItem('tabledesk.session') === null) localStorage.setItem('tabledesk.session', '{"tabs":[]}')`,
+    );
+    await page.goto(door.url);
+    await page.getByRole('navigation', { name: 'Connections' }).getByRole('button', { name: HOSTED }).click();
+    const tasks = page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' });
+    await tasks.waitFor();
+    const started = performance.now();
+    await tasks.click();
+    await page
+      .locator(countShown)
+      .getByText(`${ROWS.toLocaleString('en-US')} records`, { exact: true })
+      .waitFor({ timeout: 600_000 });
+    const mapMs = performance.now() - started;
+    const floorMs = ((ROWS / MAP_PAGE) * 1000) / CEILING;
+
+    const box = page.locator(activeTable).getByRole('spinbutton', { name: 'Go to row' });
+    await box.fill(String(FAR_ROW));
+    const mark = door.proxy.log.length;
+    await box.press('Enter');
+    await page.locator(rowPainted(FAR_ROW - 1)).waitFor({ timeout: 300_000 });
+    const lists = door.proxy.log
+      .slice(mark)
+      .filter((r) => r.path.startsWith(`/v0/${door.server.baseId}/Tasks`)).length;
+    const label = `extensions off, ${HOSTED_LATENCY_MS} ms latency, rate limit ${CEILING}/s`;
+    return [
+      {
+        name: `app: map of the 50,000-row view, click to exact count; ratio to ${ROWS / MAP_PAGE} pages at ${CEILING}/s (${label})`,
+        value: mapMs,
+        unit: 'ms',
+        ratio: mapMs / floorMs,
+      },
+      {
+        name: `app: requests to go to row 40,000 once mapped, until its row is painted (${label})`,
+        value: lists,
+        unit: 'requests',
+        ratio: lists,
+      },
+    ];
+  } finally {
+    await page.close();
     await door.close();
   }
 }
@@ -354,7 +552,7 @@ export default async function appBench(): Promise<BenchResult[]> {
   const app = [...(await measure('off')), ...(await measure(5))];
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    return [...app, ...(await bareGridScroll(browser))];
+    return [...app, ...(await hostedMap(browser)), ...(await bareGridScroll(browser))];
   } finally {
     await browser.close();
   }
