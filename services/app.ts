@@ -33,6 +33,7 @@ import { ServiceError } from './errors';
 import { lockFolder } from './storage/folder-lock';
 import { privateDir, privateDirSync } from './storage/private-files';
 import { TableViews } from './table-view/table-views';
+import { LiveChanges } from './live/live-changes';
 
 const NO_LOCAL_SERVER = 'Offline mirrors live in the local server, and this app runs without one.';
 
@@ -76,6 +77,8 @@ export interface AppServices {
    * TableDesk process holds this data folder). The doors wait for it before opening a window or a port.
    */
   ready: Promise<void>;
+  /** Other people's changes in the open tables (tests and benches look now rather than at the interval). */
+  live: LiveChanges;
   /** Edits journaled but not yet acknowledged by the service (they are sent again on the next start). */
   hasPendingEdits(): Promise<boolean>;
   close(): Promise<void>;
@@ -141,6 +144,16 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     (count) => events.emit('view.count', count),
     budget,
   );
+  const live = new LiveChanges({
+    userDataDir: options.userDataDir,
+    clientFor: (id) => connections.client(id),
+    open: () => views.openTargets(),
+    held: (target) => views.held(target),
+    applyChanged: (target, record) => views.applySaved(target, record),
+    applyCreated: (target, records) => views.applyCreated(target, records),
+    readAgain: (target) => views.readAgain(target),
+    emit: events.emit,
+  });
   const links = createLinkServices({
     clientFor: async (id) => (await connections.client(id)).withPurpose('names'),
     metadata,
@@ -180,6 +193,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       void links.applySaved(saved.target, saved.record).catch(() => undefined);
     } else if (event === 'records.created') {
       const created = payload as EventPayload<'records.created'>;
+      live.noteCreated(created.records);
       views.applyCreated(created.target, created.records);
     } else if (event === 'records.deleted') {
       const deleted = payload as EventPayload<'records.deleted'>;
@@ -231,7 +245,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'connections.test': (r) => connections.test(r),
     'meta.bases': (r) => metadata.bases(r.connectionId),
     'meta.tables': (r) => metadata.tables(r.connectionId, r.baseId),
-    'view.open': (r) => views.open(r),
+    'view.open': async (r) => {
+      const opened = await views.open(r);
+      live.opened(r);
+      return opened;
+    },
+    'live.interval': async (r) => ({
+      seconds: r.seconds === undefined ? await live.interval() : await live.setInterval(r.seconds),
+    }),
+    'live.refresh': async (r) => live.refresh(r),
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => views.close(r.viewId),
     'view.countNow': async (r) => views.countNow(r.viewId),
@@ -258,7 +280,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     embedded,
     ready: edits.ready.then(() => undefined),
     hasPendingEdits: () => edits.hasPending(),
+    live,
     async close() {
+      live.close();
       views.closeAll();
       await imports.close();
       await offline.close();

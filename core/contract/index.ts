@@ -27,6 +27,7 @@ import { importChannels, importEvents } from './imports';
 import { linkChannels, linkEvents } from './links';
 import { mirrorChannels, mirrorEvents } from './mirror';
 import { budgetChannels, budgetEvents } from './budget';
+import { liveChannels, liveEvents } from './live';
 
 export const channels = {
   ...appChannels,
@@ -41,6 +42,7 @@ export const channels = {
   ...replaceChannels,
   ...mirrorChannels,
   ...budgetChannels,
+  ...liveChannels,
 } satisfies ChannelSet;
 export const events = {
   ...appEvents,
@@ -51,6 +53,7 @@ export const events = {
   ...replaceEvents,
   ...mirrorEvents,
   ...budgetEvents,
+  ...liveEvents,
 } satisfies EventSet;
 
 export type Channels = typeof channels;

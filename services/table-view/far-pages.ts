@@ -56,6 +56,11 @@ export class FarPages {
     }
   }
 
+  /** The records held, page by page. */
+  *held(): Iterable<RecordData> {
+    for (const page of this.pages.values()) yield* page;
+  }
+
   /** Rows were added or removed: every position after them moved, so nothing held is trusted. */
   clear(): void {
     this.generation++;

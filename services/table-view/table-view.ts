@@ -136,6 +136,12 @@ export class TableView {
     return this.chain.held;
   }
 
+  /** Every record held, from the chain and read far ahead. */
+  *heldRecords(): Iterable<RecordData> {
+    yield* this.chain.held;
+    yield* this.far.held();
+  }
+
   /** Whether every row of the view is held. */
   get complete(): boolean {
     return this.chain.total !== undefined;
@@ -165,13 +171,17 @@ export class TableView {
    * so rows asked for next show them where the service puts them, and leave out those its filter excludes.
    */
   applyCreated(records: readonly RecordData[]): void {
-    this.far.clear();
-    if (!this.options.createdLast) {
-      this.chain.restart();
-      this.onState({ viewId: this.viewId, loaded: 0 });
-    } else if (this.chain.append(records) > 0) {
+    if (!this.options.createdLast) this.readAgain();
+    else if (this.chain.append(records) > 0) {
       this.onState({ viewId: this.viewId, loaded: this.chain.loaded, total: this.chain.total });
     }
+  }
+
+  /** The view read again from its first row (more changes elsewhere than were read one by one). */
+  readAgain(): void {
+    this.far.clear();
+    this.chain.restart();
+    this.onState({ viewId: this.viewId, loaded: 0 });
   }
 
   applyDeleted(ids: ReadonlySet<string>): void {

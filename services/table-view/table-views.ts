@@ -284,6 +284,28 @@ export class TableViews {
       }
   }
 
+  /** Every view of the table read again from its first row. */
+  readAgain(target: ViewTarget): void {
+    for (const entry of this.views.values())
+      if (sameTable(entry.target, target)) {
+        entry.view.readAgain();
+        entry.find.changed();
+      }
+  }
+
+  /** The tables with an open view. */
+  openTargets(): ViewTarget[] {
+    return [...this.views.values()].map((e) => e.target);
+  }
+
+  /** The records the table's views hold, by id (the fields each shows; later views win). */
+  held(target: ViewTarget): Map<string, RecordData> {
+    const out = new Map<string, RecordData>();
+    for (const entry of this.views.values())
+      if (sameTable(entry.target, target)) for (const r of entry.view.heldRecords()) out.set(r.id, r);
+    return out;
+  }
+
   private entry(viewId: string) {
     const entry = this.views.get(viewId);
     if (entry === undefined)

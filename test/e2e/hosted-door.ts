@@ -25,6 +25,8 @@ export interface HostedDoor extends TestDoor {
     client: RecordTableClient;
     /** Another person editing the same base. */
     other: RecordTableClient;
+    /** The app looks for other people's changes now (what its interval does), and the look is answered. */
+    lookNow(): Promise<void>;
   };
 }
 
@@ -60,7 +62,13 @@ export async function openHostedDoor(
   }
   return {
     ...door,
-    hosted: { server, baseId, client: client(HOSTED_KEY), other: client(OTHER_KEY) },
+    hosted: {
+      server,
+      baseId,
+      client: client(HOSTED_KEY),
+      other: client(OTHER_KEY),
+      lookNow: () => app.services.live.lookNow(),
+    },
     async close() {
       await door.close();
       await server.close();

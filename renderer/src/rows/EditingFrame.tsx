@@ -5,7 +5,7 @@
  * rows selected, Shift+arrows and Shift+click grow a range of cells, and copy gives the range), Delete
  * deletes the selected rows after one confirmation (or clears a range of cells), Ctrl+D fills down, copy gives
  * TSV, paste fills a range or adds rows (asking first) and reports what it skipped until the next action. An
- * editor refusing its text says why by the cell.
+ * editor refusing its text says why by the cell; a value typed over someone else's new change asks first.
  */
 import { useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
@@ -25,6 +25,7 @@ import type { CellProblem } from './cell-problem';
 import { groupHeaderOf, recordIndexFrom } from '../table/groups/group-rows';
 import { ConfirmDialog } from './ConfirmDialog';
 import type { Confirmation } from './ConfirmDialog';
+import { OverwriteDialog } from './OverwriteDialog';
 import { ExportPanel, exportShort } from './export/ExportPanel';
 import { useExportJob } from './export/useExportJob';
 import type { ExportQuery } from './export/useExportJob';
@@ -503,6 +504,15 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
           ask={ask}
           onClose={() => {
             setAsk(undefined);
+            refocusGrid();
+          }}
+        />
+      )}
+      {view.overwrite && (
+        <OverwriteDialog
+          question={view.overwrite}
+          onAnswer={(overwrite) => {
+            editing.answerOverwrite(overwrite);
             refocusGrid();
           }}
         />

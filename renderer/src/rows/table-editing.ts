@@ -12,6 +12,7 @@ import { errorMessage } from '../call-errors';
 import { EditStore, sameTarget } from '../editing/edit-store';
 import type { EditTarget } from '../editing/edit-store';
 import { parseInput } from '../editing/parse';
+import { formatCell } from '../grid/format';
 import { Placements } from './placements';
 import { RangeSelection } from './range/cell-range';
 import type { Placed } from './placements';
@@ -33,7 +34,21 @@ export interface EditingView {
   uncertain: UncertainCreate[];
   /** Bumped when the store's rejected or retrying records change. */
   revision: number;
+  /** A typed value over a cell someone else changed, held until the user says whether it overwrites theirs. */
+  overwrite?: OverwriteQuestion;
 }
+
+export interface OverwriteQuestion {
+  field: Column;
+  /** The value in the cell now: the other person's. */
+  theirs: unknown;
+  /** When the app saw their change (ms since the epoch). */
+  changedAt: number;
+  /** The user's edit, sent only on Overwrite. */
+  change: CellChange;
+}
+
+const cellKey = (recordId: string, field: string) => `${recordId}\u0000${field}`;
 
 export class TableEditing {
   readonly store: EditStore;
@@ -52,6 +67,8 @@ export class TableEditing {
   private readonly deletedAt = new Map<string, Placed>();
   /** Add row's own create in flight: its row is pinned, so the grid need not reload to show it. */
   private adding = 0;
+  /** Cells someone else changed (record, field) → when the app saw it: an edit of one asks first, once. */
+  private readonly othersChanged = new Map<string, number>();
 
   constructor(
     private readonly api: TableDeskApi,
@@ -72,6 +89,16 @@ export class TableEditing {
         if (this.added.some((r) => r.id === s.recordId)) {
           this.added = this.added.map((r) => (r.id === s.recordId ? s.record : r));
           this.pinnedNode(s.recordId)?.setData(s.record);
+        }
+      }),
+      api.on('live.changes', (s) => {
+        if (!sameTarget(s.target, target)) return;
+        for (const { record, fields } of s.updated) {
+          for (const f of fields) this.othersChanged.set(cellKey(record.id, f), s.at);
+          const node = this.grid?.getRowNode(record.id);
+          if (!node) continue;
+          node.setData(record);
+          this.grid?.flashCells({ rowNodes: [node], columns: fields });
         }
       }),
       api.on('edits.reverted', (s) => {
@@ -157,14 +184,38 @@ export class TableEditing {
     }
     if (Array.isArray(value) && value.length === 0) value = null;
     if (same(value, e.oldValue)) return;
-    void this.edit([
-      {
-        recordId: e.data.id,
-        fields: { [field.name]: value },
-        previous: previousOf(e.oldValue, field.name),
-        typecast,
-      },
-    ]);
+    const change: CellChange = {
+      recordId: e.data.id,
+      fields: { [field.name]: value },
+      previous: previousOf(e.oldValue, field.name),
+      typecast,
+    };
+    // A cell someone else changed since it was shown: the edit waits for the user's answer (asked once a change).
+    const key = cellKey(e.data.id, field.name);
+    const changedAt = this.othersChanged.get(key);
+    if (changedAt !== undefined) {
+      this.othersChanged.delete(key);
+      this.update({ overwrite: { field, theirs: e.oldValue, changedAt, change } });
+      return;
+    }
+    void this.edit([change]);
+  }
+
+  /**
+   * The answer to the overwrite question: the held edit is sent, or dropped with a message that names the
+   * value that was not saved, so that nothing typed goes without a word.
+   */
+  answerOverwrite(overwrite: boolean): void {
+    const question = this.view.overwrite;
+    if (question === undefined) return;
+    const { overwrite: _answered, ...rest } = this.view;
+    this.view = rest;
+    if (overwrite) void this.edit([question.change]);
+    else {
+      const yours = formatCell(question.change.fields[question.field.name], question.field);
+      this.say(`Kept the other person’s ${question.field.name}; yours (“${yours}”) was not saved.`, 'info');
+    }
+    for (const l of this.listeners) l(this.view);
   }
 
   /** One click or Space on a checkbox: the box flips, sent as an edit like any other. */

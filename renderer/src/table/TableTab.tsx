@@ -22,6 +22,7 @@ import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
 import { BudgetFigure } from '../budget/BudgetPanel';
+import { LiveStatus } from '../live/LiveStatus';
 import type { ViewCount } from '../status/StatusBar';
 import { useClientStatus } from '../status/useClientStatus';
 import { restoreColumnPlaces } from './column-order';
@@ -429,6 +430,12 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         }}
       >
         <BudgetFigure connectionId={connectionId} baseId={baseId} />
+        <LiveStatus
+          connectionId={connectionId}
+          baseId={baseId}
+          table={table}
+          onRefreshed={() => editing.gridApi?.refreshInfiniteCache()}
+        />
       </StatusBar>
     </section>
   );

@@ -1,0 +1,93 @@
+/**
+ * Other people's changes in the status bar: records created elsewhere since the table was opened wait as
+ * "3 changes — Refresh" (rows never move under the cursor), and how often the app looks for changes.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { LIVE_INTERVALS } from '../../../core/contract/live';
+import { plural } from '../../../core/records/format';
+import { errorMessage, tabledesk } from '../bridge';
+import { sameTarget } from '../editing/edit-store';
+
+const intervalLabel = (s: number): string =>
+  s === 0 ? 'Never' : s < 60 ? `Every ${s} s` : `Every ${s / 60} min`;
+
+interface Props {
+  connectionId: string;
+  baseId: string;
+  table: string;
+  /** Refresh applied: the grid reads its rows again. */
+  onRefreshed: () => void;
+}
+
+export function LiveStatus({ connectionId, baseId, table, onRefreshed }: Props) {
+  const target = useMemo(() => ({ connectionId, baseId, table }), [connectionId, baseId, table]);
+  const [waiting, setWaiting] = useState<{ created: number; many: boolean }>({ created: 0, many: false });
+  const [seconds, setSeconds] = useState<number>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    const api = tabledesk();
+    const off = api.on('live.changes', (e) => {
+      if (sameTarget(e.target, target)) setWaiting({ created: e.created, many: e.many });
+    });
+    api.call('live.interval', {}).then(
+      (r) => setSeconds(r.seconds),
+      () => undefined,
+    );
+    return off;
+  }, [target]);
+  const choose = (s: number) =>
+    void tabledesk()
+      .call('live.interval', { seconds: s })
+      .then(
+        (r) => setSeconds(r.seconds),
+        (e: unknown) => setError(errorMessage(e)),
+      );
+  const refresh = () =>
+    void tabledesk()
+      .call('live.refresh', target)
+      .then(
+        () => {
+          setWaiting({ created: 0, many: false });
+          onRefreshed();
+        },
+        (e: unknown) => setError(errorMessage(e)),
+      );
+  return (
+    <>
+      {(waiting.created > 0 || waiting.many) && (
+        <button
+          type="button"
+          className="td-status-budget td-status-live"
+          data-testid="live-changes"
+          onClick={refresh}
+        >
+          {waiting.many ? 'Many changes' : plural(waiting.created, 'change')} — Refresh
+        </button>
+      )}
+      {seconds !== undefined && (
+        <label
+          className="td-status-live-interval"
+          title="How often this app looks for other people’s changes: one API call a look for each open table, counted in API calls"
+        >
+          Changes:{' '}
+          <select
+            aria-label="Look for other people’s changes"
+            value={seconds}
+            onChange={(e) => choose(Number(e.target.value))}
+          >
+            {[...new Set([...LIVE_INTERVALS, seconds])].map((s) => (
+              <option key={s} value={s}>
+                {intervalLabel(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {error !== undefined && (
+        <span className="td-status-error" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
