@@ -125,6 +125,9 @@ export class Uploads {
     const client = await this.options.clientFor(s.target.connectionId);
     const bytes = Buffer.concat(s.parts);
     this.progress(uploadId, s, { sent: 0, total: 0, state: 'queued' });
+    // The service adds the file to the cell as it holds it: an edit of the cell typed just before (a file
+    // taken out) goes first, else it would arrive after the file and write the cell without it.
+    await queue.settle(s.target);
     try {
       const record = await records.once(
         {

@@ -211,3 +211,33 @@ describe("the door's open dialog", () => {
     expect(uploadCalls(h)).toEqual([]);
   });
 });
+
+describe('an upload right after an edit', () => {
+  it('an upload right after the cell was edited keeps both: the edit reaches the service first', async () => {
+    h = await startHarness();
+    const { call } = uploadsOf(h);
+    const recordId = await firstPerson(h);
+    const target = h.target('People');
+    const upload = async (filename: string) => {
+      const bytes = Buffer.from(filename);
+      const { uploadId } = (await call('attachments.stage', {
+        target,
+        recordId,
+        field: 'Photo',
+        filename,
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+      })) as { uploadId: string };
+      await call('attachments.part', { uploadId, offset: 0, data: bytes.toString('base64') });
+      await call('attachments.send', { uploadId });
+    };
+    await upload('one.bin');
+    // Not awaited: the file taken out is still journaled, or waits for a pause, when the next one is sent.
+    const edit = h.call('edits.edit', { target, changes: [{ recordId, fields: { Photo: [] } }] });
+    await upload('two.bin');
+    await edit;
+    await h.parts.queue.whenIdle();
+    const photo = (await h.reader('People').get(recordId)).fields.Photo as { filename: string }[];
+    expect(photo.map((a) => a.filename)).toEqual(['two.bin']);
+  });
+});
