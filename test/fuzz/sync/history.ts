@@ -8,7 +8,10 @@
  *   neither side; deleted over no change, it is deleted on both;
  * - a record, cell or edge held in a conflict changes on neither side; a resolution gives both sides the
  *   side it chose;
- * - a sync stopped midway changes the service only to the copy's values and the copy only to the service's.
+ * - a sync stopped midway changes the service only to the copy's values and the copy only to the service's;
+ *   it may also have moved the merge base of what it finished (a page pulled, a batch sent) to what the two
+ *   sides now agree on, so until a later sync settles it the model keeps both bases as candidates, and each
+ *   cell, record and edge of the next sync must be merged right over one of them.
  * After the last sync, with every conflict resolved, the copy equals the service (cells, both cells of the
  * pair, their order) and an idle sync sends and receives nothing.
  */
@@ -48,8 +51,13 @@ export class History {
   private mirrorId = '';
   private mirrors!: Mirrors;
   private readonly dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-sync-fuzz-'));
-  /** The merge base as the model has it (what both sides agreed on at the last sync, conflicts aside). */
-  private base!: Side;
+  /**
+   * The merge base as the model has it (what both sides agreed on at the last sync, conflicts aside): one, or
+   * after syncs stopped midway the bases the engine may hold (see moved). The engine moves a record's base
+   * whole when it merges a page, yet a PATCH whose answer a stop cut off leaves its cells at the old base while
+   * the pull moved the record's other cells: so a cell may take its base from any candidate.
+   */
+  private bases!: Side[];
   private made = 0;
 
   private constructor(
@@ -122,7 +130,7 @@ export class History {
     this.mirrorId = (
       await this.mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: made.id })
     ).id;
-    this.base = await this.side('service');
+    this.bases = [await this.side('service')];
     this.note(`base ${made.id}: 5 people, 3 companies, pulled`);
   }
 
@@ -200,7 +208,7 @@ export class History {
     const list = await this.mirrors.conflicts(this.mirrorId);
     const [copy, service] = await Promise.all([this.side('copy'), this.side('service')]);
     const tags = new Map<string, string>();
-    for (const s of [this.base, copy, service]) for (const [tag, r] of s.recs) tags.set(r.id, tag);
+    for (const s of [...this.bases, copy, service]) for (const [tag, r] of s.recs) tags.set(r.id, tag);
     const held: Held = { records: new Map(), cells: new Set() };
     const conflicts = list.map((c) => {
       const tag = tags.get(c.recordId) ?? fail(`a conflict names ${c.recordId}, a record on neither side`);
@@ -243,7 +251,8 @@ export class History {
     }
     this.note(stopped ? `sync stopped at request ${stopAt}` : `sync: ${JSON.stringify(result)}`);
     if (stopped) {
-      await this.expectOnlyCrossed(copy, service);
+      const [Lp, Rp] = await this.expectOnlyCrossed(copy, service);
+      this.bases = distinct([...this.bases, ...this.bases.map((B) => moved(B, Lp, Rp))]);
       // As after a kill: another engine on the same folder carries on.
       this.mirrors.close();
       this.mirrors = this.engine();
@@ -283,15 +292,18 @@ export class History {
 
   /**
    * Checks a sync that ended against the two sides before it (`held`: conflicts open before, `chosen`: those
-   * resolved just before it), then moves the model's base on.
+   * resolved just before it), then moves the model's bases on.
    */
   private async expectMerged(L: Side, R: Side, heldBefore: Held, chosen: Map<string, Choice>): Promise<void> {
     const after = (await this.held()).held;
     const Lp = await this.side('copy', true);
     const Rp = await this.side('service', true);
-    const B = this.base;
     const present = new Map<string, boolean>();
-    const tags = new Set([...B.recs.keys(), ...L.recs.keys(), ...R.recs.keys()]);
+    const tags = new Set([
+      ...this.bases.flatMap((B) => [...B.recs.keys()]),
+      ...L.recs.keys(),
+      ...R.recs.keys(),
+    ]);
     const expectRecord = (tag: string, want: { copy?: Rec; service?: Rec }, why: string) => {
       for (const [where, now, w] of [
         ['copy', Lp, want.copy],
@@ -310,7 +322,19 @@ export class History {
             );
       }
     };
-    for (const tag of tags) {
+    /** One cell merged over the base value `bv`: what each side should hold, or a conflict it needs. */
+    const mergeCell = (key: string, bv: unknown, lv: unknown, rv: unknown) => {
+      if (sameValue(lv, bv) || sameValue(lv, rv)) return { copy: rv, service: rv };
+      if (sameValue(rv, bv)) return { copy: lv, service: lv };
+      if (!after.cells.has(key) && !heldBefore.cells.has(key))
+        return {
+          copy: lv,
+          service: rv,
+          wrong: `${key} changed on both sides (${JSON.stringify(lv)}, ${JSON.stringify(rv)}) with no conflict`,
+        };
+      return { copy: lv, service: rv };
+    };
+    const expectTag = (tag: string, B: Side) => {
       const b = B.recs.get(tag);
       const l = L.recs.get(tag);
       const r = R.recs.get(tag);
@@ -319,36 +343,39 @@ export class History {
       if (kind) {
         expectRecord(tag, { copy: l, service: r }, `held by a ${kind} conflict`);
         present.set(tag, false);
-        continue;
+        return;
       }
       if (choice !== undefined) {
         const keep = choice === 1 ? l : r;
         expectRecord(tag, { copy: keep, service: keep }, `resolved ${choice === 1 ? 'mine' : 'theirs'}`);
         present.set(tag, keep !== undefined);
-        continue;
+        return;
       }
       if (b && l && r) {
         const copyCells: Record<string, unknown> = {};
         const serviceCells: Record<string, unknown> = {};
         for (const f of CELLS[b.table]) {
           const key = `${tag}.${f}`;
-          const [bv, lv, rv] = [b.cells[f], l.cells[f], r.cells[f]];
+          const [lv, rv] = [l.cells[f], r.cells[f]];
           const c = chosen.get(key);
           if (heldBefore.cells.has(key) && !sameValue(lv, rv)) {
             [copyCells[f], serviceCells[f]] = [lv, rv];
           } else if (c !== undefined) {
             const v = c === 1 ? lv : c === 2 ? rv : f === 'Age' ? 7 : TYPED;
             [copyCells[f], serviceCells[f]] = [v, v];
-          } else if (sameValue(lv, bv) || sameValue(lv, rv)) {
-            [copyCells[f], serviceCells[f]] = [rv, rv];
-          } else if (sameValue(rv, bv)) {
-            [copyCells[f], serviceCells[f]] = [lv, lv];
           } else {
-            if (!after.cells.has(key) && !heldBefore.cells.has(key))
-              fail(
-                `${key} changed on both sides (${JSON.stringify(lv)}, ${JSON.stringify(rv)}) with no conflict`,
-              );
-            [copyCells[f], serviceCells[f]] = [lv, rv];
+            // Over each base the cell may have: the first merge that is what the two sides now hold.
+            const options = this.bases.flatMap((S) => {
+              const s = S.recs.get(tag);
+              return s ? [mergeCell(key, s.cells[f], lv, rv)] : [];
+            });
+            const got = [Lp.recs.get(tag)?.cells[f], Rp.recs.get(tag)?.cells[f]];
+            const fits = options.find(
+              (o) => !o.wrong && sameValue(got[0], o.copy) && sameValue(got[1], o.service),
+            );
+            const want = fits ?? options.find((o) => o.wrong) ?? options[0]!;
+            if (want.wrong) fail(want.wrong);
+            [copyCells[f], serviceCells[f]] = [want.copy, want.service];
           }
         }
         expectRecord(
@@ -395,9 +422,24 @@ export class History {
         expectRecord(tag, { copy: made, service: made }, `made on the ${l ? 'copy' : 'service'}`);
         present.set(tag, true);
       }
+    };
+    for (const tag of tags) {
+      // Right over one of the bases the engine may hold; else the failure over the first.
+      let first: Failure | undefined;
+      for (const B of this.bases) {
+        try {
+          expectTag(tag, B);
+          first = undefined;
+          break;
+        } catch (e) {
+          if (!(e instanceof Failure)) throw e;
+          first ??= e;
+        }
+      }
+      if (first) throw first;
     }
     this.expectEdges(L, R, Lp, Rp, heldBefore, after, chosen, present);
-    this.base = this.nextBase(Lp, after);
+    this.bases = distinct(this.bases.map((B) => nextBase(B, Lp, after)));
   }
 
   /** A change of its own on a side over the base: a cell, or a link added to the record. */
@@ -416,8 +458,8 @@ export class History {
     chosen: Map<string, Choice>,
     present: Map<string, boolean>,
   ): void {
-    const B = this.base;
-    const all = new Set([...B.edges, ...L.edges, ...R.edges, ...Lp.edges, ...Rp.edges]);
+    const bases = this.bases.flatMap((B) => [...B.edges]);
+    const all = new Set([...bases, ...L.edges, ...R.edges, ...Lp.edges, ...Rp.edges]);
     for (const e of all) {
       const [p, c] = ends(e);
       const heldBy = [p, c].find((t) => heldBefore.records.has(t) || after.records.has(t));
@@ -431,8 +473,11 @@ export class History {
           const from = chosen.get(resolved) === 1 ? L : R;
           wantCopy = wantService = from.edges.has(e);
         } else {
-          const [b, l, r] = [B.edges.has(e), L.edges.has(e), R.edges.has(e)];
-          wantCopy = wantService = l === b ? r : l;
+          // Over each base the edge may have: the merge the two sides now hold, if one is.
+          const [l, r] = [L.edges.has(e), R.edges.has(e)];
+          const options = this.bases.map((B) => (l === B.edges.has(e) ? r : l));
+          const now = Lp.edges.has(e);
+          wantCopy = wantService = options.find((w) => w === now && w === Rp.edges.has(e)) ?? options[0]!;
         }
         if (!present.get(p) || !present.get(c)) wantCopy = wantService = false;
       }
@@ -447,30 +492,8 @@ export class History {
     }
   }
 
-  /** The merge base after a sync: what both sides now agree on, and the old base of what a conflict holds. */
-  private nextBase(Lp: Side, after: Held): Side {
-    const B = this.base;
-    const recs = new Map<string, Rec>();
-    for (const [tag, r] of Lp.recs) if (!after.records.has(tag)) recs.set(tag, structuredClone(r));
-    for (const tag of after.records.keys()) {
-      const b = B.recs.get(tag);
-      if (b) recs.set(tag, b);
-      else recs.delete(tag);
-    }
-    for (const key of after.cells) {
-      const [tag, f] = key.split('.') as [string, string];
-      const r = recs.get(tag);
-      const b = B.recs.get(tag);
-      if (r && b) r.cells[f] = b.cells[f];
-    }
-    const edges = new Set<string>();
-    for (const e of Lp.edges) if (!ends(e).some((t) => after.records.has(t))) edges.add(e);
-    for (const e of B.edges) if (ends(e).some((t) => after.records.has(t))) edges.add(e);
-    return { recs, edges };
-  }
-
   /** After a stopped sync: each side changed only to what the other side held. */
-  private async expectOnlyCrossed(L: Side, R: Side): Promise<void> {
+  private async expectOnlyCrossed(L: Side, R: Side): Promise<[Side, Side]> {
     const Lp = await this.side('copy');
     const Rp = await this.side('service');
     for (const [was, now, other, where] of [
@@ -494,6 +517,7 @@ export class History {
           if (!gone) fail(`the link ${e} changed on the ${where}, which the other side did not hold`);
         }
     }
+    return [Lp, Rp];
   }
 
   /**
@@ -532,4 +556,65 @@ export class History {
       rmSync(this.dataDir, { recursive: true, force: true });
     }
   }
+}
+
+/** The merge base after a sync over base B: what both sides now agree on, and B's of what a conflict holds. */
+function nextBase(B: Side, Lp: Side, after: Held): Side {
+  const recs = new Map<string, Rec>();
+  for (const [tag, r] of Lp.recs) if (!after.records.has(tag)) recs.set(tag, structuredClone(r));
+  for (const tag of after.records.keys()) {
+    const b = B.recs.get(tag);
+    if (b) recs.set(tag, b);
+    else recs.delete(tag);
+  }
+  for (const key of after.cells) {
+    const [tag, f] = key.split('.') as [string, string];
+    const r = recs.get(tag);
+    const b = B.recs.get(tag);
+    if (r && b) r.cells[f] = b.cells[f];
+  }
+  const edges = new Set<string>();
+  for (const e of Lp.edges) if (!ends(e).some((t) => after.records.has(t))) edges.add(e);
+  for (const e of B.edges) if (ends(e).some((t) => after.records.has(t))) edges.add(e);
+  return { recs, edges };
+}
+
+/**
+ * The base a sync stopped midway may have left over base B, where it finished: a record, cell or edge the two
+ * sides now agree on (pulled, or sent and answered) at that; one they do not (a change still to send, a
+ * conflict), or a record one side lacks (a deletion still to send), at B's.
+ */
+function moved(B: Side, Lp: Side, Rp: Side): Side {
+  const recs = new Map<string, Rec>();
+  for (const tag of new Set([...B.recs.keys(), ...Lp.recs.keys(), ...Rp.recs.keys()])) {
+    const [b, l, r] = [B.recs.get(tag), Lp.recs.get(tag), Rp.recs.get(tag)];
+    if (!l && !r) continue;
+    if (!l || !r) {
+      if (b) recs.set(tag, b);
+      continue;
+    }
+    const agreed = CELLS[l.table].filter((f) => sameValue(l.cells[f], r.cells[f]));
+    if (!b) {
+      if (agreed.length === CELLS[l.table].length) recs.set(tag, structuredClone(l));
+      continue;
+    }
+    const cells = { ...b.cells };
+    for (const f of agreed) cells[f] = l.cells[f];
+    recs.set(tag, { ...b, cells });
+  }
+  const edges = new Set<string>();
+  for (const e of new Set([...B.edges, ...Lp.edges, ...Rp.edges]))
+    if (Lp.edges.has(e) === Rp.edges.has(e) ? Lp.edges.has(e) : B.edges.has(e)) edges.add(e);
+  return { recs, edges };
+}
+
+/** Bases without repeats: consecutive stopped syncs would otherwise double them. */
+function distinct(bases: Side[]): Side[] {
+  const seen = new Map<string, Side>();
+  for (const B of bases) {
+    const recs = [...B.recs.entries()].sort(([a], [b]) => a.localeCompare(b));
+    const key = JSON.stringify([recs, [...B.edges].sort()]);
+    if (!seen.has(key)) seen.set(key, B);
+  }
+  return [...seen.values()];
 }
