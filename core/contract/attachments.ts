@@ -1,5 +1,5 @@
 /**
- * Part 3 of the contract: attachment uploads. A file reaches the services in parts that each fit a WebSocket
+ * The contract's attachment uploads: a file reaches the services in parts that each fit a WebSocket
  * frame (stage, then parts, then send); Electron's door can instead pick a file with the OS dialog, read by the
  * services, so the renderer never names a path. An upload is journaled like a create: one whose answer was
  * lost is listed among `uncertainCreates` (with `upload` set) and never sent again on its own.

@@ -1,4 +1,4 @@
-/** Part 1 of the contract: app info, connections, metadata and table views (browse and filter). */
+/** The contract's core channels: app info, connections, metadata and table views (browse and filter). */
 import { z } from 'zod';
 import { channel } from './define';
 import {

@@ -1,5 +1,5 @@
 /**
- * Part 3 of the contract: the comments of a record (Airtable's comments API), read a page at a time, newest
+ * The contract's comments channels: the comments of a record (Airtable's comments API), read a page at a time, newest
  * first, and written by the connection's user, who may edit and delete only their own.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Part 2 of the contract: cell edits through the edit queue, creates, deletes, undo/redo and CSV export.
+ * The contract's edit channels: cell edits through the edit queue, creates, deletes, undo/redo and CSV export.
  * Every operation names its table as a target (connection, base, table), so it does not depend on a view
  * staying open; events carry the same target for the views showing that table.
  */

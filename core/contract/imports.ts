@@ -1,5 +1,5 @@
 /**
- * Part 4 of the contract: CSV import into an existing table. The renderer reads and parses the file, maps its
+ * The contract's CSV import into an existing table. The renderer reads and parses the file, maps its
  * columns to fields and types every cell by the field's rules (the preview shows exactly what is sent); the
  * typed rows reach the services in parts that each fit a WebSocket frame (stage, rows, run). The services
  * journal the job before anything is sent and send it 10 rows a request through the base's throttle.

@@ -10,9 +10,9 @@
  *   `core/contract/socket-bridge`. The page URL carries `?token=…`; the socket gets it as a subprotocol.
  * - A failed call rejects with a `ChannelError` `{ kind, status?, type?, message }`.
  *
- * Part 2 (edits engineer): `core/contract/edits.ts` exports `editChannels` and `editEvents`, spread into
+ * Each area's file (`edits.ts`, `links.ts`, `mirror.ts`, …) exports its `…Channels` and `…Events`, spread into
  * `channels` and `events` below. Services bind handlers through `services/dispatch` (a map channel →
- * handler; `services/app.ts` merges the edit services' handlers the same way).
+ * handler; `services/app.ts` merges every area's handlers). docs/DEVELOPING.md walks through adding a channel.
  */
 import type { ChannelSet, EventSet, PayloadOf, RequestIn, RequestOut, ResponseOf } from './define';
 import { aggregateChannels } from './aggregate';

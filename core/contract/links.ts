@@ -1,5 +1,5 @@
 /**
- * Part 3 of the contract: linked records. Names of linked records (resolved in batches, cached per table),
+ * The contract's linked records: names of linked records (resolved in batches, cached per table),
  * a search of a linked table by its primary field for the link picker, names typed or pasted resolved to
  * ids, and one record of any table for the click-through form. Tables are named by id, as links name them.
  */

@@ -1,5 +1,5 @@
 /**
- * Part 4 of the contract: offline mirrors. A base (or some of its tables) of a hosted connection is copied
+ * The contract's offline mirrors: a base (or some of its tables) of a hosted connection is copied
  * into the embedded local server with the same ids, opened there like any other base, and synchronised back
  * with a per-cell three-way merge whose conflicts the user decides. The engine is `services/mirror/`.
  */
