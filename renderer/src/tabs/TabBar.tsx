@@ -29,11 +29,16 @@ export function TabBar({ tabs, activeKey, onActivate, onClose }: Props) {
             title={`${t.label} (${t.target.baseId})`}
             onClick={() => onActivate(t.key)}
             onAuxClick={(e) => e.button === 1 && onClose(t.key)}
+            onKeyDown={(e) => e.key === 'Delete' && onClose(t.key)}
           >
             {t.label}
           </button>
+          {/* A tab list holds only tabs (ARIA): the × is the pointer's way, kept out of the tab order and the
+              accessibility tree; by keyboard Delete closes the focused tab, Ctrl+W the active one. */}
           <button
             type="button"
+            tabIndex={-1}
+            aria-hidden="true"
             className="td-tab-close"
             aria-label={`Close ${t.label}`}
             onClick={() => onClose(t.key)}

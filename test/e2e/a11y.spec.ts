@@ -1,0 +1,139 @@
+/**
+ * Accessibility, checked: axe-core over each main screen in light and dark mode finds no serious or critical
+ * violation (names, roles, labels, contrast), and a keyboard alone opens a table, moves in the grid, edits a
+ * cell and opens and closes a dialog.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+// The journey edits a record: a door of this file's own.
+test.use({ doorName: 'a11y' });
+
+/**
+ * The serious and critical violations axe finds on the page (or in `within` alone), one line each for the
+ * failure message. Legacy mode runs axe in the page itself: the app has no frames, and the default mode's
+ * extra blank page for merging frames' results tripled the time of a run on a busy machine.
+ */
+async function seriousViolations(page: Page, within?: string): Promise<string[]> {
+  const axe = new AxeBuilder({ page }).setLegacyMode(true);
+  const { violations } = await (within === undefined ? axe : axe.include(within)).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) =>
+      v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+    );
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`main screens have no serious accessibility violation in ${scheme} mode`, async ({ app }) => {
+    await app.page.emulateMedia({ colorScheme: scheme });
+    // The start and grid screens are checked whole; an overlay then alone, the page behind it being unchanged.
+    const found: Record<string, string[]> = {};
+    found['start'] = await seriousViolations(app.page);
+
+    await app.openTable('Tasks');
+    await expect(app.cell(0, 'Name')).not.toBeEmpty();
+    found['grid'] = await seriousViolations(app.page);
+
+    await app.formula.click();
+    await app.formula.pressSequentially('{Pointz} > P');
+    await expect(app.table.getByRole('listbox', { name: 'Completions' })).toBeVisible();
+    found['formula bar'] = await seriousViolations(app.page, '.td-formula');
+    await app.formula.press('Escape');
+    await app.formula.press('Escape');
+
+    await app.cell(0, 'Name').click();
+    await app.page.keyboard.press('Space');
+    const record = app.table.getByRole('dialog', { name: 'Record' });
+    await expect(record).toBeVisible();
+    found['record form'] = await seriousViolations(app.page, '[role="dialog"][aria-label="Record"]');
+    await app.page.keyboard.press('Escape');
+    await expect(record).toBeHidden();
+
+    await expect(app.cell(0, 'Name')).toBeFocused();
+    await app.page.keyboard.press('Control+Space');
+    await expect(app.table.getByRole('button', { name: 'Delete 1 row' })).toBeEnabled();
+    await app.page.keyboard.press('Delete');
+    const confirm = app.page.getByRole('dialog', { name: 'Delete records' });
+    await expect(confirm).toBeVisible();
+    found['delete confirmation'] = await seriousViolations(
+      app.page,
+      '[role="dialog"][aria-label="Delete records"]',
+    );
+    await app.page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+
+    expect(found).toEqual({
+      start: [],
+      grid: [],
+      'formula bar': [],
+      'record form': [],
+      'delete confirmation': [],
+    });
+  });
+}
+
+/** Presses Tab (or `key`) until `target` has the focus, as a keyboard user does; fails past `most` presses. */
+async function tabTo(page: Page, target: Locator, key = 'Tab', most = 40): Promise<void> {
+  for (let i = 0; i < most; i++) {
+    if (await target.evaluate((e) => e === document.activeElement || e.contains(document.activeElement)))
+      return;
+    await page.keyboard.press(key);
+  }
+  await expect(target).toBeFocused();
+}
+
+test('a keyboard alone opens a table, moves in the grid, edits a cell, and opens and closes a dialog', async ({
+  app,
+  door,
+}) => {
+  const { page } = app;
+  await tabTo(page, page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('tab', { name: 'Tasks', selected: true })).toBeVisible();
+
+  // Into the grid through its header, then about in it by arrows.
+  await tabTo(page, app.table.locator('.ag-header-cell[col-id="Name"]'));
+  await page.keyboard.press('ArrowDown');
+  await expect(app.cell(0, 'Name')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await expect(app.cell(1, 'Notes')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  const cell = app.cell(1, 'Name');
+  await expect(cell).toBeFocused();
+
+  // Enter opens the cell's editor; Enter again saves what was typed and moves down, as in a spreadsheet.
+  const id = (await app.rowId(1)) ?? '';
+  await page.keyboard.press('Enter');
+  const editor = cell.locator('input');
+  await expect(editor).toBeFocused();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('Typed by keyboard');
+  await page.keyboard.press('Enter');
+  await expect(cell).toHaveText('Typed by keyboard');
+  const below = app.cell(2, 'Name');
+  await expect(below).toBeFocused();
+  await expect
+    .poll(async () => (await door.client.table(door.server.baseId, 'Tasks').get(id)).fields['Name'])
+    .toBe('Typed by keyboard');
+
+  // Space opens the record form with the focus in it; Escape closes it and gives the focus back to the cell.
+  await page.keyboard.press('Space');
+  const record = app.table.getByRole('dialog', { name: 'Record' });
+  await expect(record).toBeVisible();
+  expect(await record.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(record).toBeHidden();
+  await expect(below).toBeFocused();
+
+  // Ctrl+T shows the tables' list; Tab reaches the table's tab, where Delete closes it.
+  await page.keyboard.press('Control+t');
+  await expect(page.getByRole('tab', { name: /Tables/, selected: true })).toBeVisible();
+  const tab = page.getByRole('tab', { name: 'Tasks' });
+  await tabTo(page, tab);
+  await page.keyboard.press('Delete');
+  await expect(tab).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Tables' })).toBeVisible();
+});
