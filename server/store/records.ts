@@ -517,17 +517,26 @@ export class RecordStore {
     before: Record<string, unknown>,
     after: Record<string, unknown>,
   ): void {
+    const edits: { inverse: { table: Table; field: Field }; added: string[]; removed: string[] }[] = [];
+    let count = 0;
     for (const field of table.fields) {
       if (field.type !== 'multipleRecordLinks') continue;
       const inverse = this.catalog.inverseOf(field);
       if (!inverse) continue;
       const old = new Set((before[field.id] ?? []) as string[]);
       const now = new Set((after[field.id] ?? []) as string[]);
-      for (const other of now)
-        if (!old.has(other)) this.editLinks(inverse.table, other, inverse.field.id, (ids) => [...ids, id]);
-      for (const other of old)
-        if (!now.has(other))
-          this.editLinks(inverse.table, other, inverse.field.id, (ids) => ids.filter((x) => x !== id));
+      const added = [...now].filter((other) => !old.has(other));
+      const removed = [...old].filter((other) => !now.has(other));
+      edits.push({ inverse, added, removed });
+      count += added.length + removed.length;
+    }
+    // Known before any is edited: a cell linking thousands of records is refused at once, not after seconds.
+    if (this.recomputed + (this.pending?.size ?? 0) + count > MAX_WRITE_RECOMPUTES) throw tooManyRecomputes();
+    for (const { inverse, added, removed } of edits) {
+      for (const other of added)
+        this.editLinks(inverse.table, other, inverse.field.id, (ids) => [...ids, id]);
+      for (const other of removed)
+        this.editLinks(inverse.table, other, inverse.field.id, (ids) => ids.filter((x) => x !== id));
     }
   }
 

@@ -139,6 +139,20 @@ describe('a record many records link to', () => {
     for (const fields of linkers) expect(fields['Hub name']).toEqual(['hub']);
   });
 
+  it('is not linked from one cell to more records than a write may compute, refused before any is edited', async () => {
+    // Each record a cell links to gets its side of the link: their number is known before the first is edited.
+    const tables = await ok(s.request('GET', `/v0/meta/bases/${base}/tables`));
+    const hubTableSpec = tables.body.tables.find((t: { id: string }) => t.id === hubTable);
+    const back = hubTableSpec.fields.find((f: { type: string }) => f.type === 'multipleRecordLinks');
+    const spokes = [...(await readAll(base, spokeTable, ['Name'])).keys()];
+    expect(spokes.length).toBeGreaterThan(MAX_WRITE_RECOMPUTES);
+    const r = await probed(() =>
+      s.request('POST', `/v0/${base}/${hubTable}`, { fields: { Name: 'all', [back.name]: spokes } }),
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(422);
+    expect(r.body.error.message).toMatch(/more than 3000 linked records/);
+  });
+
   it('gains one more linker without computing the others again', async () => {
     // The spokes read only the hub's name, which a new link does not change: the write costs two records.
     const r = await probed(() =>
