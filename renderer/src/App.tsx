@@ -11,6 +11,8 @@ import { ConnectionForm } from './connections/ConnectionForm';
 import { ConnectionList } from './connections/ConnectionList';
 import { useQuitGuard } from './editing/useQuitGuard';
 import { TablePicker } from './picker/TablePicker';
+import { ErrorBoundary } from './status/ErrorBoundary';
+import { dismissBug, useLastBug } from './status/last-resort';
 import { TableTab } from './table/TableTab';
 import type { TableTarget } from './table/view-session';
 import { TabBar } from './tabs/TabBar';
@@ -27,6 +29,7 @@ export function App() {
   const [editing, setEditing] = useState<ConnectionSummary | 'new'>();
   const [notice, setNotice] = useState<string>();
   const [failure, setFailure] = useState<string>();
+  const bug = useLastBug();
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [activeKey, setActiveKey] = useState<string>();
   const [session] = useState(loadSession);
@@ -133,6 +136,14 @@ export function App() {
           {failure}
         </p>
       )}
+      {bug && activeKey === undefined && (
+        <p className="td-error td-banner" role="alert">
+          {bug}{' '}
+          <button type="button" onClick={dismissBug}>
+            Dismiss
+          </button>
+        </p>
+      )}
       <main className="td-home" hidden={activeKey !== undefined}>
         <ConnectionList
           connections={connections}
@@ -171,7 +182,9 @@ export function App() {
         </div>
       </main>
       {tabs.map((t) => (
-        <TableTab key={t.key} target={t.target} active={t.key === activeKey} />
+        <ErrorBoundary key={t.key} what={`The table ${t.label}`} hidden={t.key !== activeKey}>
+          <TableTab target={t.target} active={t.key === activeKey} />
+        </ErrorBoundary>
       ))}
     </div>
   );

@@ -1,7 +1,8 @@
 /**
  * The tab's status bar: the view's record count ("at least" while it is walked; records loaded until a count
  * comes, or a Count button where the walk that counts was declined for its calls), the request queue, the
- * request budget (given by the tab), the changes not yet confirmed (opening their panel), the last error.
+ * request budget (given by the tab), the changes not yet confirmed (opening their panel), the last error, or
+ * else the last bug (an error no code expected).
  */
 import type { ReactNode } from 'react';
 import type { EventPayload } from '../../../core/contract';
@@ -25,6 +26,9 @@ interface Props {
   client?: EventPayload<'client.status'> | undefined;
   error?: string | undefined;
   onRetry: () => void;
+  /** A bug's message (last-resort.ts), shown where no expected error is. */
+  bug?: string | undefined;
+  onDismissBug: () => void;
   /** Counts the view now, where its walk was declined. */
   onCountNow?: () => void;
   /** The request budget's figure, where the base has an allowance. */
@@ -50,6 +54,8 @@ export function StatusBar({
   client,
   error,
   onRetry,
+  bug,
+  onDismissBug,
   onCountNow,
   children,
 }: Props) {
@@ -101,6 +107,16 @@ export function StatusBar({
           </span>
           <button type="button" onClick={onRetry}>
             Retry
+          </button>
+        </span>
+      )}
+      {error === undefined && bug !== undefined && (
+        <span className="td-status-error" role="alert">
+          <span className="td-status-error-text" title={bug}>
+            {bug}
+          </span>
+          <button type="button" onClick={onDismissBug}>
+            Dismiss
           </button>
         </span>
       )}

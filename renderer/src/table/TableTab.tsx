@@ -41,6 +41,7 @@ import { useGoToRow } from './goto/useGoToRow';
 import { GroupControl } from './groups/GroupControl';
 import { SummaryBar } from './groups/SummaryBar';
 import { useGrouping } from './groups/useGrouping';
+import { dismissBug, useLastBug } from '../status/last-resort';
 import { ViewSession } from './view-session';
 import type { OpenedView, TableTarget, ViewQuery } from './view-session';
 import { ViewNote, viewDetails } from './view-note';
@@ -70,6 +71,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [progress, setProgress] = useState<Progress>({ loaded: 0 });
   const [count, setCount] = useState<ViewCount>();
   const [error, setError] = useState<string>();
+  const bug = useLastBug();
   const [formulaError, setFormulaError] = useState<{ formula: string; message: string }>();
   const client = useClientStatus(connectionId);
   const [recent, setRecent] = useState(() => recentFormulas(tableKey));
@@ -425,6 +427,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         client={client}
         error={error ?? client?.lastError}
         onRetry={retry}
+        bug={bug}
+        onDismissBug={dismissBug}
         onCountNow={() => {
           if (viewId !== undefined) void tabledesk().call('view.countNow', { viewId });
         }}
