@@ -95,8 +95,10 @@ export class OfflineMirrors {
       return { conflicts: await (await this.options.engine).conflicts(mirrorId) };
     },
     'mirror.resolve': async ({ mirrorId, resolutions }) => {
-      await this.mirror(mirrorId);
+      const mirror = await this.mirror(mirrorId);
       try {
+        // The resolutions are sent with a sync, which must see an edit typed just before as the Sync button's does.
+        await this.options.settleEdits?.(mirror.local);
         return await (await this.options.engine).resolve(mirrorId, resolutions);
       } finally {
         this.changed();

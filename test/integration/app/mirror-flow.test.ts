@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MirrorInfo } from '../../../core/contract';
+import { diskFiles } from '../../../services/edits/journal';
+import type { JournalFiles } from '../../../services/edits/ports';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
 import { startHarness } from './harness';
@@ -52,6 +54,35 @@ const remoteName = async (table: string, id: string) =>
   ((await remote.request('GET', `/v0/${remote.baseId}/${table}/${id}`)).body as { fields: { Name?: string } })
     .fields.Name;
 
+/** The edit journal on disk, whose syncs a test can hold: an edit typed then is still being journaled. */
+function heldJournal(): { files: JournalFiles; hold(): void; release(): void } {
+  let gate: Promise<void> | undefined;
+  let open = () => undefined as void;
+  return {
+    files: {
+      ...diskFiles,
+      open: async (path, flags, mode) => {
+        const handle = await diskFiles.open(path, flags, mode);
+        return {
+          write: (data) => handle.write(data),
+          sync: () => handle.sync(),
+          truncate: (length) => handle.truncate(length),
+          close: () => handle.close(),
+          datasync: async () => {
+            await gate;
+            await handle.datasync();
+          },
+        };
+      },
+    },
+    hold: () => void (gate = new Promise<void>((resolve) => (open = resolve))),
+    release: () => {
+      gate = undefined;
+      open();
+    },
+  };
+}
+
 const lastChanged = (h: Harness): MirrorInfo | undefined => h.eventsOf('mirror.changed').at(-1)?.mirrors[0];
 
 describe('a mirror through the channels', () => {
@@ -59,9 +90,10 @@ describe('a mirror through the channels', () => {
   let connectionId: string;
   let mirror: MirrorInfo;
   let recordId: string;
+  const journal = heldJournal();
 
   beforeAll(async () => {
-    ({ h, connectionId } = await appWithHosted());
+    ({ h, connectionId } = await appWithHosted({ journalFiles: journal.files }));
   });
   afterAll(() => h.close());
 
@@ -181,6 +213,44 @@ describe('a mirror through the channels', () => {
       expect.objectContaining({ recordId, mine: 'Mine again', theirs: 'Theirs again' }),
     ]);
     expect(await remoteName('Tasks', recordId)).toBe('Theirs again');
+  });
+
+  it('an edit made just before a resolution is in the sync that follows it', async () => {
+    const target = { connectionId: 'demo', baseId: mirror.local.baseId, table: 'Tasks' };
+    const [open] = (await h.call('mirror.conflicts', { mirrorId: mirror.id })).conflicts;
+    const { viewId } = await h.call('view.open', { ...target, query: {} });
+    const other = (await h.call('view.rows', { viewId, start: 1, end: 2 })).records[0]!.id;
+    await remote.request('PATCH', `/v0/${remote.baseId}/Tasks/${other}`, { fields: { Name: 'Theirs too' } });
+    // The edit of another record is still being journaled when the user resolves.
+    journal.hold();
+    const edit = h.call('edits.edit', {
+      target,
+      changes: [{ recordId: other, fields: { Name: 'Mine too' } }],
+    });
+    const mark = h.eventsOf('mirror.progress').length;
+    const resolved = h.call('mirror.resolve', {
+      mirrorId: mirror.id,
+      resolutions: [{ conflictId: open!.id, choice: 'theirs' }],
+    });
+    const progress = (phase?: string) =>
+      until(() =>
+        h
+          .eventsOf('mirror.progress')
+          .slice(mark)
+          .find((p) => !phase || p.phase === phase),
+      );
+    // A sync that does not wait for the edit starts at once: the edit is let go once it has pulled (or ended).
+    // One that waits shows nothing until the edit is let go (a while later).
+    const started = await Promise.race([progress(), new Promise((r) => setTimeout(r, 2000))]);
+    if (started) await Promise.race([progress('push'), resolved]);
+    journal.release();
+    await resolved;
+    await edit;
+    const { conflicts } = await h.call('mirror.conflicts', { mirrorId: mirror.id });
+    expect(conflicts).toEqual([
+      expect.objectContaining({ recordId: other, mine: 'Mine too', theirs: 'Theirs too' }),
+    ]);
+    expect(await remoteName('Tasks', other)).toBe('Theirs too');
   });
 });
 
