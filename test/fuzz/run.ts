@@ -10,6 +10,7 @@ import type { FuzzTarget } from './target';
 
 /** Each target in its own module, loaded only when run. */
 const TARGETS: Record<string, () => Promise<{ target: FuzzTarget }>> = {
+  hostile: () => import('./hostile/target'),
   queue: () => import('./queue/target'),
   sync: () => import('./sync/target'),
 };

@@ -1,0 +1,346 @@
+/**
+ * Hostile requests, drawn by fast-check: the classes of issue 24's findings and their variants. Each attack
+ * sends its requests and gives back every answer, and says what else it found wrong (a tampered link serving
+ * other bytes than its path names).
+ */
+import fc from 'fast-check';
+import type { HostileWorld } from './world';
+
+export interface Answer {
+  what: string;
+  status: number;
+  text: string;
+  headers: string;
+}
+
+export interface Attack {
+  label: string;
+  send(w: HostileWorld): Promise<{ answers: Answer[]; problems: string[] }>;
+}
+
+/** One request with the server's key (or none), its answer kept whole. */
+async function ask(
+  w: HostileWorld,
+  what: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  withKey = true,
+): Promise<Answer & { body: unknown; bytes: Buffer }> {
+  const res = await fetch(new URL(path, w.server.url), {
+    method,
+    headers: {
+      ...(withKey ? { authorization: `Bearer ${w.server.apiKey}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('latin1');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { what, status: res.status, text, headers: JSON.stringify([...res.headers]), body: parsed, bytes };
+}
+
+const one = async (a: Promise<Answer>) => ({ answers: [await a], problems: [] });
+
+/** Regexes whose programs are large or that backtrack in engines other than RE2. */
+const pattern = fc.constantFrom(
+  '(?:a?){1000}a{1000}[0-9]',
+  '(a+)+$',
+  '(?:(?:a*)*){500}b',
+  '[a-z]{1,1000}[0-9]{1,1000}',
+  '(x|xx)+y',
+  '.*.*.*.*.*.*=',
+);
+const regexFormula = fc
+  .record({
+    fn: fc.constantFrom('REGEX_MATCH', 'REGEX_EXTRACT', 'REGEX_REPLACE'),
+    times: fc.integer({ min: 1, max: 300 }),
+    pattern,
+  })
+  .map(({ fn, times, pattern: p }) => {
+    const call = `${fn}(REPT({Name}, ${times}), "${p}"${fn === 'REGEX_REPLACE' ? ', "z"' : ''})`;
+    return fn === 'REGEX_MATCH' ? call : `LEN(${call}) > 0`;
+  });
+
+const q = encodeURIComponent;
+let fieldCount = 0;
+
+const regexThroughList = regexFormula.map((f): Attack => ({
+  label: `list ${f}`,
+  send: (w) => one(ask(w, 'list', 'GET', `/v0/${w.server.baseId}/Tasks?filterByFormula=${q(f)}`)),
+}));
+const regexThroughCount = regexFormula.map((f): Attack => ({
+  label: `count ${f}`,
+  send: (w) =>
+    one(ask(w, 'count', 'GET', `/_tabledesk/v1/${w.server.baseId}/Tasks/count?filterByFormula=${q(f)}`)),
+}));
+const regexThroughAggregate = regexFormula.map((f): Attack => ({
+  label: `aggregate ${f}`,
+  send: (w) =>
+    one(
+      ask(w, 'aggregate', 'POST', `/_tabledesk/v1/${w.server.baseId}/Tasks/aggregate`, {
+        filterByFormula: f,
+        summaries: [{ field: 'Points', kind: 'sum' }],
+      }),
+    ),
+}));
+const regexThroughField = regexFormula.map((f): Attack => ({
+  label: `formula field ${f}`,
+  send: async (w) => {
+    const name = `Costly ${++fieldCount}`;
+    const made = await ask(
+      w,
+      'formula field',
+      'POST',
+      `/v0/meta/bases/${w.server.baseId}/tables/Tasks/fields`,
+      {
+        name,
+        type: 'formula',
+        options: { formula: f },
+      },
+    );
+    if (made.status !== 200) return { answers: [made], problems: [] };
+    const read = await ask(
+      w,
+      'read formula field',
+      'GET',
+      `/v0/${w.server.baseId}/Tasks?fields[]=${q(name)}`,
+    );
+    return { answers: [made, read], problems: [] };
+  },
+}));
+
+const typecastFlood = fc.integer({ min: 1, max: 20_000 }).map((n): Attack => ({
+  label: `typecast ${n} new link names`,
+  send: (w) =>
+    one(
+      ask(w, 'typecast', 'POST', `/v0/${w.server.baseId}/Tasks`, {
+        typecast: true,
+        records: [
+          { fields: { Name: 'flood', Assignee: Array.from({ length: n }, (_, i) => `n${i}`).join(', ') } },
+        ],
+      }),
+    ),
+}));
+
+const renameLinked = fc
+  .record({ person: fc.nat(19), name: fc.string({ maxLength: 40 }) })
+  .map(({ person, name }): Attack => ({
+    label: `rename person ${person}`,
+    send: (w) =>
+      one(
+        ask(w, 'rename', 'PATCH', `/v0/${w.server.baseId}/People/${w.people[person % w.people.length]}`, {
+          fields: { Name: name },
+        }),
+      ),
+  }));
+
+const chainWrite = fc
+  .record({ record: fc.nat(3), n: fc.integer({ min: -1e6, max: 1e6 }) })
+  .map(({ record, n }): Attack => ({
+    label: `chain bottom ${record} = ${n}`,
+    send: (w) =>
+      one(
+        ask(w, 'chain write', 'PATCH', `/v0/${w.chain.base}/${w.chain.bottom}/${w.chain.records[record]}`, {
+          fields: { N: n },
+        }),
+      ),
+  }));
+
+/** Bytes after the PNG's end make it another file (stored files are shared by their bytes), decoded again. */
+const heavyDecode = fc.record({ person: fc.nat(19), nonce: fc.nat() }).map(({ person, nonce }): Attack => ({
+  label: `heavy PNG ${nonce} to person ${person}`,
+  send: (w) =>
+    one(
+      ask(
+        w,
+        'upload',
+        'POST',
+        `/v0/${w.server.baseId}/${w.people[person % w.people.length]}/Photo/uploadAttachment`,
+        {
+          contentType: 'image/png',
+          file: Buffer.concat([w.heavyPng, Buffer.from(`${nonce} ${Math.random()}`)]).toString('base64'),
+          filename: 'heavy.png',
+        },
+      ),
+    ),
+}));
+
+/**
+ * A signed link changed in its path or query: refused, or serving exactly the file its path names. OTHER
+ * stands for another stored file's hash.
+ */
+const tamper = fc
+  .record({
+    part: fc.constantFrom(
+      'hash',
+      'variant',
+      'filename',
+      'type',
+      'signature',
+      'expires',
+      'path-hash',
+      'path-variant',
+      'path-name',
+    ),
+    value: fc.oneof(
+      fc.constantFrom(
+        'OTHER',
+        'small',
+        'large',
+        'full',
+        '..',
+        '%0d%0a',
+        'x.html',
+        'text/html',
+        '9999999999999',
+      ),
+      fc.string({ maxLength: 20 }),
+    ),
+  })
+  .map(({ part, value }): Attack => ({
+    label: `signed link: ${part}=${JSON.stringify(value)}`,
+    send: async (w) => {
+      const original = new URL(w.file.url);
+      const url = new URL(w.file.url);
+      const v = value === 'OTHER' ? w.file.otherHash : value;
+      const parts = url.pathname.split('/');
+      const at = ({ 'path-hash': 2, 'path-variant': 3, 'path-name': 4 } as Record<string, number>)[part];
+      if (at === undefined) url.searchParams.set(part, v);
+      else {
+        parts[at] = encodeURIComponent(v);
+        url.pathname = parts.join('/');
+      }
+      const answer = await ask(w, 'signed link', 'GET', url.pathname + url.search, undefined, false);
+      const same = url.pathname === original.pathname && url.search === original.search;
+      const problems =
+        answer.status === 200 && !same && !answer.bytes.equals(w.file.bytes)
+          ? [`${url.pathname}${url.search} answered 200 with other bytes (${answer.bytes.length})`]
+          : [];
+      return { answers: [answer], problems };
+    },
+  }));
+
+/** Text with CR/LF, and sometimes a header after it. */
+const crlf = fc
+  .tuple(
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom('\r\n', '\r', '\n', '\r\nContent-Type: text/html\r\n\r\n'),
+    fc.string({ maxLength: 8 }),
+  )
+  .map(([a, b, c]) => `${a}${b}${c}`);
+
+/** A written value with CR/LF, then every file link of the record it reached fetched. */
+async function thenFiles(w: HostileWorld, written: Answer & { body: unknown }): Promise<Answer[]> {
+  const answers: Answer[] = [written];
+  const fields = (written.body as { fields?: Record<string, unknown> } | undefined)?.fields ?? {};
+  for (const v of Object.values(fields))
+    if (Array.isArray(v))
+      for (const item of v as { url?: unknown }[])
+        if (typeof item?.url === 'string' && item.url.startsWith(w.server.url))
+          answers.push(
+            await ask(
+              w,
+              'file link',
+              'GET',
+              new URL(item.url).pathname + new URL(item.url).search,
+              undefined,
+              false,
+            ),
+          );
+  return answers;
+}
+
+let mirrorRecords = 0;
+const crlfWrite = fc
+  .record({
+    route: fc.constantFrom(
+      'create',
+      'patch name',
+      'attachment name',
+      'upload name',
+      'mirror type',
+      'mirror name',
+    ),
+    text: crlf,
+    person: fc.nat(19),
+  })
+  .map(({ route, text, person }): Attack => ({
+    label: `CR/LF through ${route}: ${JSON.stringify(text)}`,
+    send: async (w) => {
+      const who = w.people[person % w.people.length]!;
+      const b = w.server.baseId;
+      let written;
+      if (route === 'create')
+        written = await ask(w, route, 'POST', `/v0/${b}/Tasks`, { fields: { Name: text, Notes: text } });
+      else if (route === 'patch name')
+        written = await ask(w, route, 'PATCH', `/v0/${b}/People/${who}`, { fields: { Name: text } });
+      else if (route === 'attachment name')
+        written = await ask(w, route, 'PATCH', `/v0/${b}/People/${who}`, {
+          fields: { Photo: [{ url: w.file.url, filename: text }] },
+        });
+      else if (route === 'upload name')
+        written = await ask(w, route, 'POST', `/v0/${b}/${who}/Photo/uploadAttachment`, {
+          contentType: 'image/png',
+          file: w.file.bytes.toString('base64'),
+          filename: text,
+        });
+      else {
+        const id = `rec${String(++mirrorRecords).padStart(14, '0')}`;
+        const put = await ask(
+          w,
+          route,
+          'POST',
+          `/_tabledesk/mirror/bases/${w.mirror.base}/tables/${w.mirror.table}/records`,
+          {
+            records: [
+              {
+                id,
+                createdTime: '2024-01-01T00:00:00.000Z',
+                fields: {
+                  [w.mirror.name]: 'mirrored',
+                  [w.mirror.photo]: [
+                    {
+                      id: `att${String(mirrorRecords).padStart(14, '0')}`,
+                      blob: w.file.hash,
+                      filename: route === 'mirror name' ? text : 'a.png',
+                      type: route === 'mirror type' ? `image/png${text}` : 'image/png',
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        );
+        if (put.status !== 200) return { answers: [put], problems: [] };
+        written = await ask(w, 'read mirrored', 'GET', `/v0/${w.mirror.base}/${w.mirror.table}/${id}`);
+        return { answers: [put, ...(await thenFiles(w, written))], problems: [] };
+      }
+      return { answers: await thenFiles(w, written), problems: [] };
+    },
+  }));
+
+const CLASSES = [
+  regexThroughList,
+  regexThroughCount,
+  regexThroughAggregate,
+  regexThroughField,
+  typecastFlood,
+  renameLinked,
+  chainWrite,
+  heavyDecode,
+  tamper,
+  crlfWrite,
+];
+
+/** Any one attack. */
+export const attack: fc.Arbitrary<Attack> = fc.oneof(...CLASSES);
+
+/** One attack of every class. */
+export const everyClass: fc.Arbitrary<Attack[]> = fc.tuple(...CLASSES);

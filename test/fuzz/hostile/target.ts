@@ -1,0 +1,69 @@
+/**
+ * Hostile requests at the real local server, several at once, while a probe in a thread of its own asks
+ * `GET /v0/meta/whoami` every 100 ms: every probe is answered within a second (more than on the idle server),
+ * no answer is a 5xx or echoes the key, and no tampered file link serves other bytes than its path names.
+ */
+import fc from 'fast-check';
+import { Probe } from '../../support/probe';
+import type { FuzzOptions, FuzzTarget } from '../target';
+import { attack, everyClass } from './attacks';
+import type { Answer } from './attacks';
+import { startHostileWorld } from './world';
+
+/** What one round of attacks did wrong; empty when nothing. */
+function problemsOf(w: { server: { apiKey: string } }, answers: Answer[]): string[] {
+  const out: string[] = [];
+  for (const a of answers) {
+    if (a.status >= 500) out.push(`${a.what}: ${a.status} ${a.text.slice(0, 200)}`);
+    if (a.text.includes(w.server.apiKey) || a.headers.includes(w.server.apiKey))
+      out.push(`${a.what}: echoed the key`);
+  }
+  return out;
+}
+
+export const target: FuzzTarget = {
+  describe:
+    'hostile requests at once beside a whoami probe: each round one of every class and a few more, no stall past a second, no 5xx, no echoed key',
+  async run({ seed, runs, path, log }: FuzzOptions): Promise<void> {
+    const world = await startHostileWorld();
+    let n = 0;
+    try {
+      // A first round unmeasured: loading modules and compiling code is not what the probe is for.
+      const [warm] = fc.sample(everyClass, { seed, numRuns: 1 });
+      for (const d of await Promise.all(warm!.map((a) => a.send(world)))) {
+        const problems = [...problemsOf(world, d.answers), ...d.problems];
+        if (problems.length > 0) throw new Error(`warming up: ${problems.join('\n')}`);
+      }
+      await fc.assert(
+        fc.asyncProperty(fc.tuple(everyClass, fc.array(attack, { maxLength: 4 })), async ([all, more]) => {
+          const attacks = [...all, ...more];
+          const probe = new Probe(world.server.url, world.server.apiKey, 100);
+          let report;
+          const problems: string[] = [];
+          try {
+            const done = await Promise.all(attacks.map((a) => a.send(world)));
+            for (const d of done) problems.push(...problemsOf(world, d.answers), ...d.problems);
+          } finally {
+            report = await probe.stop();
+          }
+          log?.(`round ${++n}: ${attacks.length} attacks, worst probe ${Math.round(report.worstMs)} ms`);
+          if (report.failures.length > 0) problems.push(`probe failures: ${report.failures.join(', ')}`);
+          if (report.worstMs >= world.stallMs)
+            problems.push(
+              `a probe waited ${Math.round(report.worstMs)} ms (allowed ${Math.round(world.stallMs)})`,
+            );
+          if (problems.length > 0) {
+            // Shrinking runs many failing rounds: each is shown as it fails.
+            log?.(`round ${n} failed: ${problems.join('; ').slice(0, 500)}`);
+            throw new Error(
+              `${problems.join('\n')}\nattacks:\n  ${attacks.map((a) => a.label).join('\n  ')}`,
+            );
+          }
+        }),
+        { seed, numRuns: runs, ...(path === undefined ? {} : { path }) },
+      );
+    } finally {
+      await world.close();
+    }
+  },
+};
