@@ -114,6 +114,32 @@ test('a key the service refuses is saved only after the user says so', async ({ 
   expect(await savedNames(app.page)).toContain('Refused key');
 });
 
+test('Remove asks in the app first: Escape and Cancel keep the connection, Remove deletes it', async ({
+  app,
+  door,
+}) => {
+  const form = await fillNew(app.page, 'Short-lived', door.server.url, door.server.apiKey);
+  await form.getByRole('button', { name: 'Save' }).click();
+  const list = app.page.getByRole('navigation', { name: 'Connections' });
+  const item = list.getByRole('listitem').filter({ hasText: 'Short-lived' });
+  await expect(item).toBeVisible();
+
+  const ask = app.page.getByRole('dialog', { name: 'Remove connection' });
+  await item.getByRole('button', { name: 'Remove' }).click();
+  await expect(ask).toContainText('Remove the connection “Short-lived”? Its stored key is deleted too.');
+  await app.page.keyboard.press('Escape');
+  await expect(ask).toBeHidden();
+  await item.getByRole('button', { name: 'Remove' }).click();
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeHidden();
+  expect(await savedNames(app.page)).toContain('Short-lived');
+
+  await item.getByRole('button', { name: 'Remove' }).click();
+  await ask.getByRole('button', { name: 'Remove' }).click();
+  await expect(item).toHaveCount(0);
+  expect(await savedNames(app.page)).not.toContain('Short-lived');
+});
+
 test('a first start opens the demo base’s Tasks, not a list to guess from', async ({ page, door }) => {
   const app = new AppPage(page);
   await page.goto(door.url);

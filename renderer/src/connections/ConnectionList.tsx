@@ -2,6 +2,8 @@
 import { useState } from 'react';
 import type { ConnectionSummary } from '../../../core/contract';
 import { errorMessage, tabledesk } from '../bridge';
+import { ConfirmDialog } from '../rows/ConfirmDialog';
+import type { Confirmation } from '../rows/ConfirmDialog';
 
 interface Props {
   connections: readonly ConnectionSummary[];
@@ -16,6 +18,9 @@ export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAd
   const [results, setResults] = useState<Record<string, { ok: boolean; message: string; pending?: boolean }>>(
     {},
   );
+  // Asked in the app, not with window.confirm: a native dialog blocks the renderer, and a driven browser
+  // (Playwright) dismisses it unseen.
+  const [ask, setAsk] = useState<Confirmation | undefined>();
 
   const test = async (id: string) => {
     // A rerun must not leave the previous verdict on screen while the new one is awaited.
@@ -29,7 +34,6 @@ export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAd
   };
 
   const remove = async (c: ConnectionSummary) => {
-    if (!window.confirm(`Remove the connection “${c.name}”? Its stored key is deleted too.`)) return;
     try {
       await tabledesk().call('connections.remove', { id: c.id });
       onRemoved();
@@ -61,7 +65,17 @@ export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAd
                     <button type="button" onClick={() => onEdit(c)}>
                       Edit
                     </button>
-                    <button type="button" onClick={() => void remove(c)}>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        setAsk({
+                          title: 'Remove connection',
+                          text: `Remove the connection “${c.name}”? Its stored key is deleted too.`,
+                          action: 'Remove',
+                          run: () => void remove(c),
+                        })
+                      }
+                    >
                       Remove
                     </button>
                   </>
@@ -82,6 +96,7 @@ export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAd
       <button type="button" onClick={onAdd}>
         Add connection…
       </button>
+      {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(undefined)} />}
     </nav>
   );
 }
