@@ -25,18 +25,24 @@
  * (the walk of its ids) is timed from the click on Tasks to the exact count shown, against the walk's floor at
  * 5 requests/s (its 500 pages at the ceiling; goal 1.05); then go to row 40,000 is counted in list requests
  * until its row is painted (goal 1).
- * Beside them, once per run, the same scroll over ag-grid alone (its own browser build, the version the app
- * uses): 50,000 rows in memory, 10 columns of plain text, nothing pinned, no code of ours. It is the least a
- * scroll frame of an ag-grid costs on this machine, so the app's figures can be read against it.
+ * Right after each scroll of the app, the same scroll over bare ag-grid-react set up as the app's grid
+ * (bench/bare-grid/page.tsx: the app's columns in count, width and pinning as plain text, its row height and
+ * buffer, at the app grid's size, 50,000 rows in memory): the floor of the component the app is built on. The
+ * app's main-thread time per frame and p95 frame are printed as ratios to it (goal 1.15).
+ * Once per run, the same scroll over ag-grid alone too (its own browser build, the version the app uses):
+ * 50,000 rows in memory, 10 columns of plain text, nothing pinned, no React, no code of ours.
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config';
 import { launchProxiedDoor, openTestDoor } from '../../test/e2e/door';
 import type { TestDoor } from '../../test/e2e/door';
+import type { BareGridSetup } from '../bare-grid/setup';
 import type { BenchResult } from '../result';
 import { median } from '../stats';
 
@@ -363,6 +369,89 @@ async function bareGridScroll(browser: Browser): Promise<BenchResult[]> {
   }
 }
 
+/** The bare ag-grid-react page (bench/bare-grid/page.tsx), bundled into one script before the runs. */
+const BARE_REACT_SCRIPT = fileURLToPath(new URL('../../out/bench/bare-grid.js', import.meta.url));
+/** Goal: the app's main-thread time per scroll frame and p95 frame within this of bare ag-grid-react's. */
+const FLOOR_GOAL = 1.15;
+/** The app's row-number column (renderer/src/rows/row-numbers.ts), pinned left before the fields. */
+const ROW_NUMBER_WIDTH = 92;
+/** Every field column's width in a fresh layout (the grid's default column width, renderer/src/grid). */
+const FIELD_WIDTH = 180;
+
+/**
+ * The app's grid as the bare page copies it: its columns from the schema (the row number, then every field of
+ * Tasks, all shown in its Grid view; the row number and the primary field pinned left), and its size on screen.
+ */
+async function appGridSetup(page: Page, door: TestDoor): Promise<BareGridSetup> {
+  const res = await fetch(`${door.server.url}/v0/meta/bases/${door.server.baseId}/tables`, {
+    headers: { Authorization: `Bearer ${door.server.apiKey}` },
+  });
+  const { tables } = (await res.json()) as {
+    tables: { name: string; primaryFieldId: string; fields: { id: string; name: string }[] }[];
+  };
+  const tasks = tables.find((t) => t.name === 'Tasks');
+  if (!tasks) throw new Error('the demo base has no Tasks table');
+  const box = await page.locator(`${activeTable} .td-grid`).boundingBox();
+  if (!box) throw new Error("the app's grid is not on screen");
+  return {
+    columns: [
+      { name: '#', width: ROW_NUMBER_WIDTH, pinned: true },
+      ...tasks.fields.map((f) => ({
+        name: f.name,
+        width: FIELD_WIDTH,
+        pinned: f.id === tasks.primaryFieldId,
+      })),
+    ],
+    rows: ROWS,
+    width: Math.round(box.width),
+    height: Math.round(box.height),
+  };
+}
+
+/** The same scroll over bare ag-grid-react set up as the app's grid, in a blank page of the same size. */
+async function bareReactScroll(browser: Browser, setup: BareGridSetup): Promise<ScrollFigures> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  try {
+    await page.setContent('<!doctype html><html><body style="margin:0"></body></html>');
+    await page.addScriptTag({ path: BARE_REACT_SCRIPT });
+    await page.evaluate(`mountBareGrid(${JSON.stringify(setup)})`);
+    await page.locator('#bare-grid .ag-row[row-index="0"]').waitFor();
+    return await scrollFigures(page, '#bare-grid');
+  } finally {
+    await page.close();
+  }
+}
+
+/** The app's scroll figures as ratios to bare ag-grid-react's, measured beside them. */
+function floorResults(
+  app: ScrollFigures,
+  floor: ScrollFigures,
+  setup: BareGridSetup,
+  label: string,
+): BenchResult[] {
+  const pinned = setup.columns.filter((c) => c.pinned).length;
+  const busy = app.busy / floor.busy;
+  const p95 = app.p95 / floor.p95;
+  return [
+    ...scrollResults(
+      floor,
+      `bare ag-grid-react, the app's ${setup.columns.length} columns as text, ${pinned} pinned, beside ${label}`,
+    ),
+    {
+      name: `app: main-thread time per scroll frame / bare ag-grid-react's (goal ${FLOOR_GOAL}) (${label})`,
+      value: busy,
+      unit: 'x',
+      ratio: busy / FLOOR_GOAL,
+    },
+    {
+      name: `app: p95 scroll frame / bare ag-grid-react's (goal ${FLOOR_GOAL}) (${label})`,
+      value: p95,
+      unit: 'x',
+      ratio: p95 / FLOOR_GOAL,
+    },
+  ];
+}
+
 async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
   const label = rateLimit === 'off' ? 'rate limit off' : `rate limit ${rateLimit}/s`;
   const requests: { method: string; url: string }[] = [];
@@ -406,6 +495,8 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
     const lastMs = performance.now() - lastStarted;
     const heap = await heapMegabytes(page);
     const scroll = await scrollFigures(page);
+    const setup = await appGridSetup(page, door);
+    const floor = await bareReactScroll(browser, setup);
     return [
       {
         name: `app: open 50,000-row table to first rows painted, median (${label})`,
@@ -468,6 +559,7 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
       },
       { name: `app: renderer JS heap after going to the last row (${label})`, value: heap, unit: 'MB' },
       ...scrollResults(scroll, label),
+      ...floorResults(scroll, floor, setup, label),
     ];
   } finally {
     await browser.close();
@@ -545,6 +637,24 @@ export async function prepare(): Promise<void> {
   await build({
     configFile: new URL('../../renderer/vite.config.ts', import.meta.url).pathname,
     logLevel: 'warn',
+  });
+  // The bare ag-grid-react page: one classic script a blank page can take, React in its production build.
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [react()],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: dirname(BARE_REACT_SCRIPT),
+      emptyOutDir: true,
+      chunkSizeWarningLimit: 4000,
+      lib: {
+        entry: fileURLToPath(new URL('../bare-grid/page.tsx', import.meta.url)),
+        formats: ['iife'],
+        name: 'bareGrid',
+        fileName: () => basename(BARE_REACT_SCRIPT),
+      },
+    },
   });
 }
 
