@@ -81,7 +81,7 @@ test('a checkbox toggles with one click or Space, and an unchecked box shows as 
     .first();
   await expect(unchecked).toBeVisible();
   await expect(unchecked).toHaveText('');
-  expect(await unchecked.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('solid');
+  await expect(unchecked).toHaveCSS('border-top-style', 'solid');
   await app.screenshot(info, '02-checkboxes');
 });
 
