@@ -46,6 +46,28 @@ function countText(loaded: number, total: number | undefined, viewCount: ViewCou
   return `${count.format(loaded)}+ loaded`;
 }
 
+/** One line of the bar that needs the user: its full text in the title, where the line cuts it short. */
+function StatusAlert({
+  message,
+  action,
+  onAction,
+}: {
+  message: string;
+  action: string;
+  onAction: () => void;
+}) {
+  return (
+    <span className="td-status-error" role="alert">
+      <span className="td-status-error-text" title={message}>
+        {message}
+      </span>
+      <button type="button" onClick={onAction}>
+        {action}
+      </button>
+    </span>
+  );
+}
+
 export function StatusBar({
   loaded,
   total,
@@ -100,25 +122,9 @@ export function StatusBar({
       )}
       {children}
       <PendingStatus />
-      {error !== undefined && (
-        <span className="td-status-error" role="alert">
-          <span className="td-status-error-text" title={error}>
-            {error}
-          </span>
-          <button type="button" onClick={onRetry}>
-            Retry
-          </button>
-        </span>
-      )}
+      {error !== undefined && <StatusAlert message={error} action="Retry" onAction={onRetry} />}
       {error === undefined && bug !== undefined && (
-        <span className="td-status-error" role="alert">
-          <span className="td-status-error-text" title={bug}>
-            {bug}
-          </span>
-          <button type="button" onClick={onDismissBug}>
-            Dismiss
-          </button>
-        </span>
+        <StatusAlert message={bug} action="Dismiss" onAction={onDismissBug} />
       )}
     </footer>
   );
