@@ -8,11 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../core/contract';
-import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
-import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
-import { startHarness } from './harness';
+import { startHostedHarness } from './harness';
 import type { Harness } from './harness';
 
 const TASKS = 1050;
@@ -27,20 +25,12 @@ afterEach(async () => {
 });
 
 async function setUp(serverOptions: { monthlyCalls?: number } = {}): Promise<string> {
-  hosted = await startLocalServer({
-    extensions: false,
+  let connectionId: string;
+  ({ hosted, proxy, h, connectionId } = await startHostedHarness({
     demo: { largeTableRecords: TASKS },
     ...serverOptions,
-  });
-  proxy = await startFaultProxy(hosted.url);
-  h = await startHarness();
-  const { connection } = await h.call('connections.save', {
-    name: 'Hosted',
-    baseUrl: proxy.url,
-    apiKey: hosted.apiKey,
-    remember: true,
-  });
-  return connection.id;
+  }));
+  return connectionId;
 }
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {

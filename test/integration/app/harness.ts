@@ -12,6 +12,9 @@ import type { EmbeddedServerOptions } from '../../../services/embedded-server';
 import { createFileVault } from '../../../services/keys/file-vault';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
+import { startLocalServer } from '../../support/local-server';
+import type { LocalServer } from '../../support/local-server';
+import type { ServerOptions } from '../../../server/index';
 
 export interface ServerRequest {
   method: string;
@@ -110,4 +113,30 @@ export async function countOnlyConnection(h: Harness): Promise<{ connectionId: s
     apiKey: server.apiKey,
   });
   return { connectionId: saved.connection.id, proxy };
+}
+
+/** A local server playing the hosted service, the fault proxy in front of it, and the app connected through it. */
+export interface HostedHarness {
+  hosted: LocalServer;
+  proxy: FaultProxy;
+  h: Harness;
+  connectionId: string;
+}
+
+/**
+ * The app against a local server playing the hosted service: its extensions off, so the app counts, seeks and
+ * looks by walks as it does on Airtable, and the fault proxy in front of it to count or fault its calls.
+ * Close the three when done.
+ */
+export async function startHostedHarness(serverOptions: ServerOptions = {}): Promise<HostedHarness> {
+  const hosted = await startLocalServer({ ...serverOptions, extensions: false });
+  const proxy = await startFaultProxy(hosted.url);
+  const h = await startHarness();
+  const { connection } = await h.call('connections.save', {
+    name: 'Hosted',
+    baseUrl: proxy.url,
+    apiKey: hosted.apiKey,
+    remember: true,
+  });
+  return { hosted, proxy, h, connectionId: connection.id };
 }

@@ -6,11 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api/index';
-import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
-import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
-import { startHarness } from './harness';
+import { startHostedHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
@@ -24,16 +22,9 @@ afterEach(async () => {
 });
 
 async function setUp() {
-  hosted = await startLocalServer({ extensions: false, demo: { largeTableRecords: 300 } });
-  proxy = await startFaultProxy(hosted.url);
-  h = await startHarness();
-  const { connection } = await h.call('connections.save', {
-    name: 'Hosted',
-    baseUrl: proxy.url,
-    apiKey: hosted.apiKey,
-    remember: true,
-  });
-  const target = { connectionId: connection.id, baseId: hosted.baseId, table: 'Tasks' };
+  let connectionId: string;
+  ({ hosted, proxy, h, connectionId } = await startHostedHarness({ demo: { largeTableRecords: 300 } }));
+  const target = { connectionId, baseId: hosted.baseId, table: 'Tasks' };
   const { viewId } = await h.call('view.open', target);
   const { records } = await h.call('view.rows', { viewId, start: 0, end: 100 });
   // Someone else, on the service directly.
