@@ -4,16 +4,12 @@
  * takes to show in a view open in the app, with the app looking for changes at its shortest interval. The edit
  * lands at a random moment of the interval, as a colleague's would; the goal is the interval plus 1 s.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RecordTableClient } from '../../core/api/index';
-import type { ChannelName, EventPayload, Request, Response } from '../../core/contract';
+import type { EventPayload } from '../../core/contract';
 import { LIVE_INTERVALS } from '../../core/contract/live';
 import { startServer } from '../../server/index';
-import { createAppServices } from '../../services/app';
-import { createFileVault } from '../../services/keys/file-vault';
 import { startFaultProxy } from '../../test/support/fault-proxy';
+import { startBenchApp } from '../app-services';
 import type { BenchResult } from '../result';
 
 /** Published mean of a hosted page read. */
@@ -35,20 +31,8 @@ export default async function run(): Promise<BenchResult[]> {
   });
   const proxy = await startFaultProxy(server.url);
   proxy.latencyMs = HOSTED_LATENCY_MS;
-  const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-bench-'));
-  const services = createAppServices({
-    userDataDir,
-    vault: createFileVault(join(userDataDir, 'keys.json')),
-    door: 'browser',
-    version: 'bench',
-    embedded: false,
-  });
+  const { services, call, close } = await startBenchApp({ embedded: false });
   try {
-    const call = async <C extends ChannelName>(channel: C, request: Request<C>): Promise<Response<C>> => {
-      const result = await services.dispatch(channel, request);
-      if (!result.ok) throw new Error(result.error.message);
-      return result.response as Response<C>;
-    };
     const { connection } = await call('connections.save', {
       name: 'Hosted',
       baseUrl: proxy.url,
@@ -88,9 +72,8 @@ export default async function run(): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    await services.close();
+    await close();
     await proxy.close();
     await server.close();
-    await rm(userDataDir, { recursive: true, force: true });
   }
 }

@@ -3,12 +3,8 @@
  * the same dispatcher the doors use: first rows, a far jump (rate limit on: the walk is paced by the 5 req/s
  * throttle, so the ratio is to that floor), the whole walk with the limit off, and rows served from the cache.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ChannelName, Request, Response } from '../../core/contract';
-import { createAppServices } from '../../services/app';
-import { createFileVault } from '../../services/keys/file-vault';
+import { startBenchApp } from '../app-services';
+import type { Call } from '../app-services';
 import type { BenchResult } from '../result';
 import { collectGarbage } from '../stats';
 
@@ -18,36 +14,16 @@ const JUMP_TO = 2_000;
 async function withApp<T>(
   rateLimit: number | 'off',
   requestsPerSecond: number,
-  run: (
-    call: <C extends ChannelName>(c: C, r: Request<C>) => Promise<Response<C>>,
-    baseId: string,
-  ) => Promise<T>,
+  run: (call: Call, baseId: string) => Promise<T>,
 ): Promise<T> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'tabledesk-bench-'));
-  const services = createAppServices({
-    userDataDir,
-    vault: createFileVault(join(userDataDir, 'keys.json')),
-    door: 'browser',
-    version: 'bench',
-    embedded: { memory: true, rateLimit },
-    requestsPerSecond,
-  });
+  const app = await startBenchApp({ embedded: { memory: true, rateLimit }, requestsPerSecond });
   try {
-    const server = (await services.embedded)!;
-    const baseId = server.bases.find((b) => b.name === 'TableDesk Demo')!.id;
-    const call = async <C extends ChannelName>(channel: C, request: Request<C>): Promise<Response<C>> => {
-      const result = await services.dispatch(channel, request);
-      if (!result.ok) throw new Error(result.error.message);
-      return result.response as Response<C>;
-    };
-    return await run(call, baseId);
+    const server = (await app.services.embedded)!;
+    return await run(app.call, server.bases.find((b) => b.name === 'TableDesk Demo')!.id);
   } finally {
-    await services.close();
-    await rm(userDataDir, { recursive: true, force: true });
+    await app.close();
   }
 }
-
-type Call = Parameters<Parameters<typeof withApp>[2]>[0];
 
 /** Opens Tasks and times it to its first 100 rows; returns the view. */
 async function openToFirstRows(call: Call, baseId: string, label: string, results: BenchResult[]) {
