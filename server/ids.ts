@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export type IdPrefix = 'app' | 'tbl' | 'fld' | 'viw' | 'rec' | 'sel' | 'itr' | 'usr' | 'att' | 'com';
+export type IdPrefix = 'app' | 'tbl' | 'fld' | 'viw' | 'rec' | 'sel' | 'itr' | 'usr' | 'att' | 'com' | 'ach';
 
 /** Airtable's id shape: a 3-letter prefix and 14 alphanumerics (airtable-wire.md §6). */
 export function newId(prefix: IdPrefix): string {

@@ -12,6 +12,7 @@ import { Lookups } from './store/lookups';
 import { QueryCache } from './store/query-cache';
 import type { StoredRecord } from './store/records';
 import { RecordStore } from './store/records';
+import { WebhookStore } from './store/webhooks';
 
 /** A filterByFormula text compiled: its test of a record, and the fields that test reads. */
 export interface CompiledFilter {
@@ -40,6 +41,8 @@ export class Service {
   readonly queries: QueryCache;
   readonly comments: CommentStore;
   readonly attachments: Attachments;
+  /** Webhooks and the record changes their payloads hold. */
+  readonly webhooks: WebhookStore;
   compileFilter: FilterCompiler = () => {
     throw new ServiceError(
       422,
@@ -60,6 +63,7 @@ export class Service {
     const changes = db.prepare('SELECT total_changes()').pluck();
     this.queries = new QueryCache(() => changes.get() as number);
     this.comments = new CommentStore(db);
+    this.webhooks = new WebhookStore(db);
     this.attachments = new Attachments(new FileStore(db, opts.dataDir), opts.attachmentUrlTtlMs);
     this.records.attachmentAt = (url, filename) => this.attachments.fromUrl(url, filename);
   }

@@ -18,6 +18,7 @@ import { registerMetaRoutes } from './meta-routes';
 import { registerRecordRoutes } from './record-routes';
 import { registerFileRoutes } from './file-routes';
 import { registerMirrorRoutes } from './mirror-routes';
+import { registerWebhookRoutes } from './webhook-routes';
 import { FILES_PREFIX } from '../files/signing';
 
 export interface AppOptions {
@@ -199,5 +200,6 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   if (opts.extensions) registerExtensionRoutes(app, service);
   registerFileRoutes(app, service);
   registerMirrorRoutes(app, service, userOf);
+  registerWebhookRoutes(app, service);
   return app;
 }
