@@ -159,10 +159,11 @@ export function registerWebhookRoutes(app: FastifyInstance, service: Service): v
     webhooks: store.list(req.params.baseId).map(listed),
   }));
 
-  app.delete<{ Params: HookParams }>(`${W}/:webhookId`, async (req, reply) => {
+  // Airtable's answer to a delete is unverified here: an empty JSON object, as its other bodiless answers are
+  // JSON, keeps clients that refuse a non-JSON 2xx (TableDesk's does) working.
+  app.delete<{ Params: HookParams }>(`${W}/:webhookId`, async (req) => {
     if (!store.delete(req.params.baseId, hookOf(req.params).id)) throw webhookNotFound();
-    // Airtable's answer to a delete is unverified here; an empty 204 is what its clients accept as success.
-    return reply.status(204).send();
+    return {};
   });
 
   app.post<{ Params: HookParams }>(`${W}/:webhookId/refresh`, async (req) => ({
