@@ -1,6 +1,6 @@
 /**
  * The app shell: the home page (connections and the base/table picker) and one tab per open table.
- * Ctrl+W closes the active tab, Ctrl+Tab and Ctrl+Shift+Tab move between tabs, Ctrl+T returns home.
+ * Its keys (close the tab, next and previous tab, home, the shortcut sheet) are the command table's `app` scope.
  * A start reopens the last session's connection and tabs; the very first start opens the demo's Tasks.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -9,6 +9,8 @@ import { errorMessage, tabledesk } from './bridge';
 import { ConsentBar } from './budget/ConsentBar';
 import { ConnectionForm } from './connections/ConnectionForm';
 import { ConnectionList } from './connections/ConnectionList';
+import { useCommands, useKeyDispatcher } from './commands/dispatch';
+import { ShortcutSheet } from './commands/ShortcutSheet';
 import { useQuitGuard } from './editing/useQuitGuard';
 import { TablePicker } from './picker/TablePicker';
 import { ErrorBoundary } from './status/ErrorBoundary';
@@ -100,24 +102,16 @@ export function App() {
     [tabs, activeKey],
   );
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey)) return;
-      const key = e.key.toLowerCase();
-      if (key === 'w' && activeKey !== undefined) {
-        e.preventDefault();
-        closeTab(activeKey);
-      } else if (key === 'tab') {
-        e.preventDefault();
-        setActiveKey(cycle(tabs, activeKey, e.shiftKey ? -1 : 1));
-      } else if (key === 't') {
-        e.preventDefault();
-        setActiveKey(undefined);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [tabs, activeKey, closeTab]);
+  const [sheet, setSheet] = useState<Element | null>();
+  useKeyDispatcher();
+  useCommands({
+    'app.closeTab': () => (activeKey === undefined ? false : closeTab(activeKey)),
+    'app.nextTab': () => setActiveKey(cycle(tabs, activeKey, 1)),
+    'app.previousTab': () => setActiveKey(cycle(tabs, activeKey, -1)),
+    'app.home': () => setActiveKey(undefined),
+    // Focus goes back where it was when the sheet closes.
+    'app.shortcuts': () => setSheet(document.activeElement),
+  });
 
   const openTable = (target: TableTarget) => {
     const key = tabKey(target);
@@ -186,6 +180,14 @@ export function App() {
           <TableTab target={t.target} active={t.key === activeKey} />
         </ErrorBoundary>
       ))}
+      {sheet !== undefined && (
+        <ShortcutSheet
+          onClose={() => {
+            setSheet(undefined);
+            if (sheet instanceof HTMLElement) sheet.focus();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The editing frame around a table's grid: row actions (add, delete, open, undo, redo, export), the
- * queue's notices, and the grid's keys and clipboard: Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo,
+ * queue's notices, and the grid's keys (the command table's `grid` scope) and clipboard: undo and redo,
  * Space opens the focused record (or flips a checkbox), Ctrl+Space and Shift+arrows select rows (with no
  * rows selected, Shift+arrows and Shift+click grow a range of cells, and copy gives the range), Delete
  * deletes the selected rows after one confirmation (or clears a range of cells), Ctrl+D fills down, copy gives
@@ -14,6 +14,8 @@ import type { Column } from '../../../core/contract';
 import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
+import { matchCommand } from '../commands/match';
+import { MAC, shortcutProps, typingIn } from '../commands/shown';
 import { isToggle } from '../editing/column-editing';
 import { tabledesk } from '../bridge';
 import { EditNotices } from '../editing/EditNotices';
@@ -252,56 +254,70 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
   const onKeyDown = (e: KeyboardEvent) => {
     onAction();
     if (problem || e.key === 'Enter' || e.key === 'Tab') checkProblem();
-    const ctrl = e.ctrlKey || e.metaKey;
-    const key = e.key.toLowerCase();
-    // Undo and redo from the grid, or from the row buttons just clicked (Undo, Delete), not from a dialog.
-    const onButton = e.target instanceof HTMLButtonElement && e.target.closest('[role="dialog"]') === null;
-    if (ctrl && (key === 'z' || key === 'y') && (inGrid(e.target) || onButton) && !busy()) {
+    // A cell being edited, or any text field, keeps its keys: the grid's commands are not asked then.
+    const command = matchCommand(e, ['grid'], { mac: MAC, typing: busy() || typingIn(e.target) });
+    if (command === 'grid.undo' || command === 'grid.redo') {
+      // From the grid, or from the row buttons just clicked (Undo, Delete), not from a dialog.
+      const onButton = e.target instanceof HTMLButtonElement && e.target.closest('[role="dialog"]') === null;
+      if (!inGrid(e.target) && !onButton) return;
       // The grid's own undo would act on its cell edits only (and sorting wipes it): the app's history rules.
       e.preventDefault();
       e.stopPropagation();
-      void (key === 'y' || e.shiftKey ? editing.redo() : editing.undo());
+      void (command === 'grid.redo' ? editing.redo() : editing.undo());
       return;
     }
-    if (!inGrid(e.target) || busy() || !grid) return;
+    if (command === undefined || !inGrid(e.target) || !grid) return;
     const focused = grid.getFocusedCell();
     // A group header's keys are its own (Enter or Space collapse it).
     if (focused && groupHeaderOf(rowAt(focused)?.data)) return;
-    if (e.key === ' ' && focused) {
-      e.preventDefault();
-      const node = rowAt(focused);
-      const field = editing.fields.find((f) => f.name === focused.column.getColId());
-      if (ctrl) node?.setSelected(!node.isSelected());
-      else if (isToggle(field) && node?.data) editing.toggle(node.data, field);
-      else setDetail({ index: focused.rowIndex, pinned: focused.rowPinned === 'top' });
-    } else if (
-      e.shiftKey &&
-      !e.altKey &&
-      isArrowKey(e.key) &&
-      selectedCount === 0 &&
-      cells.extend(e.key, ctrl)
-    ) {
-      // A range grows from its anchor; the grid's own Shift+Arrow would only move the focus.
-      e.preventDefault();
-      e.stopPropagation();
-    } else if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
-      // Seen before the grid moves the focus: select the row left and the row about to be reached.
-      const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
-      grid.getDisplayedRowAtIndex(focused.rowIndex)?.setSelected(true);
-      grid.getDisplayedRowAtIndex(to)?.setSelected(true);
-    } else if (ctrl && key === 'd') {
-      // The browser's own Ctrl+D (a bookmark) is not wanted over the grid.
-      e.preventDefault();
-      e.stopPropagation();
-      fillDown();
-    } else if ((e.key === 'Delete' || e.key === 'Backspace') && editing.range.multi) {
-      e.preventDefault();
-      clearRange();
-    } else if ((e.key === 'Delete' || e.key === 'Backspace') && selectedCount > 0) {
-      e.preventDefault();
-      askDelete();
-    } else if (e.key === 'Escape' && editing.range.multi) {
-      editing.range.set(undefined);
+    const node = focused ? rowAt(focused) : undefined;
+    switch (command) {
+      case 'grid.open': {
+        if (!focused) return;
+        e.preventDefault();
+        const field = editing.fields.find((f) => f.name === focused.column.getColId());
+        if (isToggle(field) && node?.data) editing.toggle(node.data, field);
+        else setDetail({ index: focused.rowIndex, pinned: focused.rowPinned === 'top' });
+        return;
+      }
+      case 'grid.selectRow':
+        if (!focused) return;
+        e.preventDefault();
+        node?.setSelected(!node.isSelected());
+        return;
+      case 'grid.extend':
+        if (!isArrowKey(e.key)) return;
+        if (selectedCount === 0 && cells.extend(e.key, e.ctrlKey || e.metaKey)) {
+          // A range grows from its anchor; the grid's own Shift+Arrow would only move the focus.
+          e.preventDefault();
+          e.stopPropagation();
+        } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
+          // Seen before the grid moves the focus: select the row left and the row about to be reached.
+          const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
+          grid.getDisplayedRowAtIndex(focused.rowIndex)?.setSelected(true);
+          grid.getDisplayedRowAtIndex(to)?.setSelected(true);
+        }
+        return;
+      case 'grid.fillDown':
+        // The browser's own Ctrl+D (a bookmark) is not wanted over the grid.
+        e.preventDefault();
+        e.stopPropagation();
+        fillDown();
+        return;
+      case 'grid.delete':
+        if (editing.range.multi) {
+          e.preventDefault();
+          clearRange();
+        } else if (selectedCount > 0) {
+          e.preventDefault();
+          askDelete();
+        }
+        return;
+      case 'grid.clearRange':
+        if (editing.range.multi) editing.range.set(undefined);
+        return;
+      default:
+        return;
     }
   };
 
@@ -444,13 +460,17 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
         >
           Set field…
         </button>
-        <button type="button" onClick={openFocused} title="Open the focused record (Space)">
+        <button
+          type="button"
+          onClick={openFocused}
+          {...shortcutProps('grid.open', 'Open the focused record')}
+        >
           Open record
         </button>
         <button
           type="button"
           disabled={!history?.canUndo}
-          title={history?.undoLabel ?? 'Undo (Ctrl+Z)'}
+          {...shortcutProps('grid.undo', history?.undoLabel)}
           onClick={() => void editing.undo()}
         >
           Undo
@@ -458,7 +478,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
         <button
           type="button"
           disabled={!history?.canRedo}
-          title={history?.redoLabel ?? 'Redo (Ctrl+Shift+Z)'}
+          {...shortcutProps('grid.redo', history?.redoLabel)}
           onClick={() => void editing.redo()}
         >
           Redo

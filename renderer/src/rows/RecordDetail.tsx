@@ -21,6 +21,8 @@ import type { TableEditing } from './table-editing';
 import { Attachments } from './attachments/Attachments';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import { useModalFocus } from './useModalFocus';
+import { isCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 
 interface Props {
   editing: TableEditing;
@@ -182,9 +184,8 @@ function FieldInput({
 
 /** Alt+↑ and Alt+↓ move to the previous and next record, wherever the focus is in the form. */
 function stepOf(e: KeyboardEvent): -1 | 1 | undefined {
-  if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return undefined;
-  if (e.key === 'ArrowUp') return -1;
-  if (e.key === 'ArrowDown') return 1;
+  if (isCommand('dialog.previousRecord', e, MAC)) return -1;
+  if (isCommand('dialog.nextRecord', e, MAC)) return 1;
   return undefined;
 }
 

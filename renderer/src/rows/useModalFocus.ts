@@ -5,6 +5,8 @@
  */
 import { useEffect } from 'react';
 import type { KeyboardEvent, RefObject } from 'react';
+import { isCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 
 const FOCUSABLE =
   'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
@@ -39,7 +41,7 @@ export function useModalFocus(dialog: RefObject<HTMLElement | null>, onClose: ()
 
   return (e: KeyboardEvent) => {
     e.stopPropagation();
-    if (e.key === 'Escape') {
+    if (isCommand('dialog.close', e, MAC)) {
       e.preventDefault();
       onClose();
       return;

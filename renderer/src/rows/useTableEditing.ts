@@ -5,6 +5,8 @@ import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { tabledesk } from '../bridge';
+import { matchCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 import { pendingChanges } from '../pending/page-pending';
 import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
@@ -14,16 +16,22 @@ import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
 
 /**
- * Keys the frame handles: Space opens the record or flips a checkbox (the grid would toggle selection),
- * Delete or Backspace with rows or a range of cells selected deletes the rows or clears the cells (the grid
- * would clear or edit the focused cell), and Ctrl+D fills down.
+ * Keys the frame or the page handles, kept from the grid: Space opens the record or flips a checkbox (the grid
+ * would toggle selection), Delete or Backspace with rows or a range of cells selected deletes the rows or clears
+ * the cells (the grid would clear or edit the focused cell), fill down, and `?` (the grid would start editing).
  */
-const frameKeys = (editing: TableEditing) => (p: SuppressKeyboardEventParams<RecordData>) =>
-  !p.editing &&
-  (p.event.key === ' ' ||
-    ((p.event.ctrlKey || p.event.metaKey) && p.event.key.toLowerCase() === 'd') ||
-    ((p.event.key === 'Delete' || p.event.key === 'Backspace') &&
-      (p.api.getSelectedNodes().length > 0 || editing.range.multi !== undefined)));
+const frameKeys = (editing: TableEditing) => (p: SuppressKeyboardEventParams<RecordData>) => {
+  if (p.editing) return false;
+  const command = matchCommand(p.event, ['grid', 'app'], { mac: MAC, typing: false });
+  if (command === 'grid.delete')
+    return p.api.getSelectedNodes().length > 0 || editing.range.multi !== undefined;
+  return (
+    command === 'grid.open' ||
+    command === 'grid.selectRow' ||
+    command === 'grid.fillDown' ||
+    command === 'app.shortcuts'
+  );
+};
 
 export function useTableEditing(target: EditTarget) {
   const { connectionId, baseId, table } = target;

@@ -18,6 +18,8 @@ import { useLinkedForms } from '../links/useLinkedForms';
 import { useLinkCells } from '../links/useLinkCells';
 import { MirrorBar } from '../offline/MirrorBar';
 import { mirrorServedAs, useMirrors } from '../offline/mirrors';
+import { useCommands } from '../commands/dispatch';
+import { shortcutProps } from '../commands/shown';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
@@ -242,23 +244,17 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   });
   const showFind = find.show;
 
-  // Ctrl+G and Ctrl+F from anywhere while the tab is in front (focus may be on no element of it, e.g. just opened).
-  useEffect(() => {
-    if (!active) return;
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'g') {
-        e.preventDefault();
+  // Go to row and Find from anywhere while the tab is in front (focus may be on no element of it, e.g. just opened).
+  useCommands(
+    {
+      'tab.goto': () => {
         gotoInput.current?.focus();
         gotoInput.current?.select();
-      }
-      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
-        e.preventDefault();
-        showFind();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [active, showFind]);
+      },
+      'tab.find': showFind,
+    },
+    active,
+  );
 
   const cancelGoto = () => {
     goto.cancel();
@@ -313,7 +309,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             </button>
           </span>
         )}
-        <button type="button" className="td-find-open" onClick={showFind} title="Find in view (Ctrl+F)">
+        <button type="button" className="td-find-open" onClick={showFind} {...shortcutProps('tab.find')}>
           Find
         </button>
         <form
@@ -335,7 +331,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
               if (e.key === 'Escape' && goto.walk) cancelGoto();
             }}
           />
-          <button type="submit" title="Go to row (Ctrl+G)">
+          <button type="submit" {...shortcutProps('tab.goto')}>
             Go
           </button>
           {goto.note && (

@@ -5,6 +5,8 @@
  */
 import { useState } from 'react';
 import { MAX_COMMENT_LENGTH } from '../../../../core/contract';
+import { isCommand } from '../../commands/match';
+import { MAC } from '../../commands/shown';
 import { CommentProblem } from './CommentProblem';
 
 interface Props {
@@ -64,10 +66,10 @@ export function CommentBox({ label, initial = '', onText, action, onSubmit, onCa
           setError(undefined);
         }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+          if (isCommand('dialog.sendComment', e, MAC)) {
             e.preventDefault();
             void submit();
-          } else if (e.key === 'Escape' && onCancel) {
+          } else if (isCommand('dialog.close', e, MAC) && onCancel) {
             // Esc leaves the edit, not the record form around it.
             e.preventDefault();
             e.stopPropagation();

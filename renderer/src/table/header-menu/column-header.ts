@@ -5,6 +5,8 @@
  * context-menu key). Plain DOM, built once per column: headers stay as cheap as ag-grid's own.
  */
 import type { ColDef, IHeaderComp, IHeaderParams } from 'ag-grid-community';
+import { isCommand } from '../../commands/match';
+import { MAC } from '../../commands/shown';
 import { focusedValue } from './focused-value';
 import type { HeaderMenus } from './header-menus';
 
@@ -15,8 +17,7 @@ export interface ColumnHeaderParams extends IHeaderParams {
 const ARROW = { asc: '↑', desc: '↓' } as const;
 const WORD = { asc: 'ascending', desc: 'descending' } as const;
 
-export const opensMenu = (e: KeyboardEvent) =>
-  (e.altKey && e.key === 'ArrowDown') || (e.shiftKey && e.key === 'F10') || e.key === 'ContextMenu';
+export const opensMenu = (e: KeyboardEvent) => isCommand('grid.columnMenu', e, MAC);
 
 export class ColumnHeader implements IHeaderComp {
   private params!: ColumnHeaderParams;

@@ -1,0 +1,83 @@
+/**
+ * Every command of the app, once: its id, its default keys, where it applies and its label. Key handlers,
+ * button titles, the shortcut sheet and the context menus all read this table (Grist's commandList is the
+ * model), so a key is written in one place and the sheet cannot drift from what the keys do.
+ *
+ * Scopes, most specific first: `dialog` (a modal dialog or form holds the keyboard), `grid` (the focused grid,
+ * no cell being edited), `tab` (the table tab in front) and `app` (anywhere).
+ */
+export type Scope = 'dialog' | 'grid' | 'tab' | 'app';
+
+export interface Command {
+  scope: Scope;
+  label: string;
+  /** Chords as keys.ts reads them; the first is the one titles show. Empty: a menu item with no key. */
+  keys: readonly string[];
+}
+
+export const COMMANDS = {
+  'app.shortcuts': { scope: 'app', label: 'Show keyboard shortcuts', keys: ['?', 'F1'] },
+  'app.closeTab': { scope: 'app', label: 'Close the tab', keys: ['Mod+W'] },
+  'app.nextTab': { scope: 'app', label: 'Next tab', keys: ['Ctrl+Tab'] },
+  'app.previousTab': { scope: 'app', label: 'Previous tab', keys: ['Ctrl+Shift+Tab'] },
+  'app.home': { scope: 'app', label: 'Home: connections and tables', keys: ['Mod+T'] },
+
+  'tab.find': { scope: 'tab', label: 'Find in view', keys: ['Mod+F'] },
+  'tab.goto': { scope: 'tab', label: 'Go to row', keys: ['Mod+G'] },
+  'tab.replace': { scope: 'tab', label: 'Find and replace', keys: ['Mod+H'] },
+
+  'grid.undo': { scope: 'grid', label: 'Undo', keys: ['Mod+Z'] },
+  'grid.redo': { scope: 'grid', label: 'Redo', keys: ['Mod+Shift+Z', 'Mod+Y'] },
+  'grid.open': { scope: 'grid', label: 'Expand record (or flip a checkbox)', keys: ['Space'] },
+  'grid.selectRow': { scope: 'grid', label: 'Select or unselect the row', keys: ['Mod+Space'] },
+  'grid.extend': {
+    scope: 'grid',
+    label: 'Select rows, or grow a range of cells (with no rows selected)',
+    keys: [
+      'Shift+ArrowDown',
+      'Shift+ArrowUp',
+      'Shift+ArrowLeft',
+      'Shift+ArrowRight',
+      'Mod+Shift+ArrowDown',
+      'Mod+Shift+ArrowUp',
+      'Mod+Shift+ArrowLeft',
+      'Mod+Shift+ArrowRight',
+    ],
+  },
+  'grid.fillDown': { scope: 'grid', label: 'Fill down', keys: ['Mod+D'] },
+  'grid.delete': {
+    scope: 'grid',
+    label: 'Delete the selected rows, or clear the range of cells',
+    keys: ['Delete', 'Backspace'],
+  },
+  'grid.clearRange': { scope: 'grid', label: 'Clear the range of cells', keys: ['Escape'] },
+  'grid.copy': { scope: 'grid', label: 'Copy', keys: ['Mod+C'] },
+  'grid.paste': { scope: 'grid', label: 'Paste', keys: ['Mod+V'] },
+  'grid.columnMenu': {
+    scope: 'grid',
+    label: "Open a column header's menu (on the header)",
+    keys: ['Alt+ArrowDown', 'Shift+F10', 'Menu'],
+  },
+
+  'dialog.close': { scope: 'dialog', label: 'Close the dialog or menu', keys: ['Escape'] },
+  'dialog.previousRecord': {
+    scope: 'dialog',
+    label: 'Previous record (expanded record)',
+    keys: ['Alt+ArrowUp'],
+  },
+  'dialog.nextRecord': { scope: 'dialog', label: 'Next record (expanded record)', keys: ['Alt+ArrowDown'] },
+  'dialog.sendComment': { scope: 'dialog', label: 'Send the comment', keys: ['Mod+Enter'] },
+} as const satisfies Record<string, Command>;
+
+export type CommandId = keyof typeof COMMANDS;
+
+export const SCOPES: readonly Scope[] = ['dialog', 'grid', 'tab', 'app'];
+
+export const SCOPE_NAMES: Record<Scope, string> = {
+  dialog: 'Dialogs and forms',
+  grid: 'Grid',
+  tab: 'Table tab',
+  app: 'Anywhere',
+};
+
+export const commandIds = Object.keys(COMMANDS) as CommandId[];

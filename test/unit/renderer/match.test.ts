@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { isCommand, matchCommand } from '../../../renderer/src/commands/match';
+import type { KeyContext } from '../../../renderer/src/commands/match';
+import type { KeyLike } from '../../../renderer/src/commands/keys';
+import { COMMANDS, commandIds } from '../../../renderer/src/commands/table';
+import type { Scope } from '../../../renderer/src/commands/table';
+import { parseChord } from '../../../renderer/src/commands/keys';
+
+const key = (k: string, mods: Partial<Omit<KeyLike, 'key'>> = {}): KeyLike => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
+const linux: KeyContext = { mac: false, typing: false };
+const mac: KeyContext = { mac: true, typing: false };
+const ALL: Scope[] = ['dialog', 'grid', 'tab', 'app'];
+
+describe('the command table', () => {
+  it('writes every chord so the matcher reads it', () => {
+    for (const id of commandIds) for (const k of COMMANDS[id].keys) expect(() => parseChord(k)).not.toThrow();
+  });
+
+  it('gives no two commands of one scope the same chord', () => {
+    const seen = new Map<string, string>();
+    for (const id of commandIds) {
+      for (const k of COMMANDS[id].keys) {
+        const at = `${COMMANDS[id].scope} ${JSON.stringify(parseChord(k))}`;
+        expect(seen.get(at), `${id} and ${seen.get(at)} share ${k}`).toBeUndefined();
+        seen.set(at, id);
+      }
+    }
+  });
+});
+
+describe('matchCommand', () => {
+  it('reads Mod as Ctrl off macOS and as Cmd on it', () => {
+    expect(matchCommand(key('z', { ctrlKey: true }), ['grid'], linux)).toBe('grid.undo');
+    expect(matchCommand(key('z', { metaKey: true }), ['grid'], linux)).toBeUndefined();
+    expect(matchCommand(key('z', { metaKey: true }), ['grid'], mac)).toBe('grid.undo');
+    expect(matchCommand(key('z', { ctrlKey: true }), ['grid'], mac)).toBeUndefined();
+  });
+
+  it('keeps Ctrl as Ctrl on macOS', () => {
+    expect(matchCommand(key('Tab', { ctrlKey: true }), ['app'], mac)).toBe('app.nextTab');
+    expect(matchCommand(key('Tab', { metaKey: true }), ['app'], mac)).toBeUndefined();
+  });
+
+  it('asks Shift to be as written, letters in either case', () => {
+    expect(matchCommand(key('Z', { ctrlKey: true, shiftKey: true }), ['grid'], linux)).toBe('grid.redo');
+    expect(matchCommand(key('y', { ctrlKey: true }), ['grid'], linux)).toBe('grid.redo');
+    expect(matchCommand(key('Tab', { ctrlKey: true, shiftKey: true }), ['app'], linux)).toBe(
+      'app.previousTab',
+    );
+    expect(matchCommand(key('F', { ctrlKey: true, shiftKey: true }), ['tab'], linux)).toBeUndefined();
+    expect(matchCommand(key('f', { ctrlKey: true, altKey: true }), ['tab'], linux)).toBeUndefined();
+  });
+
+  it('takes a symbol whatever Shift made it', () => {
+    expect(matchCommand(key('?', { shiftKey: true }), ['app'], linux)).toBe('app.shortcuts');
+    expect(matchCommand(key('?'), ['app'], linux)).toBe('app.shortcuts');
+    expect(matchCommand(key('?', { ctrlKey: true }), ['app'], linux)).toBeUndefined();
+  });
+
+  it('answers from the most specific scope first', () => {
+    expect(matchCommand(key('Escape'), ALL, linux)).toBe('dialog.close');
+    expect(matchCommand(key('Escape'), ['grid', 'tab', 'app'], linux)).toBe('grid.clearRange');
+    expect(matchCommand(key('Escape'), ['tab', 'app'], linux)).toBeUndefined();
+    expect(matchCommand(key('ArrowDown', { altKey: true }), ALL, linux)).toBe('dialog.nextRecord');
+    expect(matchCommand(key('ArrowDown', { altKey: true }), ['grid'], linux)).toBe('grid.columnMenu');
+  });
+
+  it('leaves text keys to a field or cell editor being typed in, and the grid out', () => {
+    const typing = { mac: false, typing: true };
+    expect(matchCommand(key('?', { shiftKey: true }), ['app'], typing)).toBeUndefined();
+    expect(matchCommand(key(' '), ['grid'], typing)).toBeUndefined();
+    expect(matchCommand(key('Delete'), ['grid'], typing)).toBeUndefined();
+    expect(matchCommand(key('z', { ctrlKey: true }), ['grid'], typing)).toBeUndefined();
+    expect(matchCommand(key('Escape'), ['dialog'], typing)).toBeUndefined();
+    // Keys with Ctrl, and function keys, still reach the tab and the app.
+    expect(matchCommand(key('f', { ctrlKey: true }), ['tab', 'app'], typing)).toBe('tab.find');
+    expect(matchCommand(key('F1'), ['app'], typing)).toBe('app.shortcuts');
+    expect(matchCommand(key(' '), ['grid'], linux)).toBe('grid.open');
+  });
+
+  it('tells a command by its keys whatever the scope', () => {
+    expect(isCommand('grid.columnMenu', key('F10', { shiftKey: true }), false)).toBe(true);
+    expect(isCommand('grid.columnMenu', key('ContextMenu'), false)).toBe(true);
+    expect(isCommand('grid.columnMenu', key('F10'), false)).toBe(false);
+  });
+});
