@@ -148,9 +148,11 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     userDataDir: options.userDataDir,
     clientFor: (id) => connections.client(id),
     open: () => views.openTargets(),
+    schema: (target) => metadata.table(target.connectionId, target.baseId, target.table),
     held: (target) => views.held(target),
     applyChanged: (target, record) => views.applySaved(target, record),
     applyCreated: (target, records) => views.applyCreated(target, records),
+    applyDeleted: (target, ids) => views.applyDeleted(target, ids),
     readAgain: (target) => views.readAgain(target),
     emit: events.emit,
   });
@@ -255,7 +257,11 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     }),
     'live.refresh': async (r) => live.refresh(r),
     'view.rows': (r) => views.rows(r),
-    'view.close': async (r) => views.close(r.viewId),
+    'view.close': async (r) => {
+      const closed = views.close(r.viewId);
+      live.forgetClosed();
+      return closed;
+    },
     'view.countNow': async (r) => views.countNow(r.viewId),
     'view.walk': (r) => views.walk(r),
     'view.cancelWalk': async (r) => views.cancelWalk(r.viewId),
@@ -282,7 +288,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     hasPendingEdits: () => edits.hasPending(),
     live,
     async close() {
-      live.close();
+      await live.close();
       views.closeAll();
       await imports.close();
       await offline.close();

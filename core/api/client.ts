@@ -17,6 +17,8 @@ import { Table } from './table';
 import type { TableClient } from './table';
 import { uploadAttachment } from './upload';
 import type { UploadFile, UploadOptions } from './upload';
+import { Webhooks } from './webhooks';
+import type { WebhooksClient } from './webhooks';
 import type { RecordData } from '../records/types';
 
 export interface ClientOptions {
@@ -174,6 +176,11 @@ export class RecordTableClient {
     requireId('base id', baseId);
     requireId('table name or id', tableNameOrId);
     return new Comments(this.#requester, baseId, tableNameOrId);
+  }
+
+  /** The base's webhooks, read by cursor (see webhooks.ts), through the base's throttle. */
+  webhooks(baseId: string): WebhooksClient {
+    return new Webhooks(this.#requester, requireId('base id', baseId));
   }
 
   /**

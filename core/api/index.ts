@@ -31,6 +31,7 @@ export type {
   CommentsClient,
   RecordComment,
 } from './comments';
+export type { PayloadPage, TableChanges, WebhooksClient } from './webhooks';
 export { isExpiredOffset } from './table';
 export { MAX_IDS_PER_REQUEST, MAX_ID_FORMULA_LENGTH, idFormula } from './by-ids';
 export type { RecordsByIdsOptions } from './by-ids';

@@ -27,7 +27,7 @@ export const liveEvents = {
     at: z.number(),
     /** Records the views hold that someone else changed, with the fields that changed. */
     updated: z.array(z.object({ record: recordSchema, fields: z.array(z.string()) })),
-    /** Records created elsewhere since the table was opened, not yet shown. */
+    /** Records created elsewhere since the table was opened, or (by webhook) deleted, not yet shown. */
     created: z.number().int(),
     /** More changes than one look reads: Refresh reads the view again. */
     many: z.boolean(),

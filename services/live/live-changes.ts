@@ -1,18 +1,21 @@
 /**
- * Other people's changes in the open tables: every open table is asked, at the interval the user sets
- * (`live.json` in the user-data folder), for the records changed since its last look
- * (`IS_AFTER(LAST_MODIFIED_TIME(), …)`, one call of purpose `live` for up to 100 changed records, at background
- * priority, so the budget counts it and stops it past the month's allowance). A changed record a view holds is
- * updated in place; a record created since the table was opened, by someone else, waits as a change to show
- * with Refresh, so rows never move under the cursor. The same code runs against the local server: its
- * LAST_MODIFIED_TIME is the service's.
+ * Other people's changes in the open tables. Where the service lets the app make a webhook for the base (the
+ * token's `webhook:manage` scope; the local server allows any key), one webhook a base is made at the first
+ * look (which also polls, below, for what changed since the view opened: opening a view costs nothing more),
+ * then its payloads are read with the cursor at the interval the user sets (one call of purpose `live` a look,
+ * at background priority, so the budget counts it and stops it past the month's allowance); it is refreshed a
+ * day before it expires, and deleted when the base's last view closes or the app quits. Where
+ * making one is refused (403, 404: no scope, no such API), every open table is asked instead for the records
+ * changed since its last look (`IS_AFTER(LAST_MODIFIED_TIME(), …)`, one call for up to 100 changed records).
+ * A changed record a view holds is updated in place; a record created (or, by webhook, deleted) by someone
+ * else waits as a change to show with Refresh, so rows never move under the cursor.
  */
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { RecordTableClient } from '../../core/api/index';
+import type { RecordTableClient, TableChanges } from '../../core/api/index';
 import type { EventPayload } from '../../core/contract';
-import type { RecordData } from '../../core/records/types';
+import type { RecordData, TableSchema } from '../../core/records/types';
 import type { EventSink } from '../events';
 import { readJsonFile, writeJsonFile } from '../storage/json-file';
 import type { ViewTarget } from '../table-view/table-views';
@@ -26,6 +29,10 @@ const MAX_CHANGED = 500;
  * a record saved while a look was answered must not be missed. Records seen again are told apart by value.
  */
 const OVERLAP_MS = 10_000;
+/** A webhook is refreshed once it has less than this left of its 7 days. */
+const REFRESH_BEFORE_MS = 24 * 3600_000;
+/** Deleting the webhooks when the app quits waits at most this long: quitting must not hang on the network. */
+const CLOSE_WAIT_MS = 2_000;
 
 const fileSchema = z.object({ version: z.literal(1), seconds: z.number().int().min(0).max(3600) });
 
@@ -34,12 +41,16 @@ export interface LiveOptions {
   clientFor: (connectionId: string) => Promise<RecordTableClient>;
   /** The tables with an open view. */
   open: () => ViewTarget[];
+  /** The table's schema (field ids to names, for webhook payloads); undefined when the service refuses it. */
+  schema: (target: ViewTarget) => Promise<TableSchema | undefined | null>;
   /** The records the table's views hold, by id (only the fields they show). */
   held: (target: ViewTarget) => Map<string, RecordData>;
   /** Someone else's saved change of a record the views hold. */
   applyChanged: (target: ViewTarget, record: RecordData) => void;
   /** Refresh: records created elsewhere join the views. */
   applyCreated: (target: ViewTarget, records: RecordData[]) => void;
+  /** Refresh: records deleted elsewhere leave the views. */
+  applyDeleted: (target: ViewTarget, ids: string[]) => void;
   /** Refresh after more changes than a look reads: the views read again. */
   readAgain: (target: ViewTarget) => void;
   emit: EventSink;
@@ -54,12 +65,31 @@ interface Watch {
   since: number;
   /** Records created by someone else, not yet shown (Refresh). */
   created: Map<string, RecordData>;
+  /** Held records deleted by someone else, still shown until Refresh. */
+  deleted: Set<string>;
   /** Many changes: Refresh reads the view again. */
   many: boolean;
+  /** The table's id and its field names by id, for payloads. */
+  schema?: { id: string; names: Map<string, string> };
+  looking?: Promise<void>;
+}
+
+/** A base's webhook, or the answer that there is none to be had. */
+interface Hook {
+  connectionId: string;
+  baseId: string;
+  id?: string;
+  cursor?: number;
+  expires: number;
+  /** The service refused to make one: its tables are polled. */
+  refused: boolean;
+  making?: Promise<void>;
   looking?: Promise<void>;
 }
 
 const keyOf = (t: ViewTarget) => JSON.stringify([t.connectionId, t.baseId, t.table]);
+const baseKeyOf = (t: ViewTarget) => JSON.stringify([t.connectionId, t.baseId]);
+const statusOf = (e: unknown): unknown => (e as { status?: unknown } | null)?.status;
 
 /** The fields that differ between what the view held and the service's record (an empty field is left out). */
 function changedFields(held: RecordData, fresh: RecordData): string[] {
@@ -67,8 +97,25 @@ function changedFields(held: RecordData, fresh: RecordData): string[] {
   return [...names].filter((f) => !isDeepStrictEqual(held.fields[f], fresh.fields[f]));
 }
 
+/**
+ * A payload's cell as the Web API gives it. Airtable's payloads name a select's choice and a linked record as
+ * objects (`{id, name, color}`, `{id, name}`; airtable-wire's field table, unverified beyond it), where the
+ * Web API gives the choice's name and the record's id; the local server's payloads are already the latter.
+ */
+function wireValue(value: unknown): unknown {
+  const one = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    if (typeof o.id === 'string' && o.id.startsWith('sel') && typeof o.name === 'string') return o.name;
+    if (typeof o.id === 'string' && o.id.startsWith('rec')) return o.id;
+    return v;
+  };
+  return Array.isArray(value) ? value.map(one) : one(value);
+}
+
 export class LiveChanges {
   private readonly watches = new Map<string, Watch>();
+  private readonly hooks = new Map<string, Hook>();
   /** Records created here: their first sight in a look is not someone else's. */
   private readonly ownCreates = new Set<string>();
   private readonly file: string;
@@ -107,7 +154,14 @@ export class LiveChanges {
     const key = keyOf(target);
     if (!this.watches.has(key)) {
       const at = this.now();
-      this.watches.set(key, { target, opened: at, since: at, created: new Map(), many: false });
+      this.watches.set(key, {
+        target,
+        opened: at,
+        since: at,
+        created: new Map(),
+        deleted: new Set(),
+        many: false,
+      });
     }
     if (this.timer === undefined) void this.loaded.then(() => this.schedule());
   }
@@ -117,30 +171,67 @@ export class LiveChanges {
     for (const r of records) this.ownCreates.add(r.id);
   }
 
-  /** Refresh: the records created elsewhere join the views (or, after many changes, the views read again). */
+  /** Refresh: the changes waiting join the views (or, after many changes, the views read again). */
   refresh(target: ViewTarget): { applied: number } {
     const watch = this.watches.get(keyOf(target));
     if (watch === undefined) return { applied: 0 };
     const records = [...watch.created.values()];
+    const deleted = [...watch.deleted];
     watch.created.clear();
+    watch.deleted.clear();
     const many = watch.many;
     watch.many = false;
     if (many) this.options.readAgain(target);
-    else if (records.length > 0) this.options.applyCreated(target, records);
+    else {
+      if (records.length > 0) this.options.applyCreated(target, records);
+      if (deleted.length > 0) this.options.applyDeleted(target, deleted);
+    }
     this.emit(watch, []);
-    return { applied: records.length };
+    return { applied: records.length + deleted.length };
+  }
+
+  /** Forgets the tables no view shows any more, and deletes the webhooks of bases none of them is in. */
+  forgetClosed(): void {
+    const open = new Set(this.options.open().map(keyOf));
+    for (const key of [...this.watches.keys()]) if (!open.has(key)) this.watches.delete(key);
+    const bases = new Set([...this.watches.values()].map((w) => baseKeyOf(w.target)));
+    for (const [key, hook] of this.hooks)
+      if (!bases.has(key)) {
+        this.hooks.delete(key);
+        void this.dropHook(hook).catch(() => undefined);
+      }
   }
 
   /** Looks at every open table now (the timer's work; tests and benchmarks call it to wait for one look). */
   async lookNow(): Promise<void> {
-    const open = new Set(this.options.open().map(keyOf));
-    for (const key of [...this.watches.keys()]) if (!open.has(key)) this.watches.delete(key);
-    await Promise.all([...this.watches.values()].map((w) => (w.looking ??= this.look(w))));
+    this.forgetClosed();
+    const byBase = new Map<string, Watch[]>();
+    for (const w of this.watches.values()) {
+      const key = baseKeyOf(w.target);
+      byBase.set(key, [...(byBase.get(key) ?? []), w]);
+    }
+    await Promise.all(
+      [...byBase.values()].map(async (watches) => {
+        const { hook, made } = await this.hookFor(watches[0]!.target);
+        // A webhook made just now holds nothing from before: this look polls for what changed since the last.
+        if (hook === undefined || made) await Promise.all(watches.map((w) => (w.looking ??= this.look(w))));
+        else await (hook.looking ??= this.readPayloads(hook, watches).finally(() => delete hook.looking));
+      }),
+    );
   }
 
-  close(): void {
+  /** Stops looking, and deletes the webhooks this app made (waiting at most CLOSE_WAIT_MS). */
+  async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    const hooks = [...this.hooks.values()];
+    this.hooks.clear();
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(hooks.map((h) => this.dropHook(h))),
+      new Promise((resolve) => (timeout = setTimeout(resolve, CLOSE_WAIT_MS))),
+    ]);
+    clearTimeout(timeout);
   }
 
   private schedule(): void {
@@ -156,12 +247,158 @@ export class LiveChanges {
     this.timer.unref?.();
   }
 
+  private async liveClient(connectionId: string): Promise<RecordTableClient> {
+    return (await this.options.clientFor(connectionId)).withPurpose('live');
+  }
+
+  /** The base's webhook, made or refreshed as needed; undefined where the base is polled instead. */
+  private async hookFor(target: ViewTarget): Promise<{ hook?: Hook; made: boolean }> {
+    const key = baseKeyOf(target);
+    let hook = this.hooks.get(key);
+    if (hook === undefined) {
+      hook = { connectionId: target.connectionId, baseId: target.baseId, expires: 0, refused: false };
+      this.hooks.set(key, hook);
+    }
+    const h = hook;
+    const made = h.id === undefined && !h.refused;
+    if (made) await (h.making ??= this.makeHook(h, target).finally(() => delete h.making));
+    if (h.id === undefined) return { made };
+    if (h.expires - this.now() < REFRESH_BEFORE_MS) {
+      try {
+        const client = await this.liveClient(h.connectionId);
+        const expires = Date.parse(await client.webhooks(h.baseId).refresh(h.id, { priority: 'background' }));
+        h.expires = Number.isNaN(expires) ? this.now() + REFRESH_BEFORE_MS : expires;
+      } catch {
+        // Expired or deleted elsewhere: made again at the next look; this one polls.
+        delete h.id;
+        return { made };
+      }
+    }
+    return { hook: h, made };
+  }
+
+  private async makeHook(hook: Hook, target: ViewTarget): Promise<void> {
+    try {
+      // Payloads name fields by id: without the schema they cannot be read, and the tables are polled.
+      if ((await this.options.schema(target)) === undefined) {
+        hook.refused = true;
+        return;
+      }
+      const client = await this.liveClient(hook.connectionId);
+      const made = await client.webhooks(hook.baseId).create({ priority: 'background' });
+      if (this.closed || this.hooks.get(baseKeyOf(target)) !== hook) {
+        await client.webhooks(hook.baseId).delete(made.id, { priority: 'background' });
+        return;
+      }
+      hook.id = made.id;
+      delete hook.cursor;
+      const expires = Date.parse(made.expirationTime);
+      hook.expires = Number.isNaN(expires) ? this.now() + REFRESH_BEFORE_MS : expires;
+    } catch (e) {
+      // No scope, no such API (or too many webhooks on the base): poll. Anything else may pass next time.
+      const status = statusOf(e);
+      if (status === 403 || status === 404 || status === 422) hook.refused = true;
+    }
+  }
+
+  private async dropHook(hook: Hook): Promise<void> {
+    await hook.making;
+    if (hook.id === undefined) return;
+    const id = hook.id;
+    delete hook.id;
+    const client = await this.liveClient(hook.connectionId);
+    await client.webhooks(hook.baseId).delete(id, { priority: 'background' });
+  }
+
+  /** One read of the base's payloads, the changes handed to each watched table of the base. */
+  private async readPayloads(hook: Hook, watches: Watch[]): Promise<void> {
+    const started = this.now();
+    const client = await this.liveClient(hook.connectionId);
+    let page;
+    try {
+      page = await client.webhooks(hook.baseId).payloads(hook.id!, hook.cursor, { priority: 'background' });
+    } catch (e) {
+      if (statusOf(e) === 404) {
+        // Gone (expired, deleted elsewhere): its changes are lost, so Refresh reads the views again.
+        delete hook.id;
+        for (const w of watches) {
+          w.many = true;
+          this.emit(w, []);
+        }
+        return;
+      }
+      throw e;
+    }
+    hook.cursor = page.cursor;
+    for (const watch of watches) {
+      // A fall back to polling starts from here.
+      watch.since = started;
+      const schema = await this.schemaOf(watch);
+      const changes = schema && page.tables.get(schema.id);
+      if (page.mightHaveMore) watch.many = true;
+      const updated = changes ? this.take(watch, changes, schema.names) : [];
+      if (updated.length > 0 || watch.created.size > 0 || watch.deleted.size > 0 || watch.many)
+        this.emit(watch, updated);
+    }
+  }
+
+  private async schemaOf(watch: Watch): Promise<Watch['schema']> {
+    if (watch.schema === undefined) {
+      const table = await this.options.schema(watch.target).catch(() => undefined);
+      if (table) watch.schema = { id: table.id, names: new Map(table.fields.map((f) => [f.id, f.name])) };
+    }
+    return watch.schema;
+  }
+
+  /** A table's part of the payloads: changes of held records applied, creates and deletes kept for Refresh. */
+  private take(
+    watch: Watch,
+    changes: TableChanges,
+    names: Map<string, string>,
+  ): { record: RecordData; fields: string[] }[] {
+    const byName = (cells: Record<string, unknown>): [string, unknown][] =>
+      Object.entries(cells).flatMap(([id, v]) => {
+        const name = names.get(id);
+        return name === undefined ? [] : [[name, wireValue(v)]];
+      });
+    const held = this.options.held(watch.target);
+    const updated: { record: RecordData; fields: string[] }[] = [];
+    for (const [id, change] of changes.changed) {
+      const before = held.get(id);
+      if (before === undefined) continue;
+      const fields = { ...before.fields };
+      for (const [name, v] of byName(change.current))
+        if (v === null || v === undefined) delete fields[name];
+        else fields[name] = v;
+      const record = { ...before, fields };
+      const differ = changedFields(before, record);
+      if (differ.length > 0) {
+        this.options.applyChanged(watch.target, record);
+        updated.push({ record, fields: differ });
+      }
+    }
+    for (const [id, made] of changes.created) {
+      if (held.has(id) || this.ownCreates.has(id)) continue;
+      if (Date.parse(made.createdTime) < watch.opened - OVERLAP_MS) continue;
+      watch.created.set(id, {
+        id,
+        createdTime: made.createdTime,
+        fields: Object.fromEntries(byName(made.cells)),
+      });
+    }
+    for (const id of changes.destroyed) {
+      if (watch.created.delete(id)) continue;
+      if (held.has(id)) watch.deleted.add(id);
+    }
+    return updated;
+  }
+
   private async look(watch: Watch): Promise<void> {
     try {
       const started = this.now();
       const since = new Date(Math.min(watch.since, started) - OVERLAP_MS).toISOString();
       const { connectionId, baseId, table } = watch.target;
-      const client = (await this.options.clientFor(connectionId)).withPurpose('live');
+      const client = await this.liveClient(connectionId);
       const changed: RecordData[] = [];
       for await (const page of client.table(baseId, table).pages({
         formula: `IS_AFTER(LAST_MODIFIED_TIME(), '${since}')`,
@@ -200,7 +437,7 @@ export class LiveChanges {
       target: watch.target,
       at: this.now(),
       updated: updated.map((u) => ({ record: u.record, fields: u.fields })),
-      created: watch.created.size,
+      created: watch.created.size + watch.deleted.size,
       many: watch.many,
     };
     this.options.emit('live.changes', payload);

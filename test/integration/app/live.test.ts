@@ -1,8 +1,10 @@
 /**
  * Other people's changes in an open view, through the app's channels, against a real local server playing the
- * hosted service (extensions off) behind the fault proxy: a record changed by someone else is updated in place
- * with the fields that changed, a record created elsewhere waits for Refresh, the app's own edits and creates
- * are not taken for someone else's, and each look is one call counted as "live" in the budget.
+ * hosted service (extensions off) behind the fault proxy. By webhook (the server allows it): a record changed by
+ * someone else is updated in place, records created and deleted elsewhere wait for Refresh, each look is one
+ * payloads call counted as "live", and the webhook is deleted when the view closes. Where making the webhook
+ * is refused (403 from the proxy), by polling: the same, less deletions, and the app's own edits and creates
+ * are not taken for someone else's either way.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api/index';
@@ -21,12 +23,24 @@ afterEach(async () => {
   await hosted?.close();
 });
 
-async function setUp() {
+const isWebhookCreate = (r: { method: string; path: string }) =>
+  r.method === 'POST' && /\/v0\/bases\/[^/]+\/webhooks$/.test(r.path.split('?')[0]!);
+
+/** `polling`: the service refuses webhooks (as Airtable does a token without `webhook:manage`). */
+async function setUp(mode: 'webhook' | 'polling') {
   let connectionId: string;
   ({ hosted, proxy, h, connectionId } = await startHostedHarness({ demo: { largeTableRecords: 300 } }));
+  if (mode === 'polling')
+    proxy.inject(
+      { type: 'status', status: 403, body: '{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}' },
+      { match: isWebhookCreate, times: Infinity },
+    );
   const target = { connectionId, baseId: hosted.baseId, table: 'Tasks' };
   const { viewId } = await h.call('view.open', target);
   const { records } = await h.call('view.rows', { viewId, start: 0, end: 100 });
+  // The first look makes the webhook (and polls once); the next ones read its payloads.
+  await h.services.live.lookNow();
+  h.events.length = 0;
   // Someone else, on the service directly.
   const other = new RecordTableClient({ baseUrl: hosted.url, apiKey: hosted.apiKey }).table(
     hosted.baseId,
@@ -35,11 +49,78 @@ async function setUp() {
   return { target, viewId, records, other };
 }
 
-const liveCalls = () => proxy.log.filter((r) => r.path.includes('LAST_MODIFIED_TIME'));
+/** The app's own edit of a row and a create of its own, both saved. */
+async function ownEditAndCreate(mode: 'webhook' | 'polling'): Promise<void> {
+  const { target, records } = await setUp(mode);
+  await h.call('edits.edit', {
+    target,
+    changes: [
+      {
+        recordId: records[5]!.id,
+        fields: { Name: 'Mine' },
+        previous: { Name: records[5]!.fields['Name'] },
+      },
+    ],
+  });
+  await h.call('records.create', { target, records: [{ fields: { Name: 'Mine too' } }] });
+  const saved = async () => h.eventsOf('edits.saved').length > 0;
+  for (let i = 0; i < 200 && !(await saved()); i++) await new Promise((r) => setTimeout(r, 25));
+}
 
-describe('live changes', () => {
+const liveCalls = () => proxy.log.filter((r) => r.path.includes('LAST_MODIFIED_TIME'));
+const payloadCalls = () => proxy.log.filter((r) => r.path.includes('/payloads'));
+const hooksOf = async () =>
+  (await hosted.request('GET', `/v0/bases/${hosted.baseId}/webhooks`)).body.webhooks as { id: string }[];
+
+describe('live changes by webhook', () => {
+  it('updates a changed row in place, holds a new and a deleted record for Refresh, one payloads call a look', async () => {
+    const { target, viewId, records, other } = await setUp('webhook');
+    expect(await hooksOf()).toHaveLength(1);
+    const changed = records[3]!;
+    const gone = records[7]!;
+    await other.update(changed.id, { Name: 'Changed by Sam' });
+    const created = await other.create({ Name: 'Added by Sam' });
+    await other.delete(gone.id);
+
+    const before = { payloads: payloadCalls().length, polls: liveCalls().length };
+    await h.services.live.lookNow();
+    expect(payloadCalls().length - before.payloads).toBe(1);
+    expect(liveCalls().length).toBe(before.polls);
+    const event = h.eventsOf('live.changes').at(-1);
+    expect(event).toMatchObject({ target, created: 2, many: false });
+    expect(event!.updated.map((u) => u.record.id)).toEqual([changed.id]);
+    expect(event!.updated[0]!.fields).toContain('Name');
+    const again = await h.call('view.rows', { viewId, start: 0, end: 100 });
+    expect(again.records[3]!.fields['Name']).toBe('Changed by Sam');
+    // The deleted record stays until Refresh: rows do not move under the cursor.
+    expect(again.records[7]!.id).toBe(gone.id);
+
+    expect(await h.call('live.refresh', target)).toEqual({ applied: 2 });
+    const all = await h.call('view.rows', { viewId, start: 0, end: 301 });
+    expect(all.records.some((r) => r.id === created.id)).toBe(true);
+    expect(all.records.some((r) => r.id === gone.id)).toBe(false);
+
+    const report = await h.call('budget.report', {});
+    expect(report.scopes[0]!.purposes.live).toBeGreaterThanOrEqual(3);
+
+    await h.call('view.close', { viewId });
+    for (let i = 0; i < 100 && (await hooksOf()).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await hooksOf()).toHaveLength(0);
+  });
+
+  it('does not take the app’s own edits and creates for someone else’s', async () => {
+    await ownEditAndCreate('webhook');
+    const before = payloadCalls().length;
+    await h.services.live.lookNow();
+    expect(payloadCalls().length - before).toBe(1);
+    const events = h.eventsOf('live.changes');
+    expect(events.every((e) => e.updated.length === 0 && e.created === 0)).toBe(true);
+  });
+});
+
+describe('live changes by polling', () => {
   it('updates a changed row in place, holds a new record for Refresh, and counts each look', async () => {
-    const { target, viewId, records, other } = await setUp();
+    const { target, viewId, records, other } = await setUp('polling');
     const changed = records[3]!;
     await other.update(changed.id, { Name: 'Changed by Sam' });
     const created = await other.create({ Name: 'Added by Sam' });
@@ -71,27 +152,14 @@ describe('live changes', () => {
   });
 
   it('does not take the app’s own edits and creates for someone else’s', async () => {
-    const { target, records } = await setUp();
-    await h.call('edits.edit', {
-      target,
-      changes: [
-        {
-          recordId: records[5]!.id,
-          fields: { Name: 'Mine' },
-          previous: { Name: records[5]!.fields['Name'] },
-        },
-      ],
-    });
-    await h.call('records.create', { target, records: [{ fields: { Name: 'Mine too' } }] });
-    const saved = async () => h.eventsOf('edits.saved').length > 0;
-    for (let i = 0; i < 200 && !(await saved()); i++) await new Promise((r) => setTimeout(r, 25));
+    await ownEditAndCreate('polling');
     await h.services.live.lookNow();
     const events = h.eventsOf('live.changes');
     expect(events.every((e) => e.updated.length === 0 && e.created === 0)).toBe(true);
   });
 
   it('keeps the interval the user sets', async () => {
-    await setUp();
+    await setUp('polling');
     expect(await h.call('live.interval', {})).toEqual({ seconds: 60 });
     expect(await h.call('live.interval', { seconds: 10 })).toEqual({ seconds: 10 });
     expect(await h.call('live.interval', {})).toEqual({ seconds: 10 });
