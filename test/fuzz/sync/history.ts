@@ -6,8 +6,9 @@
  *   conflict; changed on both differently is a conflict whose two sides stay as they were;
  * - a record deleted on one side and changed on the other (a cell, or a link added) is a conflict that changes
  *   neither side; deleted over no change, it is deleted on both;
- * - a record, cell or edge held in a conflict changes on neither side; a resolution gives both sides the
- *   side it chose;
+ * - a record, cell or edge held in a conflict changes on neither side, except that an edge goes with a record
+ *   that is rightly gone (deleted on the service with no change here: a held link needs both its records);
+ *   a resolution gives both sides the side it chose;
  * - a sync stopped midway changes the service only to the copy's values and the copy only to the service's;
  *   it may also have moved the merge base of what it finished (a page pulled, a batch sent) to what the two
  *   sides now agree on, so until a later sync settles it the model keeps both bases as candidates, and each
@@ -466,7 +467,12 @@ export class History {
       let wantCopy: boolean;
       let wantService: boolean;
       if (heldBy) {
-        [wantCopy, wantService] = [L.edges.has(e), R.edges.has(e)];
+        // Held as each side had it, where both of its records are still there: the other end may be a record
+        // deleted on that side with no change to hold it (deleted on the service, so on the copy too), and a link
+        // to a record that is gone is gone with it. Whether each record should be there is checked by expectTag.
+        const both = (side: Side) => side.recs.has(p) && side.recs.has(c);
+        wantCopy = L.edges.has(e) && both(Lp);
+        wantService = R.edges.has(e) && both(Rp);
       } else {
         const resolved = [p, c].find((t) => chosen.has(t));
         if (resolved) {
@@ -575,7 +581,8 @@ function nextBase(B: Side, Lp: Side, after: Held): Side {
   }
   const edges = new Set<string>();
   for (const e of Lp.edges) if (!ends(e).some((t) => after.records.has(t))) edges.add(e);
-  for (const e of B.edges) if (ends(e).some((t) => after.records.has(t))) edges.add(e);
+  for (const e of B.edges)
+    if (ends(e).some((t) => after.records.has(t)) && ends(e).every((t) => recs.has(t))) edges.add(e);
   return { recs, edges };
 }
 

@@ -13,4 +13,14 @@ describe('the sync of an offline copy, fuzzed against a model', () => {
       await target.run({ seed: 2, runs: 6 });
     },
   );
+  // The service deleted P3 and C0, the copy changed P3: P3 is held (deleted there, changed here), C0 is deleted
+  // in the copy too, and the held link P3–C0 goes with C0 (the model once expected it kept).
+  it('replays seed 496163113: a held link to a record the service deleted goes with that record', async () => {
+    await target.run({
+      seed: 496163113,
+      runs: 1,
+      path: '19:11:12:8:14:19:16:10:17:12:10:9:14:14:2:10:8:9:10:9:10:9:10:9',
+      replayPath: '//E:H',
+    });
+  });
 });
