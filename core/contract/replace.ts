@@ -87,6 +87,10 @@ export const replaceChannels = {
       /** The first of them, for the list of what was sent. */
       sent: z.array(z.object({ recordId: idSchema, label: z.string().optional() })),
       left: z.number().int(),
+      /** Cells edited after the preview read them: left as edited, never sent. */
+      skippedCount: z.number().int(),
+      /** The first of them. */
+      skipped: z.array(z.object({ recordId: idSchema, label: z.string().optional(), field: z.string() })),
     }),
   ),
   /** Stops a preview's reading or an apply's sending (what was handed to the queue still goes). */

@@ -12,6 +12,7 @@
  * A record is never in two requests at once, so its edits reach the service in the order they were made.
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { BATCH_SIZE } from '../../core/api/batches';
 import { backoffMs } from '../../core/api/index';
 import type { EditEventName, EditEventPayload } from '../../core/contract/edits';
@@ -61,6 +62,9 @@ export const SETTLE_WITHIN_MS = 10_000;
 
 const inBase = (target: EditTarget, base: BaseRef): boolean =>
   target.connectionId === base.connectionId && target.baseId === base.baseId;
+
+/** Cells whose newest value the queue remembers for changedSince (the oldest are forgotten first). */
+const REMEMBERED_CELLS = 100_000;
 
 /** Which records an operation over many applies to: a table's, one record's, or (neither) all. */
 export interface SlotMatch {
@@ -123,6 +127,11 @@ export class EditQueue {
   private readonly journaling = new Set<{ target: EditTarget }>();
   private settleWaiters: { base: BaseRef; resolve: () => void }[] = [];
   private closing = false;
+  /** Edits and reverts so far, and the newest of each cell (its number and value), for changedSince. */
+  private edits = 0;
+  private readonly newest = new Map<string, { n: number; value: unknown }>();
+  /** The number of the newest edit no longer remembered. */
+  private forgotten = 0;
   private readonly settleMs: number;
   private readonly maxHoldMs: number;
   private readonly maxBatches: number;
@@ -198,6 +207,7 @@ export class EditQueue {
       const slot = this.slot(target, line.recordId);
       for (const [field, value] of Object.entries(line.fields)) {
         this.addPending(slot, field, this.changeOf(line, field, value));
+        this.remember(target, line.recordId, field, value);
       }
       this.emitState(slot);
     }
@@ -239,6 +249,7 @@ export class EditQueue {
     for (const [field, change] of slot.rejected) {
       if (!slot.pending.has(field) && !slot.inFlight?.has(field)) reverted[field] = change.previous ?? null;
     }
+    this.rememberAll(target, recordId, reverted);
     slot.rejected.clear();
     slot.rejection = undefined;
     this.opts.emit('edits.reverted', { target, recordId, fields: reverted });
@@ -335,6 +346,38 @@ export class EditQueue {
     });
   }
 
+  /** A mark of the edits made so far, for changedSince. */
+  mark(): number {
+    return this.edits;
+  }
+
+  /**
+   * Whether a cell may no longer show `value`, which it showed at `mark`: an edit (or a discard's revert) since
+   * then gave it another, or so many cells were edited since that the queue no longer knows. A plan shown to the
+   * user before it is applied asks this, so that it never writes over a cell typed meanwhile.
+   */
+  changedSince(mark: number, target: EditTarget, recordId: string, field: string, value: unknown): boolean {
+    if (mark < this.forgotten) return true;
+    const last = this.newest.get(cellKey(target, recordId, field));
+    return last !== undefined && last.n > mark && !isDeepStrictEqual(last.value ?? null, value ?? null);
+  }
+
+  private remember(target: EditTarget, recordId: string, field: string, value: unknown): void {
+    const key = cellKey(target, recordId, field);
+    // Deleted first, so that the map's order stays oldest first.
+    this.newest.delete(key);
+    this.newest.set(key, { n: ++this.edits, value });
+    for (const [oldest, { n }] of this.newest) {
+      if (this.newest.size <= REMEMBERED_CELLS) break;
+      this.newest.delete(oldest);
+      this.forgotten = n;
+    }
+  }
+
+  private rememberAll(target: EditTarget, recordId: string, values: FieldValues): void {
+    for (const [field, value] of Object.entries(values)) this.remember(target, recordId, field, value);
+  }
+
   private settled(base: BaseRef): boolean {
     if ([...this.journaling].some((call) => inBase(call.target, base))) return false;
     return [...this.groups.values()].every(
@@ -387,6 +430,7 @@ export class EditQueue {
       if (!slot.pending.has(field) && !slot.inFlight?.has(field) && !slot.rejected.has(field))
         reverted[field] = change.previous ?? null;
     }
+    this.rememberAll(slot.target, slot.recordId, reverted);
     if (slot.inFlight === undefined) slot.retrying = undefined;
     this.opts.onDropped?.([...dropped.values()].flatMap((c) => c.editIds));
     this.opts.emit('edits.reverted', { target: slot.target, recordId: slot.recordId, fields: reverted });
@@ -669,6 +713,9 @@ export class EditQueue {
     this.wakeSettled();
   }
 }
+
+const cellKey = (target: EditTarget, recordId: string, field: string): string =>
+  JSON.stringify([targetKey(target), recordId, field]);
 
 const hasTypecast = (changes: Map<string, Change>): boolean => [...changes.values()].some((c) => c.typecast);
 

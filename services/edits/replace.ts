@@ -5,7 +5,8 @@
  * planned records to the edit queue ten at a time (one PATCH batch each, journaled there), keeping a few
  * batches ahead of the throttle so it never idles. Stop ends the handing over: what was handed is journaled and
  * still sent, what was not is kept for a resume, which sends only that. Each plan is one undo step however many
- * runs it takes.
+ * runs it takes. A cell edited after the plan read it (typed, pasted, undone: anything through the edit queue)
+ * is left as edited and named as skipped: the plan never writes over a value it did not see.
  */
 import { BATCH_SIZE } from '../../core/api/batches';
 import type { ListOptions } from '../../core/api';
@@ -48,9 +49,20 @@ interface PlannedRecord {
   before: FieldValues;
 }
 
+interface SkippedCell {
+  recordId: string;
+  label?: string;
+  field: string;
+}
+
 interface Plan {
   target: EditTarget;
   records: PlannedRecord[];
+  /** The edit queue's mark when the plan read the service: cells edited after it are skipped. */
+  mark: number;
+  /** Cells skipped so far, and the records that kept no change (none of them is sent). */
+  skipped: SkippedCell[];
+  skippedRecords: Set<string>;
   /** Records handed to the queue, from the start of `records`. */
   handed: number;
   controller?: AbortController;
@@ -122,6 +134,7 @@ export class Replaces {
     let changeCount = 0;
     let refusedCount = 0;
     let read = 0;
+    let mark: number | undefined;
     const consider = (record: RecordData) => {
       read++;
       const name = req.primaryField === undefined ? undefined : textOf(record.fields[req.primaryField]);
@@ -166,6 +179,7 @@ export class Replaces {
       // A cell typed just before Replace all reaches the service first: the plan replaces in it, where a plan
       // over the service's older value would send that value back over it.
       await this.queue.settle(req.target);
+      mark = this.queue.mark();
       const table = await this.tableFor(req.target);
       const candidates = candidateFormula(replacer, searched);
       const fields = [
@@ -215,7 +229,14 @@ export class Replaces {
       this.reading.delete(req.replaceId);
     }
     progress(read, 'done');
-    this.keep(req.replaceId, { target: req.target, records, handed: 0 });
+    this.keep(req.replaceId, {
+      target: req.target,
+      records,
+      mark: mark ?? this.queue.mark(),
+      skipped: [],
+      skippedRecords: new Set(),
+      handed: 0,
+    });
     const requests = Math.ceil(records.length / BATCH_SIZE);
     return {
       replaceId: req.replaceId,
@@ -248,14 +269,19 @@ export class Replaces {
     const stopped = aborted(controller.signal);
     try {
       while (plan.handed < total && !controller.signal.aborted) {
-        const batch = plan.records.slice(plan.handed, plan.handed + BATCH_SIZE);
+        const taken = plan.records.slice(plan.handed, plan.handed + BATCH_SIZE);
+        const batch = taken.flatMap((r) => this.unedited(plan, r));
         const acknowledged = batch.map((r) => this.settledPromise(plan.target, r.recordId));
-        const ids = await this.queue.edit(
-          plan.target,
-          batch.map((r) => ({ recordId: r.recordId, fields: r.after, previous: r.before })),
-        );
-        plan.handed += batch.length;
-        this.record(plan, batch, ids);
+        const ids =
+          batch.length === 0
+            ? []
+            : await this.queue.edit(
+                plan.target,
+                batch.map((r) => ({ recordId: r.recordId, fields: r.after, previous: r.before })),
+              );
+        plan.handed += taken.length;
+        settled += taken.length - batch.length;
+        if (batch.length > 0) this.record(plan, batch, ids);
         const done: Promise<void> = Promise.all(acknowledged).then(() => {
           settled += batch.length;
           outstanding.delete(done);
@@ -274,10 +300,12 @@ export class Replaces {
     }
     const left = total - plan.handed;
     progress(left > 0 ? 'stopped' : 'done');
-    const sent = plan.records.slice(0, plan.handed);
+    const sent = plan.records.slice(0, plan.handed).filter((r) => !plan.skippedRecords.has(r.recordId));
     if (left === 0) this.plans.delete(replaceId);
     return {
       state: left > 0 ? ('stopped' as const) : ('done' as const),
+      skippedCount: plan.skipped.length,
+      skipped: plan.skipped.slice(0, SENT_LISTED),
       sentCount: sent.length,
       sent: sent
         .slice(0, SENT_LISTED)
@@ -299,6 +327,32 @@ export class Replaces {
     if (controller === undefined || controller.signal.aborted) return false;
     controller.abort();
     return true;
+  }
+
+  /**
+   * The record's planned change without the cells edited since the plan read them (noted as skipped): none
+   * when no cell is left.
+   */
+  private unedited(plan: Plan, r: PlannedRecord): PlannedRecord[] {
+    const after: FieldValues = {};
+    const before: FieldValues = {};
+    for (const [field, value] of Object.entries(r.after)) {
+      if (this.queue.changedSince(plan.mark, plan.target, r.recordId, field, r.before[field])) {
+        plan.skipped.push(
+          r.label === undefined
+            ? { recordId: r.recordId, field }
+            : { recordId: r.recordId, label: r.label, field },
+        );
+        continue;
+      }
+      after[field] = value;
+      before[field] = r.before[field] ?? null;
+    }
+    if (Object.keys(after).length === 0) {
+      plan.skippedRecords.add(r.recordId);
+      return [];
+    }
+    return [{ ...r, after, before }];
   }
 
   /** The plan's one undo step grows with every batch handed over (a resume extends it too). */

@@ -226,3 +226,42 @@ describe('find and replace through the edit queue', () => {
     expect((await h.snapshot('Tasks')).get(task!.id)!.fields.Name).toBe('omega typed');
   });
 });
+
+describe('a cell edited between the preview and Apply', () => {
+  it('is left as edited, and the apply names it as skipped', async () => {
+    h = await startHarness();
+    const [typed, kept, back] = await seedAlpha(h, 3);
+    const target = h.target('Tasks');
+    await h.call('replace.preview', {
+      replaceId: 'e1',
+      target,
+      fields: FIELDS,
+      primaryField: 'Name',
+      recordIds: [typed!.id, kept!.id, back!.id],
+      spec: { find: 'alpha', replacement: 'omega' },
+    });
+    // After the preview: one Name typed over (still waiting in the queue when Apply is clicked), one Name typed
+    // and typed back to what the preview read.
+    await h.call('edits.edit', {
+      target,
+      changes: [{ recordId: typed!.id, fields: { Name: 'typed by hand' } }],
+    });
+    await h.call('edits.edit', {
+      target,
+      changes: [{ recordId: back!.id, fields: { Name: 'for a moment' } }],
+    });
+    await h.call('edits.edit', { target, changes: [{ recordId: back!.id, fields: { Name: 'alpha 2' } }] });
+    const applied = await h.call('replace.apply', { replaceId: 'e1' });
+    await settled(h);
+    const now = await h.snapshot('Tasks');
+    expect(now.get(typed!.id)!.fields).toMatchObject({ Name: 'typed by hand', Notes: 'note omega 0' });
+    expect(now.get(kept!.id)!.fields).toMatchObject({ Name: 'omega 1', Notes: 'note omega 1' });
+    expect(now.get(back!.id)!.fields).toMatchObject({ Name: 'omega 2', Notes: 'note omega 2' });
+    expect(applied).toMatchObject({
+      state: 'done',
+      sentCount: 3,
+      skippedCount: 1,
+      skipped: [{ recordId: typed!.id, label: 'alpha 0', field: 'Name' }],
+    });
+  });
+});

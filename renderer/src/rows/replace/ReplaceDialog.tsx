@@ -336,9 +336,10 @@ function PreviewLists({ preview }: { preview: Preview }) {
 function Ended({ applied }: { applied: Applied }) {
   if (applied.state === 'done')
     return (
-      <p role="status" data-testid="replace-status">
-        Replaced in {plural(applied.sentCount, 'record')}. Undo takes it back in one step.
-      </p>
+      <div role="status" data-testid="replace-status">
+        <p>Replaced in {plural(applied.sentCount, 'record')}. Undo takes it back in one step.</p>
+        <Skipped applied={applied} />
+      </div>
     );
   return (
     <div role="status" data-testid="replace-status">
@@ -353,6 +354,24 @@ function Ended({ applied }: { applied: Applied }) {
           ))}
         </ul>
       </details>
+      <Skipped applied={applied} />
     </div>
+  );
+}
+
+/** Cells edited after the preview: left as edited, so the user knows which ones the replace did not change. */
+function Skipped({ applied }: { applied: Applied }) {
+  if (applied.skippedCount === 0) return null;
+  return (
+    <details data-testid="replace-skipped">
+      <summary>{plural(applied.skippedCount, 'cell')} edited after the preview, left as edited</summary>
+      <ul aria-label="Cells left as edited">
+        {applied.skipped.map((c) => (
+          <li key={`${c.recordId}/${c.field}`}>
+            {recordName(c)}: {c.field}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
