@@ -73,12 +73,18 @@ const fieldsObject = z.custom<Record<string, unknown>>(
   { message: 'fields must be an object' },
 );
 
+/** By record id, the modification time the caller read: a record written since is skipped (see putRecords). */
+const expectTimes = z
+  .record(id('rec'), z.iso.datetime())
+  .refine((m) => Object.keys(m).length <= 1000, 'at most 1000 records')
+  .optional();
 const putBody = z.object({
   records: z
     .array(z.object({ id: id('rec'), createdTime: z.iso.datetime(), fields: fieldsObject }))
     .max(1000),
+  expect: expectTimes,
 });
-const deleteBody = z.object({ ids: z.array(id('rec')).max(1000) });
+const deleteBody = z.object({ ids: z.array(id('rec')).max(1000), expect: expectTimes });
 const renameBody = z.object({ from: id('rec'), to: id('rec'), createdTime: z.iso.datetime() });
 const readQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -141,15 +147,19 @@ export function registerMirrorRoutes(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/records`,
       { schema: { body: putBody }, bodyLimit: 64 * 1024 * 1024 },
       async (req) => {
-        writes.putRecords(tableOf(req.params), req.body.records);
-        return { written: req.body.records.length };
+        const { skipped, modifiedTime } = writes.putRecords(
+          tableOf(req.params),
+          req.body.records,
+          req.body.expect,
+        );
+        return { written: req.body.records.length - skipped.length, skipped, modifiedTime };
       },
     );
 
     scope.post<{ Params: TableParams; Body: z.infer<typeof deleteBody> }>(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/delete`,
       { schema: { body: deleteBody } },
-      async (req) => ({ deleted: writes.deleteRecords(tableOf(req.params), req.body.ids) }),
+      async (req) => writes.deleteRecords(tableOf(req.params), req.body.ids, req.body.expect),
     );
 
     scope.post<{ Params: TableParams; Body: z.infer<typeof renameBody> }>(
@@ -169,7 +179,11 @@ export function registerMirrorRoutes(
         const table = tableOf(req.params);
         const { records, after } = writes.readRecords(table, req.query.after, req.query.limit);
         const render = writeRender(service, true);
-        return { records: records.map((r) => renderRecord(table, r, render)), after };
+        // With each record's modification time, which a write of the mirror's may name (see putBody).
+        return {
+          records: records.map((r) => ({ ...renderRecord(table, r, render), modifiedTime: r.modifiedTime })),
+          after,
+        };
       },
     );
 

@@ -247,11 +247,18 @@ export class MirrorWrites {
    * Stores records with their ids, creation times and cells as given (computed values too: the copy shows
    * what the hosted service computed). Attachments name files already stored here, by hash. The other side of
    * each link pair follows, as on the service (see relink): a record written with its links, one brought back
-   * by "take theirs" say, is in the linked records' cells too.
+   * by "take theirs" say, is in the linked records' cells too. `expect` names, by id, the modification time
+   * each record had when the mirror read it: a record written (or deleted) here since is skipped, so an edit
+   * made in the copy while the mirror merged is never overwritten. Answers the ids skipped and the time given
+   * to the records written.
    */
-  putRecords(table: Table, list: MirrorRecordSpec[]): void {
+  putRecords(
+    table: Table,
+    list: MirrorRecordSpec[],
+    expect: Record<string, string> = {},
+  ): { skipped: string[]; modifiedTime: string } {
     const byId = new Map(table.fields.map((f) => [f.id, f]));
-    const owner = this.db.prepare('SELECT seq, table_id FROM records WHERE id = ?');
+    const owner = this.db.prepare('SELECT seq, table_id, modified_time FROM records WHERE id = ?');
     const insert = this.db.prepare(
       'INSERT INTO records (id, table_id, created_time, modified_time, data) VALUES (?, ?, ?, ?, ?)',
     );
@@ -260,10 +267,15 @@ export class MirrorWrites {
     );
     const mark = this.db.prepare('INSERT OR REPLACE INTO mirror_marks (seq, modified_time) VALUES (?, ?)');
     const now = new Date().toISOString();
+    const skipped: string[] = [];
     this.db.transaction(() => {
       for (const r of list) {
-        const found = owner.get(r.id) as { seq: number; table_id: string } | undefined;
+        const found = owner.get(r.id) as { seq: number; table_id: string; modified_time: string } | undefined;
         if (found && found.table_id !== table.id) throw conflict(`Record ${r.id} belongs to another table`);
+        if (Object.hasOwn(expect, r.id) && found?.modified_time !== expect[r.id]) {
+          skipped.push(r.id);
+          continue;
+        }
         const previous = found ? this.records.get(table, r.id)?.data : undefined;
         const data: Record<string, unknown> = {};
         for (const [fieldId, value] of Object.entries(r.fields)) {
@@ -287,6 +299,7 @@ export class MirrorWrites {
         this.relink(table, r.id, previous, data, now);
       }
     })();
+    return { skipped, modifiedTime: now };
   }
 
   /**
@@ -401,17 +414,32 @@ export class MirrorWrites {
    * Removes records by id, and takes them out of the other side of their link pairs (see relink); ids already
    * gone are no error (a mirror's delete may be repeated).
    */
-  deleteRecords(table: Table, ids: string[]): number {
+  /** Deletes records; `expect` as for putRecords (a record written here since it was read is kept). */
+  deleteRecords(
+    table: Table,
+    ids: string[],
+    expect: Record<string, string> = {},
+  ): { deleted: number; skipped: string[] } {
     const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
+    const modified = this.db.prepare('SELECT modified_time FROM records WHERE id = ? AND table_id = ?');
     const now = new Date().toISOString();
-    return this.db.transaction(() =>
+    const skipped: string[] = [];
+    const deleted = this.db.transaction(() =>
       ids.reduce((n, id) => {
+        if (Object.hasOwn(expect, id)) {
+          const row = modified.get(id, table.id) as { modified_time: string } | undefined;
+          if (row !== undefined && row.modified_time !== expect[id]) {
+            skipped.push(id);
+            return n;
+          }
+        }
         const before = this.records.get(table, id)?.data;
         const gone = del.run(id, table.id).changes;
         if (gone > 0) this.relink(table, id, before, undefined, now);
         return n + gone;
       }, 0),
     )();
+    return { deleted, skipped };
   }
 
   /**

@@ -20,6 +20,9 @@ const READ_PAGE = 1000;
 const WRITE_CHUNK = 500;
 
 export class LocalCopy {
+  /** The modification time of each record as read here (a record derived from it is another object). */
+  private readonly versions = new WeakMap<RecordData, string>();
+
   constructor(
     private readonly target: LocalTarget,
     private readonly fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init),
@@ -99,22 +102,68 @@ export class LocalCopy {
     await this.call('DELETE', `/bases/${baseId}`);
   }
 
-  async put(baseId: string, tableId: string, records: RecordData[]): Promise<void> {
+  /**
+   * Writes records whole. With `unchangedSince` (the records as this copy gave them), a record written here since
+   * it was read is skipped: answers the ids skipped. The records written count as read at their new time.
+   */
+  async put(
+    baseId: string,
+    tableId: string,
+    records: RecordData[],
+    unchangedSince?: ReadonlyMap<string, RecordData>,
+  ): Promise<Set<string>> {
+    const skipped = new Set<string>();
     for (let i = 0; i < records.length; i += WRITE_CHUNK) {
-      const chunk = records.slice(i, i + WRITE_CHUNK).map((r) => ({
-        id: r.id,
-        createdTime: r.createdTime,
-        fields: r.fields,
-      }));
-      await this.call('POST', `/bases/${baseId}/tables/${tableId}/records`, { records: chunk });
+      const list = records.slice(i, i + WRITE_CHUNK);
+      const chunk = list.map((r) => ({ id: r.id, createdTime: r.createdTime, fields: r.fields }));
+      const answer = await this.call<{ skipped?: string[]; modifiedTime?: string }>(
+        'POST',
+        `/bases/${baseId}/tables/${tableId}/records`,
+        {
+          records: chunk,
+          ...this.expect(
+            list.map((r) => r.id),
+            unchangedSince,
+          ),
+        },
+      );
+      for (const id of answer.skipped ?? []) skipped.add(id);
+      if (answer.modifiedTime !== undefined)
+        for (const r of list) if (!skipped.has(r.id)) this.versions.set(r, answer.modifiedTime);
     }
+    return skipped;
   }
 
-  async delete(baseId: string, tableId: string, ids: string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += WRITE_CHUNK)
-      await this.call('POST', `/bases/${baseId}/tables/${tableId}/delete`, {
-        ids: ids.slice(i, i + WRITE_CHUNK),
-      });
+  /** Deletes records; `unchangedSince` as for put (a record written here since it was read is kept). */
+  async delete(
+    baseId: string,
+    tableId: string,
+    ids: string[],
+    unchangedSince?: ReadonlyMap<string, RecordData>,
+  ): Promise<Set<string>> {
+    const skipped = new Set<string>();
+    for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
+      const chunk = ids.slice(i, i + WRITE_CHUNK);
+      const answer = await this.call<{ skipped?: string[] }>(
+        'POST',
+        `/bases/${baseId}/tables/${tableId}/delete`,
+        { ids: chunk, ...this.expect(chunk, unchangedSince) },
+      );
+      for (const id of answer.skipped ?? []) skipped.add(id);
+    }
+    return skipped;
+  }
+
+  /** The modification times, as read, of the records of `ids` that `read` holds. */
+  private expect(ids: string[], read?: ReadonlyMap<string, RecordData>): { expect?: Record<string, string> } {
+    if (read === undefined) return {};
+    const expect: Record<string, string> = {};
+    for (const id of ids) {
+      const r = read.get(id);
+      const version = r && this.versions.get(r);
+      if (version !== undefined) expect[id] = version;
+    }
+    return { expect };
   }
 
   async rename(baseId: string, tableId: string, from: string, to: RecordData): Promise<void> {
@@ -132,13 +181,17 @@ export class LocalCopy {
     }
   }
 
-  /** Every record of a table in the copy, by field id. */
+  /** Every record of a table in the copy, by field id (each noted with its modification time, see put). */
   async records(baseId: string, tableId: string): Promise<RecordData[]> {
     const out: RecordData[] = [];
-    for await (const page of this.pages<{ records: RecordData[]; after?: number }>(
-      (after) => `/bases/${baseId}/tables/${tableId}/records?after=${after}&limit=${READ_PAGE}`,
-    ))
-      out.push(...page.records);
+    for await (const page of this.pages<{
+      records: (RecordData & { modifiedTime?: string })[];
+      after?: number;
+    }>((after) => `/bases/${baseId}/tables/${tableId}/records?after=${after}&limit=${READ_PAGE}`))
+      for (const { modifiedTime, ...r } of page.records) {
+        if (typeof modifiedTime === 'string') this.versions.set(r, modifiedTime);
+        out.push(r);
+      }
     return out;
   }
 

@@ -11,7 +11,9 @@ import type { TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { commitMerge, heldByConflicts, mergeBase, writeCopy } from './apply';
+import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
+import type { MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
 import type { EngineContext, Run } from './run';
@@ -19,6 +21,11 @@ import { mirroredTables, tick } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
 import { writableFields } from './values';
+
+type StagedRecord = ReturnType<EngineContext['store']['staged']>[number];
+
+/** Rounds of reading the copy again for records edited in it while their merge was written (see applyStaged). */
+const MERGE_ROUNDS = 3;
 
 interface EarlyWalk {
   tableId: string;
@@ -316,6 +323,50 @@ export class MirrorPull {
     const copy =
       mine ?? new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
     const base = mergeBase(this.ctx, m, (id) => run.relinked.add(id));
+    const fields = writableFields(table);
+    if (count)
+      for (const s of staged) {
+        const was = this.ctx.store.baseRecord(m.id, s.id);
+        if (
+          s.record !== null &&
+          (was === undefined || !unchanged(fields, was, s.record) || run.relinked.has(s.id))
+        )
+          run.result.received++;
+      }
+    // The copy is written only where it is still as read: a record edited meanwhile is read again and merged
+    // again; one still racing after a few rounds stays staged, for the next page or run.
+    let left = staged;
+    for (let round = 0; left.length > 0 && round < MERGE_ROUNDS; round++) {
+      if (round > 0) {
+        const fresh = new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
+        for (const s of left) {
+          const r = fresh.get(s.id);
+          if (r) copy.set(s.id, r);
+          else copy.delete(s.id);
+        }
+      }
+      const merged = this.merge(run, table, base, left, copy);
+      const skipped = await writeCopy(this.ctx, m, table, merged, copy, true);
+      this.ctx.store.transaction(() => {
+        for (const x of merged) if (!skipped.has(x.id)) commitMerge(this.ctx, base, m, table, x.id, x.merged);
+        this.ctx.store.unstage(
+          m.id,
+          left.filter((s) => !skipped.has(s.id)).map((s) => s.id),
+        );
+      });
+      left = left.filter((s) => skipped.has(s.id));
+    }
+  }
+
+  /** Staged records merged over their base and the copy as `copy` has it. */
+  private merge(
+    run: Run,
+    table: TableSchema,
+    base: MergeBase,
+    staged: StagedRecord[],
+    copy: Map<string, RecordData>,
+  ): MergedRecord[] {
+    const m = run.mirror;
     const held = heldByConflicts(this.ctx, m);
     // Deleted on one side, unless its table's merge has since settled it (its base is gone with its edges).
     for (const id of run.deleted) if (this.ctx.store.baseRecord(m.id, id)) held.add(id);
@@ -329,25 +380,9 @@ export class MirrorPull {
       const whole = wholeRecord(table, base.pairs, x.base, x.mine, x.theirs);
       if (whole === 'deleted-remote' || whole === 'deleted-local') held.add(x.id);
     }
-    const fields = writableFields(table);
-    if (count)
-      for (const x of sides)
-        if (
-          x.theirs !== null &&
-          (x.base === undefined || !unchanged(fields, x.base, x.theirs) || run.relinked.has(x.id))
-        )
-          run.result.received++;
-    const merged = sides.map((x) => ({
+    return sides.map((x) => ({
       id: x.id,
       merged: mergeRecord(table, base.pairs, x.base, x.mine, x.theirs, (id) => held.has(id)),
     }));
-    await writeCopy(this.ctx, m, table, merged, copy);
-    this.ctx.store.transaction(() => {
-      for (const x of merged) commitMerge(this.ctx, base, m, table, x.id, x.merged);
-      this.ctx.store.unstage(
-        m.id,
-        staged.map((s) => s.id),
-      );
-    });
   }
 }
