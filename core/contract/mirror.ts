@@ -134,7 +134,11 @@ export const mirrorChannels = {
           .max(MAX_RESOLUTIONS, `Resolve at most ${MAX_RESOLUTIONS} conflicts at once`),
       })
       .strict(),
-    z.object({ resolved: z.number().int() }),
+    z.object({
+      resolved: z.number().int(),
+      /** Left open: the cell was edited in the copy since the conflict was listed, which now shows the new value. */
+      changed: z.number().int(),
+    }),
   ),
   /**
    * Removes an offline copy: its base on the local server and all the mirror keeps of it. Refused while it

@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import type { RecordData } from '../../core/records/types';
+import type { RecordData, TableSchema } from '../../core/records/types';
 import type {
   MirrorConflict,
   MirrorDeps,
@@ -27,7 +27,8 @@ import { linkIds } from './links';
 import { mirroredTables, withCell } from './run';
 import { nameOf } from '../links/names';
 import { MirrorStore } from './store';
-import type { MirrorRow } from './store';
+import type { MirrorRow, StoredConflict } from './store';
+import { sameCell } from './values';
 
 const DEFAULT_OVERLAP_MS = 60_000;
 
@@ -259,13 +260,19 @@ export class MirrorEngine implements Mirrors {
    * Each choice is recorded in the copy and the merge base, so that the next push does what it says:
    * mine: the base becomes theirs, so mine is a change over an unchanged remote and is sent; theirs: the
    * copy and the base become theirs; edit: the copy takes the value and the base theirs. The decisions are
-   * sent at once when the service answers, else at the next sync.
+   * sent at once when the service answers, else at the next sync. Theirs or a value typed for a cell edited in
+   * the copy since the conflict was listed is not taken (it would write over an edit the list did not show):
+   * the conflict stays open, and the sync lists it again with the newer value (`changed`).
    */
-  async resolve(mirrorId: string, resolutions: MirrorResolution[]): Promise<{ resolved: number }> {
+  async resolve(
+    mirrorId: string,
+    resolutions: MirrorResolution[],
+  ): Promise<{ resolved: number; changed: number }> {
     const m = this.requireMirror(mirrorId);
     if (this.running.has(mirrorId)) throw new Error('This mirror is being synced; resolve when it is done.');
     const all = new Map(this.store.conflicts(mirrorId).map((c) => [c.id, c]));
     let resolved = 0;
+    let changed = 0;
     // Each table of the copy read once, and kept as this loop writes it (two conflicts may share a record).
     const copies = new Map<string, Map<string, RecordData>>();
     const copyOf = async (tableId: string) => {
@@ -288,6 +295,10 @@ export class MirrorEngine implements Mirrors {
       const was = this.store.baseRecord(m.id, c.recordId);
       const copy = (await copyOf(table.id)).get(c.recordId);
       const theirs = c.theirs as Record<string, unknown> | null;
+      if (r.choice !== 'mine' && editedSinceListed(c, table, copy)) {
+        changed++;
+        continue;
+      }
       if (c.kind === 'cell' && was) {
         this.store.transaction(() =>
           base.set(table.id, { ...was, fields: withCell(was.fields, c.fieldId, c.theirs) }),
@@ -321,7 +332,14 @@ export class MirrorEngine implements Mirrors {
       resolved++;
     }
     // The sync, even one that fails, makes the next count of local changes a full one (see withRun).
-    if (resolved > 0) await this.sync(mirrorId).catch(() => undefined);
-    return { resolved };
+    if (resolved > 0 || changed > 0) await this.sync(mirrorId).catch(() => undefined);
+    return { resolved, changed };
   }
+}
+
+/** Whether a cell conflict's cell in the copy is no longer the value the conflict shows as mine. */
+function editedSinceListed(c: StoredConflict, table: TableSchema, copy: RecordData | undefined): boolean {
+  if (c.kind !== 'cell' || copy === undefined) return false;
+  const field = table.fields.find((f) => f.id === c.fieldId);
+  return field !== undefined && !sameCell(field, copy.fields[c.fieldId], c.mine);
 }

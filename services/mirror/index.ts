@@ -72,7 +72,8 @@ export interface Mirrors {
   cancel(mirrorId: string): void;
   sync(mirrorId: string, onProgress?: (p: MirrorProgress) => void): Promise<SyncResult>;
   conflicts(mirrorId: string): Promise<MirrorConflict[]>;
-  resolve(mirrorId: string, resolutions: MirrorResolution[]): Promise<{ resolved: number }>;
+  /** `changed`: conflicts left open, their cell edited in the copy since they were listed (see the engine). */
+  resolve(mirrorId: string, resolutions: MirrorResolution[]): Promise<{ resolved: number; changed: number }>;
   /**
    * Removes a mirror: the copy (its base in the local server, with everything in it) and what the mirror
    * store keeps of it. Refused while local changes or conflicts are not synced, unless `force` (they are lost).

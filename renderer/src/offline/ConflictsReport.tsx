@@ -57,9 +57,16 @@ export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
     setBusy(true);
     setNote(undefined);
     try {
-      const { resolved } = await tabledesk().call('mirror.resolve', { mirrorId: mirror.id, resolutions });
+      const { resolved, changed } = await tabledesk().call('mirror.resolve', {
+        mirrorId: mirror.id,
+        resolutions,
+      });
       setEditing(undefined);
-      setNote({ text: `${plural(resolved, 'conflict')} resolved.`, failed: false });
+      const left =
+        changed === 0
+          ? ''
+          : ` ${plural(changed, 'conflict')} left open: edited in the copy since listed, shown again with the new value.`;
+      setNote({ text: `${plural(resolved, 'conflict')} resolved.${left}`, failed: false });
       onResolved();
     } catch (e) {
       setNote({ text: errorMessage(e), failed: true });

@@ -269,6 +269,7 @@ export class History {
     const service = await this.side('service');
     const resolutions: MirrorResolution[] = [];
     const chosen = new Map<string, Choice>();
+    let refused = 0;
     conflicts.forEach(({ c, key }, i) => {
       let choice = choices[i % Math.max(1, choices.length)] ?? 0;
       if (choice === 3 && c.kind !== 'cell') choice = 1;
@@ -278,12 +279,19 @@ export class History {
           ? { conflictId: c.id, choice: 'edit', value: c.fieldName === 'Age' ? 7 : TYPED }
           : { conflictId: c.id, choice: choice === 1 ? 'mine' : 'theirs' },
       );
+      // Theirs or a typed value over a cell typed again in the copy since the list: refused, left open.
+      const mine = copy.recs.get(key.split('.')[0]!);
+      if (c.kind === 'cell' && choice !== 1 && mine && !sameValue(mine.cells[c.fieldName!], c.mine)) {
+        refused++;
+        return;
+      }
       chosen.set(key, choice);
     });
     if (resolutions.length === 0) return;
-    await this.mirrors.resolve(this.mirrorId, resolutions);
+    const { changed } = await this.mirrors.resolve(this.mirrorId, resolutions);
+    if (changed !== refused) fail(`${changed} resolutions were refused as edited since, not ${refused}`);
     const result = await this.mirrors.sync(this.mirrorId);
-    this.note(`resolved ${JSON.stringify([...chosen])}; sync: ${JSON.stringify(result)}`);
+    this.note(`resolved ${JSON.stringify([...chosen])}, ${refused} refused; sync: ${JSON.stringify(result)}`);
     for (const key of chosen.keys()) {
       held.records.delete(key);
       held.cells.delete(key);
