@@ -115,16 +115,30 @@ export const appChannels = {
       pageSize: z.number().int(),
     }),
   ),
-  /** Rows [start, end): waits for the pages that hold them; a far jump walks the chain forward first. */
+  /**
+   * Rows [start, end): waits for the pages that hold them; a far jump walks the chain forward first. With the
+   * rows on `screen`, rows read where they are may come as the run held around those on screen, from `first`:
+   * the rest are read when they come on screen.
+   */
   'view.rows': channel(
     z
-      .object({ viewId: idSchema, start: z.number().int().min(0), end: z.number().int().min(0) })
+      .object({
+        viewId: idSchema,
+        start: z.number().int().min(0),
+        end: z.number().int().min(0),
+        screen: z
+          .object({ start: z.number().int().min(0), end: z.number().int().min(0) })
+          .refine((s) => s.end > s.start && s.end - s.start <= 1000, 'A screen of 1 to 1000 rows')
+          .optional(),
+      })
       .refine(
         (r) => r.end >= r.start && r.end - r.start <= 1000,
         'Ask for at most 1000 rows, with end ≥ start',
       ),
     z.object({
       records: z.array(recordSchema),
+      /** Where `records` start when not at `start` (rows before them are not read yet). */
+      first: z.number().int().optional(),
       /** Known once the page without an offset has arrived. */
       rowCount: z.number().int().optional(),
       loaded: z.number().int(),

@@ -18,6 +18,8 @@ export const walkChannels = {
       to: z.number().int().min(1).max(100_000_000),
       /** The row asked for (1-based, at most `to`): where rows are read where they are, its page is read first. */
       row: z.number().int().min(1).max(100_000_000).optional(),
+      /** Rows the grid shows at once: a row read where it is comes with the screen around it. */
+      screenRows: z.number().int().min(1).max(1000).optional(),
     }),
     z.object({
       loaded: z.number().int(),

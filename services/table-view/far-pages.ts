@@ -1,11 +1,17 @@
 /**
- * Rows of a view far ahead of its page chain, read where they are instead of walked to: a page of 100 rows
- * at any position, by one of two readers. On the local server the `seek` extension hands out the offset at
- * the position (seek, then the page: two requests; the page's own offset makes the next page one). Where the
- * service only walks (Airtable), the view's map (`view-map.ts`) names the ids at the position and the page is
- * one request by id; the answer is checked against the map, and a stretch that comes back otherwise (a record
- * deleted, or moved by someone else) is mapped again before its rows are shown, so no row is shown at a
- * position it does not hold. A reader that cannot (no map, a walk that failed) leaves the rows to the chain.
+ * Rows of a view far ahead of its page chain, read where they are instead of walked to, by one of two readers.
+ * On the local server the `seek` extension hands out the offset at a page's start (seek, then the page: two
+ * requests; the page's own offset makes the next page one), so it reads whole pages. Where the service only
+ * walks (Airtable), the view's map (`view-map.ts`) names the ids at any rows and a stretch is one request by
+ * id; the answer is checked against the map, and a stretch that comes back otherwise (a record deleted, or
+ * moved by someone else) is mapped again before its rows are shown, so no row is shown at a position it does
+ * not hold. A reader that cannot (no map, a walk that failed) leaves the rows to the chain.
+ *
+ * Rows are held by position. A caller that says which rows are on screen (a jump: go to row, a scrollbar
+ * drag) needs only those of its block: the first such caller reads the JUMP_WINDOW rows centred on the screen
+ * that are not held yet, in one request by id, and the other blocks of the same screen wait for that read. A
+ * block is then answered with the run of rows held around its screen rows; the rest of it is read when it
+ * comes on screen.
  */
 import { isExpiredOffset } from '../../core/api/index';
 import type { ListPageOptions, TableClient } from '../../core/api/index';
@@ -14,81 +20,173 @@ import type { ViewMap } from './view-map';
 
 /** Rows per far page: the grid's block and the service's page, so a block is one page. */
 export const FAR_PAGE_SIZE = 100;
+/** Rows read for a jump: the screen and the rows around it, one request by id (the service's largest page). */
+export const JUMP_WINDOW = 100;
 
 export interface FarReader {
-  /** Rows [start, start + FAR_PAGE_SIZE), fewer at the view's end; undefined when this reader cannot. */
-  page(start: number, signal: AbortSignal): Promise<RecordData[] | undefined>;
+  /**
+   * Rows [start, end), fewer at the view's end; undefined when this reader cannot. Unless `anyRange`, `start`
+   * and `end` are page boundaries (multiples of FAR_PAGE_SIZE).
+   */
+  read(start: number, end: number, signal: AbortSignal): Promise<RecordData[] | undefined>;
+  readonly anyRange: boolean;
+}
+
+/** Rows [start, end) of the view. */
+export interface RowRange {
+  start: number;
+  end: number;
+}
+
+/** A block's rows held: `records` are rows [first, first + records.length). */
+export interface FarRows {
+  records: RecordData[];
+  first: number;
 }
 
 /** What the view lists: its named view, fields, formula and sort. */
 export type ViewList = Pick<ListPageOptions, 'view' | 'fields' | 'formula' | 'sort'>;
 
-/** The rows read far ahead, by page start; pages are read once, together by every caller waiting. */
+/** A read under way: rows [start, end) (fewer at the view's end), undefined when the reader could not. */
+interface Reading {
+  start: number;
+  end: number;
+  rows: Promise<RecordData[] | undefined>;
+}
+
+/** The rows read far ahead, by position; each read once, together by every caller waiting for it. */
 export class FarPages {
-  private readonly pages = new Map<number, RecordData[]>();
-  private readonly reading = new Map<number, Promise<RecordData[] | undefined>>();
+  private readonly byRow = new Map<number, RecordData>();
+  private readonly reading = new Set<Reading>();
+  /** The view's end, once a read came back short. */
+  private end = Infinity;
   private generation = 0;
 
-  /** `signal` ends with the view: pages are shared by every caller, so none of them may cancel one. */
+  /** `signal` ends with the view: reads are shared by every caller, so none of them may cancel one. */
   constructor(
     private readonly reader: () => Promise<FarReader | undefined>,
     private readonly signal: AbortSignal,
   ) {}
 
-  /** Rows [start, end), or undefined when they cannot be read where they are (the chain must walk). */
-  async rows(start: number, end: number): Promise<RecordData[] | undefined> {
-    const first = Math.floor(start / FAR_PAGE_SIZE) * FAR_PAGE_SIZE;
-    const out: RecordData[] = [];
-    for (let at = first; at < end; at += FAR_PAGE_SIZE) {
-      const page = await this.page(at);
-      if (page === undefined) return undefined;
-      out.push(...page);
-      if (page.length < FAR_PAGE_SIZE) break;
+  /**
+   * Rows [start, end), or, given the rows on `screen`, the run held around those of them in [start, end)
+   * (`first` says where it starts); undefined when they cannot be read where they are (the chain must walk).
+   */
+  async rows(start: number, end: number, screen?: RowRange): Promise<FarRows | undefined> {
+    const needFrom = screen === undefined ? start : Math.max(start, screen.start);
+    const needTo = screen === undefined ? end : Math.min(end, screen.end);
+    const [from, to] = needFrom < needTo ? [needFrom, needTo] : [start, end];
+    const reader = await this.reader();
+    if (reader === undefined) return undefined;
+    const generation = this.generation;
+    // Registered before any other wait, so a block asked for next by the same screen finds this read under way.
+    if (!this.holds(from, to)) {
+      const jump = screen !== undefined && reader.anyRange;
+      this.readMissing(reader, jump ? around(screen) : { start: from, end: to });
     }
-    return out.slice(start - first, end - first);
+    const readings = [...this.reading].filter((r) => r.start < to && r.end > from);
+    const answers = await Promise.all(readings.map(async (r) => ({ r, rows: await r.rows })));
+    if (answers.some((a) => a.rows === undefined)) return undefined;
+    // Rows of a read whose result was dropped meanwhile (rows created or deleted) still answer this caller.
+    const row = (p: number): RecordData | undefined => {
+      if (generation === this.generation) return this.byRow.get(p);
+      const a = answers.find((x) => p >= x.r.start && p < x.r.end);
+      return a?.rows?.[p - a.r.start];
+    };
+    const last = Math.min(to, this.end);
+    for (let p = from; p < last; p++) if (row(p) === undefined) return undefined;
+    let first = from;
+    while (first > start && row(first - 1) !== undefined) first--;
+    const records: RecordData[] = [];
+    for (let p = first; p < end; p++) {
+      const r = row(p);
+      if (r === undefined) break;
+      records.push(r);
+    }
+    return { records, first };
   }
 
   /** Puts the service's newer copy of a record in place of a held one (an acknowledged edit). */
   replace(record: RecordData): void {
-    for (const page of this.pages.values()) {
-      const at = page.findIndex((r) => r.id === record.id);
-      if (at !== -1) page[at] = record;
-    }
+    for (const [p, r] of this.byRow) if (r.id === record.id) this.byRow.set(p, record);
   }
 
-  /** The records held, page by page. */
-  *held(): Iterable<RecordData> {
-    for (const page of this.pages.values()) yield* page;
+  /** The records held. */
+  held(): Iterable<RecordData> {
+    return this.byRow.values();
   }
 
   /** Rows were added or removed: every position after them moved, so nothing held is trusted. */
   clear(): void {
     this.generation++;
-    this.pages.clear();
+    this.byRow.clear();
     this.reading.clear();
+    this.end = Infinity;
   }
 
-  private page(start: number): Promise<RecordData[] | undefined> {
-    const held = this.pages.get(start);
-    if (held !== undefined) return Promise.resolve(held);
-    let reading = this.reading.get(start);
-    if (reading === undefined) {
-      const generation = this.generation;
-      reading = this.read(start).finally(() => {
-        if (this.generation === generation) this.reading.delete(start);
-      });
-      this.reading.set(start, reading);
+  private holds(from: number, to: number): boolean {
+    for (let p = from; p < Math.min(to, this.end); p++) if (!this.byRow.has(p)) return false;
+    return true;
+  }
+
+  private underWay(p: number): boolean {
+    for (const r of this.reading) if (p >= r.start && p < r.end) return true;
+    return false;
+  }
+
+  /** Reads the rows of `range` neither held nor under way: the stretch from the first of them to the last. */
+  private readMissing(reader: FarReader, range: RowRange): void {
+    let from = -1;
+    let to = -1;
+    for (let p = range.start; p < Math.min(range.end, this.end); p++) {
+      if (this.byRow.has(p) || this.underWay(p)) continue;
+      if (from === -1) from = p;
+      to = p + 1;
     }
-    return reading;
+    if (from === -1) return;
+    const generation = this.generation;
+    const reading: Reading = { start: from, end: to, rows: Promise.resolve(undefined) };
+    reading.rows = this.read(reader, from, to).then(
+      (rows) => {
+        if (this.generation !== generation) return rows;
+        this.reading.delete(reading);
+        if (rows === undefined) return rows;
+        rows.forEach((r, i) => this.byRow.set(from + i, r));
+        if (rows.length < to - from) this.end = Math.min(this.end, from + rows.length);
+        return rows;
+      },
+      (e: unknown) => {
+        if (this.generation === generation) this.reading.delete(reading);
+        throw e;
+      },
+    );
+    this.reading.add(reading);
   }
 
-  private async read(start: number): Promise<RecordData[] | undefined> {
+  /** Rows [from, to) through the reader, by whole pages where it reads only those. */
+  private async read(reader: FarReader, from: number, to: number): Promise<RecordData[] | undefined> {
+    if (reader.anyRange) return reader.read(from, to, this.signal);
+    const first = Math.floor(from / FAR_PAGE_SIZE) * FAR_PAGE_SIZE;
     const generation = this.generation;
-    const reader = await this.reader();
-    const page = await reader?.page(start, this.signal);
-    if (page !== undefined && this.generation === generation) this.pages.set(start, page);
-    return page;
+    const out: RecordData[] = [];
+    for (let at = first; at < to; at += FAR_PAGE_SIZE) {
+      const page = await reader.read(at, at + FAR_PAGE_SIZE, this.signal);
+      if (page === undefined) return undefined;
+      // The whole page is kept, rows outside the stretch asked for too.
+      if (generation === this.generation) page.forEach((r, i) => this.byRow.set(at + i, r));
+      out.push(...page);
+      if (page.length < FAR_PAGE_SIZE) break;
+    }
+    return out.slice(from - first, to - first);
   }
+}
+
+/** The JUMP_WINDOW rows centred on the screen (the screen itself when it is larger). */
+function around(screen: RowRange): RowRange {
+  const size = screen.end - screen.start;
+  if (size >= JUMP_WINDOW) return screen;
+  const start = Math.max(0, screen.start - Math.floor((JUMP_WINDOW - size) / 2));
+  return { start, end: start + JUMP_WINDOW };
 }
 
 /** Whether the records come in the order of `ids` (some may be missing). */
@@ -101,14 +199,15 @@ function inOrder(ids: readonly string[], records: readonly RecordData[]): boolea
   return true;
 }
 
-/** Pages through the view's map: the ids the map holds at the position, read by id and checked. */
+/** Reads through the view's map: the ids the map holds at the rows, read by id and checked. */
 export function mapReader(table: TableClient, list: ViewList, map: ViewMap): FarReader {
   return {
-    async page(start, signal) {
+    anyRange: true,
+    async read(start, end, signal) {
       // A stretch read twice and found otherwise both times is changing under us: the chain shows it.
       for (let tries = 0; tries < 2; tries++) {
-        if (!(await map.reach(start + FAR_PAGE_SIZE, signal))) return undefined;
-        const ids = map.idsAt(start, start + FAR_PAGE_SIZE);
+        if (!(await map.reach(end, signal))) return undefined;
+        const ids = map.idsAt(start, end);
         if (ids === undefined) return undefined;
         if (ids.length === 0) return [];
         const records = await table.recordsByIds(ids, {
@@ -151,7 +250,8 @@ export function seekReader(table: TableClient, list: ViewList, onTotal: (total: 
     return page.records;
   };
   return {
-    async page(start, signal) {
+    anyRange: false,
+    async read(start, _end, signal) {
       const kept = offsets.get(start);
       if (kept === undefined) return read(start, start > 0 ? await seek(start, signal) : undefined, signal);
       return read(start, kept, signal).catch(async (e: unknown) => {

@@ -10,7 +10,7 @@ import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
 import { inferredColumns } from './columns';
 import { FAR_PAGE_SIZE, FarPages } from './far-pages';
-import type { FarReader } from './far-pages';
+import type { FarReader, RowRange } from './far-pages';
 import { PageChain } from './page-chain';
 import type { FetchPage } from './page-chain';
 import type { ViewMap } from './view-map';
@@ -35,6 +35,9 @@ export interface TableViewOptions {
    */
   createdLast: boolean;
 }
+
+/** Rows on screen when the renderer does not say. */
+const DEFAULT_SCREEN_ROWS = 40;
 
 export class TableView {
   readonly viewId: string;
@@ -70,28 +73,45 @@ export class TableView {
     return this.chain.loaded;
   }
 
+  /**
+   * Rows [start, end). Given the rows on `screen`, rows far ahead may come as the run held around those on
+   * screen, from `first` (see far-pages.ts); rows from the chain always start at `start`.
+   */
   async rows(
     start: number,
     end: number,
-  ): Promise<{ records: RecordData[]; rowCount?: number; loaded: number }> {
+    screen?: RowRange,
+  ): Promise<{ records: RecordData[]; first?: number; rowCount?: number; loaded: number }> {
     // The chain's next page is one request; rows past it are read where they are, where the service allows.
-    const far = this.beyondChain(start) ? await this.reported(this.far.rows(start, end)) : undefined;
-    const records = far ?? (await this.reported(this.chain.rows(start, end)));
-    return { records, ...this.counted(), loaded: this.chain.loaded };
+    const far = this.beyondChain(start) ? await this.reported(this.far.rows(start, end, screen)) : undefined;
+    const counted = () => ({ ...this.counted(), loaded: this.chain.loaded });
+    if (far !== undefined) {
+      return { records: far.records, ...(screen === undefined ? {} : { first: far.first }), ...counted() };
+    }
+    const records = await this.reported(this.chain.rows(start, end));
+    return { records, ...counted() };
   }
 
   /**
    * Go to row: the rows up to `to` made ready to show, ended early by `signal` (Cancel) with an AbortError.
    * Where rows can be read where they are, that is the page holding `row` (1-based; the grid asks for the
    * rows around it itself); where the view is mapped as it is walked, after the map's walk to `to`; else the
-   * chain walks to `to`. `loaded` is then the rows that can be shown at once from the first.
+   * chain walks to `to`. `loaded` is then the rows that can be shown at once from the first. Rows read where
+   * they are are the screen's around `row` in the middle (`screenRows` of them), so the grid's blocks there
+   * need no further request.
    */
-  async walk(to: number, row: number, signal: AbortSignal): Promise<{ loaded: number; rowCount?: number }> {
+  async walk(
+    to: number,
+    row: number,
+    signal: AbortSignal,
+    screenRows = DEFAULT_SCREEN_ROWS,
+  ): Promise<{ loaded: number; rowCount?: number }> {
     if (this.beyondChain(row - 1)) {
       const map = await this.options.map?.();
       if (map !== undefined) await map.reach(to, signal);
       signal.throwIfAborted();
-      const ready = await this.reported(this.far.rows(row - 1, row));
+      const top = Math.max(0, row - 1 - Math.floor(screenRows / 2));
+      const ready = await this.reported(this.far.rows(row - 1, row, { start: top, end: top + screenRows }));
       signal.throwIfAborted();
       if (ready !== undefined) {
         const counted = this.counted();

@@ -167,7 +167,7 @@ export class TableViews {
 
   async rows(request: ParsedRequest<'view.rows'>): Promise<Response<'view.rows'>> {
     const entry = this.entry(request.viewId);
-    const rows = await entry.view.rows(request.start, request.end);
+    const rows = await entry.view.rows(request.start, request.end, request.screen);
     entry.count.start();
     return rows;
   }
@@ -180,7 +180,10 @@ export class TableViews {
     entry.walk = walk;
     try {
       const row = Math.min(request.row ?? request.to, request.to);
-      return { ...(await entry.view.walk(request.to, row, walk.signal)), cancelled: false };
+      return {
+        ...(await entry.view.walk(request.to, row, walk.signal, request.screenRows)),
+        cancelled: false,
+      };
     } catch (error) {
       if (!walk.signal.aborted) throw error;
       return { loaded: entry.view.loaded, cancelled: true };

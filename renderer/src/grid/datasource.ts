@@ -10,14 +10,25 @@
  */
 import type { GridApi, IDatasource, IGetRowsParams, SortModelItem } from 'ag-grid-community';
 import type { RecordData, SortSpec } from '../../../core/records/types';
+import type { RowRange, ScreenRows } from './screen-rows';
 
 export interface RowsResult {
   records: RecordData[];
+  /**
+   * Given when `records` are the rows held around the screen, from this row: the block's other rows are not
+   * read yet (see ScreenRows).
+   */
+  first?: number;
   /** The total row count, once the last page has arrived. */
   rowCount?: number;
 }
 
-export type FetchRows = (start: number, end: number, sort: SortSpec[]) => Promise<RowsResult>;
+export type FetchRows = (
+  start: number,
+  end: number,
+  sort: SortSpec[],
+  screen: RowRange | undefined,
+) => Promise<RowsResult>;
 
 /** Column ids are field names (see columns.ts), in the order of the user's clicks. */
 export function sortSpecs(model: readonly SortModelItem[]): SortSpec[] {
@@ -83,6 +94,8 @@ export class PreviousRows {
 
 export interface DatasourceOptions {
   previous?: PreviousRows;
+  /** The rows on screen, asked for with each block, and the rows of blocks left unread. */
+  screen?: ScreenRows;
   /** The query a block belongs to, with its sort (see PreviousRows); the sort alone when not given. */
   queryKey?: (sort: SortSpec[]) => string;
 }
@@ -90,7 +103,7 @@ export interface DatasourceOptions {
 export function createDatasource(
   fetchRows: FetchRows,
   onError: (error: unknown) => void,
-  { previous, queryKey = (sort) => JSON.stringify(sort) }: DatasourceOptions = {},
+  { previous, screen, queryKey = (sort) => JSON.stringify(sort) }: DatasourceOptions = {},
 ): IDatasource {
   return {
     getRows(params: IGetRowsParams) {
@@ -98,16 +111,35 @@ export function createDatasource(
       const sort = sortSpecs(params.sortModel);
       const query = queryKey(sort);
       const standIn = previous?.standIn(query, startRow);
-      fetchRows(startRow, endRow, sort).then(
-        ({ records, rowCount }) => {
-          previous?.shown(query, startRow, records);
+      fetchRows(startRow, endRow, sort, screen?.screen()).then(
+        ({ records, rowCount, first }) => {
+          if (first === undefined) previous?.shown(query, startRow, records);
           if (standIn) {
             previous?.arrived(true);
             return;
           }
-          // A short block is the last one even if the answer did not say so.
-          const lastRow = rowCount ?? (records.length < endRow - startRow ? startRow + records.length : -1);
-          params.successCallback(records, lastRow);
+          if (first === undefined) {
+            screen?.answered(query, startRow, []);
+            // A short block is the last one even if the answer did not say so.
+            const lastRow = rowCount ?? (records.length < endRow - startRow ? startRow + records.length : -1);
+            params.successCallback(records, lastRow);
+            return;
+          }
+          // Rows around the screen only: the others stay empty until they come on screen.
+          const end = Math.min(endRow, rowCount ?? endRow);
+          const after = first + records.length;
+          screen?.answered(
+            query,
+            startRow,
+            [
+              { start: startRow, end: first },
+              { start: after, end },
+            ].filter((r) => r.end > r.start),
+          );
+          const block: (RecordData | undefined)[] = new Array<RecordData | undefined>(first - startRow)
+            .fill(undefined)
+            .concat(records, new Array<RecordData | undefined>(Math.max(0, end - after)).fill(undefined));
+          params.successCallback(block, rowCount ?? -1);
         },
         (error: unknown) => {
           if (standIn) previous?.arrived(false);

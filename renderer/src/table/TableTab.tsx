@@ -8,6 +8,7 @@ import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { errorMessage, isChannelError, tabledesk } from '../bridge';
 import { PreviousRows } from '../grid/datasource';
+import { ScreenRows } from '../grid/screen-rows';
 import { showViewCount } from '../grid/row-count';
 import { TableGrid } from '../grid/TableGrid';
 import { FormulaBar } from '../formula/FormulaBar';
@@ -118,6 +119,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   // While a new query loads, the grid shows the rows it showed before, under "Loading…".
   const [standingIn, setStandingIn] = useState(false);
   const [previousRows] = useState(() => new PreviousRows(setStandingIn));
+  const [screenRows] = useState(() => new ScreenRows());
 
   useEffect(() => {
     const api = tabledesk();
@@ -161,8 +163,9 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         },
         editing.placements,
         previousRows,
+        screenRows,
       ),
-    [session, query, memory, editing, rowNames, datasourceFor, previousRows],
+    [session, query, memory, editing, rowNames, datasourceFor, previousRows, screenRows],
   );
 
   const change = (next: BaseQuery) => {
@@ -391,6 +394,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             onReady={(api) => {
               gridApi.current = api;
               previousRows.attach(api);
+              screenRows.attach(api);
               setReadyGrid(api);
               editing.attach(api);
             }}

@@ -3,6 +3,7 @@ import type { IDatasource } from 'ag-grid-community';
 import type { Response } from '../../../core/contract';
 import { createDatasource } from '../grid/datasource';
 import type { PreviousRows } from '../grid/datasource';
+import type { ScreenRows } from '../grid/screen-rows';
 import { Placements, placedRows } from '../rows/placements';
 import { SupersededError } from './view-session';
 import type { ViewQuery, ViewSession } from './view-session';
@@ -15,7 +16,8 @@ export interface ViewDatasourceEvents {
 /**
  * `placements`: records an undo brought back, shown at their old indices while the order is the service's
  * own (no sort, no named view, whose order the app cannot see). `previous`: the tab's rows shown last, which
- * stand in for a new query's first blocks while it loads.
+ * stand in for a new query's first blocks while it loads. `screen`: the rows on the grid's screen, so a jump
+ * far ahead reads only those and the rows around them.
  */
 export function viewDatasource(
   session: ViewSession,
@@ -23,17 +25,18 @@ export function viewDatasource(
   on: ViewDatasourceEvents,
   placements: Placements = new Placements(),
   previous?: PreviousRows,
+  screen?: ScreenRows,
 ): IDatasource {
   // The grid destroys a replaced datasource; its late answers must not touch the new view's state.
   let current = true;
   const ds = createDatasource(
-    async (start, end, sort) => {
+    async (start, end, sort, shown) => {
       const q = { ...query, ...(sort.length > 0 ? { sort } : {}) };
       const read = (from: number, to: number) => session.rows(q, from, to);
       const rows =
         sort.length === 0 && query.view === undefined && placements.list.length > 0
           ? await placedRows(placements, start, end, read)
-          : await read(start, end);
+          : await session.rows(q, start, end, shown);
       // A replaced datasource's late answer must not count as the rows the grid shows.
       if (!current) throw new SupersededError();
       on.rows(rows);
@@ -44,6 +47,7 @@ export function viewDatasource(
     },
     {
       ...(previous === undefined ? {} : { previous }),
+      ...(screen === undefined ? {} : { screen }),
       queryKey: (sort) => JSON.stringify({ ...query, ...(sort.length > 0 ? { sort } : {}) }),
     },
   );

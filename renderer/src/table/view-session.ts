@@ -45,11 +45,21 @@ export class ViewSession {
     return opened;
   }
 
-  async rows(query: ViewQuery, start: number, end: number): Promise<Response<'view.rows'>> {
+  async rows(
+    query: ViewQuery,
+    start: number,
+    end: number,
+    screen?: { start: number; end: number },
+  ): Promise<Response<'view.rows'>> {
     const opened = this.open(query);
     try {
       const view = await opened;
-      const rows = await this.api.call('view.rows', { viewId: view.viewId, start, end });
+      const rows = await this.api.call('view.rows', {
+        viewId: view.viewId,
+        start,
+        end,
+        ...(screen === undefined ? {} : { screen }),
+      });
       if (this.current?.opened === opened) this.lastLoaded = query;
       return rows;
     } catch (e) {

@@ -119,7 +119,14 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
           PANEL_AFTER_MS,
         );
         try {
-          const answer = await tabledesk().call('view.walk', { viewId, to, row });
+          // The rows the grid draws: a row read where it is comes with the screen around it.
+          const screenRows = api.getLastDisplayedRowIndex() - api.getFirstDisplayedRowIndex() + 1;
+          const answer = await tabledesk().call('view.walk', {
+            viewId,
+            to,
+            row,
+            ...(screenRows > 0 && screenRows <= 1000 ? { screenRows } : {}),
+          });
           if (answer.cancelled) return;
           rowCount = answer.rowCount;
           held = answer.loaded;

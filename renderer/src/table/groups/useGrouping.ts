@@ -15,6 +15,7 @@ import type { Column } from '../../../../core/contract';
 import type { RecordData, SortSpec } from '../../../../core/records/types';
 import { tabledesk } from '../../bridge';
 import type { PreviousRows } from '../../grid/datasource';
+import type { ScreenRows } from '../../grid/screen-rows';
 import type { Placements } from '../../rows/placements';
 import { viewDatasource } from '../view-datasource';
 import type { ViewDatasourceEvents } from '../view-datasource';
@@ -72,8 +73,9 @@ export function useGrouping(
       on: ViewDatasourceEvents,
       placements?: Placements,
       previous?: PreviousRows,
+      screen?: ScreenRows,
     ): IDatasource => {
-      if (groupBy.length === 0) return viewDatasource(viewSession, query, on, placements, previous);
+      if (groupBy.length === 0) return viewDatasource(viewSession, query, on, placements, previous, screen);
       const ds = groupedDatasource(
         viewSession,
         query,
