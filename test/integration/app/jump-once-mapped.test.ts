@@ -24,6 +24,8 @@ let proxy: FaultProxy;
 let baseId: string;
 let viewId: string;
 let expected: string[];
+/** The list requests from opening the view to its map's end. */
+let mapping: ProxyLogEntry[];
 
 const isList = (r: ProxyLogEntry) => r.path.startsWith(`/v0/${baseId}/${TASKS}`);
 const ids = (records: RecordData[]) => records.map((r) => r.id);
@@ -42,6 +44,7 @@ beforeAll(async () => {
   ).connection.id;
   const other = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey, requestsPerSecond: 50 });
   expected = (await other.table(baseId, TASKS).all({ sort: SORT, fields: ['Name'] })).map((r) => r.id);
+  proxy.log.length = 0;
   viewId = (
     await h.call('view.open', { connectionId: hostedId, baseId, table: TASKS, query: { sort: SORT } })
   ).viewId;
@@ -54,6 +57,7 @@ beforeAll(async () => {
       }),
     { timeout: 20_000, interval: 50 },
   );
+  mapping = proxy.log.filter(isList);
 });
 afterAll(async () => {
   await proxy.close();
@@ -77,6 +81,18 @@ function expectScreen(shown: Map<number, RecordData>, screen: { start: number; e
   for (let p = screen.start; p < Math.min(screen.end, TOTAL); p++) expect(shown.get(p)?.id).toBe(expected[p]);
   for (const [p, r] of shown) expect(r.id).toBe(expected[p]);
 }
+
+describe('the map of the view', () => {
+  it('is one request per 100 ids, one field each, and no page twice', () => {
+    const query = (r: ProxyLogEntry) => new URL(r.path, 'http://x').searchParams;
+    // The view's first page (its fields), then the map's walk: a page a round trip, the floor of one chain.
+    const walk = mapping.filter((r) => query(r).getAll('fields[]').length === 1);
+    expect(walk).toHaveLength(Math.ceil(TOTAL / 100));
+    expect(mapping).toHaveLength(walk.length + 1);
+    for (const r of walk) expect(query(r).get('pageSize')).toBe('100');
+    expect(new Set(walk.map((r) => query(r).get('offset') ?? '')).size).toBe(walk.length);
+  });
+});
 
 describe('a jump into a mapped stretch', () => {
   it.each([
