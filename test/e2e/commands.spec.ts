@@ -35,3 +35,35 @@ test('the shortcut sheet opens with ? or F1, filters, and closes with Esc', asyn
   await page.keyboard.press('Escape');
   await expect(sheet).toBeHidden();
 });
+
+test("a cell's menu opens by right-click or Shift+F10, shows keys, runs an item, and Esc closes it", async ({
+  app,
+}) => {
+  await app.openTable('Tasks');
+  const { page } = app;
+  await app.cell(1, 'Name').click({ button: 'right' });
+  const menu = page.getByRole('menu', { name: 'Name, row 2' });
+  await expect(menu.getByRole('menuitem', { name: 'Expand record' })).toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Copy' })).toHaveAttribute(
+    'aria-keyshortcuts',
+    'Control+C',
+  );
+  await expect(menu.getByRole('menuitem', { name: 'Copy' })).toContainText('Ctrl+C');
+  await menu.getByRole('menuitem', { name: 'Filter by this value' }).click();
+  await expect(menu).toBeHidden();
+  await expect(app.formula).toHaveValue(/\{Name\}/);
+
+  const cell = app.cell(0, 'Name');
+  await cell.click();
+  await page.keyboard.press('Shift+F10');
+  const keyed = page.getByRole('menu', { name: 'Name, row 1' });
+  await expect(keyed.getByRole('menuitem', { name: 'Expand record' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(keyed.getByRole('menuitem', { name: 'Copy' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(keyed).toBeHidden();
+  await expect(cell).toBeFocused();
+  await page.keyboard.press('Shift+F10');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Record' })).toBeVisible();
+});

@@ -11,7 +11,7 @@ export type Scope = 'dialog' | 'grid' | 'tab' | 'app';
 export interface Command {
   scope: Scope;
   label: string;
-  /** Chords as keys.ts reads them; the first is the one titles show. Empty: a menu item with no key. */
+  /** Chords as keys.ts reads them; the first is the one titles and menus show. Empty: a menu item only. */
   keys: readonly string[];
 }
 
@@ -28,7 +28,7 @@ export const COMMANDS = {
 
   'grid.undo': { scope: 'grid', label: 'Undo', keys: ['Mod+Z'] },
   'grid.redo': { scope: 'grid', label: 'Redo', keys: ['Mod+Shift+Z', 'Mod+Y'] },
-  'grid.open': { scope: 'grid', label: 'Expand record (or flip a checkbox)', keys: ['Space'] },
+  'grid.open': { scope: 'grid', label: 'Expand record (a checkbox flips)', keys: ['Space'] },
   'grid.selectRow': { scope: 'grid', label: 'Select or unselect the row', keys: ['Mod+Space'] },
   'grid.extend': {
     scope: 'grid',
@@ -53,11 +53,20 @@ export const COMMANDS = {
   'grid.clearRange': { scope: 'grid', label: 'Clear the range of cells', keys: ['Escape'] },
   'grid.copy': { scope: 'grid', label: 'Copy', keys: ['Mod+C'] },
   'grid.paste': { scope: 'grid', label: 'Paste', keys: ['Mod+V'] },
-  'grid.columnMenu': {
+  'grid.contextMenu': {
     scope: 'grid',
-    label: "Open a column header's menu (on the header)",
-    keys: ['Alt+ArrowDown', 'Shift+F10', 'Menu'],
+    label: "The focused cell's, row number's or column header's menu",
+    keys: ['Shift+F10', 'Menu'],
   },
+  'grid.columnMenu': { scope: 'grid', label: "The column's menu (on its header)", keys: ['Alt+ArrowDown'] },
+  'column.sortAscending': { scope: 'grid', label: 'Sort ascending', keys: [] },
+  'column.sortDescending': { scope: 'grid', label: 'Sort descending', keys: [] },
+  'column.clearSort': { scope: 'grid', label: 'Clear sort', keys: [] },
+  'column.filterByField': { scope: 'grid', label: 'Filter by this field', keys: [] },
+  'column.filterByValue': { scope: 'grid', label: 'Filter by this value', keys: [] },
+  'column.hide': { scope: 'grid', label: 'Hide field', keys: [] },
+  'column.freeze': { scope: 'grid', label: 'Freeze column', keys: [] },
+  'column.autosize': { scope: 'grid', label: 'Autosize column', keys: [] },
 
   'dialog.close': { scope: 'dialog', label: 'Close the dialog or menu', keys: ['Escape'] },
   'dialog.previousRecord': {

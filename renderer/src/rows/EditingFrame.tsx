@@ -8,14 +8,16 @@
  * editor refusing its text says why by the cell; a value typed over someone else's new change asks first.
  */
 import { useRef, useState } from 'react';
-import type { ClipboardEvent, KeyboardEvent, ReactNode } from 'react';
+import type { ClipboardEvent, KeyboardEvent, MouseEvent, ReactNode } from 'react';
 import type { CellPosition } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { matchCommand } from '../commands/match';
-import { MAC, shortcutProps, typingIn } from '../commands/shown';
+import { CommandMenu } from '../commands/CommandMenu';
+import type { MenuItem } from '../commands/CommandMenu';
+import { MAC, keysOf, shortcutProps, titleOf, typingIn } from '../commands/shown';
 import { isToggle } from '../editing/column-editing';
 import { tabledesk } from '../bridge';
 import { EditNotices } from '../editing/EditNotices';
@@ -56,12 +58,24 @@ interface Props {
   /** The open view and its record count, for selecting all of it. */
   viewId?: string | undefined;
   count?: ViewCount | undefined;
+  /** A cell menu's items about its column (sort, filter by the value, hide), from the tab. */
+  columnMenu: (colId: string, value: { value: unknown }) => MenuItem[];
   children: ReactNode;
 }
 
 const inGrid = (el: EventTarget): boolean => el instanceof Element && el.closest('.ag-root-wrapper') !== null;
 
-export function EditingFrame({ editing, view, selectedCount, query, total, viewId, count, children }: Props) {
+export function EditingFrame({
+  editing,
+  view,
+  selectedCount,
+  query,
+  total,
+  viewId,
+  count,
+  columnMenu,
+  children,
+}: Props) {
   const [ask, setAsk] = useState<Confirmation>();
   const [detail, setDetail] = useState<{ index: number; pinned: boolean }>();
   const [problem, setProblem] = useState<CellProblem>();
@@ -75,6 +89,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
   const selectAll = useSelectAll({ api: tabledesk(), frame, viewId, count, selectedCount, ask: setAsk });
   const busy = () => !grid || grid.getEditingCells().length > 0;
   const [setField, setSetField] = useState<{ rows: number[]; note?: string }>();
+  const [menu, setMenu] = useState<{ at: { left: number; top: number }; items: MenuItem[]; label: string }>();
 
   /** Field columns as displayed, left to right. */
   const displayed = (): Column[] =>
@@ -156,7 +171,10 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
     const column = grid?.getFocusedCell()?.column.getColId();
     const rows = selectedIndexes();
     if (column === undefined || !fieldNames().includes(column) || rows.length < 2) {
-      editing.say('Choose cells down a column (drag over them) or select rows first, then Ctrl+D.', 'info');
+      editing.say(
+        `Choose cells down a column (drag over them) or select rows first, then ${keysOf('grid.fillDown')[0] ?? 'Fill down'}.`,
+        'info',
+      );
       return;
     }
     runBulk(planFillDown(bulkGrid(), rows, [column]), 'Filled');
@@ -190,7 +208,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
     if (whole !== undefined) {
       setAsk({
         title: 'Delete records',
-        text: `Delete all ${plural(whole, 'record')} of this view? Undo (Ctrl+Z) re-creates them with new ids.`,
+        text: `Delete all ${plural(whole, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.`,
         action: 'Delete',
         run: () =>
           void selectAll.readAll().then((rows) => {
@@ -200,14 +218,78 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       });
       return;
     }
-    const rows = selectedRows();
+    confirmDelete(selectedRows());
+  };
+
+  const confirmDelete = (rows: RecordData[]) => {
     if (rows.length === 0) return;
     setAsk({
       title: 'Delete records',
-      text: `Delete ${plural(rows.length, 'record')}? Undo (Ctrl+Z) re-creates them with new ids.`,
+      text: `Delete ${plural(rows.length, 'record')}? ${titleOf('grid.undo')} re-creates them with new ids.`,
       action: 'Delete',
       run: () => void editing.delete(rows),
     });
+  };
+
+  /**
+   * A cell's or row number's menu: expand, copy, select, delete (the selected rows when the row is one of
+   * them), then what the column's menu offers about this value. Opened on a loaded record's row only.
+   */
+  const openMenu = (cell: CellPosition, at: { left: number; top: number }) => {
+    const node = rowAt(cell);
+    const data = node?.data;
+    if (!grid || !node || !data || groupHeaderOf(data)) return;
+    grid.setFocusedCell(cell.rowIndex, cell.column, cell.rowPinned);
+    const colId = cell.column.getColId();
+    const field = editing.fields.find((f) => f.name === colId);
+    const selected = node.isSelected();
+    const rows = selected ? selectedRows() : [data];
+    const copy = () => {
+      const text = copiedText();
+      if (text === undefined) return;
+      // The browser's own copy, so no clipboard permission is asked; it runs within the click.
+      const give = (e: globalThis.ClipboardEvent) => {
+        e.clipboardData?.setData('text/plain', text);
+        e.preventDefault();
+      };
+      document.addEventListener('copy', give, { capture: true, once: true });
+      if (!document.execCommand('copy')) document.removeEventListener('copy', give, { capture: true });
+    };
+    const items: MenuItem[] = [
+      {
+        id: 'grid.open',
+        label: 'Expand record',
+        run: () => setDetail({ index: cell.rowIndex, pinned: cell.rowPinned === 'top' }),
+      },
+      ...(field ? [{ id: 'grid.copy' as const, label: 'Copy', run: copy }] : []),
+      {
+        id: 'grid.selectRow',
+        label: selected ? 'Unselect row' : 'Select row',
+        run: () => node.setSelected(!selected),
+      },
+      { id: 'grid.delete', label: `Delete ${plural(rows.length, 'record')}`, run: () => confirmDelete(rows) },
+      ...(field ? columnMenu(colId, { value: data.fields[colId] }) : []),
+    ];
+    const row = cell.rowPinned === 'top' ? 'new row' : `row ${cell.rowIndex + 1}`;
+    setMenu({ at, items, label: field ? `${field.name}, ${row}` : row });
+  };
+
+  const closeMenu = () => {
+    const inMenu = (document.activeElement?.closest('[role="menu"]') ?? null) !== null;
+    setMenu(undefined);
+    if (inMenu) refocusGrid();
+  };
+
+  const onContextMenu = (e: MouseEvent) => {
+    if (!(e.target instanceof Element) || busy() || !grid) return;
+    const cellEl = e.target.closest('.ag-cell[col-id]');
+    const rowEl = e.target.closest('.ag-row[row-index]');
+    const column = grid.getColumn(cellEl?.getAttribute('col-id') ?? '');
+    const index = Number(rowEl?.getAttribute('row-index'));
+    if (!cellEl || !column || !Number.isInteger(index)) return;
+    e.preventDefault();
+    const pinned = cellEl.closest('.ag-floating-top') ? 'top' : null;
+    openMenu({ rowIndex: index, column, rowPinned: pinned }, { left: e.clientX, top: e.clientY });
   };
 
   const rowAt = (cell: CellPosition) =>
@@ -313,6 +395,16 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
           askDelete();
         }
         return;
+      case 'grid.contextMenu': {
+        const el = e.target instanceof Element ? e.target.closest('.ag-cell') : null;
+        // A header's menu is its own (column-header.ts).
+        if (!focused || !el) return;
+        e.preventDefault();
+        e.stopPropagation();
+        const rect = el.getBoundingClientRect();
+        openMenu(focused, { left: rect.left, top: rect.bottom });
+        return;
+      }
       case 'grid.clearRange':
         if (editing.range.multi) editing.range.set(undefined);
         return;
@@ -321,8 +413,9 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
     }
   };
 
-  const onCopy = (e: ClipboardEvent) => {
-    if (!inGrid(e.target) || busy() || !grid) return;
+  /** What copy gives: the selected rows, else the range of cells, else the focused cell, as TSV. */
+  const copiedText = (): string | undefined => {
+    if (!grid) return undefined;
     const columns = displayed();
     const text = (row: RecordData, f: Column) => {
       const value = editing.store.value(row, f.name);
@@ -344,10 +437,17 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       const focused = grid.getFocusedCell();
       const row = focused ? rowAt(focused)?.data : undefined;
       const field = columns.find((f) => f.name === focused?.column.getColId());
-      if (!row || !field) return;
+      if (!row || !field) return undefined;
       lines = [[text(row, field)]];
     }
-    e.clipboardData.setData('text/plain', toTsv(lines));
+    return toTsv(lines);
+  };
+
+  const onCopy = (e: ClipboardEvent) => {
+    if (!inGrid(e.target) || busy()) return;
+    const text = copiedText();
+    if (text === undefined) return;
+    e.clipboardData.setData('text/plain', text);
     e.preventDefault();
   };
 
@@ -425,6 +525,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
       }}
       onCopy={onCopy}
       onPaste={onPaste}
+      onContextMenu={onContextMenu}
     >
       <div className="td-row-actions" role="toolbar" aria-label="Rows">
         <button
@@ -519,6 +620,7 @@ export function EditingFrame({ editing, view, selectedCount, query, total, viewI
           {problem.text}
         </div>
       )}
+      {menu && <CommandMenu label={menu.label} items={menu.items} at={menu.at} onClose={closeMenu} />}
       {ask && (
         <ConfirmDialog
           ask={ask}

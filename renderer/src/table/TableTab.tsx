@@ -32,6 +32,7 @@ import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
 import { withColumnHeader } from './header-menu/column-header';
+import { columnItems } from './header-menu/column-actions';
 import { HeaderMenu } from './header-menu/HeaderMenu';
 import { HeaderMenus } from './header-menu/header-menus';
 import { layoutQuery, loadLayout, schemaColumns } from './layout-memory';
@@ -51,6 +52,14 @@ import { ViewNote, viewDetails } from './view-note';
 
 /** Block size = the service's page size, so one grid block is one request. */
 const PAGE_SIZE = 100;
+
+/** A cell's menu offers these of its column's items, about the cell's value. */
+const CELL_ITEMS = [
+  'column.sortAscending',
+  'column.sortDescending',
+  'column.filterByValue',
+  'column.hide',
+] as const;
 
 type BaseQuery = Omit<ViewQuery, 'sort'>;
 
@@ -235,6 +244,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     change({ ...rest, fields: shownColumns.map((c) => c.name).filter((n) => n !== name) });
   };
   const grid = useCallback(() => gridApi.current, []);
+  const formulaInput = () => section.current?.querySelector('textarea') ?? null;
   const grouped = grouping.groupBy.length > 0;
   const find = useFind({
     viewId,
@@ -384,6 +394,13 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           total={progress.total}
           viewId={viewId}
           count={count}
+          columnMenu={(colId, value) => {
+            const api = grid();
+            const field = columns.find((c) => c.name === colId);
+            return api
+              ? columnItems({ grid: api, colId, field, formulaInput, onHide: hideField }, value, CELL_ITEMS)
+              : [];
+          }}
         >
           <TableGrid
             columns={shownColumns}
@@ -412,13 +429,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         summaries={memory.summaries}
         onSummaries={memory.setSummaries}
       />
-      <HeaderMenu
-        menus={menus}
-        api={grid}
-        columns={columns}
-        formulaInput={() => section.current?.querySelector('textarea') ?? null}
-        onHide={hideField}
-      />
+      <HeaderMenu menus={menus} api={grid} columns={columns} formulaInput={formulaInput} onHide={hideField} />
       <StatusBar
         loaded={progress.loaded}
         total={progress.total}

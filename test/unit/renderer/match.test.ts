@@ -86,8 +86,9 @@ describe('matchCommand', () => {
   });
 
   it('tells a command by its keys whatever the scope', () => {
-    expect(isCommand('grid.columnMenu', key('F10', { shiftKey: true }), false)).toBe(true);
-    expect(isCommand('grid.columnMenu', key('ContextMenu'), false)).toBe(true);
-    expect(isCommand('grid.columnMenu', key('F10'), false)).toBe(false);
+    expect(isCommand('grid.contextMenu', key('F10', { shiftKey: true }), false)).toBe(true);
+    expect(isCommand('grid.contextMenu', key('ContextMenu'), false)).toBe(true);
+    expect(isCommand('grid.contextMenu', key('F10'), false)).toBe(false);
+    expect(isCommand('grid.columnMenu', key('ArrowDown', { altKey: true }), false)).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import type { Column } from '../../../../core/contract';
 import { importEstimateMs } from '../../../../core/contract/imports';
 import type { ImportState } from '../../../../core/contract/imports';
 import { plural } from '../../../../core/records/format';
+import { titleOf } from '../../commands/shown';
 import type { EditTarget } from '../../editing/edit-store';
 import { formatCell } from '../../grid/format';
 import { ModalDialog } from '../ModalDialog';
@@ -285,7 +286,7 @@ export function ImportDialog({ target, fields, requestsPerSecond, onClose }: Pro
                 {plural(plan.rows.length, 'row')} to send in {plural(requests, 'request')}, about{' '}
                 {duration(importEstimateMs(plan.rows.length, rate))} at {rate} requests/s.
                 {mode === 'create'
-                  ? ' Undo (Ctrl+Z) deletes the records it creates.'
+                  ? ` ${titleOf('grid.undo')} deletes the records it creates.`
                   : ' An upsert cannot be undone.'}
               </p>
               {problem && (

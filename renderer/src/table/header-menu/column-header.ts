@@ -17,7 +17,8 @@ export interface ColumnHeaderParams extends IHeaderParams {
 const ARROW = { asc: '↑', desc: '↓' } as const;
 const WORD = { asc: 'ascending', desc: 'descending' } as const;
 
-export const opensMenu = (e: KeyboardEvent) => isCommand('grid.columnMenu', e, MAC);
+export const opensMenu = (e: KeyboardEvent) =>
+  isCommand('grid.columnMenu', e, MAC) || isCommand('grid.contextMenu', e, MAC);
 
 export class ColumnHeader implements IHeaderComp {
   private params!: ColumnHeaderParams;

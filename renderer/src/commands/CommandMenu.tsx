@@ -1,0 +1,91 @@
+/**
+ * A menu of commands from the table (a column header's, a cell's, a row number's): role=menu, ↑/↓, Home and
+ * End move between items, Enter or a click runs one, Esc or a press outside closes it. Each item shows its
+ * command's first key and says all of them in aria-keyshortcuts. ag-grid Community has no context menu.
+ */
+import { useLayoutEffect, useRef } from 'react';
+import type { KeyboardEvent } from 'react';
+import { useDismiss } from '../table/useDismiss';
+import { keysOf, shortcutProps } from './shown';
+import { COMMANDS } from './table';
+import type { CommandId } from './table';
+import './commands.css';
+
+export interface MenuItem {
+  id: CommandId;
+  run: () => void;
+  /** Instead of the table's label, when the item says more (the rows it deletes, Freeze or Unfreeze). */
+  label?: string;
+  disabled?: boolean;
+}
+
+interface Props {
+  label: string;
+  items: readonly MenuItem[];
+  at: { left: number; top: number };
+  /** Esc, a press outside, or before an item runs. */
+  onClose: () => void;
+  width?: number;
+}
+
+const MENU_WIDTH = 240;
+
+/** ↑/↓ wrap round, Home and End go to the ends, over the enabled items. */
+function moveFocus(e: KeyboardEvent<HTMLElement>): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
+  e.preventDefault();
+  e.stopPropagation();
+  const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
+  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  const next =
+    e.key === 'Home'
+      ? 0
+      : e.key === 'End'
+        ? buttons.length - 1
+        : (at + (e.key === 'ArrowDown' ? 1 : -1) + buttons.length) % buttons.length;
+  buttons[next]?.focus();
+}
+
+export function CommandMenu({ label, items, at, onClose, width = MENU_WIDTH }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  useDismiss(true, ref, onClose);
+  useLayoutEffect(() => {
+    ref.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+  }, [label]);
+  const left = Math.max(0, Math.min(at.left, window.innerWidth - width - 8));
+  return (
+    <div
+      ref={ref}
+      className="td-menu"
+      role="menu"
+      aria-label={label}
+      style={{ top: at.top, left, width }}
+      onKeyDown={moveFocus}
+    >
+      {items.map((item) => {
+        const keys = keysOf(item.id)[0];
+        const text = item.label ?? COMMANDS[item.id].label;
+        return (
+          <button
+            key={item.id}
+            type="button"
+            role="menuitem"
+            disabled={item.disabled}
+            aria-keyshortcuts={keys === undefined ? undefined : shortcutProps(item.id)['aria-keyshortcuts']}
+            onClick={() => {
+              onClose();
+              item.run();
+            }}
+          >
+            {text}
+            {keys !== undefined && (
+              <kbd className="td-menu-keys" aria-hidden>
+                {keys}
+              </kbd>
+            )}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
