@@ -35,6 +35,21 @@ export default tseslint.config(
     rules: { 'layers/imports': 'error' },
   },
   {
+    // A state the user can cause is a ServiceError with a kind (its message is theirs); a plain Error is a bug,
+    // logged as one (services/errors.ts). An invariant that throws one says so in its disable comment.
+    files: ['services/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message:
+            'A state the user can cause throws a ServiceError with a kind; a plain Error is a bug (mark an invariant with "-- invariant: why").',
+        },
+      ],
+    },
+  },
+  {
     files: ['core/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     rules: { 'no-restricted-globals': ['error', ...nodeGlobals] },
   },

@@ -80,6 +80,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   if (runner !== 'in-process') {
     const unsupported = IN_PROCESS_ONLY.filter((name) => options[name] !== undefined);
     if (unsupported.length > 0)
+      // eslint-disable-next-line no-restricted-syntax -- invariant: the caller's options, not the user's
       throw new Error(
         `The ${'worker' in runner ? 'worker-thread' : 'child-process'} demo server does not take ${unsupported.join(', ')}`,
       );

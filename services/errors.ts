@@ -1,13 +1,26 @@
-/** Errors the services raise themselves, and the mapping of any error to the contract's ChannelError. */
+/**
+ * Errors the services raise themselves, and the mapping of any error to the contract's ChannelError.
+ * A ServiceError is a state the user (or this computer, or the network) caused: its message is for the user.
+ * Anything else that reaches the mapping is a bug: it is logged as one and the user is told so, not shown
+ * its message. Node's system errors (a disk or a socket that refused) are the computer's state, not a bug.
+ */
 import type { ChannelError } from '../core/contract';
+
+/** What the user is told when a bug, not a state they caused, failed their request. */
+export const BUG_MESSAGE = 'Something went wrong in TableDesk (a bug). Its log has the details.';
 
 export class ServiceError extends Error {
   constructor(
-    /** storage: this computer's disk refused a write (full, read-only), so nothing was saved. */
+    /**
+     * invalid-request: what was asked cannot be done now or at all (a bad setting, a mirror being synced);
+     * not-found: what it names does not exist; network: a server did not answer, or answered what it should
+     * not; storage: this computer's disk refused a write (full, read-only), so nothing was saved.
+     */
     readonly kind: 'invalid-request' | 'not-found' | 'network' | 'storage',
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ServiceError';
   }
 }
@@ -23,6 +36,24 @@ interface ClientErrorLike {
 const isClientError = (e: unknown): e is ClientErrorLike =>
   e instanceof Error && e.name === 'RecordTableError' && 'kind' in e;
 
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** A Node system error (it names the call the operating system refused), as the kind of state it is. */
+function systemErrorKind(e: unknown): 'network' | 'storage' | undefined {
+  if (!(e instanceof Error) || !('syscall' in e) || !('code' in e) || typeof e.code !== 'string')
+    return undefined;
+  return NETWORK_CODES.has(e.code) ? 'network' : 'storage';
+}
+
 /** Plain data for the renderer. RecordTableError never carries the key (core/api's guarantee). */
 export function toChannelError(error: unknown): ChannelError {
   if (error instanceof ServiceError) return { kind: error.kind, message: error.message };
@@ -34,6 +65,8 @@ export function toChannelError(error: unknown): ChannelError {
   }
   if (error instanceof Error && error.name === 'AbortError')
     return { kind: 'aborted', message: 'Cancelled.' };
-  console.error('TableDesk: unexpected error in a service', error);
-  return { kind: 'internal', message: error instanceof Error ? error.message : String(error) };
+  const system = systemErrorKind(error);
+  if (system !== undefined) return { kind: system, message: (error as Error).message };
+  console.error('TableDesk: a bug in a service', error);
+  return { kind: 'internal', message: BUG_MESSAGE };
 }

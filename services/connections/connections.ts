@@ -268,7 +268,7 @@ export class Connections {
       return await this.options.embedded;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`The local demo server did not start: ${reason}`, { cause: error });
+      throw new ServiceError('network', `The local demo server did not start: ${reason}`, { cause: error });
     }
   }
 }

@@ -17,7 +17,7 @@ import { BATCH_SIZE } from '../../core/api/batches';
 import { backoffMs } from '../../core/api/index';
 import type { EditEventName, EditEventPayload } from '../../core/contract/edits';
 import type { RecordData } from '../../core/records/types';
-import { toChannelError } from '../errors';
+import { ServiceError, toChannelError } from '../errors';
 import { isAbort, isRejection } from './failure';
 import type { EditLine, FieldRef, Journal } from './journal';
 import type { TableFor } from './ports';
@@ -173,7 +173,8 @@ export class EditQueue {
 
   /** Journals the changes (one fsync for all), then queues them; resolves with their edit ids. */
   async edit(target: EditTarget, changes: readonly CellChange[]): Promise<string[]> {
-    if (this.closing) throw new Error('The edit queue is closed.');
+    // A page can still send an edit while the app quits.
+    if (this.closing) throw new ServiceError('invalid-request', 'The edit queue is closed.');
     const lines: EditLine[] = changes.map((c) => {
       const previous = this.previousOf(target, c);
       return {

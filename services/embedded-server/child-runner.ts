@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { WatchedServer } from './supervise';
+import { ServiceError } from '../errors';
 
 export interface ChildServerOptions {
   /** The Node binary to run the server with. */
@@ -84,7 +85,7 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
       clearTimeout(timer);
       child.kill('SIGKILL');
       const detail = stderr.length > 0 ? `:\n${stderr.join('\n')}` : '';
-      reject(new Error(`${message}${detail}`));
+      reject(new ServiceError('network', `${message}${detail}`));
     };
     const timer = setTimeout(
       () => fail(`The local demo server did not report ready within ${READY_TIMEOUT_MS / 1000} s`),

@@ -5,6 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { WatchedServer } from './supervise';
+import { ServiceError } from '../errors';
 
 /** What the demo server's own thread or process is started with. */
 export interface WorkerServerOptions {
@@ -46,7 +47,7 @@ export function startWorkerServer(script: string | URL, options: WorkerServerOpt
     worker.once('exit', stopped);
     worker.once('message', (message: WorkerReply) => {
       if ('failed' in message) {
-        fail(new Error(`The local demo server did not start: ${message.failed}`));
+        fail(new ServiceError('network', `The local demo server did not start: ${message.failed}`));
         return;
       }
       worker.off('exit', stopped);

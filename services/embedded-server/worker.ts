@@ -8,6 +8,7 @@ import { startServer } from '../../server/index';
 import type { WorkerServerOptions, WorkerReply } from './worker-runner';
 
 const parent = parentPort;
+// eslint-disable-next-line no-restricted-syntax -- invariant: how the module is loaded
 if (parent === null) throw new Error('worker.ts runs only as a worker thread');
 const options = workerData as WorkerServerOptions;
 const reply = (message: WorkerReply): void => parent.postMessage(message);

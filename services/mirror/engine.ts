@@ -29,6 +29,7 @@ import { nameOf } from '../links/names';
 import { MirrorStore } from './store';
 import type { MirrorRow, StoredConflict } from './store';
 import { sameCell } from './values';
+import { ServiceError } from '../errors';
 
 const DEFAULT_OVERLAP_MS = 60_000;
 
@@ -62,7 +63,7 @@ export class MirrorEngine implements Mirrors {
   }
 
   close(): void {
-    for (const c of this.running.values()) c.abort(new Error('closed'));
+    for (const c of this.running.values()) c.abort(new DOMException('TableDesk is closing.', 'AbortError'));
     this.store.close();
   }
 
@@ -106,7 +107,7 @@ export class MirrorEngine implements Mirrors {
     const run = this.running.get(mirrorId);
     if (!run) return;
     this.cancelled.add(mirrorId);
-    run.abort(new Error('cancelled'));
+    run.abort(new DOMException('Cancelled.', 'AbortError'));
   }
 
   async makeAvailableOffline(
@@ -118,7 +119,10 @@ export class MirrorEngine implements Mirrors {
       .find((m) => m.sourceConnectionId === source.connectionId && m.sourceBaseId === source.baseId);
     if (!mirror) {
       if (source.connectionId === this.deps.local.connectionId)
-        throw new Error('This base is on the local server already: it needs no mirror.');
+        throw new ServiceError(
+          'invalid-request',
+          'This base is on the local server already: it needs no mirror.',
+        );
       mirror = {
         id: `mir${randomBytes(8).toString('hex')}`,
         sourceConnectionId: source.connectionId,
@@ -143,10 +147,11 @@ export class MirrorEngine implements Mirrors {
   async remove(mirrorId: string, opts: { force?: boolean } = {}): Promise<void> {
     const m = this.requireMirror(mirrorId);
     if (this.running.has(mirrorId))
-      throw new Error('This mirror is being synced; remove it when that is done.');
+      throw new ServiceError('invalid-request', 'This mirror is being synced; remove it when that is done.');
     const { localChanges, conflicts } = await this.summary(m);
     if ((localChanges > 0 || conflicts > 0) && !opts.force)
-      throw new Error(
+      throw new ServiceError(
+        'invalid-request',
         `The offline copy of ${m.baseName} holds ${localChanges} local changes and ${conflicts} conflicts not ` +
           'synced: sync first, or remove it anyway and lose them.',
       );
@@ -167,7 +172,7 @@ export class MirrorEngine implements Mirrors {
 
   private requireMirror(id: string): MirrorRow {
     const m = this.store.mirror(id);
-    if (!m) throw new Error(`No mirror ${id}`);
+    if (!m) throw new ServiceError('not-found', `No mirror ${id}`);
     return m;
   }
 
@@ -178,7 +183,8 @@ export class MirrorEngine implements Mirrors {
     onProgress: ((p: MirrorProgress) => void) | undefined,
     fn: (run: Run) => Promise<T>,
   ): Promise<T> {
-    if (this.running.has(mirror.id)) throw new Error('This mirror is being synced already.');
+    if (this.running.has(mirror.id))
+      throw new ServiceError('invalid-request', 'This mirror is being synced already.');
     const controller = new AbortController();
     // Every request of the run listens to it: a push has dozens in flight at once.
     setMaxListeners(0, controller.signal);
@@ -269,7 +275,8 @@ export class MirrorEngine implements Mirrors {
     resolutions: MirrorResolution[],
   ): Promise<{ resolved: number; changed: number }> {
     const m = this.requireMirror(mirrorId);
-    if (this.running.has(mirrorId)) throw new Error('This mirror is being synced; resolve when it is done.');
+    if (this.running.has(mirrorId))
+      throw new ServiceError('invalid-request', 'This mirror is being synced; resolve when it is done.');
     const all = new Map(this.store.conflicts(mirrorId).map((c) => [c.id, c]));
     let resolved = 0;
     let changed = 0;

@@ -12,6 +12,7 @@ import type { CopyFile, EngineContext, Run } from './run';
 import { tick } from './run';
 import { writableFields } from './values';
 import { FileHosts } from './file-hosts';
+import { ServiceError } from '../errors';
 
 const FILE_TRIES = 3;
 const FILE_TIMEOUT_MS = 60_000;
@@ -199,7 +200,7 @@ export class MirrorFiles {
       // Its own timer (not AbortSignal.timeout inside AbortSignal.any, which Node 20 may collect unfired).
       const bounded = new AbortController();
       const timer = setTimeout(
-        () => bounded.abort(new Error('Downloading an attachment took too long')),
+        () => bounded.abort(new ServiceError('network', 'Downloading an attachment took too long')),
         this.ctx.deps.fileTimeoutMs ?? FILE_TIMEOUT_MS,
       );
       const stop = () => bounded.abort(run.signal.reason);
@@ -211,7 +212,7 @@ export class MirrorFiles {
           return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         }
         await res.body?.cancel();
-        last = new Error(`Downloading an attachment failed: ${res.status}`);
+        last = new ServiceError('network', `Downloading an attachment failed: ${res.status}`);
         if (res.status < 500) break;
       } catch (e) {
         if (run.signal.aborted) throw e;
@@ -316,7 +317,8 @@ export class MirrorFiles {
       remoteId = (Array.isArray(cell) ? cell : [])
         .filter((x) => !had.has(x.id) && x.filename === a.filename)
         .at(-1)?.id;
-      if (remoteId === undefined) throw new Error(`The service did not attach ${a.filename}`);
+      if (remoteId === undefined)
+        throw new ServiceError('network', `The service did not attach ${a.filename}`);
       this.ctx.store.uploadedAs(m.id, a.id, remoteId);
     }
     const hash = (await this.ctx.local.file(bytes)).hash;

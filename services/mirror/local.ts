@@ -4,6 +4,7 @@
  * throttled (the server does not rate-limit these routes), with a few retries for a server that is busy.
  */
 import type { RecordData, TableSchema } from '../../core/records/types';
+import { ServiceError } from '../errors';
 
 export interface LocalTarget {
   url: string;
@@ -47,7 +48,8 @@ export class LocalCopy {
         });
         const text = await res.text();
         if (res.ok) return JSON.parse(text) as T;
-        const error = new Error(
+        const error = new ServiceError(
+          'network',
           `The local copy refused ${method} ${path}: ${res.status} ${text.slice(0, 300)}`,
         );
         if (res.status < 500) throw Object.assign(error, { final: true });
@@ -214,9 +216,9 @@ export class LocalCopy {
   /** The bytes of a file of the copy, by the signed link the local server gave it. */
   async download(url: string): Promise<Buffer> {
     if (new URL(url).origin !== new URL(this.target.url).origin)
-      throw new Error('Not a file of the local copy');
+      throw new ServiceError('invalid-request', 'Not a file of the local copy');
     const res = await this.fetchFn(url);
-    if (!res.ok) throw new Error(`The local copy has no file at ${url}: ${res.status}`);
+    if (!res.ok) throw new ServiceError('not-found', `The local copy has no file at ${url}: ${res.status}`);
     return Buffer.from(await res.arrayBuffer());
   }
 

@@ -21,6 +21,7 @@ import { mirroredTables, tick } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
 import { writableFields } from './values';
+import { ServiceError } from '../errors';
 
 type StagedRecord = ReturnType<EngineContext['store']['staged']>[number];
 
@@ -181,7 +182,8 @@ export class MirrorPull {
     });
     const body = (await res.json()) as { bases?: { id: string }[] };
     if (body.bases?.some((b) => b.id === m.sourceBaseId))
-      throw new Error(
+      throw new ServiceError(
+        'invalid-request',
         `The local server has a base ${m.sourceBaseId} of its own; it cannot hold this mirror.`,
       );
   }

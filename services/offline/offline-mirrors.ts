@@ -111,11 +111,7 @@ export class OfflineMirrors {
           'invalid-request',
           'This copy is being copied or synced: remove it once that is done.',
         );
-      try {
-        await (await this.options.engine).remove(mirrorId, force === undefined ? {} : { force });
-      } catch (error) {
-        throw new ServiceError('invalid-request', toChannelError(error).message);
-      }
+      await (await this.options.engine).remove(mirrorId, force === undefined ? {} : { force });
       await this.settings.setAutoSync(mirrorId, 0);
       this.schedule(mirrorId, 0);
       this.changed();

@@ -10,6 +10,7 @@ import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRIVATE_FILE } from './private-files';
 import { processStart } from './process-start';
+import { ServiceError } from '../errors';
 
 export const LOCK_FILE = 'journal.lock';
 
@@ -57,7 +58,8 @@ async function holds(owner: Owner, written: number): Promise<boolean> {
 }
 
 const refused = (pid: number, dir: string) =>
-  new Error(
+  new ServiceError(
+    'invalid-request',
     `Another TableDesk process (pid ${pid}) is using the edit journal in ${dir}. Close it, then start again.`,
   );
 
@@ -105,7 +107,10 @@ export async function lockFolder(dir: string): Promise<FolderLock> {
     if (owner !== undefined && (await holds(owner, written))) throw refused(owner.pid, dir);
     await takeOver(path, text);
   }
-  throw new Error(`Could not take the lock of ${dir}: ${path} keeps changing. Start again.`);
+  throw new ServiceError(
+    'storage',
+    `Could not take the lock of ${dir}: ${path} keeps changing. Start again.`,
+  );
 }
 
 /**

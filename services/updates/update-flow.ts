@@ -6,6 +6,7 @@
  * (electron/updates.ts); this is plain TypeScript so that the policy is tested on its own.
  */
 import { isLoopbackHost } from '../../core/records/external-links';
+import { ServiceError } from '../errors';
 
 export const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 
@@ -96,13 +97,17 @@ export function updateFeed(value: string | undefined): UpdateFeed {
   try {
     url = new URL(text);
   } catch {
-    throw new Error('TABLEDESK_UPDATE_URL is not a URL (give an https:// feed, or "off")');
+    throw new ServiceError(
+      'invalid-request',
+      'TABLEDESK_UPDATE_URL is not a URL (give an https:// feed, or "off")',
+    );
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
-    throw new Error(
+    throw new ServiceError(
+      'invalid-request',
       'TABLEDESK_UPDATE_URL must be an https:// feed (http:// only on this computer), or "off"',
     );
   if (url.username !== '' || url.password !== '')
-    throw new Error('TABLEDESK_UPDATE_URL must not carry a user name or password');
+    throw new ServiceError('invalid-request', 'TABLEDESK_UPDATE_URL must not carry a user name or password');
   return { kind: 'generic', url: url.href };
 }
