@@ -176,9 +176,11 @@ export async function sendAttempt(
   }
 
   let json: unknown;
-  let parsed = true;
+  // An answer nested past any the service sends is taken as not JSON: code that walks it (a message quoting
+  // it, a deep comparison) would run out of stack.
+  let parsed = !nestedDeeperThan(text, MAX_ANSWER_DEPTH);
   try {
-    json = text.length > 0 ? JSON.parse(text) : undefined;
+    json = parsed && text.length > 0 ? JSON.parse(text) : undefined;
   } catch {
     parsed = false;
   }
@@ -238,4 +240,24 @@ export async function sendAttempt(
     },
     { retryAfterMs },
   );
+}
+
+/** Far deeper than any answer of the Airtable API (an attachment's thumbnail URL is 7 levels down). */
+const MAX_ANSWER_DEPTH = 64;
+
+/** Whether JSON text opens more than `max` arrays or objects inside each other (strings skipped). */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }

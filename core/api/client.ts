@@ -52,6 +52,8 @@ export interface ClientOptions {
   maxRateLimitRetries?: number;
   /** Pause after a 429 without Retry-After, default 30 s (the service's penalty). */
   rateLimitPauseMs?: number;
+  /** The longest Retry-After waited for, default 60 s; an answer asking for more fails at once. */
+  maxRetryAfterMs?: number;
   /** Backoff before the n-th retry: between half and all of min(max, base * 2^(n-1)); defaults 500 ms and 15 s. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -112,6 +114,7 @@ function requesterConfig(opts: ClientOptions, baseUrl: string): RequesterConfig 
     maxRetries: opts.maxRetries ?? 5,
     maxRateLimitRetries: opts.maxRateLimitRetries ?? 10,
     rateLimitPauseMs: opts.rateLimitPauseMs ?? 30_000,
+    maxRetryAfterMs: opts.maxRetryAfterMs ?? 60_000,
     backoffBaseMs: opts.backoffBaseMs ?? 500,
     backoffMaxMs: opts.backoffMaxMs ?? 15_000,
     onEvent: opts.onEvent,

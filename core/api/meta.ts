@@ -5,6 +5,7 @@ import type { RequestOptions } from './options';
 import { encodeSegment, withQuery } from './query';
 import type { Requester } from './requester';
 import { asList, asObject } from './responses';
+import { asTables } from './schema-answer';
 
 export interface WhoAmI {
   id: string;
@@ -96,7 +97,7 @@ export class Meta implements MetaClient {
   async baseSchema(baseId: string, opts?: RequestOptions): Promise<TableSchema[]> {
     const path = `/v0/meta/bases/${encodeSegment(baseId)}/tables?include%5B%5D=visibleFieldIds`;
     const body = await this.#get(baseId, path, opts);
-    return asList(body, (t) => asObject(t, 'a table') as unknown as TableSchema, 'tables').list;
+    return asTables(body);
   }
 
   async whoami(opts?: RequestOptions): Promise<WhoAmI> {

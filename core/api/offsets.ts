@@ -1,7 +1,9 @@
 /**
  * An offset chain as the service walks it: each page names the next by its offset. A broken or hostile service
  * could name offsets forever; a walk stops with a clear error at an offset it was given before (a loop) or
- * past MAX_PAGES (500,000 records, Airtable's largest base, at 100 a page), never runs on.
+ * past MAX_PAGES (500,000 records, Airtable's largest base, at 100 a page), never runs on. Nor may one walk
+ * hand out a record twice: a service that does has left another record out (a page holds at most its size),
+ * and a copy made of the walk would be incomplete while it looked whole.
  */
 import { RecordTableError } from './errors';
 
@@ -24,5 +26,24 @@ export class OffsetChain {
       throw fail(`the service named more than ${MAX_PAGES} pages; the walk stopped`);
     this.seen.add(offset);
     return offset;
+  }
+}
+
+/** The record ids one walk was given; a second time is refused. */
+export class WalkedIds {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly what: string) {}
+
+  add(records: readonly { id: string }[]): void {
+    for (const r of records) {
+      if (this.seen.has(r.id))
+        throw new RecordTableError({
+          kind: 'http',
+          message: `${this.what}: the service sent record ${r.id.slice(0, 40)} twice in one walk; the walk stopped`,
+          retryable: false,
+        });
+      this.seen.add(r.id);
+    }
   }
 }

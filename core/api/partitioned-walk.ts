@@ -6,6 +6,7 @@
  */
 import type { RecordData } from '../records/types';
 import type { ListOptions } from './options';
+import { WalkedIds } from './offsets';
 import type { TableClient } from './table';
 
 /** Record ids end in one of these (Airtable's id alphabet; airtable-wire.md §6). */
@@ -64,6 +65,8 @@ export async function* walkPartitionedGathered(
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
+  // Partitions are disjoint: a record in two chains is one the service sent twice.
+  const walked = new WalkedIds(`GET ${table.baseId}/${table.table}`);
   const ready: RecordData[][] = [];
   let failure: { error: unknown } | undefined;
   let running = 0;
@@ -81,6 +84,7 @@ export async function* walkPartitionedGathered(
         signal: stop.signal,
       });
       for await (const page of pages) {
+        walked.add(page);
         ready.push(page);
         notify();
       }

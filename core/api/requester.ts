@@ -18,6 +18,11 @@ export interface RetryPolicy {
   maxRateLimitRetries: number;
   /** Pause of a base after a 429 without Retry-After (the service's penalty is 30 s). */
   rateLimitPauseMs: number;
+  /**
+   * The longest Retry-After waited for: a service asking for more (an hour, or past what a timer holds) gets
+   * its error passed on at once, never a request that waits on without end.
+   */
+  maxRetryAfterMs: number;
   /** Backoff before retry n: between half and all of min(maxMs, baseMs * 2^(n-1)). */
   backoffBaseMs: number;
   backoffMaxMs: number;
@@ -205,6 +210,10 @@ export class Requester {
           error.status !== undefined ? `${error.status} ${error.type ?? ''}`.trim() : `${error.kind}`;
         // The month's allowance is spent: every retry would be refused too (and may be counted).
         if (error.quota) throw error;
+        if (failure.retryAfterMs !== undefined && failure.retryAfterMs > config.maxRetryAfterMs) {
+          error.message = `${error.message} (the service asks to wait ${Math.round(failure.retryAfterMs / 1000)} s before trying again)`;
+          throw error;
+        }
         if (error.status === 429) {
           if (rateLimitRetries++ >= config.maxRateLimitRetries) throw error;
           const pauseMs = failure.retryAfterMs ?? config.rateLimitPauseMs;

@@ -1,5 +1,5 @@
 /** Records of one table: list (pages, iteration), get, create, update, replace, upsert, delete. */
-import { OffsetChain } from './offsets';
+import { OffsetChain, WalkedIds } from './offsets';
 import type { CellValue, RecordData } from '../records/types';
 import { runBatches } from './batches';
 import { readRecordsByIds } from './by-ids';
@@ -138,6 +138,7 @@ export class Table implements TableClient {
     let offset: string | undefined;
     let restarts = 0;
     let chain = new OffsetChain(`GET ${this.#path}`);
+    let walked = new WalkedIds(`GET ${this.#path}`);
     for (;;) {
       let page: ListPage;
       try {
@@ -148,10 +149,12 @@ export class Table implements TableClient {
           offset = undefined;
           // A new iteration: the service may name the offsets of the old one again.
           chain = new OffsetChain(`GET ${this.#path}`);
+          walked = new WalkedIds(`GET ${this.#path}`);
           continue;
         }
         throw e;
       }
+      walked.add(page.records);
       let fresh = page.records.filter((r) => !seen.has(r.id));
       if (max !== undefined) fresh = fresh.slice(0, Math.max(0, max - seen.size));
       for (const r of fresh) seen.add(r.id);

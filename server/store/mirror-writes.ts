@@ -8,11 +8,12 @@ import type { Statement } from 'better-sqlite3';
 import type { Blob } from '../files/store';
 import type { StoredAttachment } from '../files/attachments';
 import { fileNameProblem, isContentType } from '../../core/records/attachments';
-import { ServiceError } from '../errors';
+import { ServiceError, invalidValue } from '../errors';
 import type { Catalog, Table } from './catalog';
 import { KNOWN_TYPES } from './catalog';
 import type { Attachment } from './cells';
 import type { Db } from './db';
+import { mirrorCellProblem } from './mirror-cells';
 import { fromRow } from './records';
 import type { RecordRow, RecordStore, StoredRecord } from './records';
 
@@ -282,6 +283,8 @@ export class MirrorWrites {
           const field = byId.get(fieldId);
           // Fields this server left out of the schema, and times kept on the row, are not cells here.
           if (!field || ROW_TYPES.has(field.type) || value === null) continue;
+          const problem = mirrorCellProblem(field, value);
+          if (problem) throw invalidValue(field.name, `${problem} (record ${r.id})`);
           data[fieldId] =
             field.type === 'multipleAttachments'
               ? this.attachments(field.name, value, previous?.[fieldId])

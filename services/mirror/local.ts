@@ -16,6 +16,19 @@ export interface LocalBlob {
   size: number;
 }
 
+/**
+ * The local server refused a write of the copy (a 4xx): what the service sent is something the copy cannot
+ * hold. Final: sending it again would be refused again.
+ */
+export class LocalRefusal extends ServiceError {
+  constructor(method: string, path: string, status: number, text: string) {
+    super(
+      'invalid-request',
+      `The offline copy cannot hold what the service sent (the local server refused ${method} ${path}: ${status} ${text.slice(0, 300)})`,
+    );
+  }
+}
+
 const READ_PAGE = 1000;
 /** Records per write: a page of the hosted service is 100, so a write is never large. */
 const WRITE_CHUNK = 500;
@@ -48,14 +61,13 @@ export class LocalCopy {
         });
         const text = await res.text();
         if (res.ok) return JSON.parse(text) as T;
-        const error = new ServiceError(
+        if (res.status < 500) throw new LocalRefusal(method, path, res.status, text);
+        last = new ServiceError(
           'network',
           `The local copy refused ${method} ${path}: ${res.status} ${text.slice(0, 300)}`,
         );
-        if (res.status < 500) throw Object.assign(error, { final: true });
-        last = error;
       } catch (e) {
-        if ((e as { final?: boolean }).final) throw e;
+        if (e instanceof LocalRefusal) throw e;
         last = e;
       }
       await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));

@@ -16,12 +16,14 @@ import type { MirrorFiles } from './files';
 import type { MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
+import { checkRemoteRecords } from './remote-records';
 import type { EngineContext, Run } from './run';
 import { mirroredTables, tick } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
 import { writableFields } from './values';
 import { ServiceError } from '../errors';
+import { LocalRefusal } from './local';
 
 type StagedRecord = ReturnType<EngineContext['store']['staged']>[number];
 
@@ -278,6 +280,7 @@ export class MirrorPull {
     count = true,
   ): Promise<void> {
     const m = run.mirror;
+    checkRemoteRecords(table.name, records);
     const localForm = await this.files.withFiles(run, table, records);
     this.ctx.store.stage(
       m.id,
@@ -348,7 +351,13 @@ export class MirrorPull {
         }
       }
       const merged = this.merge(run, table, base, left, copy);
-      const skipped = await writeCopy(this.ctx, m, table, merged, copy, true);
+      let skipped: Set<string>;
+      try {
+        skipped = await writeCopy(this.ctx, m, table, merged, copy, true);
+      } catch (e) {
+        if (e instanceof LocalRefusal) await this.unstageUnwritten(run, table, left);
+        throw e;
+      }
       this.ctx.store.transaction(() => {
         for (const x of merged) if (!skipped.has(x.id)) commitMerge(this.ctx, base, m, table, x.id, x.merged);
         this.ctx.store.unstage(
@@ -386,5 +395,21 @@ export class MirrorPull {
       id: x.id,
       merged: mergeRecord(table, base.pairs, x.base, x.mine, x.theirs, (id) => held.has(id)),
     }));
+  }
+
+  /**
+   * After the copy refused staged records (what the service sent and the copy cannot hold), those it does not
+   * hold leave the stage, so the next run does not meet them again; those it took stay, to be finished then.
+   */
+  private async unstageUnwritten(
+    run: Run,
+    table: TableSchema,
+    staged: { id: string; record: RecordData | null }[],
+  ): Promise<void> {
+    const held = new Set((await this.ctx.local.records(run.mirror.sourceBaseId, table.id)).map((r) => r.id));
+    this.ctx.store.unstage(
+      run.mirror.id,
+      staged.filter((s) => s.record !== null && !held.has(s.id)).map((s) => s.id),
+    );
   }
 }

@@ -12,6 +12,7 @@ import type { FuzzTarget } from './target';
 const TARGETS: Record<string, () => Promise<{ target: FuzzTarget }>> = {
   hostile: () => import('./hostile/target'),
   queue: () => import('./queue/target'),
+  remote: () => import('./remote/target'),
   sync: () => import('./sync/target'),
 };
 

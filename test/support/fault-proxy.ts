@@ -1,7 +1,8 @@
 /**
  * A fault-injecting HTTP proxy for tests: it sits in front of the real local server and, per request,
- * answers with an error of its own, drops the connection before or after forwarding, replaces the
- * server's answer with a non-JSON body, or adds latency. Rules are matched in the order they were added.
+ * answers with an error of its own, drops the connection before or after forwarding, replaces or rewrites the
+ * server's answer, sends it in slow drips (or cut short), or adds latency. Rules are matched in the order
+ * they were added.
  */
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,7 +18,21 @@ export type Fault =
   /** The request reaches the server and is processed; the client gets this non-JSON body instead of its answer. */
   | { type: 'replace-body'; status?: number; body: string }
   /** Forwarded after `ms`, or answered after `ms` with `after: 'response'`. */
-  | { type: 'delay'; ms: number; after?: 'request' | 'response' };
+  | { type: 'delay'; ms: number; after?: 'request' | 'response' }
+  /** The request reaches the server; the client gets what `rewrite` makes of its answer. */
+  | { type: 'rewrite'; rewrite: (answer: ProxiedAnswer, req: ProxiedRequest) => ProxiedAnswer }
+  /**
+   * The request reaches the server; its answer goes back in `chunks` pieces `everyMs` apart; with `cut`, the
+   * last piece never goes and the connection is destroyed (a body cut short of its Content-Length).
+   */
+  | { type: 'drip'; chunks: number; everyMs: number; cut?: boolean };
+
+/** An answer as the proxy passes it on. */
+export interface ProxiedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
 
 export interface ProxiedRequest {
   method: string;
@@ -88,6 +103,22 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Writes `body` in drips; a cut leaves the client with fewer bytes than the Content-Length it was told. */
+async function drip(
+  res: ServerResponse,
+  body: Buffer,
+  { chunks, everyMs, cut }: { chunks: number; everyMs: number; cut?: boolean },
+): Promise<void> {
+  const size = Math.max(1, Math.ceil(body.length / chunks));
+  const sent = cut ? Math.min(body.length - 1, size * (chunks - 1)) : body.length;
+  for (let at = 0; at < sent && !res.destroyed; at += size) {
+    res.write(body.subarray(at, Math.min(sent, at + size)));
+    await sleep(everyMs);
+  }
+  if (cut) res.socket?.destroy();
+  else res.end();
 }
 
 interface Upstream {
@@ -181,6 +212,20 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
       res.writeHead(status, { 'content-type': 'text/html' });
       entry.status = status;
       res.end(fault.body);
+      return;
+    }
+    if (fault?.type === 'rewrite' || fault?.type === 'drip') {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(upstream.headers))
+        if (v !== undefined && !['transfer-encoding', 'connection', 'keep-alive'].includes(k))
+          headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      let answer: ProxiedAnswer = { status: upstream.status, headers, body: upstream.body };
+      if (fault.type === 'rewrite') answer = fault.rewrite(answer, r);
+      answer.headers['content-length'] = String(answer.body.length);
+      res.writeHead(answer.status, answer.headers);
+      entry.status = answer.status;
+      if (fault.type === 'drip') await drip(res, answer.body, fault);
+      else res.end(answer.body);
       return;
     }
     const headers = { ...upstream.headers };

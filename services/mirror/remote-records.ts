@@ -1,0 +1,28 @@
+/**
+ * Records the service sent, checked before they are staged: a record the copy cannot hold (an id not of a
+ * record's shape, a creation time that is no time) would be refused by the local server after it was staged,
+ * and every later run would meet it again. The copy's rules are the local server's mirror route's.
+ */
+import { RecordTableError } from '../../core/api/index';
+import type { RecordData } from '../../core/records/types';
+
+const RECORD_ID = /^rec[A-Za-z0-9]{14}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Throws a clear error at the first record the copy could not hold. */
+export function checkRemoteRecords(tableName: string, records: readonly RecordData[]): void {
+  for (const r of records) {
+    const why = !RECORD_ID.test(r.id)
+      ? 'its id is not a record id'
+      : typeof r.createdTime !== 'string' ||
+          !ISO_TIME.test(r.createdTime) ||
+          Number.isNaN(Date.parse(r.createdTime))
+        ? 'its createdTime is not a time'
+        : undefined;
+    if (why)
+      throw new RecordTableError({
+        kind: 'http',
+        message: `The service sent a record of ${JSON.stringify(tableName.slice(0, 100))} that cannot be copied (${why}: ${JSON.stringify(r.id).slice(0, 60)}); the pull stopped`,
+      });
+  }
+}
