@@ -137,7 +137,8 @@ test('replaces over a 1,000-record view, stopped midway and resumed without send
   // Stopped and resumed, the replace is one undo step: one click puts every name back.
   await dialog.getByRole('button', { name: 'Close' }).click();
   const undo = app.table.getByRole('button', { name: 'Undo', exact: true });
-  await expect(undo).toHaveAttribute('title', `Undo edit of ${RECORDS} records`);
+  // The title ends with the command's keys, which differ by platform.
+  await expect(undo).toHaveAttribute('title', new RegExp(`^Undo edit of ${RECORDS} records\\b`));
   await undo.click();
   await expect
     .poll(async () => [...(await door.names()).values()].filter((n) => String(n).startsWith('R·')).length, {
