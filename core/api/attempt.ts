@@ -1,4 +1,5 @@
 /** One HTTP exchange with the service, turned into parsed JSON or a classified RecordTableError. */
+import { nestedDeeperThan } from '../json-depth';
 import {
   describeCause,
   isConnectionRefused,
@@ -244,20 +245,3 @@ export async function sendAttempt(
 
 /** Far deeper than any answer of the Airtable API (an attachment's thumbnail URL is 7 levels down). */
 const MAX_ANSWER_DEPTH = 64;
-
-/** Whether JSON text opens more than `max` arrays or objects inside each other (strings skipped). */
-export function nestedDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}

@@ -1,3 +1,4 @@
+import { nestedDeeperThan } from '../../core/json-depth';
 import { ServiceError } from '../errors';
 
 /** Deepest nesting of arrays and objects a body may have: Airtable's bodies need under ten levels. */
@@ -6,23 +7,6 @@ export const MAX_BODY_DEPTH = 32;
 const invalidBody = (detail: string) =>
   new ServiceError(400, 'INVALID_REQUEST_BODY', `The request encoding is invalid; ${detail}`);
 
-/** True when the JSON text nests arrays/objects deeper than `limit` (strings are skipped; no parse needed). */
-function nestsDeeper(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
-}
-
 /**
  * A request body as JSON. Deep nesting is refused before parsing, so no later step (zod, storing options
  * with JSON.stringify, answering) can run out of stack on it. JSON.parse itself keeps a `__proto__` key as
@@ -30,7 +14,7 @@ function nestsDeeper(text: string, limit: number): boolean {
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  if (nestsDeeper(text, MAX_BODY_DEPTH))
+  if (nestedDeeperThan(text, MAX_BODY_DEPTH))
     throw invalidBody(`the JSON nests deeper than ${MAX_BODY_DEPTH} levels.`);
   try {
     return JSON.parse(text) as unknown;
