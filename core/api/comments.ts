@@ -128,13 +128,6 @@ export class Comments implements CommentsClient {
     spec: Pick<SendSpec, 'method' | 'path' | 'body'>,
     creates = false,
   ): Promise<unknown> {
-    return this.#requester.send({
-      signal: opts?.signal,
-      priority: opts?.priority,
-      purpose: opts?.purpose,
-      baseId: this.baseId,
-      creates,
-      ...spec,
-    });
+    return this.#requester.sendFor<unknown>(this.baseId, opts, spec, creates);
   }
 }

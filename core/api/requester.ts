@@ -139,6 +139,23 @@ export class Requester {
     };
   }
 
+  /** A request of one base with the caller's options (signal, priority, purpose), through that base's throttle. */
+  sendFor<T>(
+    baseId: string,
+    opts: RequestOptions | undefined,
+    spec: Pick<SendSpec, 'method' | 'path' | 'body'>,
+    creates = false,
+  ): Promise<T> {
+    return this.send<T>({
+      signal: opts?.signal,
+      priority: opts?.priority,
+      purpose: opts?.purpose,
+      baseId,
+      creates,
+      ...spec,
+    });
+  }
+
   async send<T>(spec: SendSpec): Promise<T> {
     const config = this.#shared.config;
     const priority: Priority = spec.priority ?? 'interactive';

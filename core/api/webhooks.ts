@@ -111,14 +111,7 @@ export class Webhooks implements WebhooksClient {
   }
 
   #send(opts: RequestOptions | undefined, spec: Pick<SendSpec, 'method' | 'path' | 'body'>, creates = false) {
-    return this.#requester.send<unknown>({
-      signal: opts?.signal,
-      priority: opts?.priority,
-      purpose: opts?.purpose,
-      baseId: this.baseId,
-      creates,
-      ...spec,
-    });
+    return this.#requester.sendFor<unknown>(this.baseId, opts, spec, creates);
   }
 
   /** No notification URL: the app reads payloads at its own interval. */
