@@ -199,11 +199,17 @@ export class MirrorPull {
     run.progress.phase = 'records';
     const seen = new Set<string>();
     const steps = started ?? this.wholeWalk(remote, run.signal);
+    // The copy as it is, not taken for empty: a first pull resumed (one cancelled or failed after some pages)
+    // finds those pages' records in the copy and the base, and a record the service changed meanwhile would
+    // otherwise look deleted here: a conflict, its edges held out of the linked records' cells.
+    const mine = new Map(
+      (await this.ctx.local.records(run.mirror.sourceBaseId, table.id)).map((r) => [r.id, r]),
+    );
     for await (const pages of steps) {
       tick(run, pages.length);
       const records = pages.flat();
       for (const r of records) seen.add(r.id);
-      await this.applyRemote(run, table, records, new Map());
+      await this.applyRemote(run, table, records, mine);
     }
     // A pull resumed after a crash may hold records deleted on the service meanwhile.
     const gone = [...this.ctx.store.baseRecords(run.mirror.id, table.id).keys()].filter(
