@@ -38,7 +38,7 @@ const answer = z.object({
 
 /** The tables of a base schema answer, or a clear error naming what is wrong with it. */
 export function asTables(body: unknown): TableSchema[] {
-  const parsed = answer.safeParse(body);
+  const parsed = answer.safeParse(body, { error: inWords });
   const wrong = parsed.success ? duplicates(parsed.data.tables as TableSchema[]) : describe(parsed.error);
   if (wrong === undefined)
     return (parsed.data!.tables as TableSchema[]).map((t) => ({ ...t, views: t.views ?? [] }));
@@ -59,6 +59,13 @@ function duplicates(tables: TableSchema[]): string | undefined {
       return `table ${t.id}'s primary field ${t.primaryFieldId} is not among its fields`;
   }
   return undefined;
+}
+
+/** A value of the wrong type said in words: zod's own message names JavaScript's types ("received undefined"). */
+function inWords(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_type') return undefined;
+  if (issue.input === undefined) return 'missing';
+  return `not ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
 }
 
 function describe(error: z.ZodError): string {
