@@ -1,0 +1,130 @@
+/**
+ * What the frame does to the selection, whichever door asked (a key, a toolbar button, a menu item): fill
+ * down, clear a range, set a field, delete rows after one confirmation. Fill, clear and set field are one
+ * plan each, sent as one `edits.edit` call (one undo step), with a line on what was done and what was left out.
+ */
+import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
+import { plural } from '../../../core/records/format';
+import type { RecordData } from '../../../core/records/types';
+import { keysOf, titleOf } from '../commands/shown';
+import type { Confirmation } from './ConfirmDialog';
+import type { FrameGrid } from './frame-grid';
+import { planClear, planFillDown } from './range/bulk-plan';
+import type { BulkPlan } from './range/bulk-plan';
+import type { useSelectAll } from './select-all';
+import type { TableEditing } from './table-editing';
+
+/** The rows Set field applies to, and a note when they are fewer than the view's. */
+export interface SetFieldAsk {
+  rows: number[];
+  note?: string;
+}
+
+interface Deps {
+  editing: TableEditing;
+  frame: FrameGrid;
+  selectAll: ReturnType<typeof useSelectAll>;
+  ask: (c: Confirmation) => void;
+  askSetField: (a: SetFieldAsk) => void;
+}
+
+export type FrameActions = ReturnType<typeof frameActions>;
+
+export function frameActions({ editing, frame, selectAll, ask, askSetField }: Deps) {
+  const runBulk = (plan: BulkPlan, done: string) => {
+    const left = [
+      ...plan.skipped,
+      ...(plan.unloaded > 0 ? [`${plural(plan.unloaded, 'row')} not loaded yet left out`] : []),
+    ];
+    if (plan.changes.length > MAX_EDITS_PER_CALL) {
+      editing.say(
+        `This would change ${plural(plan.changes.length, 'record')}, more than one change may hold (${MAX_EDITS_PER_CALL.toLocaleString()} records, one undo step): nothing was sent. Choose fewer rows, or filter the view.`,
+        'error',
+      );
+      return;
+    }
+    if (plan.changes.length > 0) void editing.edit(plan.changes);
+    const head = plan.cells > 0 ? `${done} ${plural(plan.cells, 'cell')}.` : 'Nothing to change.';
+    editing.say(
+      [head, ...(left.length > 0 ? ['Left out:', ...left] : [])].join('\n'),
+      left.length > 0 ? 'error' : 'info',
+      {
+        untilNextAction: left.length > 0,
+      },
+    );
+  };
+
+  /** A range fills down from its first row; else the selected rows, in the focused column. */
+  const fillDown = () => {
+    const range = editing.range.multi;
+    if (range && range.bottom > range.top) {
+      const rows = Array.from({ length: range.bottom - range.top + 1 }, (_, i) => range.top + i);
+      runBulk(planFillDown(frame.bulk(), rows, range.columns), 'Filled');
+      return;
+    }
+    const column = editing.gridApi?.getFocusedCell()?.column.getColId();
+    const rows = frame.selectedIndexes();
+    if (column === undefined || !frame.displayed().some((f) => f.name === column) || rows.length < 2) {
+      editing.say(
+        `Choose cells down a column (drag over them) or select rows first, then ${keysOf('grid.fillDown')[0] ?? 'Fill down'}.`,
+        'info',
+      );
+      return;
+    }
+    runBulk(planFillDown(frame.bulk(), rows, [column]), 'Filled');
+  };
+
+  const clearRange = () => {
+    const range = editing.range.multi;
+    if (range) runBulk(planClear(frame.bulk(), range), 'Cleared');
+  };
+
+  /** Set field: the selected rows, else the rows of the range of cells. */
+  const setField = () => {
+    const range = editing.range.multi;
+    let rows = frame.selectedIndexes();
+    if (rows.length === 0 && range)
+      rows = Array.from({ length: range.bottom - range.top + 1 }, (_, i) => range.top + i);
+    if (rows.length === 0) return;
+    const whole = selectAll.wholeView;
+    askSetField({
+      rows,
+      ...(whole !== undefined && whole > rows.length
+        ? {
+            note: `Only the ${plural(rows.length, 'loaded row')} of the ${whole.toLocaleString()} in this view are set (one undo step); scroll to load more, or filter the view to the rows you mean.`,
+          }
+        : {}),
+    });
+  };
+
+  const deleteRows = (rows: RecordData[]) => {
+    if (rows.length === 0) return;
+    ask({
+      title: 'Delete records',
+      text: `Delete ${plural(rows.length, 'record')}? ${titleOf('grid.undo')} re-creates them with new ids.`,
+      action: 'Delete',
+      run: () => void editing.delete(rows),
+    });
+  };
+
+  /** The whole view when it is selected, else the selected rows. */
+  const deleteSelected = () => {
+    const whole = selectAll.wholeView;
+    if (whole === undefined) {
+      deleteRows(frame.selectedRows());
+      return;
+    }
+    ask({
+      title: 'Delete records',
+      text: `Delete all ${plural(whole, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.`,
+      action: 'Delete',
+      run: () =>
+        void selectAll.readAll().then((rows) => {
+          selectAll.clear();
+          if (rows && rows.length > 0) void editing.delete(rows);
+        }),
+    });
+  };
+
+  return { runBulk, fillDown, clearRange, setField, deleteRows, deleteSelected };
+}

@@ -1,0 +1,148 @@
+/**
+ * The grid's clipboard: copy gives the selected rows, else the range of cells, else the focused cell, as TSV
+ * (link cells as their names); paste fills from the focused cell down and right, adding rows past the last one
+ * after asking, and reports what it skipped until the next action.
+ */
+import type { ClipboardEvent } from 'react';
+import type { Column } from '../../../core/contract';
+import { plural } from '../../../core/records/format';
+import type { RecordData } from '../../../core/records/types';
+import { formatCell } from '../grid/format';
+import { linkText } from '../links/names';
+import { pastedLinks } from '../links/paste-links';
+import { recordIndexFrom } from '../table/groups/group-rows';
+import type { Confirmation } from './ConfirmDialog';
+import { inGrid } from './frame-grid';
+import type { FrameGrid } from './frame-grid';
+import { planPaste } from './paste';
+import type { TableEditing } from './table-editing';
+import { parseTsv, toTsv } from './tsv';
+
+export interface GridClipboard {
+  /** What copy gives now, or undefined when there is nothing to copy. */
+  copiedText: () => string | undefined;
+  /** Copies now through the browser's own copy (a menu item): no clipboard permission is asked. */
+  copyNow: () => void;
+  onCopy: (e: ClipboardEvent) => void;
+  onPaste: (e: ClipboardEvent) => void;
+}
+
+export function gridClipboard(
+  editing: TableEditing,
+  frame: FrameGrid,
+  ask: (c: Confirmation) => void,
+): GridClipboard {
+  const grid = editing.gridApi;
+
+  const copiedText = (): string | undefined => {
+    if (!grid) return undefined;
+    const columns = frame.displayed();
+    const text = (row: RecordData, f: Column) => {
+      const value = editing.store.value(row, f.name);
+      return linkText(f, value) ?? formatCell(value, f);
+    };
+    const rows = frame.selectedRows();
+    const range = editing.range.multi;
+    let lines: string[][];
+    if (rows.length > 0) lines = rows.map((r) => columns.map((f) => text(r, f)));
+    else if (range) {
+      // The range's cells, row by row; group headers are passed over and rows not loaded copy as blanks.
+      const fields = range.columns.flatMap((name) => columns.find((f) => f.name === name) ?? []);
+      const bulk = frame.bulk();
+      lines = [];
+      for (let i = range.top; i <= range.bottom; i++) {
+        const slot = bulk.rowAt(i);
+        if (slot !== 'header') lines.push(fields.map((f) => (slot ? text(slot, f) : '')));
+      }
+    } else {
+      const focused = grid.getFocusedCell();
+      const row = focused ? frame.rowAt(focused)?.data : undefined;
+      const field = columns.find((f) => f.name === focused?.column.getColId());
+      if (!row || !field) return undefined;
+      lines = [[text(row, field)]];
+    }
+    return toTsv(lines);
+  };
+
+  const copyNow = () => {
+    const text = copiedText();
+    if (text === undefined) return;
+    // The browser's own copy, so no clipboard permission is asked; it runs within the click.
+    const give = (e: globalThis.ClipboardEvent) => {
+      e.clipboardData?.setData('text/plain', text);
+      e.preventDefault();
+    };
+    document.addEventListener('copy', give, { capture: true, once: true });
+    if (!document.execCommand('copy')) document.removeEventListener('copy', give, { capture: true });
+  };
+
+  const onCopy = (e: ClipboardEvent) => {
+    if (!inGrid(e.target) || frame.busy()) return;
+    const text = copiedText();
+    if (text === undefined) return;
+    e.clipboardData.setData('text/plain', text);
+    e.preventDefault();
+  };
+
+  const onPaste = (e: ClipboardEvent) => {
+    if (!inGrid(e.target) || frame.busy() || !grid) return;
+    const text = e.clipboardData.getData('text/plain');
+    if (text === '') return;
+    e.preventDefault();
+    const focused = grid.getFocusedCell();
+    if (!focused) {
+      editing.say('Click the cell to paste into first.', 'error');
+      return;
+    }
+    const columns = frame.displayed();
+    const start = Math.max(
+      0,
+      columns.findIndex((c) => c.name === focused.column.getColId()),
+    );
+    const count = grid.getDisplayedRowCount();
+    const known = grid.isLastRowIndexKnown() ?? false;
+    const lines = parseTsv(text);
+    const pasteColumns = columns.slice(start);
+    // Lines go down the records, passing over the headers of a grouped view.
+    const recordIndex = recordIndexFrom(grid, focused.rowIndex);
+    // Names in link cells are looked up in their linked tables first (one request per table).
+    void pastedLinks(editing.target, lines, pasteColumns).then((links) => {
+      const plan = planPaste(lines, {
+        columns: pasteColumns,
+        links,
+        startRow: focused.rowIndex,
+        rowAt: (i) => {
+          if (focused.rowPinned === 'top') return grid.getPinnedTopRow(i)?.data;
+          const at = recordIndex(i - focused.rowIndex);
+          return known && at >= count ? 'past-end' : grid.getDisplayedRowAtIndex(at)?.data;
+        },
+        shown: (row, field) => editing.store.value(row, field),
+      });
+      const left = [
+        ...(plan.unloaded > 0
+          ? [`${plural(plan.unloaded, 'line')} fell on rows not loaded yet and were not pasted.`]
+          : []),
+        ...plan.problems,
+      ];
+      const run = async () => {
+        void editing.edit(plan.changes);
+        if (plan.creates.length > 0) await editing.create(plan.creates, plan.createTypecast);
+        // One line per reason; the report goes at the user's next action.
+        if (left.length > 0)
+          editing.say(['Not pasted:', ...left].join('\n'), 'error', { untilNextAction: true });
+      };
+      if (plan.creates.length === 0) void run();
+      else
+        ask({
+          title: 'Add rows',
+          text: `This paste goes past the last row: it adds ${plural(plan.creates.length, 'new record')}${
+            plan.changes.length > 0 ? ` and changes ${plural(plan.changes.length, 'row')}` : ''
+          }.`,
+          action: 'Add rows',
+          run: () => void run(),
+        });
+    });
+  };
+
+  return { copiedText, copyNow, onCopy, onPaste };
+}

@@ -1,0 +1,111 @@
+/**
+ * The grid's keys: the command table's `grid` scope, matched in the capture phase before ag-grid sees them.
+ * Undo and redo go to the app's history; Space opens the focused record (or flips a checkbox), Ctrl+Space
+ * and Shift+arrows select rows (with no rows selected, Shift+arrows grow a range of cells), Delete deletes the
+ * selected rows after one confirmation (or clears a range of cells), Ctrl+D fills down, the menu key opens
+ * the focused cell's menu and Esc drops a range.
+ */
+import type { KeyboardEvent } from 'react';
+import type { CellPosition } from 'ag-grid-community';
+import { matchCommand } from '../commands/match';
+import { MAC, typingIn } from '../commands/shown';
+import { isToggle } from '../editing/column-editing';
+import { groupHeaderOf } from '../table/groups/group-rows';
+import type { FrameActions } from './frame-actions';
+import { inGrid } from './frame-grid';
+import type { FrameGrid } from './frame-grid';
+import { isArrowKey } from './range/cell-range';
+import type { ArrowKey } from './range/cell-range';
+import type { TableEditing } from './table-editing';
+
+interface Deps {
+  editing: TableEditing;
+  frame: FrameGrid;
+  actions: FrameActions;
+  selectedCount: number;
+  /** Grows the range of cells by one key; false when there is none to grow. */
+  extendRange: (key: ArrowKey, toEdge: boolean) => boolean;
+  expand: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => void;
+  openMenu: (cell: CellPosition, at: { left: number; top: number }) => void;
+}
+
+export function gridKeys({ editing, frame, actions, selectedCount, extendRange, expand, openMenu }: Deps) {
+  const grid = editing.gridApi;
+  return (e: KeyboardEvent) => {
+    // A cell being edited, or any text field, keeps its keys: the grid's commands are not asked then.
+    const command = matchCommand(e, ['grid'], { mac: MAC, typing: frame.busy() || typingIn(e.target) });
+    if (command === 'grid.undo' || command === 'grid.redo') {
+      // From the grid, or from the row buttons just clicked (Undo, Delete), not from a dialog.
+      const onButton = e.target instanceof HTMLButtonElement && e.target.closest('[role="dialog"]') === null;
+      if (!inGrid(e.target) && !onButton) return;
+      // The grid's own undo would act on its cell edits only (and sorting wipes it): the app's history rules.
+      e.preventDefault();
+      e.stopPropagation();
+      void (command === 'grid.redo' ? editing.redo() : editing.undo());
+      return;
+    }
+    if (command === undefined || !inGrid(e.target) || !grid) return;
+    const focused = grid.getFocusedCell();
+    // A group header's keys are its own (Enter or Space collapse it).
+    if (focused && groupHeaderOf(frame.rowAt(focused)?.data)) return;
+    const node = focused ? frame.rowAt(focused) : undefined;
+    switch (command) {
+      case 'grid.open': {
+        if (!focused) return;
+        e.preventDefault();
+        const field = editing.fields.find((f) => f.name === focused.column.getColId());
+        if (isToggle(field) && node?.data) editing.toggle(node.data, field);
+        else expand(focused);
+        return;
+      }
+      case 'grid.selectRow':
+        if (!focused) return;
+        e.preventDefault();
+        node?.setSelected(!node.isSelected());
+        return;
+      case 'grid.extend':
+        if (!isArrowKey(e.key)) return;
+        if (selectedCount === 0 && extendRange(e.key, e.ctrlKey || e.metaKey)) {
+          // A range grows from its anchor; the grid's own Shift+Arrow would only move the focus.
+          e.preventDefault();
+          e.stopPropagation();
+        } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
+          // Seen before the grid moves the focus: select the row left and the row about to be reached.
+          const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
+          grid.getDisplayedRowAtIndex(focused.rowIndex)?.setSelected(true);
+          grid.getDisplayedRowAtIndex(to)?.setSelected(true);
+        }
+        return;
+      case 'grid.fillDown':
+        // The browser's own Ctrl+D (a bookmark) is not wanted over the grid.
+        e.preventDefault();
+        e.stopPropagation();
+        actions.fillDown();
+        return;
+      case 'grid.delete':
+        if (editing.range.multi) {
+          e.preventDefault();
+          actions.clearRange();
+        } else if (selectedCount > 0) {
+          e.preventDefault();
+          actions.deleteSelected();
+        }
+        return;
+      case 'grid.contextMenu': {
+        const el = e.target instanceof Element ? e.target.closest('.ag-cell') : null;
+        // A header's menu is its own (column-header.ts).
+        if (!focused || !el) return;
+        e.preventDefault();
+        e.stopPropagation();
+        const rect = el.getBoundingClientRect();
+        openMenu(focused, { left: rect.left, top: rect.bottom });
+        return;
+      }
+      case 'grid.clearRange':
+        if (editing.range.multi) editing.range.set(undefined);
+        return;
+      default:
+        return;
+    }
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * A cell's or row number's menu (right click, or the menu key on the focused cell): expand, copy, select,
+ * delete (the selected rows when the row is one of them), then what the column's menu offers about this
+ * value. Opened on a loaded record's row only; its items are command ids, so their keys come from the table.
+ */
+import { useState } from 'react';
+import type { MouseEvent } from 'react';
+import type { CellPosition } from 'ag-grid-community';
+import { plural } from '../../../core/records/format';
+import type { MenuItem } from '../commands/CommandMenu';
+import { groupHeaderOf } from '../table/groups/group-rows';
+import type { FrameActions } from './frame-actions';
+import type { FrameGrid } from './frame-grid';
+import type { TableEditing } from './table-editing';
+
+export interface OpenMenu {
+  at: { left: number; top: number };
+  items: MenuItem[];
+  label: string;
+}
+
+interface Options {
+  editing: TableEditing;
+  frame: FrameGrid;
+  actions: FrameActions;
+  copy: () => void;
+  expand: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => void;
+  /** A cell menu's items about its column (sort, filter by the value, hide), from the tab. */
+  columnMenu: (colId: string, value: { value: unknown }) => MenuItem[];
+}
+
+export function useCellMenu({ editing, frame, actions, copy, expand, columnMenu }: Options) {
+  const [menu, setMenu] = useState<OpenMenu>();
+  const grid = editing.gridApi;
+
+  const open = (cell: CellPosition, at: { left: number; top: number }) => {
+    const node = frame.rowAt(cell);
+    const data = node?.data;
+    if (!grid || !node || !data || groupHeaderOf(data)) return;
+    grid.setFocusedCell(cell.rowIndex, cell.column, cell.rowPinned);
+    const colId = cell.column.getColId();
+    const field = editing.fields.find((f) => f.name === colId);
+    const selected = node.isSelected();
+    const rows = selected ? frame.selectedRows() : [data];
+    const items: MenuItem[] = [
+      { id: 'grid.open', label: 'Expand record', run: () => expand(cell) },
+      ...(field ? [{ id: 'grid.copy' as const, label: 'Copy', run: copy }] : []),
+      {
+        id: 'grid.selectRow',
+        label: selected ? 'Unselect row' : 'Select row',
+        run: () => node.setSelected(!selected),
+      },
+      {
+        id: 'grid.delete',
+        label: `Delete ${plural(rows.length, 'record')}`,
+        run: () => actions.deleteRows(rows),
+      },
+      ...(field ? columnMenu(colId, { value: data.fields[colId] }) : []),
+    ];
+    const row = cell.rowPinned === 'top' ? 'new row' : `row ${cell.rowIndex + 1}`;
+    setMenu({ at, items, label: field ? `${field.name}, ${row}` : row });
+  };
+
+  const close = () => {
+    const inMenu = (document.activeElement?.closest('[role="menu"]') ?? null) !== null;
+    setMenu(undefined);
+    if (inMenu) frame.refocus();
+  };
+
+  const onContextMenu = (e: MouseEvent) => {
+    if (!(e.target instanceof Element) || frame.busy() || !grid) return;
+    const cellEl = e.target.closest('.ag-cell[col-id]');
+    const rowEl = e.target.closest('.ag-row[row-index]');
+    const column = grid.getColumn(cellEl?.getAttribute('col-id') ?? '');
+    const index = Number(rowEl?.getAttribute('row-index'));
+    if (!cellEl || !column || !Number.isInteger(index)) return;
+    e.preventDefault();
+    const pinned = cellEl.closest('.ag-floating-top') ? 'top' : null;
+    open({ rowIndex: index, column, rowPinned: pinned }, { left: e.clientX, top: e.clientY });
+  };
+
+  return { menu, open, close, onContextMenu };
+}
