@@ -118,7 +118,9 @@ export const appChannels = {
   /**
    * Rows [start, end): waits for the pages that hold them; a far jump walks the chain forward first. With the
    * rows on `screen`, rows read where they are may come as the run held around those on screen, from `first`:
-   * the rest are read when they come on screen.
+   * the rest are read when they come on screen. `screen.within` is the stretch of rows the grid shows around
+   * the screen without a break (a grouped view leaves out its collapsed groups' records): a read for the
+   * screen stays in it.
    */
   'view.rows': channel(
     z
@@ -127,8 +129,16 @@ export const appChannels = {
         start: z.number().int().min(0),
         end: z.number().int().min(0),
         screen: z
-          .object({ start: z.number().int().min(0), end: z.number().int().min(0) })
+          .object({
+            start: z.number().int().min(0),
+            end: z.number().int().min(0),
+            within: z.object({ start: z.number().int().min(0), end: z.number().int().min(0) }).optional(),
+          })
           .refine((s) => s.end > s.start && s.end - s.start <= 1000, 'A screen of 1 to 1000 rows')
+          .refine(
+            (s) => s.within === undefined || (s.within.start <= s.start && s.within.end >= s.end),
+            'A screen within the rows shown around it',
+          )
           .optional(),
       })
       .refine(

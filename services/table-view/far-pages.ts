@@ -8,10 +8,13 @@
  * not hold. A reader that cannot (no map, a walk that failed) leaves the rows to the chain.
  *
  * Rows are held by position. A caller that says which rows are on screen (a jump: go to row, a scrollbar
- * drag) needs only those of its block: the first such caller reads the JUMP_WINDOW rows centred on the screen
- * that are not held yet, in one request by id, and the other blocks of the same screen wait for that read. A
- * block is then answered with the run of rows held around its screen rows; the rest of it is read when it
- * comes on screen.
+ * drag) needs only those of its block: the first such caller reads JUMP_WINDOW rows for the screen's rows not
+ * held yet, in one request by id, and the other blocks of the same screen wait for that read. The window is
+ * centred on them after a jump, and runs on from the rows held beside them when the screen scrolls into rows
+ * not read (down from the rows held above, up from those below), so that scrolling on costs a request per
+ * JUMP_WINDOW rows, not per half of it. A block is then answered with the run of rows held around its screen
+ * rows, and a block off the screen with the run held nearest the screen, without a read (ag-grid asks for
+ * every block it holds again when it reads its blocks again); the rest is read when it comes on screen.
  */
 import { isExpiredOffset } from '../../core/api/index';
 import type { ListPageOptions, TableClient } from '../../core/api/index';
@@ -38,6 +41,11 @@ export interface RowRange {
   end: number;
 }
 
+/** The rows on screen, and the stretch shown around them without a break (a grouped view's, else the view). */
+export interface ScreenRange extends RowRange {
+  within?: RowRange | undefined;
+}
+
 /** A block's rows held: `records` are rows [first, first + records.length). */
 export interface FarRows {
   records: RecordData[];
@@ -52,6 +60,12 @@ interface Reading {
   start: number;
   end: number;
   rows: Promise<RecordData[] | undefined>;
+}
+
+/** A read that was under way, and what it read. */
+interface Answer {
+  r: Reading;
+  rows: RecordData[] | undefined;
 }
 
 /** The rows read far ahead, by position; each read once, together by every caller waiting for it. */
@@ -72,30 +86,58 @@ export class FarPages {
    * Rows [start, end), or, given the rows on `screen`, the run held around those of them in [start, end)
    * (`first` says where it starts); undefined when they cannot be read where they are (the chain must walk).
    */
-  async rows(start: number, end: number, screen?: RowRange): Promise<FarRows | undefined> {
-    const needFrom = screen === undefined ? start : Math.max(start, screen.start);
-    const needTo = screen === undefined ? end : Math.min(end, screen.end);
-    const [from, to] = needFrom < needTo ? [needFrom, needTo] : [start, end];
+  async rows(start: number, end: number, screen?: ScreenRange): Promise<FarRows | undefined> {
     const reader = await this.reader();
     if (reader === undefined) return undefined;
     const generation = this.generation;
+    const jump = screen !== undefined && reader.anyRange;
+    const needFrom = screen === undefined ? start : Math.max(start, screen.start);
+    const needTo = screen === undefined ? end : Math.min(end, screen.end);
+    // A block off the screen needs none of its rows now: what is held, or soon, nearest the screen.
+    if (jump && needFrom >= needTo) {
+      const answers = await this.settled(start, end);
+      const row = this.rowOf(generation, answers);
+      const anchor = screen.start >= end ? Math.min(end, this.end) - 1 : start;
+      if (anchor < start || row(anchor) === undefined) return { records: [], first: start };
+      return this.runAround(start, end, anchor, row);
+    }
+    const [from, to] = needFrom < needTo ? [needFrom, needTo] : [start, end];
     // Registered before any other wait, so a block asked for next by the same screen finds this read under way.
     if (!this.holds(from, to)) {
-      const jump = screen !== undefined && reader.anyRange;
-      this.readMissing(reader, jump ? around(screen) : { start: from, end: to });
+      this.readMissing(reader, jump ? this.window(screen) : { start: from, end: to });
     }
-    const readings = [...this.reading].filter((r) => r.start < to && r.end > from);
-    const answers = await Promise.all(readings.map(async (r) => ({ r, rows: await r.rows })));
+    const answers = await this.settled(from, to);
     if (answers.some((a) => a.rows === undefined)) return undefined;
+    const row = this.rowOf(generation, answers);
+    const last = Math.min(to, this.end);
+    for (let p = from; p < last; p++) if (row(p) === undefined) return undefined;
+    return this.runAround(start, end, from, row);
+  }
+
+  /** The reads under way that hold rows of [from, to), once they are done. */
+  private settled(from: number, to: number): Promise<Answer[]> {
+    const readings = [...this.reading].filter((r) => r.start < to && r.end > from);
+    return Promise.all(readings.map(async (r) => ({ r, rows: await r.rows })));
+  }
+
+  /** The row at a position: held, or, when what is held was dropped since `generation`, as `answers` read it. */
+  private rowOf(generation: number, answers: readonly Answer[]): (p: number) => RecordData | undefined {
     // Rows of a read whose result was dropped meanwhile (rows created or deleted) still answer this caller.
-    const row = (p: number): RecordData | undefined => {
+    return (p) => {
       if (generation === this.generation) return this.byRow.get(p);
       const a = answers.find((x) => p >= x.r.start && p < x.r.end);
       return a?.rows?.[p - a.r.start];
     };
-    const last = Math.min(to, this.end);
-    for (let p = from; p < last; p++) if (row(p) === undefined) return undefined;
-    let first = from;
+  }
+
+  /** The run of rows of [start, end) held around `at` (which is). */
+  private runAround(
+    start: number,
+    end: number,
+    at: number,
+    row: (p: number) => RecordData | undefined,
+  ): FarRows {
+    let first = at;
     while (first > start && row(first - 1) !== undefined) first--;
     const records: RecordData[] = [];
     for (let p = first; p < end; p++) {
@@ -104,6 +146,27 @@ export class FarPages {
       records.push(r);
     }
     return { records, first };
+  }
+
+  /**
+   * The rows to read for the screen: JUMP_WINDOW rows (the screen's rows not held, when more) from the first
+   * of them down where the rows above are held, up to the last where the rows below are, else centred on them;
+   * moved into the stretch shown around the screen, where it is given.
+   */
+  private window(screen: ScreenRange): RowRange {
+    const known = (p: number) => p >= this.end || this.byRow.has(p) || this.underWay(p);
+    let from = screen.start;
+    let to = Math.min(screen.end, this.end);
+    while (from < to && known(from)) from++;
+    while (to > from && known(to - 1)) to--;
+    // Every row on screen is held or on its way (the screen's other block): nothing more to read.
+    if (from === to) return { start: from, end: from };
+    if (to - from >= JUMP_WINDOW) return { start: from, end: to };
+    const above = from > 0 && known(from - 1);
+    const below = known(to);
+    if (above && !below) return shownOf({ start: from, end: from + JUMP_WINDOW }, screen.within);
+    if (below && !above) return shownOf({ start: Math.max(0, to - JUMP_WINDOW), end: to }, screen.within);
+    return shownOf(around({ start: from, end: to }), screen.within);
   }
 
   /** Puts the service's newer copy of a record in place of a held one (an acknowledged edit). */
@@ -181,12 +244,19 @@ export class FarPages {
   }
 }
 
-/** The JUMP_WINDOW rows centred on the screen (the screen itself when it is larger). */
-function around(screen: RowRange): RowRange {
-  const size = screen.end - screen.start;
-  if (size >= JUMP_WINDOW) return screen;
-  const start = Math.max(0, screen.start - Math.floor((JUMP_WINDOW - size) / 2));
+/** The JUMP_WINDOW rows centred on `rows` (smaller than it). */
+function around(rows: RowRange): RowRange {
+  const size = rows.end - rows.start;
+  const start = Math.max(0, rows.start - Math.floor((JUMP_WINDOW - size) / 2));
   return { start, end: start + JUMP_WINDOW };
+}
+
+/** `rows` moved into `within` (and cut to it where it is smaller): rows outside it are not shown. */
+function shownOf(rows: RowRange, within: RowRange | undefined): RowRange {
+  if (within === undefined) return rows;
+  const size = rows.end - rows.start;
+  const start = Math.max(within.start, Math.min(rows.start, within.end - size));
+  return { start, end: Math.min(within.end, start + size) };
 }
 
 /** Whether the records come in the order of `ids` (some may be missing). */

@@ -10,7 +10,7 @@ import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
 import { inferredColumns } from './columns';
 import { FAR_PAGE_SIZE, FarPages } from './far-pages';
-import type { FarReader, RowRange } from './far-pages';
+import type { FarReader, ScreenRange } from './far-pages';
 import { PageChain } from './page-chain';
 import type { FetchPage } from './page-chain';
 import type { ViewMap } from './view-map';
@@ -80,7 +80,7 @@ export class TableView {
   async rows(
     start: number,
     end: number,
-    screen?: RowRange,
+    screen?: ScreenRange,
   ): Promise<{ records: RecordData[]; first?: number; rowCount?: number; loaded: number }> {
     // The chain's next page is one request; rows past it are read where they are, where the service allows.
     const far = this.beyondChain(start) ? await this.reported(this.far.rows(start, end, screen)) : undefined;

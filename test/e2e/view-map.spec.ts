@@ -3,7 +3,8 @@
  * fault proxy whose extension paths answer 404, reached through a second connection), acted out as a person:
  * go to a far row before the view is mapped (progress, Cancel), and once mapped (the row at once, read by id);
  * drag the scrollbar to 75 %; a record deleted by someone else before its rows are read; a new sort keeps the
- * rows shown under "Loading…".
+ * rows shown under "Loading…"; grouped by Status, collapsing the first group and a jump to a group deep in the
+ * view, one request each.
  */
 import type { RecordData } from '../../core/records/types';
 import type { FaultProxy, ProxyLogEntry } from '../support/fault-proxy';
@@ -157,4 +158,90 @@ test('a new sort keeps the rows shown under "Loading…" until its own rows come
   door.proxy.latencyMs = 0;
   await expect(loading).toBeHidden({ timeout: 15_000 });
   await expect.poll(() => app.row(0).getAttribute('row-id')).toBe(firstByName!.id);
+});
+
+/**
+ * Every record row drawn is the service's record at its place in the view, by its number (headers aside), and
+ * a record row is drawn at each of `rows`.
+ */
+async function expectRecordsInPlace(
+  app: AppPage,
+  server: readonly RecordData[],
+  rows: number[],
+): Promise<void> {
+  for (const index of rows) await expect(app.row(index)).toHaveAttribute('row-id', /^rec/);
+  const drawn = await app.table.locator('.ag-row[row-id^="rec"]').evaluateAll((els) =>
+    els.map((e) => ({
+      id: e.getAttribute('row-id'),
+      number: Number(e.querySelector('.td-row-number')?.textContent?.replace(/,/g, '')),
+    })),
+  );
+  expect(drawn.length).toBeGreaterThan(0);
+  for (const { id, number } of drawn) expect(id, `record ${number}`).toBe(server[number - 1]?.id);
+}
+
+test('grouped by Status once mapped: collapsing the first group, and a jump to a group deep in the view, one request each', async ({
+  app,
+  door,
+}) => {
+  // The service's records in the grouped view's order (an earlier test may have deleted one).
+  const server = await door.client
+    .table(door.server.baseId, TASKS)
+    .all({ fields: ['Status'], sort: [{ field: 'Status', direction: 'asc' }] });
+  await openHosted(app);
+  await app.table.getByRole('button', { name: /^Group/ }).click();
+  await app.table
+    .getByRole('dialog', { name: 'Group' })
+    .getByRole('combobox', { name: 'Group by', exact: true })
+    .selectOption('Status');
+  await app.page.keyboard.press('Escape');
+  // The service cannot group: the whole view's groups are a walk, and the grouped view's map another.
+  await app.table.getByRole('button', { name: 'Group whole view' }).click();
+  await expect(count(app)).toHaveText(/^≥/);
+  await expect(count(app)).toHaveText(`${server.length.toLocaleString('en-US')} records`, {
+    timeout: 60_000,
+  });
+  await expect(app.table.getByText(/Groups of the [\d,]+ rows loaded/)).toHaveCount(0);
+  const groups: { start: number; count: number }[] = [];
+  server.forEach((r, i) => {
+    const last = groups.at(-1);
+    if (last && server[last.start]!.fields['Status'] === r.fields['Status']) last.count++;
+    else groups.push({ start: i, count: 1 });
+  });
+  expect(groups.length).toBeGreaterThanOrEqual(3);
+
+  door.proxy.log.length = 0;
+  await app.table
+    .getByRole('button', { name: /^Collapse Status/ })
+    .first()
+    .click();
+  // The next group's header under the first's, then its records from its first position on.
+  await expect(app.table.locator('.ag-full-width-row[row-index="1"]')).toBeVisible();
+  await expect.poll(() => app.row(2).getAttribute('row-id')).toBe(server[groups[1]!.start]!.id);
+  await expect(app.rowNumber(2)).toHaveText(String(groups[1]!.start + 1));
+  await expectRecordsInPlace(app, server, [2, 10, 20]);
+  let lists = door.proxy.log.filter(isList);
+  expect(lists).toHaveLength(1);
+  expect(lists.every(byId)).toBe(true);
+
+  // A group's header deep in the view, with rows of two blocks of the grid on screen (a block is 100 rows).
+  // Display rows count the first group's header, then every record from the second group on, with a header each.
+  const viewport = app.table.locator('.ag-grid-viewport');
+  const screen = Math.floor((await viewport.evaluate((e) => e.clientHeight)) / 32);
+  const headers = groups.map((g, k) => (k === 0 ? 0 : 1 + (g.start - groups[1]!.start) + (k - 1)));
+  const k = headers.findLastIndex((h, i) => i >= 2 && (h % 100 <= screen - 4 || h % 100 >= 100 - screen + 3));
+  expect(k, `a header near a block boundary among ${headers.join(', ')}`).toBeGreaterThanOrEqual(2);
+  const header = headers[k]!;
+  const top = header % 100 <= screen - 4 ? header - (header % 100) - 2 : header - 2;
+  door.proxy.log.length = 0;
+  await viewport.evaluate((scroller, y) => {
+    scroller.scrollTop = y;
+  }, top * 32);
+  await expect(app.table.locator(`.ag-full-width-row[row-index="${header}"]`)).toBeVisible();
+  const around = [top + 1, header + 1, top + screen - 2].filter((i) => i !== header);
+  await expectRecordsInPlace(app, server, around);
+  await expect(app.rowNumber(header + 1)).toHaveText(String(groups[k]!.start + 1));
+  lists = door.proxy.log.filter(isList);
+  expect(lists).toHaveLength(1);
+  expect(lists.every(byId)).toBe(true);
 });

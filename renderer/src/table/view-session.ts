@@ -49,7 +49,7 @@ export class ViewSession {
     query: ViewQuery,
     start: number,
     end: number,
-    screen?: { start: number; end: number },
+    screen?: Request<'view.rows'>['screen'],
   ): Promise<Response<'view.rows'>> {
     const opened = this.open(query);
     try {

@@ -11,7 +11,7 @@ import type { AppServices, AppServicesOptions } from '../../../services/app';
 import type { EmbeddedServerOptions } from '../../../services/embedded-server';
 import { createFileVault } from '../../../services/keys/file-vault';
 import { startFaultProxy } from '../../support/fault-proxy';
-import type { FaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy, FaultRule } from '../../support/fault-proxy';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
 import type { ServerOptions } from '../../../server/index';
@@ -95,24 +95,41 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
+/** A second connection to the embedded server, through a fault proxy with `rule` on its extension paths. */
+async function proxiedConnection(
+  h: Harness,
+  name: string,
+  rule: FaultRule,
+): Promise<{ connectionId: string; proxy: FaultProxy }> {
+  const server = (await h.services.embedded)!;
+  const proxy = await startFaultProxy(server.url);
+  proxy.inject(rule.fault, { ...rule, times: Infinity });
+  const saved = await h.call('connections.save', { name, baseUrl: proxy.url, apiKey: server.apiKey });
+  return { connectionId: saved.connection.id, proxy };
+}
+
 /**
  * A second connection to the embedded server through a fault proxy that answers the extensions' question as a
  * TableDesk server from before the `seek` extension would (it counts, and reads nothing where it is), so rows
  * far ahead come by a walk of the view's chain. Close the proxy when done.
  */
-export async function countOnlyConnection(h: Harness): Promise<{ connectionId: string; proxy: FaultProxy }> {
-  const server = (await h.services.embedded)!;
-  const proxy = await startFaultProxy(server.url);
-  proxy.inject(
-    { type: 'replace-body', status: 200, body: '{"extensions":["count"]}' },
-    { match: (r) => r.path.startsWith('/_tabledesk/v1/extensions'), times: Infinity },
-  );
-  const saved = await h.call('connections.save', {
-    name: 'Count only',
-    baseUrl: proxy.url,
-    apiKey: server.apiKey,
+export function countOnlyConnection(h: Harness): Promise<{ connectionId: string; proxy: FaultProxy }> {
+  return proxiedConnection(h, 'Count only', {
+    fault: { type: 'replace-body', status: 200, body: '{"extensions":["count"]}' },
+    match: (r) => r.path.startsWith('/_tabledesk/v1/extensions'),
   });
-  return { connectionId: saved.connection.id, proxy };
+}
+
+/**
+ * A second connection to the embedded server through a fault proxy whose extension paths answer 404, as the
+ * hosted service (Airtable) has none: the app counts, reads far rows and groups by walks. Close the proxy when
+ * done.
+ */
+export function extensionlessConnection(h: Harness): Promise<{ connectionId: string; proxy: FaultProxy }> {
+  return proxiedConnection(h, 'Hosted-like', {
+    fault: { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+    match: (r) => r.path.startsWith('/_tabledesk/'),
+  });
 }
 
 /** A local server playing the hosted service, the fault proxy in front of it, and the app connected through it. */

@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RecordTableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
-import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy, ProxyLogEntry } from '../../support/fault-proxy';
-import { startHarness } from './harness';
+import { extensionlessConnection, startHarness } from './harness';
 import type { Harness } from './harness';
 
 const TASKS = 'Tasks';
@@ -34,14 +33,9 @@ beforeAll(async () => {
   h = await startHarness();
   const server = (await h.services.embedded)!;
   baseId = await h.demoBaseId();
-  proxy = await startFaultProxy(server.url);
-  proxy.inject(
-    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-  );
-  const hostedId = (
-    await h.call('connections.save', { name: 'Hosted-like', baseUrl: proxy.url, apiKey: server.apiKey })
-  ).connection.id;
+  const hosted = await extensionlessConnection(h);
+  proxy = hosted.proxy;
+  const hostedId = hosted.connectionId;
   const other = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey, requestsPerSecond: 50 });
   expected = (await other.table(baseId, TASKS).all({ sort: SORT, fields: ['Name'] })).map((r) => r.id);
   proxy.log.length = 0;

@@ -83,4 +83,17 @@ describe('grouped rows', () => {
     expect(l.rowCount).toBe(expected.length);
     for (let i = 0; i < expected.length; i += 1) expect(show(l.at(i))).toBe(expected[i]);
   });
+
+  it('the records on screen, each run with the stretch shown around it without a break', () => {
+    // H0:null R0 R1 H0:Done(collapsed) H0:Todo R5
+    const l = new GroupLayout(oneLevel, ['Status'], new Set([JSON.stringify(['Done'])]));
+    expect(l.recordsOn(0, l.rowCount)).toEqual([
+      { from: 0, to: 2, within: { start: 0, end: 2 } },
+      { from: 5, to: 6, within: { start: 5, end: 6 } },
+    ]);
+    expect(l.recordsOn(3, 4)).toEqual([]);
+    // Open groups, and subgroups, follow one another without a break.
+    const open = new GroupLayout(twoLevels, ['A', 'B'], new Set());
+    expect(open.recordsOn(3, 4)).toEqual([{ from: 1, to: 2, within: { start: 0, end: 5 } }]);
+  });
 });

@@ -89,6 +89,32 @@ export class GroupLayout {
     return runs;
   }
 
+  /**
+   * The view offsets of the records on display rows [start, end), as contiguous runs, each with the stretch of
+   * offsets shown around it without a break (a collapsed group's records break it).
+   */
+  recordsOn(
+    start: number,
+    end: number,
+  ): { from: number; to: number; within: { start: number; end: number } }[] {
+    return GroupLayout.recordRuns(this.rows(start, end)).map((run) => ({
+      ...run,
+      within: this.stretchOf(run.from),
+    }));
+  }
+
+  /** The offsets of the records shown without a break around the record at `offset` (which is shown). */
+  private stretchOf(offset: number): { start: number; end: number } {
+    const records = this.segments.filter((s): s is Extract<Segment, { count: number }> => 'count' in s);
+    let at = records.findIndex((s) => offset >= s.offset && offset < s.offset + s.count);
+    let first = at;
+    while (first > 0 && records[first - 1]!.offset + records[first - 1]!.count === records[first]!.offset)
+      first--;
+    while (at + 1 < records.length && records[at]!.offset + records[at]!.count === records[at + 1]!.offset)
+      at++;
+    return { start: records[first]!.offset, end: records[at]!.offset + records[at]!.count };
+  }
+
   /** The display row of a group's header, by key. */
   headerRow(key: string): number | undefined {
     return this.segments.find((s) => 'header' in s && s.header.key === key)?.start;

@@ -88,6 +88,7 @@ export function useGrouping(
             if (a.declined) setScope('loaded');
           },
         },
+        screen,
       );
       grouped.current = ds;
       return ds;
