@@ -22,9 +22,12 @@ const KINDS: Record<RequestKind, (r: ProxiedRequest) => boolean> = {
   any: () => true,
 };
 
-/** What a rewrite may need of the run: the sentinel's URL, where no download may go. */
+/** What a rewrite may need of the run. */
 export interface ShapeContext {
+  /** The sentinel's URL, where no download may go. */
   sentinel: string;
+  /** The origin the service names its files at (its own), and the proxy's. */
+  files: { service: string; proxy: string };
 }
 
 export interface DrawnFault {
@@ -37,30 +40,53 @@ export interface DrawnFault {
   fault(ctx: ShapeContext): Fault;
 }
 
-/** Installs drawn faults on the proxy, each on the exact requests it names. */
+/**
+ * Installs drawn faults on the proxy, each on the exact requests it names. Then, for the list answers no fault
+ * took, the files' URLs go through the proxy too: the service names them at its own origin, so a fault on
+ * files (a status, a redirect elsewhere) would otherwise never meet a download.
+ */
 export function install(proxy: FaultProxy, faults: DrawnFault[], ctx: ShapeContext): void {
   for (const f of faults) {
     let seen = 0;
     proxy.inject(f.fault(ctx), { match: (r) => KINDS[f.kind](r) && seen++ >= f.nth, times: f.times });
   }
+  proxy.inject(filesThroughProxy(ctx.files), { match: KINDS.list, times: Infinity });
+}
+
+function filesThroughProxy({ service, proxy }: ShapeContext['files']): Fault {
+  return {
+    type: 'rewrite',
+    rewrite: (answer) => ({
+      ...answer,
+      body: Buffer.from(
+        answer.body.toString('utf8').replaceAll(`"${service}/files/`, `"${proxy}/files/`),
+        'utf8',
+      ),
+    }),
+  };
 }
 
 type Json = unknown;
 type Obj = Record<string, Json>;
 const isObj = (v: Json): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A 200 answer's parsed body; undefined for any other answer, or one that is not JSON. */
+function jsonOf(answer: ProxiedAnswer): Json {
+  if (answer.status !== 200) return undefined;
+  try {
+    return JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** A rewrite of a JSON answer's parsed body; an answer that is not JSON (or not 2xx) passes unchanged. */
-function rewriteJson(edit: (body: Json, req: ProxiedRequest) => Json): Fault {
+export function rewriteJson(edit: (body: Json, req: ProxiedRequest) => Json): Fault {
   return {
     type: 'rewrite',
     rewrite(answer: ProxiedAnswer, req) {
-      if (answer.status !== 200) return answer;
-      let body: Json;
-      try {
-        body = JSON.parse(answer.body.toString('utf8'));
-      } catch {
-        return answer;
-      }
+      const body = jsonOf(answer);
+      if (body === undefined) return answer;
       return { ...answer, body: Buffer.from(JSON.stringify(edit(body, req)), 'utf8') };
     },
   };
@@ -100,10 +126,13 @@ const hostileName = fc.constantFrom(
 const pick = <T>(list: T[], at: number): T | undefined => list[Math.floor(at * list.length)];
 const at = fc.double({ min: 0, max: 0.999, noNaN: true });
 
-const recordEdits: fc.Arbitrary<{
+/** A rewrite of a list answer's records; `at` picks the record, `v` a wrong value, `cell` a wrong cell. */
+export interface RecordEdit {
   label: string;
   edit: (body: Json, at: number, v: Json, cell: Json) => Json;
-}> = fc.constantFrom(
+}
+
+export const RECORD_EDITS: RecordEdit[] = [
   {
     label: 'records not a list',
     edit: (b: Json, _a: number, v: Json) => (isObj(b) ? { ...b, records: v } : b),
@@ -164,7 +193,8 @@ const recordEdits: fc.Arbitrary<{
         fields: { ...(isObj(r.fields) ? r.fields : {}), Deep: deep(5_000) },
       })),
   },
-);
+];
+const recordEdits = fc.constantFrom(...RECORD_EDITS);
 
 function withRecord(body: Json, a: number, edit: (r: Obj) => Json): Json {
   if (!isObj(body) || !Array.isArray(body.records) || body.records.length === 0) return body;
@@ -180,28 +210,36 @@ function deep(n: number): Json {
   return v;
 }
 
-/** Offsets that never end: the same offset again, or a cycle of two, across the pages of every chain. */
-function offsetLoop(cycle: boolean): Fault {
+/**
+ * Offsets that never end: the same offset again, or a cycle of two, across the pages of every chain. The
+ * service refuses the offsets forged here, so a page asked by one is answered as the first page of the walk
+ * was. With `empty`, every page holds no record, so only the walk's offsets can tell that it goes nowhere.
+ */
+export function offsetLoop(cycle: boolean, empty = false): Fault {
   const given: string[] = [];
-  return rewriteJson((b, req) => {
-    if (!isObj(b)) return b;
-    const asked =
-      /[?&]offset=([^&]+)/.exec(req.path)?.[1] ?? req.body.match(/"offset":"([^"]+)"/)?.[1] ?? undefined;
-    if (asked === undefined) {
-      const fresh = `itr${given.length}loop/rec${given.length}`;
-      given.push(fresh);
-      return { ...b, offset: fresh };
-    }
-    const i = given.indexOf(decodeURIComponent(asked));
-    return {
-      ...b,
-      offset: cycle && i >= 0 ? given[(i + 1) % Math.max(1, given.length)] : decodeURIComponent(asked),
-    };
-  });
+  let first: Obj | undefined;
+  return {
+    type: 'rewrite',
+    rewrite(answer, req) {
+      const raw = /[?&]offset=([^&]+)/.exec(req.path)?.[1] ?? /"offset":"([^"]+)"/.exec(req.body)?.[1];
+      const asked = raw === undefined ? undefined : decodeURIComponent(raw);
+      const i = asked === undefined ? -1 : given.indexOf(asked);
+      const body = i >= 0 ? first : jsonOf(answer);
+      if (!isObj(body)) return answer;
+      first ??= body;
+      let offset = asked;
+      if (asked === undefined) {
+        offset = `itr${given.length}loop/rec${given.length}`;
+        given.push(offset);
+      } else if (cycle && i >= 0) offset = given[(i + 1) % given.length];
+      const page = { ...body, ...(empty ? { records: [] } : {}), offset };
+      return { ...answer, status: 200, body: Buffer.from(JSON.stringify(page), 'utf8') };
+    },
+  };
 }
 
 /** The same record ids on every page: each page's first record repeats one a page before sent. */
-function idsAcrossPages(): Fault {
+export function idsAcrossPages(): Fault {
   let first: Obj | undefined;
   return rewriteJson((b) => {
     if (!isObj(b) || !Array.isArray(b.records) || b.records.length === 0) return b;
@@ -213,7 +251,7 @@ function idsAcrossPages(): Fault {
 }
 
 /** Attachment URLs that point elsewhere: other hosts, the sentinel, local files, link-local metadata. */
-const elsewhere = (sentinel: string) => [
+export const elsewhere = (sentinel: string) => [
   `${sentinel}/stolen`,
   'http://169.254.169.254/latest/meta-data/',
   'file:///etc/passwd',
@@ -223,7 +261,7 @@ const elsewhere = (sentinel: string) => [
   'not a url',
 ];
 
-function attachmentsElsewhere(which: number): (ctx: ShapeContext) => Fault {
+export function attachmentsElsewhere(which: number): (ctx: ShapeContext) => Fault {
   return (ctx) =>
     rewriteJson((b) => {
       if (!isObj(b) || !Array.isArray(b.records)) return b;
@@ -248,10 +286,13 @@ function attachmentsElsewhere(which: number): (ctx: ShapeContext) => Fault {
     });
 }
 
-const schemaEdits: fc.Arbitrary<{
+/** A rewrite of a schema answer; `a` picks the table (and field), `v` a wrong value, `name` a hostile name. */
+export interface SchemaEdit {
   label: string;
   edit: (b: Json, a: number, v: Json, name: string) => Json;
-}> = fc.constantFrom(
+}
+
+export const SCHEMA_EDITS: SchemaEdit[] = [
   {
     label: 'tables not a list',
     edit: (b: Json, _a: number, v: Json) => (isObj(b) ? { ...b, tables: v } : b),
@@ -321,7 +362,8 @@ const schemaEdits: fc.Arbitrary<{
         options: { linkedTableId: 'tblNowhere0000000' },
       })),
   },
-);
+];
+const schemaEdits = fc.constantFrom(...SCHEMA_EDITS);
 
 function withTable(body: Json, a: number, edit: (t: Obj) => Json): Json {
   if (!isObj(body) || !Array.isArray(body.tables) || body.tables.length === 0) return body;
@@ -377,21 +419,24 @@ const statusFault: fc.Arbitrary<DrawnFault> = fc
     }),
   }));
 
+/** Answers that are no answer: what each says, and the body (made when sent: some are large). */
+export const BODIES: [string, () => string][] = [
+  ['not JSON', () => 'hello'],
+  ['an empty body', () => ''],
+  ['an HTML page', () => '<!doctype html><html><body>Gateway timeout</body></html>'],
+  ['truncated JSON', () => '{"records":[{"id":"rec1","fields":{"Na'],
+  ['JSON null', () => 'null'],
+  ['a JSON string', () => '"records"'],
+  ['a deep body', () => '['.repeat(100_000) + ']'.repeat(100_000)],
+  ['a huge body', () => `{"records":[],"pad":"${'x'.repeat(33 * 1024 * 1024)}"}`],
+];
+
 const bodyFault: fc.Arbitrary<DrawnFault> = fc
   .record({
     kind: where,
     nth,
     times,
-    body: fc.constantFrom<[string, () => string]>(
-      ['not JSON', () => 'hello'],
-      ['an empty body', () => ''],
-      ['an HTML page', () => '<!doctype html><html><body>Gateway timeout</body></html>'],
-      ['truncated JSON', () => '{"records":[{"id":"rec1","fields":{"Na'],
-      ['JSON null', () => 'null'],
-      ['a JSON string', () => '"records"'],
-      ['a deep body', () => '['.repeat(100_000) + ']'.repeat(100_000)],
-      ['a huge body', () => `{"records":[],"pad":"${'x'.repeat(33 * 1024 * 1024)}"}`],
-    ),
+    body: fc.constantFrom(...BODIES),
     status: fc.constantFrom(200, 200, 502),
   })
   .map(({ kind, nth, times, body: [what, body], status }) => ({
@@ -501,6 +546,18 @@ const walkFault: fc.Arbitrary<DrawnFault> = fc.constantFrom(
   },
 );
 
+/** A file answered with a redirect to a place no download may go. */
+export function redirectElsewhere(which: number): (ctx: ShapeContext) => Fault {
+  return (ctx) => ({
+    type: 'rewrite',
+    rewrite: (): ProxiedAnswer => ({
+      status: 302,
+      headers: { location: elsewhere(ctx.sentinel)[which]! },
+      body: Buffer.alloc(0),
+    }),
+  });
+}
+
 const fileFault: fc.Arbitrary<DrawnFault> = fc
   .record({ which: fc.nat({ max: 6 }), redirect: fc.boolean() })
   .map(({ which, redirect }) =>
@@ -510,14 +567,7 @@ const fileFault: fc.Arbitrary<DrawnFault> = fc
           kind: 'file' as const,
           nth: 0,
           times: Infinity,
-          fault: (ctx: ShapeContext) => ({
-            type: 'rewrite' as const,
-            rewrite: (): ProxiedAnswer => ({
-              status: 302,
-              headers: { location: elsewhere(ctx.sentinel)[which]! },
-              body: Buffer.alloc(0),
-            }),
-          }),
+          fault: redirectElsewhere(which),
         }
       : {
           label: `list: attachment URLs elsewhere (${which})`,

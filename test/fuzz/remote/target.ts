@@ -28,7 +28,21 @@ import type { RemoteWorld } from './world';
 /** A pull or sync of this small base takes about a second; one still running after this has hung. */
 const RUN_BOUND_MS = 60_000;
 
-interface Plan {
+/**
+ * Requests of one faulted pull or sync: a few dozen with their retries; a walk that went on past an offset
+ * named before stops only at its page cap, thousands later.
+ */
+const PHASE_REQUESTS = 1_000;
+
+/** A faulted phase's requests, within the bound, then the proxy's rules and log forgotten. */
+function endPhase(world: RemoteWorld, phase: string, problems: string[]): void {
+  const n = world.proxy.log.length;
+  if (n > PHASE_REQUESTS) problems.push(`${phase}: ${n} requests, past ${PHASE_REQUESTS}: a walk ran on`);
+  world.proxy.reset();
+}
+
+/** What one run meets: faults on its first pull, on its sync, and the walk's chains. */
+export interface Plan {
   pullFaults: DrawnFault[];
   syncFaults: DrawnFault[];
   partitions: number;
@@ -154,7 +168,8 @@ async function readBack(c: RunContext, phase: string): Promise<void> {
     c.problems.push(`${phase}: a download reached a refused host: ${c.world.sentinel.hits.join(', ')}`);
 }
 
-async function oneRun(world: RemoteWorld, p: Plan): Promise<string[]> {
+/** One run of the plan (see above): the problems it found, none when the copy and the service came out right. */
+export async function oneRun(world: RemoteWorld, p: Plan): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'tabledesk-remotefuzz-'));
   const local = await startServer({ dataDir: join(root, 'data', 'local-server'), rateLimit: 'off' });
   const remote = new RecordTableClient({
@@ -190,7 +205,7 @@ async function oneRun(world: RemoteWorld, p: Plan): Promise<string[]> {
     problems: [],
   };
   const key = world.hosted.apiKey;
-  const ctx = { sentinel: world.sentinel.url };
+  const ctx = { sentinel: world.sentinel.url, files: { service: world.hosted.url, proxy: world.proxy.url } };
   world.sentinel.hits.length = 0;
   try {
     const baseId = await world.makeBase();
@@ -200,7 +215,7 @@ async function oneRun(world: RemoteWorld, p: Plan): Promise<string[]> {
     world.proxy.reset();
     install(world.proxy, p.pullFaults, ctx);
     const pulled = await bounded('the faulted pull', mirrors.makeAvailableOffline(source));
-    world.proxy.reset();
+    endPhase(world, 'the faulted pull', c.problems);
     if ('error' in pulled) {
       const why = unclear(pulled.error, key);
       if (why) c.problems.push(`the faulted pull failed unclearly: ${why}`);
@@ -228,7 +243,7 @@ async function oneRun(world: RemoteWorld, p: Plan): Promise<string[]> {
         .catch(() => undefined);
       install(world.proxy, p.syncFaults, ctx);
       const synced = await bounded('the faulted sync', mirrors.sync(mirror.id));
-      world.proxy.reset();
+      endPhase(world, 'the faulted sync', c.problems);
       if ('error' in synced) {
         const why = unclear(synced.error, key);
         if (why) c.problems.push(`the faulted sync failed unclearly: ${why}`);
