@@ -54,6 +54,21 @@ export default tseslint.config(
     rules: { 'no-restricted-globals': ['error', ...nodeGlobals] },
   },
   {
+    // The page's bridge is read in one place (renderer/src/api/page-bridge.ts, which only main.tsx imports).
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/src/api/page-bridge.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'globalThis', 'self'].map((object) => ({
+          object,
+          property: 'tabledesk',
+          message: 'Reach the services through useApi() (React) or the api a module is given.',
+        })),
+      ],
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

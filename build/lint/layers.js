@@ -35,6 +35,13 @@ const PACKAGES = [
   },
 ];
 
+/**
+ * Modules one file alone may import, whatever path reaches them. The page's bridge is the services' global:
+ * main.tsx hands it to ApiProvider, and every other renderer module asks `useApi()` or is given the api, so a
+ * test can hand any of them its own.
+ */
+const ONE_IMPORTER = { 'renderer/src/api/page-bridge': 'renderer/src/main.tsx' };
+
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
 const packageName = (spec) =>
   spec
@@ -58,6 +65,15 @@ function check(context, node, spec) {
   if (spec.startsWith('.')) {
     const target = resolve(dirname(file), spec);
     const to = topOf(target);
+    const only =
+      ONE_IMPORTER[
+        relative(ROOT, target)
+          .split(sep)
+          .join('/')
+          .replace(/\.[cm]?[jt]sx?$/, '')
+      ];
+    if (only !== undefined && relative(ROOT, file).split(sep).join('/') !== only)
+      return report(`Only ${only} may import "${spec}" (docs/ARCHITECTURE.md, The renderer's api).`);
     if (allowed === undefined || to === from) return;
     if (to === undefined) return report(`"${spec}" leaves the project.`);
     if (allowed === '*' || allowed.includes(to) || !(to in LAYERS)) return;

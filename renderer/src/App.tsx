@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { ConnectionSummary, Response } from '../../core/contract';
-import { errorMessage, tabledesk } from './bridge';
+import { useApi } from './api/ApiProvider';
+import { errorMessage } from './api/call-errors';
 import { ConsentBar } from './budget/ConsentBar';
 import { ConnectionForm } from './connections/ConnectionForm';
 import { ConnectionList } from './connections/ConnectionList';
@@ -24,6 +25,7 @@ import type { Tab } from './tabs/tabs';
 import { useColorScheme } from './theme';
 
 export function App() {
+  const api = useApi();
   useColorScheme();
   const [info, setInfo] = useState<Response<'app.info'>>();
   const [connections, setConnections] = useState<ConnectionSummary[]>([]);
@@ -40,42 +42,36 @@ export function App() {
 
   const reload = useCallback(
     (select?: string) =>
-      tabledesk()
-        .call('connections.list', {})
-        .then(
-          (r) => {
-            const known = (id: string | undefined) => r.connections.some((c) => c.id === id);
-            setConnections(r.connections);
-            // The last connection used, unless it is gone; never a stale one by accident.
-            setSelectedId(
-              (current) =>
-                select ??
-                (known(current)
-                  ? current
-                  : known(session?.connectionId)
-                    ? session?.connectionId
-                    : r.defaultId),
-            );
-            setFailure(undefined);
-            return r.connections;
-          },
-          (e: unknown) => {
-            setFailure(errorMessage(e));
-            return [];
-          },
-        ),
-    [session],
+      api.call('connections.list', {}).then(
+        (r) => {
+          const known = (id: string | undefined) => r.connections.some((c) => c.id === id);
+          setConnections(r.connections);
+          // The last connection used, unless it is gone; never a stale one by accident.
+          setSelectedId(
+            (current) =>
+              select ??
+              (known(current) ? current : known(session?.connectionId) ? session?.connectionId : r.defaultId),
+          );
+          setFailure(undefined);
+          return r.connections;
+        },
+        (e: unknown) => {
+          setFailure(errorMessage(e));
+          return [];
+        },
+      ),
+    [api, session],
   );
 
   useEffect(() => {
-    tabledesk()
-      .call('app.info', {})
-      .then(setInfo, (e: unknown) => setFailure(errorMessage(e)));
+    api.call('app.info', {}).then(setInfo, (e: unknown) => setFailure(errorMessage(e)));
     void reload().then(async (list) => {
       const ids = new Set(list.map((c) => c.id));
       const targets = session
-        ? await Promise.all(session.tabs.filter((t) => ids.has(t.connectionId)).map(withSchema))
-        : [await demoTarget(list)].filter((t) => t !== undefined);
+        ? await Promise.all(
+            session.tabs.filter((t) => ids.has(t.connectionId)).map((t) => withSchema(api, t)),
+          )
+        : [await demoTarget(api, list)].filter((t) => t !== undefined);
       const reopened = targets.map((target) => ({ key: tabKey(target), target, label: target.table }));
       // A table the user opened while these loaded stays, after the reopened ones, and stays in front.
       setTabs((ts) => [...reopened, ...ts.filter((t) => !reopened.some((r) => r.key === t.key))]);
@@ -83,7 +79,7 @@ export function App() {
       if (reopened.some((t) => t.key === front)) setActiveKey((current) => current ?? front);
       setRestored(true);
     });
-  }, [reload, session]);
+  }, [api, reload, session]);
 
   useEffect(() => {
     if (!restored) return;

@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AllCommunityModule, ModuleRegistry } from 'ag-grid-community';
 import { App } from './App';
+import { ApiProvider } from './api/ApiProvider';
+import { pageBridge } from './api/page-bridge';
 import { ErrorBoundary } from './status/ErrorBoundary';
 import { installLastResort } from './status/last-resort';
 import './styles.css';
@@ -16,7 +18,9 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <ErrorBoundary what="The window">
-      <App />
+      <ApiProvider api={pageBridge()}>
+        <App />
+      </ApiProvider>
     </ErrorBoundary>
   </StrictMode>,
 );

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import type { Plan, Response } from '../../../core/contract';
 import { PLANS } from '../../../core/contract';
 import type { Purpose } from '../../../core/api/options';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import {
   budgetLevel,
   figureText,
@@ -97,13 +98,12 @@ function Panel({
   current: { connectionId: string; baseId: string };
   onClose: () => void;
 }) {
+  const api = useApi();
   const [report, setReport] = useState<Report>();
   const [error, setError] = useState<string>();
   const load = () =>
-    void tabledesk()
-      .call('budget.report', {})
-      .then(setReport, (e: unknown) => setError(errorMessage(e)));
-  useEffect(load, []);
+    void api.call('budget.report', {}).then(setReport, (e: unknown) => setError(errorMessage(e)));
+  useEffect(load, [api]);
   const act = (p: Promise<unknown>) => void p.then(load, (e: unknown) => setError(errorMessage(e)));
   return (
     <div
@@ -137,7 +137,7 @@ function Panel({
           key={s.scope}
           scope={s}
           current={current}
-          onPlan={(plan) => act(tabledesk().call('budget.setPlan', { scope: s.scope, plan }))}
+          onPlan={(plan) => act(api.call('budget.setPlan', { scope: s.scope, plan }))}
         />
       ))}
       {report !== undefined && report.account > 0 && (
@@ -152,7 +152,7 @@ function Panel({
             {report.always.map((a) => (
               <li key={`${a.connectionId} ${a.baseId}`}>
                 {a.baseId}{' '}
-                <button type="button" onClick={() => act(tabledesk().call('budget.askAgain', a))}>
+                <button type="button" onClick={() => act(api.call('budget.askAgain', a))}>
                   Ask again
                 </button>
               </li>

@@ -4,23 +4,23 @@
  * modal: the app stays usable, and the work simply waits. One question at a time, the oldest first.
  */
 import { useState } from 'react';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { askText } from './budget-text';
 import { useBudgetAsks } from './useBudget';
 import './budget.css';
 
 export function ConsentBar() {
+  const api = useApi();
   const asks = useBudgetAsks();
   const [error, setError] = useState<string>();
   const ask = asks[0];
   if (ask === undefined) return null;
   const answer = (choice: 'yes' | 'always' | 'no') =>
-    void tabledesk()
-      .call('budget.answer', { askId: ask.askId, choice })
-      .then(
-        () => setError(undefined),
-        (e: unknown) => setError(errorMessage(e)),
-      );
+    void api.call('budget.answer', { askId: ask.askId, choice }).then(
+      () => setError(undefined),
+      (e: unknown) => setError(errorMessage(e)),
+    );
   return (
     <section className="td-consent" role="region" aria-label="API calls question" data-testid="budget-ask">
       <p>

@@ -4,13 +4,13 @@
  */
 import { useEffect, useState } from 'react';
 import type { BudgetAsk, BudgetStatus } from '../../../core/contract';
-import { tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
 
 export function useBudgetStatus(connectionId: string, baseId: string): BudgetStatus | undefined {
+  const api = useApi();
   const [status, setStatus] = useState<BudgetStatus>();
   useEffect(() => {
     let live = true;
-    const api = tabledesk();
     const off = api.on('budget.changed', ({ statuses }) => {
       setStatus((current) => {
         const own = statuses.find((s) => s.connectionId === connectionId && s.baseId === baseId);
@@ -30,14 +30,14 @@ export function useBudgetStatus(connectionId: string, baseId: string): BudgetSta
       live = false;
       off();
     };
-  }, [connectionId, baseId]);
+  }, [api, connectionId, baseId]);
   return status?.connectionId === connectionId && status.baseId === baseId ? status : undefined;
 }
 
 export function useBudgetAsks(): BudgetAsk[] {
+  const api = useApi();
   const [asks, setAsks] = useState<BudgetAsk[]>([]);
   useEffect(() => {
-    const api = tabledesk();
     let heard = false;
     const off = api.on('budget.asks', (e) => {
       heard = true;
@@ -51,6 +51,6 @@ export function useBudgetAsks(): BudgetAsk[] {
       () => undefined,
     );
     return off;
-  }, []);
+  }, [api]);
   return asks;
 }

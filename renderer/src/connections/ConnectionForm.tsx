@@ -6,7 +6,8 @@
  */
 import { useState } from 'react';
 import type { ConnectionSummary, Response } from '../../../core/contract';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 
 type KeyStorage = Response<'app.info'>['keyStorage'];
 
@@ -31,6 +32,7 @@ interface Verdict extends Outcome {
 const REFUSED = new Set([401, 403]);
 
 export function ConnectionForm({ initial, keyStorage, onSaved, onCancel }: Props) {
+  const api = useApi();
   const [name, setName] = useState(initial?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(initial?.baseUrl ?? 'https://api.airtable.com');
   const [apiKey, setApiKey] = useState('');
@@ -62,7 +64,7 @@ export function ConnectionForm({ initial, keyStorage, onSaved, onCancel }: Props
   const check = async (): Promise<Verdict> => {
     setTesting(true);
     try {
-      const r = await tabledesk().call('connections.test', {
+      const r = await api.call('connections.test', {
         ...(initial ? { id: initial.id } : {}),
         baseUrl: baseUrl.trim(),
         ...key,
@@ -91,7 +93,7 @@ export function ConnectionForm({ initial, keyStorage, onSaved, onCancel }: Props
           return known;
         }
       }
-      const r = await tabledesk().call('connections.save', {
+      const r = await api.call('connections.save', {
         ...(initial ? { id: initial.id } : {}),
         name,
         baseUrl: baseUrl.trim(),

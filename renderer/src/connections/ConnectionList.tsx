@@ -1,7 +1,8 @@
 /** The saved connections: pick one to browse, test it, edit it or remove it. */
 import { useState } from 'react';
 import type { ConnectionSummary } from '../../../core/contract';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { ConfirmDialog } from '../rows/ConfirmDialog';
 import type { Confirmation } from '../rows/ConfirmDialog';
 
@@ -15,6 +16,7 @@ interface Props {
 }
 
 export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAdd, onRemoved }: Props) {
+  const api = useApi();
   const [results, setResults] = useState<Record<string, { ok: boolean; message: string; pending?: boolean }>>(
     {},
   );
@@ -26,7 +28,7 @@ export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAd
     // A rerun must not leave the previous verdict on screen while the new one is awaited.
     setResults((m) => ({ ...m, [id]: { ok: true, message: 'Testing…', pending: true } }));
     try {
-      const r = await tabledesk().call('connections.test', { id });
+      const r = await api.call('connections.test', { id });
       setResults((m) => ({ ...m, [id]: { ok: r.ok, message: r.message } }));
     } catch (e) {
       setResults((m) => ({ ...m, [id]: { ok: false, message: errorMessage(e) } }));
@@ -35,7 +37,7 @@ export function ConnectionList({ connections, selectedId, onSelect, onEdit, onAd
 
   const remove = async (c: ConnectionSummary) => {
     try {
-      await tabledesk().call('connections.remove', { id: c.id });
+      await api.call('connections.remove', { id: c.id });
       onRemoved();
     } catch (e) {
       setResults((m) => ({ ...m, [c.id]: { ok: false, message: errorMessage(e) } }));

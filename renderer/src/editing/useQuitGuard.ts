@@ -3,12 +3,12 @@
  * before the window closes; a beforeunload handler there would cancel the close without a word.)
  */
 import { useEffect, useState } from 'react';
-import { tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
 
 export function useQuitGuard(door: 'electron' | 'browser' | undefined): void {
+  const api = useApi();
   const [pending, setPending] = useState(0);
   useEffect(() => {
-    const api = tabledesk();
     const off = api.on('edits.summary', (s) => setPending(s.pending));
     // Edits replayed at start were announced before this window subscribed.
     api.call('edits.status', {}).then(
@@ -16,7 +16,7 @@ export function useQuitGuard(door: 'electron' | 'browser' | undefined): void {
       () => undefined,
     );
     return off;
-  }, []);
+  }, [api]);
   useEffect(() => {
     if (door !== 'browser' || pending === 0) return;
     const ask = (e: BeforeUnloadEvent) => e.preventDefault();

@@ -1,6 +1,7 @@
 /** Linked records as chips with their names (ids until the names come); a chip opens its record. */
 import { useContext, useEffect, useReducer } from 'react';
 import type { Column } from '../../../core/contract';
+import { useApi } from '../api/ApiProvider';
 import { LinksContext } from './context';
 import { linkIds, linkNames, linkedTableId } from './names';
 
@@ -12,6 +13,7 @@ interface Props {
 }
 
 export function LinkChips({ field, value, label = field.name }: Props) {
+  const api = useApi();
   const scope = useContext(LinksContext);
   const tableId = linkedTableId(field);
   const ids = linkIds(value);
@@ -24,12 +26,13 @@ export function LinkChips({ field, value, label = field.name }: Props) {
       if (t === tableId && [...changed].some((id) => shown.has(id))) rerender();
     });
     linkNames.wantIds(
+      api,
       scope.target,
       tableId,
       [...shown].filter((id) => id !== ''),
     );
     return off;
-  }, [tableId, key, scope]);
+  }, [api, tableId, key, scope]);
   return (
     <span className="td-chips" aria-label={label} role="group">
       {ids.map((id) => (

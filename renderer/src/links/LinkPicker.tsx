@@ -7,7 +7,8 @@ import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { CustomCellEditorProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { LinksContext } from './context';
 import { linkIds, linkNames, linkedTableId } from './names';
 
@@ -24,6 +25,7 @@ interface Found {
 }
 
 export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) {
+  const api = useApi();
   const scope = useContext(LinksContext);
   const tableId = linkedTableId(field) ?? '';
   const single = field.options?.['prefersSingleRecordLink'] === true;
@@ -42,7 +44,7 @@ export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) 
       if (!scope) return;
       const asked = ++search.current;
       setLoading(true);
-      tabledesk()
+      api
         .call('links.search', {
           ...scope.target,
           tableId,
@@ -61,7 +63,7 @@ export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) 
         )
         .finally(() => asked === search.current && setLoading(false));
     },
-    [scope, tableId],
+    [api, scope, tableId],
   );
 
   useEffect(() => {

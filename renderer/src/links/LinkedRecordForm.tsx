@@ -4,7 +4,8 @@
  */
 import { useContext, useEffect, useRef, useState } from 'react';
 import type { RecordData } from '../../../core/records/types';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { formatCell } from '../grid/format';
 import { LinkedRecords } from '../rows/links/LinkedRecords';
 import { useModalFocus } from '../rows/useModalFocus';
@@ -24,6 +25,7 @@ interface Props {
 }
 
 export function LinkedRecordForm({ place, onBack, onClose }: Props) {
+  const api = useApi();
   const scope = useContext(LinksContext);
   const target = scope?.target ?? { connectionId: '', baseId: '' };
   const tables = useBaseTables(target.connectionId, target.baseId);
@@ -36,7 +38,7 @@ export function LinkedRecordForm({ place, onBack, onClose }: Props) {
   useEffect(() => {
     // One form per place (its key): nothing to reset here.
     let live = true;
-    tabledesk()
+    api
       .call('links.record', {
         connectionId: target.connectionId,
         baseId: target.baseId,
@@ -50,7 +52,7 @@ export function LinkedRecordForm({ place, onBack, onClose }: Props) {
     return () => {
       live = false;
     };
-  }, [target.connectionId, target.baseId, place.tableId, place.recordId]);
+  }, [api, target.connectionId, target.baseId, place.tableId, place.recordId]);
 
   const primary = table?.fields.find((f) => f.id === table.primaryFieldId);
   const title =

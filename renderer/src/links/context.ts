@@ -4,7 +4,7 @@
  */
 import { createContext, useEffect, useState } from 'react';
 import type { TableSchema } from '../../../core/records/types';
-import { tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
 
 export interface LinksScope {
   target: { connectionId: string; baseId: string };
@@ -17,20 +17,19 @@ const schemas = new Map<string, Promise<TableSchema[] | undefined>>();
 
 /** The base's tables (asked once per base in a session); undefined while loading or when refused. */
 export function useBaseTables(connectionId: string, baseId: string): TableSchema[] | undefined {
+  const api = useApi();
   const [tables, setTables] = useState<TableSchema[]>();
   useEffect(() => {
     const key = `${connectionId}/${baseId}`;
     let asked = schemas.get(key);
     if (!asked) {
-      asked = tabledesk()
-        .call('meta.tables', { connectionId, baseId })
-        .then(
-          (r) => (r.refused ? undefined : (r.tables as TableSchema[])),
-          () => {
-            schemas.delete(key);
-            return undefined;
-          },
-        );
+      asked = api.call('meta.tables', { connectionId, baseId }).then(
+        (r) => (r.refused ? undefined : (r.tables as TableSchema[])),
+        () => {
+          schemas.delete(key);
+          return undefined;
+        },
+      );
       schemas.set(key, asked);
     }
     let live = true;
@@ -38,6 +37,6 @@ export function useBaseTables(connectionId: string, baseId: string): TableSchema
     return () => {
       live = false;
     };
-  }, [connectionId, baseId]);
+  }, [api, connectionId, baseId]);
   return tables;
 }

@@ -3,9 +3,8 @@
  * asked of the services after rows arrive, never before: a link cell shows ids until its names come, then
  * only the cells holding those ids are refreshed. Renames made here arrive as `links.renamed`.
  */
-import type { Column } from '../../../core/contract';
+import type { Column, TableDeskApi } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { tabledesk } from '../bridge';
 import { effectiveType } from '../grid/format';
 
 export const RECORD_ID = /^rec[A-Za-z0-9]{3,40}$/;
@@ -29,7 +28,8 @@ class LinkNameStore {
   private readonly tables = new Map<string, Map<string, string>>();
   private readonly asked = new Set<string>();
   private readonly listeners = new Set<NamesListener>();
-  private listening = false;
+  /** The apis whose renames this store hears (the page has one; a test may bring its own). */
+  private readonly heard = new WeakSet<TableDeskApi>();
 
   name(tableId: string, id: string): string | undefined {
     return this.tables.get(tableId)?.get(id);
@@ -48,7 +48,6 @@ class LinkNameStore {
   }
 
   subscribe(listener: NamesListener): () => void {
-    this.listen();
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -58,6 +57,7 @@ class LinkNameStore {
    * the services turn into one request per linked table per page of ids. Nothing waits for the answer.
    */
   want(
+    api: TableDeskApi,
     target: { connectionId: string; baseId: string },
     columns: readonly Column[],
     records: readonly RecordData[],
@@ -70,19 +70,25 @@ class LinkNameStore {
       for (const record of records) ids.push(...linkIds(record.fields[field.name]));
       wanted.set(tableId, ids);
     }
-    this.ask(target, wanted);
+    this.ask(api, target, wanted);
   }
 
   /** The same for ids of one linked table (a form's or a picker's chips). */
-  wantIds(target: { connectionId: string; baseId: string }, tableId: string, ids: readonly string[]): void {
-    this.ask(target, new Map([[tableId, ids]]));
+  wantIds(
+    api: TableDeskApi,
+    target: { connectionId: string; baseId: string },
+    tableId: string,
+    ids: readonly string[],
+  ): void {
+    this.ask(api, target, new Map([[tableId, ids]]));
   }
 
   private ask(
+    api: TableDeskApi,
     target: { connectionId: string; baseId: string },
     wanted: Map<string, readonly string[]>,
   ): void {
-    this.listen();
+    this.listen(api);
     const tables: { tableId: string; ids: string[] }[] = [];
     for (const [tableId, ids] of wanted) {
       const missing = new Set<string>();
@@ -96,7 +102,7 @@ class LinkNameStore {
       if (missing.size > 0) tables.push({ tableId, ids: [...missing] });
     }
     if (tables.length === 0) return;
-    tabledesk()
+    api
       .call('links.names', { ...target, tables })
       .then(
         (answer) => {
@@ -110,10 +116,11 @@ class LinkNameStore {
       });
   }
 
-  private listen(): void {
-    if (this.listening) return;
-    this.listening = true;
-    tabledesk().on('links.renamed', (e) => this.add(e.tableId, e.names));
+  /** Renames matter once a name is known, and a name is known only after it was asked for: listen then. */
+  private listen(api: TableDeskApi): void {
+    if (this.heard.has(api)) return;
+    this.heard.add(api);
+    api.on('links.renamed', (e) => this.add(e.tableId, e.names));
   }
 }
 

@@ -3,8 +3,8 @@
  * (one `links.resolve` per table), and each cell's text then becomes record ids. Record ids are taken as they
  * are. A cell naming a record its table does not have is left out, with the names it could not find.
  */
-import type { Column } from '../../../core/contract';
-import { errorMessage, tabledesk } from '../bridge';
+import type { Column, TableDeskApi } from '../../../core/contract';
+import { errorMessage } from '../api/call-errors';
 import type { Parsed } from '../editing/parse';
 import { RECORD_ID, linkTokens, linkedTableId } from './names';
 
@@ -14,6 +14,7 @@ const NAMES_PER_CALL = 1000;
 type Resolver = (field: Column, text: string) => Parsed;
 
 export async function pastedLinks(
+  api: TableDeskApi,
   target: { connectionId: string; baseId: string },
   lines: readonly string[][],
   columns: readonly Column[],
@@ -38,7 +39,7 @@ export async function pastedLinks(
       const list = [...names];
       try {
         for (let i = 0; i < list.length; i += NAMES_PER_CALL) {
-          const answer = await tabledesk().call('links.resolve', {
+          const answer = await api.call('links.resolve', {
             ...target,
             tableId,
             names: list.slice(i, i + NAMES_PER_CALL),

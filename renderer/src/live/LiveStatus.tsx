@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { LIVE_INTERVALS } from '../../../core/contract/live';
 import { plural } from '../../../core/records/format';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { sameTarget } from '../editing/edit-store';
 
 const intervalLabel = (s: number): string =>
@@ -20,12 +21,12 @@ interface Props {
 }
 
 export function LiveStatus({ connectionId, baseId, table, onRefreshed }: Props) {
+  const api = useApi();
   const target = useMemo(() => ({ connectionId, baseId, table }), [connectionId, baseId, table]);
   const [waiting, setWaiting] = useState<{ created: number; many: boolean }>({ created: 0, many: false });
   const [seconds, setSeconds] = useState<number>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    const api = tabledesk();
     const off = api.on('live.changes', (e) => {
       if (sameTarget(e.target, target)) setWaiting({ created: e.created, many: e.many });
     });
@@ -34,24 +35,20 @@ export function LiveStatus({ connectionId, baseId, table, onRefreshed }: Props) 
       () => undefined,
     );
     return off;
-  }, [target]);
+  }, [api, target]);
   const choose = (s: number) =>
-    void tabledesk()
-      .call('live.interval', { seconds: s })
-      .then(
-        (r) => setSeconds(r.seconds),
-        (e: unknown) => setError(errorMessage(e)),
-      );
+    void api.call('live.interval', { seconds: s }).then(
+      (r) => setSeconds(r.seconds),
+      (e: unknown) => setError(errorMessage(e)),
+    );
   const refresh = () =>
-    void tabledesk()
-      .call('live.refresh', target)
-      .then(
-        () => {
-          setWaiting({ created: 0, many: false });
-          onRefreshed();
-        },
-        (e: unknown) => setError(errorMessage(e)),
-      );
+    void api.call('live.refresh', target).then(
+      () => {
+        setWaiting({ created: 0, many: false });
+        onRefreshed();
+      },
+      (e: unknown) => setError(errorMessage(e)),
+    );
   return (
     <>
       {(waiting.created > 0 || waiting.many) && (

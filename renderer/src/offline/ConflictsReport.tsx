@@ -8,7 +8,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MirrorConflictInfo, MirrorInfo, MirrorResolutionInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { ModalDialog } from '../rows/ModalDialog';
 import { editedValue, valueText } from './conflict-values';
 
@@ -36,6 +37,7 @@ function sideText(c: MirrorConflictInfo, side: 'base' | 'mine' | 'theirs'): stri
 }
 
 export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
+  const api = useApi();
   const [conflicts, setConflicts] = useState<MirrorConflictInfo[]>();
   const [editing, setEditing] = useState<{ id: string; text: string }>();
   const [busy, setBusy] = useState(false);
@@ -43,13 +45,11 @@ export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
 
   const load = useCallback(
     () =>
-      tabledesk()
-        .call('mirror.conflicts', { mirrorId: mirror.id })
-        .then(
-          (r) => setConflicts(r.conflicts),
-          (e: unknown) => setNote({ text: errorMessage(e), failed: true }),
-        ),
-    [mirror.id],
+      api.call('mirror.conflicts', { mirrorId: mirror.id }).then(
+        (r) => setConflicts(r.conflicts),
+        (e: unknown) => setNote({ text: errorMessage(e), failed: true }),
+      ),
+    [api, mirror.id],
   );
   useEffect(() => void load(), [load]);
 
@@ -57,7 +57,7 @@ export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
     setBusy(true);
     setNote(undefined);
     try {
-      const { resolved, changed } = await tabledesk().call('mirror.resolve', {
+      const { resolved, changed } = await api.call('mirror.resolve', {
         mirrorId: mirror.id,
         resolutions,
       });
@@ -79,7 +79,7 @@ export function ConflictsReport({ mirror, onClose, onResolved }: Props) {
   const save = async () => {
     setNote(undefined);
     try {
-      const r = await tabledesk().call('mirror.saveReport', { mirrorId: mirror.id });
+      const r = await api.call('mirror.saveReport', { mirrorId: mirror.id });
       if (r.json !== undefined) download(r.json, r.fileName);
       if (r.filePath !== undefined) setNote({ text: `Saved to ${r.filePath}.`, failed: false });
     } catch (e) {

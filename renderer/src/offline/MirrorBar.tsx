@@ -7,11 +7,12 @@
 import { useState } from 'react';
 import type { MirrorInfo, Response } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { serviceWaitText } from '../status/client-wait';
 import { useClientStatus } from '../status/useClientStatus';
 import { ConflictsReport } from './ConflictsReport';
-import { mirrorStore, syncedText, useMirrors } from './mirrors';
+import { syncedText, useMirrorStore, useMirrors } from './mirrors';
 import { progressText } from './progress-text';
 
 const AUTO_SYNC_CHOICES = [0, 5, 15, 30, 60];
@@ -38,7 +39,9 @@ interface Props {
 }
 
 export function MirrorBar({ mirror, onReload }: Props) {
+  const api = useApi();
   const { progress } = useMirrors();
+  const mirrorStore = useMirrorStore();
   const [syncing, setSyncing] = useState(false);
   /** The last sync's answer (its conflicts told as they stand now), or why it failed. */
   const [result, setResult] = useState<{ synced: Response<'mirror.sync'> } | { failed: string }>();
@@ -49,7 +52,7 @@ export function MirrorBar({ mirror, onReload }: Props) {
   const sync = () => {
     setSyncing(true);
     setResult(undefined);
-    tabledesk()
+    api
       .call('mirror.sync', { mirrorId: mirror.id })
       .then(
         (r) => {
@@ -66,7 +69,7 @@ export function MirrorBar({ mirror, onReload }: Props) {
   };
 
   const setAutoSync = (minutes: number) =>
-    void tabledesk()
+    void api
       .call('mirror.autoSync', { mirrorId: mirror.id, minutes })
       .catch((e: unknown) => setResult({ failed: errorMessage(e) }));
 

@@ -8,12 +8,13 @@
 import { useState } from 'react';
 import type { MirrorInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { ConfirmDialog } from '../rows/ConfirmDialog';
 import type { Confirmation } from '../rows/ConfirmDialog';
 import { serviceWaitText } from '../status/client-wait';
 import { useClientStatus } from '../status/useClientStatus';
-import { mirrorOf, mirrorStore, sourceKey, syncedText, useMirrors } from './mirrors';
+import { mirrorOf, sourceKey, syncedText, useMirrorStore, useMirrors } from './mirrors';
 import { progressText } from './progress-text';
 
 interface Props {
@@ -25,7 +26,9 @@ interface Props {
 }
 
 export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) {
+  const api = useApi();
   const { mirrors, progress, pulls } = useMirrors();
+  const mirrorStore = useMirrorStore();
   const mirror = mirrorOf(mirrors, connectionId, baseId);
   const pull = pulls.get(sourceKey(connectionId, baseId));
   const running =
@@ -36,7 +39,7 @@ export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) 
   const waiting = serviceWaitText(useClientStatus(connectionId));
   const cancel = () => {
     const mirrorId = running?.mirrorId ?? mirror?.id;
-    if (mirrorId !== undefined) void tabledesk().call('mirror.cancel', { mirrorId });
+    if (mirrorId !== undefined) void api.call('mirror.cancel', { mirrorId });
   };
   const [ask, setAsk] = useState<Confirmation | undefined>();
   const [removeError, setRemoveError] = useState<string | undefined>();
@@ -53,12 +56,10 @@ export function OfflinePanel({ connectionId, baseId, baseName, onOpen }: Props) 
         (unsynced.length > 0 ? ` ${unsynced.join(' and ')} not synced will be lost.` : ''),
       action: 'Remove copy',
       run: () =>
-        void tabledesk()
-          .call('mirror.remove', { mirrorId: m.id, force: true })
-          .then(
-            () => mirrorStore.refresh(),
-            (e: unknown) => setRemoveError(errorMessage(e)),
-          ),
+        void api.call('mirror.remove', { mirrorId: m.id, force: true }).then(
+          () => mirrorStore.refresh(),
+          (e: unknown) => setRemoveError(errorMessage(e)),
+        ),
     });
   };
   const removeButton = (m: MirrorInfo) => (

@@ -4,8 +4,10 @@
  * report reads, so they never disagree.
  */
 import { useSyncExternalStore } from 'react';
-import type { EventPayload, MirrorInfo } from '../../../core/contract';
-import { errorMessage, tabledesk } from '../bridge';
+import type { EventPayload, MirrorInfo, TableDeskApi } from '../../../core/contract';
+import { useApi } from '../api/ApiProvider';
+import { perApi } from '../api/per-api';
+import { errorMessage } from '../api/call-errors';
 
 export type MirrorProgress = EventPayload<'mirror.progress'>;
 
@@ -24,6 +26,8 @@ class MirrorStore {
   private readonly listeners = new Set<() => void>();
   private started = false;
 
+  constructor(private readonly api: TableDeskApi) {}
+
   readonly subscribe = (listener: () => void): (() => void) => {
     this.start();
     this.listeners.add(listener);
@@ -34,13 +38,11 @@ class MirrorStore {
 
   /** Asks for the list again (after a call whose end no event may tell, e.g. a failed start). */
   refresh(): void {
-    tabledesk()
-      .call('mirror.list', {})
-      .then(
-        ({ mirrors }) => this.setMirrors(mirrors),
-        // Without the local server there are no mirrors to show; the picker names the failure when used.
-        () => undefined,
-      );
+    this.api.call('mirror.list', {}).then(
+      ({ mirrors }) => this.setMirrors(mirrors),
+      // Without the local server there are no mirrors to show; the picker names the failure when used.
+      () => undefined,
+    );
   }
 
   /**
@@ -50,25 +52,23 @@ class MirrorStore {
   pull(connectionId: string, baseId: string, tableIds?: string[]): void {
     const key = sourceKey(connectionId, baseId);
     this.setPull(key, { running: true });
-    tabledesk()
-      .call('mirror.start', { connectionId, baseId, ...(tableIds ? { tableIds } : {}) })
-      .then(
-        (r) => {
-          if (r.mirror) this.ended(r.mirror.id);
-          this.setPull(key, {
-            running: false,
-            ...(r.declined
-              ? { note: 'Not copied: its API calls were not agreed to.' }
-              : r.cancelled
-                ? { note: 'Stopped: what was copied is kept, and Resume goes on from there.' }
-                : {}),
-          });
-        },
-        (e: unknown) => {
-          this.setPull(key, { running: false, note: errorMessage(e) });
-          this.refresh();
-        },
-      );
+    this.api.call('mirror.start', { connectionId, baseId, ...(tableIds ? { tableIds } : {}) }).then(
+      (r) => {
+        if (r.mirror) this.ended(r.mirror.id);
+        this.setPull(key, {
+          running: false,
+          ...(r.declined
+            ? { note: 'Not copied: its API calls were not agreed to.' }
+            : r.cancelled
+              ? { note: 'Stopped: what was copied is kept, and Resume goes on from there.' }
+              : {}),
+        });
+      },
+      (e: unknown) => {
+        this.setPull(key, { running: false, note: errorMessage(e) });
+        this.refresh();
+      },
+    );
   }
 
   /** A pull or sync ended: its progress bar goes. */
@@ -82,9 +82,8 @@ class MirrorStore {
   private start(): void {
     if (this.started) return;
     this.started = true;
-    const api = tabledesk();
-    api.on('mirror.changed', ({ mirrors }) => this.setMirrors(mirrors));
-    api.on('mirror.progress', (p) => {
+    this.api.on('mirror.changed', ({ mirrors }) => this.setMirrors(mirrors));
+    this.api.on('mirror.progress', (p) => {
       const progress = new Map(this.snapshot.progress);
       progress.set(p.mirrorId, p);
       this.set({ ...this.snapshot, progress });
@@ -118,10 +117,17 @@ class MirrorStore {
   }
 }
 
-export const mirrorStore = new MirrorStore();
+/** The store over this api, created on first use. */
+const mirrorsOf = perApi((api) => new MirrorStore(api));
+
+/** The store over the provided api. */
+export function useMirrorStore(): MirrorStore {
+  return mirrorsOf(useApi());
+}
 
 export function useMirrors(): Snapshot {
-  return useSyncExternalStore(mirrorStore.subscribe, mirrorStore.get);
+  const store = useMirrorStore();
+  return useSyncExternalStore(store.subscribe, store.get);
 }
 
 /** The mirror served as this base of this connection, if it is one. */

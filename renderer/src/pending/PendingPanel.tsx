@@ -4,10 +4,10 @@
  * status bar's button shows the counts and opens it.
  */
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../bridge';
+import { errorMessage } from '../api/call-errors';
 import { countsOf, countsText, STATE_LABEL } from './pending-model';
 import type { PendingAction, PendingItem, PendingState } from './pending-model';
-import { pendingChanges, usePendingItems } from './page-pending';
+import { usePendingChanges, usePendingItems } from './page-pending';
 
 const ORDER: PendingState[] = ['refused', 'retrying', 'sending', 'waiting', 'uncertain'];
 
@@ -24,6 +24,7 @@ const ACTION_LABEL: Record<PendingAction, string> = {
 const time = (at: number) => new Date(at).toLocaleTimeString();
 
 function Item({ item, onError }: { item: PendingItem; onError: (text: string) => void }) {
+  const changes = usePendingChanges();
   return (
     <li className={`td-pending-item td-pending-${item.state}`} data-testid="pending-item">
       <span className="td-pending-kind">{item.kind}</span>
@@ -42,9 +43,7 @@ function Item({ item, onError }: { item: PendingItem; onError: (text: string) =>
             key={action}
             type="button"
             onClick={() =>
-              void pendingChanges()
-                .model.act(action, item)
-                .catch((e: unknown) => onError(errorMessage(e)))
+              void changes.model.act(action, item).catch((e: unknown) => onError(errorMessage(e)))
             }
           >
             {ACTION_LABEL[action]}
@@ -57,7 +56,7 @@ function Item({ item, onError }: { item: PendingItem; onError: (text: string) =>
 
 function Panel({ onClose }: { onClose: () => void }) {
   const items = usePendingItems();
-  const changes = pendingChanges();
+  const changes = usePendingChanges();
   // The bulk buttons act on edits; imports and uploads have their own actions.
   const counts = countsOf(items.filter((i) => i.kind === 'edit'));
   useEffect(() => changes.refreshImports(), [changes]);
@@ -146,7 +145,7 @@ function Panel({ onClose }: { onClose: () => void }) {
 export function PendingStatus() {
   const items = usePendingItems();
   const [open, setOpen] = useState(false);
-  const text = countsText(pendingChanges().model.counts());
+  const text = countsText(usePendingChanges().model.counts());
   return (
     <>
       <button

@@ -1,20 +1,21 @@
-/** The page's one list of pending changes, over the page's bridge, and a hook that re-renders on its changes. */
+/** The page's one list of pending changes, over the api it is given, and hooks that reach it through `useApi()`. */
 import { useSyncExternalStore } from 'react';
-import { tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { perApi } from '../api/per-api';
 import { createPendingChanges } from './pending-changes';
 import type { PendingChanges } from './pending-changes';
 
-let shared: PendingChanges | undefined;
+/** The list over this api, created on first use. */
+const pendingChangesOf = perApi(createPendingChanges);
 
-/** The page's list, created on first use. */
-export function pendingChanges(): PendingChanges {
-  shared ??= createPendingChanges(tabledesk());
-  return shared;
+/** The list over the provided api. */
+export function usePendingChanges(): PendingChanges {
+  return pendingChangesOf(useApi());
 }
 
 /** The items, re-rendering on every change. */
 export function usePendingItems() {
-  const { model } = pendingChanges();
+  const { model } = usePendingChanges();
   return useSyncExternalStore(
     (l) => model.subscribe(l),
     () => model.items(),

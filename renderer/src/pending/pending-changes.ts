@@ -3,7 +3,7 @@
  * read once from `edits.status` for what was owed before this page opened (a restart's replayed edits).
  */
 import type { EventPayload, TableDeskApi } from '../../../core/contract';
-import { errorMessage } from '../call-errors';
+import { errorMessage } from '../api/call-errors';
 import {
   PendingModel,
   damageItem,

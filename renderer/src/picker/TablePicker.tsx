@@ -6,9 +6,10 @@ import { useEffect, useState } from 'react';
 import type { ConnectionSummary, MirrorInfo } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { BaseInfo, TableSchema } from '../../../core/records/types';
-import { errorMessage, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage } from '../api/call-errors';
 import { withSchema } from '../tabs/session';
-import { mirrorOf, mirrorServedAs, mirrorStore, sourceKey, useMirrors } from '../offline/mirrors';
+import { mirrorOf, mirrorServedAs, sourceKey, useMirrorStore, useMirrors } from '../offline/mirrors';
 import { OfflinePanel } from '../offline/OfflinePanel';
 import type { TableTarget } from '../table/view-session';
 
@@ -24,6 +25,7 @@ type Listing<T> =
   | { state: 'failed'; message: string };
 
 export function TablePicker({ connection, onOpen }: Props) {
+  const api = useApi();
   const [bases, setBases] = useState<Listing<BaseInfo>>({ state: 'loading' });
   const [baseId, setBaseId] = useState<string>();
   const [tablesOf, setTablesOf] = useState<{ baseId: string; listing: Listing<TableSchema> }>();
@@ -34,47 +36,44 @@ export function TablePicker({ connection, onOpen }: Props) {
 
   useEffect(() => {
     let live = true;
-    tabledesk()
-      .call('meta.bases', { connectionId })
-      .then(
-        (r) => {
-          if (!live) return;
-          if (r.refused) return setBases({ state: 'refused', message: r.message });
-          setBases({ state: 'ready', items: r.bases });
-          // A connection with one base (the demo) opens straight onto its tables.
-          if (r.bases.length === 1) setBaseId(r.bases[0]?.id);
-        },
-        (e: unknown) => live && setBases({ state: 'failed', message: errorMessage(e) }),
-      );
+    api.call('meta.bases', { connectionId }).then(
+      (r) => {
+        if (!live) return;
+        if (r.refused) return setBases({ state: 'refused', message: r.message });
+        setBases({ state: 'ready', items: r.bases });
+        // A connection with one base (the demo) opens straight onto its tables.
+        if (r.bases.length === 1) setBaseId(r.bases[0]?.id);
+      },
+      (e: unknown) => live && setBases({ state: 'failed', message: errorMessage(e) }),
+    );
     return () => {
       live = false;
     };
-  }, [connectionId]);
+  }, [api, connectionId]);
 
   useEffect(() => {
     if (baseId === undefined) return;
     let live = true;
     const settle = (listing: Listing<TableSchema>) => live && setTablesOf({ baseId, listing });
-    tabledesk()
-      .call('meta.tables', { connectionId, baseId })
-      .then(
-        (r) =>
-          settle(r.refused ? { state: 'refused', message: r.message } : { state: 'ready', items: r.tables }),
-        (e: unknown) => settle({ state: 'failed', message: errorMessage(e) }),
-      );
+    api.call('meta.tables', { connectionId, baseId }).then(
+      (r) =>
+        settle(r.refused ? { state: 'refused', message: r.message } : { state: 'ready', items: r.tables }),
+      (e: unknown) => settle({ state: 'failed', message: errorMessage(e) }),
+    );
     return () => {
       live = false;
     };
-  }, [connectionId, baseId]);
+  }, [api, connectionId, baseId]);
 
   const open = (base: string, table: string, schema?: TableSchema) =>
     onOpen({ connectionId, baseId: base, table, schema });
   // A hosted base may be copied for offline use; the local server's own bases need no copy.
   const hosted = !connection.builtin;
   const { mirrors, pulls } = useMirrors();
+  const mirrorStore = useMirrorStore();
   const mirror = hosted && baseId !== undefined ? mirrorOf(mirrors, connectionId, baseId) : undefined;
   const openOffline = (local: { connectionId: string; baseId: string }, table: string) =>
-    void withSchema({ ...local, table }).then(onOpen);
+    void withSchema(api, { ...local, table }).then(onOpen);
   const baseName = bases.state === 'ready' ? bases.items.find((b) => b.id === baseId)?.name : undefined;
 
   return (

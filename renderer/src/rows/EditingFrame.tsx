@@ -9,7 +9,6 @@ import type { ReactNode } from 'react';
 import type { CellPosition } from 'ag-grid-community';
 import type { MenuItem } from '../commands/CommandMenu';
 import { CommandMenu } from '../commands/CommandMenu';
-import { tabledesk } from '../bridge';
 import { EditNotices } from '../editing/EditNotices';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import type { ViewCount } from '../status/StatusBar';
@@ -72,7 +71,7 @@ export function EditingFrame({
   const [importing, setImporting] = useState(false);
   const exportRunning = exporter.job?.state === 'running';
   const grid = editing.gridApi;
-  const selectAll = useSelectAll({ api: tabledesk(), frame, viewId, count, selectedCount, ask: setAsk });
+  const selectAll = useSelectAll({ api: editing.api, frame, viewId, count, selectedCount, ask: setAsk });
   const [setField, setSetField] = useState<SetFieldAsk>();
   const reads = frameGrid(editing);
   const actions = frameActions({ editing, frame: reads, selectAll, ask: setAsk, askSetField: setSetField });

@@ -106,7 +106,7 @@ export function gridClipboard(
     // Lines go down the records, passing over the headers of a grouped view.
     const recordIndex = recordIndexFrom(grid, focused.rowIndex);
     // Names in link cells are looked up in their linked tables first (one request per table).
-    void pastedLinks(editing.target, lines, pasteColumns).then((links) => {
+    void pastedLinks(editing.api, editing.target, lines, pasteColumns).then((links) => {
       const plan = planPaste(lines, {
         columns: pasteColumns,
         links,

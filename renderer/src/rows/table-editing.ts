@@ -8,7 +8,7 @@ import type { Column, EventPayload, TableDeskApi } from '../../../core/contract'
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
-import { errorMessage } from '../call-errors';
+import { errorMessage } from '../api/call-errors';
 import { EditStore, sameTarget } from '../editing/edit-store';
 import type { EditTarget } from '../editing/edit-store';
 import { parseInput } from '../editing/parse';
@@ -71,7 +71,8 @@ export class TableEditing {
   private readonly othersChanged = new Map<string, number>();
 
   constructor(
-    private readonly api: TableDeskApi,
+    /** The services this tab's editing reaches; the tab's other models (its uploads) reach them the same way. */
+    readonly api: TableDeskApi,
     readonly target: EditTarget,
     /** Told of edits the services refused to journal (the disk is full), to list them until retried. */
     private readonly onRefused?: (changes: CellChange[], error: unknown) => void,

@@ -4,10 +4,10 @@ import type { CellClassParams, ColDef, GridApi, SuppressKeyboardEventParams } fr
 import type { AgGridReactProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
 import { matchCommand } from '../commands/match';
 import { MAC } from '../commands/shown';
-import { pendingChanges } from '../pending/page-pending';
+import { usePendingChanges } from '../pending/page-pending';
 import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
 import { rowNumberColumn, rowSelection } from './row-numbers';
@@ -34,13 +34,15 @@ const frameKeys = (editing: TableEditing) => (p: SuppressKeyboardEventParams<Rec
 };
 
 export function useTableEditing(target: EditTarget) {
+  const api = useApi();
+  const pending = usePendingChanges();
   const { connectionId, baseId, table } = target;
   const editing = useMemo(
     () =>
-      new TableEditing(tabledesk(), { connectionId, baseId, table }, (changes, error) =>
-        pendingChanges().refused({ connectionId, baseId, table }, changes, error),
+      new TableEditing(api, { connectionId, baseId, table }, (changes, error) =>
+        pending.refused({ connectionId, baseId, table }, changes, error),
       ),
-    [connectionId, baseId, table],
+    [api, pending, connectionId, baseId, table],
   );
   const [view, setView] = useState<EditingView>({ uncertain: [], revision: 0 });
   const [selectedCount, setSelectedCount] = useState(0);

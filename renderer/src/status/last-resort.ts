@@ -4,7 +4,7 @@
  * app stays up. Expected failures never come here: they arrive as results with their own messages.
  */
 import { useSyncExternalStore } from 'react';
-import { errorMessage } from '../call-errors';
+import { errorMessage } from '../api/call-errors';
 
 let last: string | undefined;
 const listeners = new Set<() => void>();

@@ -5,18 +5,19 @@
  */
 import { useEffect, useState } from 'react';
 import type { EventPayload } from '../../../core/contract';
-import { tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
 
 export type ClientStatus = EventPayload<'client.status'>;
 
 export function useClientStatus(connectionId: string): ClientStatus | undefined {
+  const api = useApi();
   const [status, setStatus] = useState<ClientStatus>();
   useEffect(
     () =>
-      tabledesk().on('client.status', (s) => {
+      api.on('client.status', (s) => {
         if (s.connectionId === connectionId) setStatus(s);
       }),
-    [connectionId],
+    [api, connectionId],
   );
   // A status kept from the connection before a change is not this one's.
   return status?.connectionId === connectionId ? status : undefined;

@@ -6,7 +6,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { ColDef, GridApi } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { errorMessage, isChannelError, tabledesk } from '../bridge';
+import { useApi } from '../api/ApiProvider';
+import { errorMessage, isChannelError } from '../api/call-errors';
 import { PreviousRows } from '../grid/datasource';
 import { ScreenRows } from '../grid/screen-rows';
 import { showViewCount } from '../grid/row-count';
@@ -70,6 +71,7 @@ interface Progress {
 }
 
 export function TableTab({ target, active }: { target: TableTarget; active: boolean }) {
+  const api = useApi();
   const { connectionId, baseId, table } = target;
   const tableKey = `${connectionId}/${baseId}/${table}`;
   // The tab's layout as it was left (view, formula, fields, sort, columns, row height, summaries).
@@ -117,8 +119,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   }, []);
 
   const session = useMemo(
-    () => new ViewSession(tabledesk(), { connectionId, baseId, table }, onOpened),
-    [connectionId, baseId, table, onOpened],
+    () => new ViewSession(api, { connectionId, baseId, table }, onOpened),
+    [api, connectionId, baseId, table, onOpened],
   );
   useEffect(() => () => session.restart(), [session]);
   const grouping = useGrouping(session, target, columns, gridApi);
@@ -131,7 +133,6 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const [screenRows] = useState(() => new ScreenRows());
 
   useEffect(() => {
-    const api = tabledesk();
     const offState = api.on('view.state', (s) => {
       if (s.viewId !== viewId) return;
       setProgress({ loaded: s.loaded, total: s.total, loadingPage: s.loadingPage });
@@ -147,7 +148,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       offState();
       offCount();
     };
-  }, [viewId, groupedGrid]);
+  }, [api, viewId, groupedGrid]);
 
   const datasource = useMemo(
     () =>
@@ -441,7 +442,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         bug={bug}
         onDismissBug={dismissBug}
         onCountNow={() => {
-          if (viewId !== undefined) void tabledesk().call('view.countNow', { viewId });
+          if (viewId !== undefined) void api.call('view.countNow', { viewId });
         }}
       >
         <BudgetFigure connectionId={connectionId} baseId={baseId} />

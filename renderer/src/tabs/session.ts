@@ -2,8 +2,7 @@
  * What the app remembers between starts, in the renderer's localStorage: the connection last used and the
  * tables that were open. Nothing remembered means a first start, which opens the demo base's main table.
  */
-import type { ConnectionSummary } from '../../../core/contract';
-import { tabledesk } from '../bridge';
+import type { ConnectionSummary, TableDeskApi } from '../../../core/contract';
 import type { TableTarget } from '../table/view-session';
 
 const KEY = 'tabledesk.session';
@@ -62,9 +61,9 @@ export function saveSession(session: Session): void {
 }
 
 /** The table with its schema (for its views) where the metadata API answers; without it where it refuses. */
-export async function withSchema(tab: RememberedTab): Promise<TableTarget> {
+export async function withSchema(api: TableDeskApi, tab: RememberedTab): Promise<TableTarget> {
   try {
-    const r = await tabledesk().call('meta.tables', { connectionId: tab.connectionId, baseId: tab.baseId });
+    const r = await api.call('meta.tables', { connectionId: tab.connectionId, baseId: tab.baseId });
     const schema = r.refused ? undefined : r.tables.find((t) => t.id === tab.table || t.name === tab.table);
     return { ...tab, schema };
   } catch {
@@ -74,15 +73,16 @@ export async function withSchema(tab: RememberedTab): Promise<TableTarget> {
 
 /** A first start's table: the demo server's Tasks (or its first table), when the demo connection is there. */
 export async function demoTarget(
+  api: TableDeskApi,
   connections: readonly ConnectionSummary[],
 ): Promise<TableTarget | undefined> {
   const demo = connections.find((c) => c.builtin);
   if (demo === undefined) return undefined;
   try {
-    const bases = await tabledesk().call('meta.bases', { connectionId: demo.id });
+    const bases = await api.call('meta.bases', { connectionId: demo.id });
     const base = bases.refused ? undefined : bases.bases[0];
     if (base === undefined) return undefined;
-    const r = await tabledesk().call('meta.tables', { connectionId: demo.id, baseId: base.id });
+    const r = await api.call('meta.tables', { connectionId: demo.id, baseId: base.id });
     if (r.refused) return undefined;
     const schema = r.tables.find((t) => t.name === DEMO_TABLE) ?? r.tables[0];
     return schema && { connectionId: demo.id, baseId: base.id, table: schema.name, schema };

@@ -10,7 +10,9 @@ const eslint = new ESLint();
 async function problems(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'layers/imports' || m.ruleId === 'no-restricted-globals')
+    .filter((m) =>
+      ['layers/imports', 'no-restricted-globals', 'no-restricted-properties'].includes(m.ruleId ?? ''),
+    )
     .map((m) => m.message);
 }
 
@@ -74,13 +76,28 @@ describe('the layering rule', () => {
     ['core/formula/probe.ts', 'export const b = Buffer.from("x");', 'no Node globals'],
     ['renderer/src/probe.ts', 'export const e = process.env.HOME;', 'no Node globals'],
     ['renderer/src/probe.ts', 'setImmediate(() => undefined);', 'no Node globals'],
+    [
+      'renderer/src/table/probe.ts',
+      "import { pageBridge } from '../api/page-bridge';",
+      'Only renderer/src/main.tsx',
+    ],
+    [
+      'renderer/src/a/b/c/probe.ts',
+      "export * from '../../../api/page-bridge.ts';",
+      'Only renderer/src/main.tsx',
+    ],
+    ['renderer/src/App.tsx', "const m = await import('./api/page-bridge');", 'Only renderer/src/main.tsx'],
+    ['renderer/src/grid/probe.ts', 'export const api = window.tabledesk;', 'useApi()'],
+    ['renderer/src/grid/probe.ts', 'export const api = globalThis.tabledesk;', 'useApi()'],
   ])('%s: %s', async (file, code, expected) => {
     expect(await problems(file, code)).toEqual([expect.stringContaining(expected)]);
   });
 
   it.each([
     ['renderer/src/a/b/c/probe.ts', "import { x } from '../../../../../core/records/index';"],
-    ['renderer/src/table/probe.ts', "import { x } from '../bridge';"],
+    ['renderer/src/table/probe.ts', "import { useApi } from '../api/ApiProvider';"],
+    ['renderer/src/main.tsx', "import { pageBridge } from './api/page-bridge';"],
+    ['renderer/src/api/page-bridge.ts', 'window.tabledesk ??= undefined;'],
     [
       'services/edits/probe.ts',
       "import '../../server/index'; import '../../core/api/index'; import 'node:fs';",

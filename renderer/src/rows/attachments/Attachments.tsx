@@ -7,7 +7,7 @@
  */
 import { useRef, useState } from 'react';
 import type { MouseEvent } from 'react';
-import { errorMessage } from '../../bridge';
+import { errorMessage } from '../../api/call-errors';
 import type { Column } from '../../../../core/contract';
 import { formatBytes, isAttachment } from '../../../../core/records/attachments';
 import type { AttachmentData } from '../../../../core/records/attachments';

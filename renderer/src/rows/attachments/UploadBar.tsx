@@ -6,7 +6,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 import { formatBytes } from '../../../../core/records/attachments';
-import { tabledesk } from '../../bridge';
 import type { TableEditing } from '../table-editing';
 import { dropHandlers } from './drop';
 import { UploadTracker } from './uploads';
@@ -14,11 +13,11 @@ import type { UploadEntry } from './uploads';
 
 const trackers = new WeakMap<TableEditing, UploadTracker>();
 
-/** The tab's tracker, made on first use. */
+/** The tab's tracker, made on first use, over the api its editing was made with. */
 export function uploadsFor(editing: TableEditing): UploadTracker {
   let tracker = trackers.get(editing);
   if (!tracker) {
-    tracker = new UploadTracker(tabledesk(), editing.target);
+    tracker = new UploadTracker(editing.api, editing.target);
     trackers.set(editing, tracker);
   }
   return tracker;

@@ -7,7 +7,7 @@ import type { TableDeskApi } from '../../../../core/contract';
 import { UPLOAD_PART_BYTES } from '../../../../core/contract/attachments';
 import { toBase64 } from '../../../../core/api/upload';
 import { uploadProblem } from '../../../../core/records/attachments';
-import { errorMessage } from '../../bridge';
+import { errorMessage } from '../../api/call-errors';
 import type { EditTarget } from '../../editing/edit-store';
 import { sameTarget } from '../../editing/edit-store';
 

@@ -4,7 +4,8 @@
  */
 import { useEffect, useState } from 'react';
 import type { EditTarget } from '../../editing/edit-store';
-import { errorMessage, isChannelError, tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
+import { errorMessage, isChannelError } from '../../api/call-errors';
 import { CommentBox } from './CommentBox';
 import { CommentItem } from './CommentItem';
 import { isOwn, withAdded, withEarlierPage, withRemoved, withReplaced } from './thread';
@@ -25,6 +26,7 @@ const failure = (what: string, e: unknown) => new Error(`${what}: ${errorMessage
 
 /** Mounted once per record shown (keyed by its id), so nothing of another record's thread stays. */
 export function CommentsSection({ target, recordId }: { target: EditTarget; recordId: string }) {
+  const api = useApi();
   const [thread, setThread] = useState<Thread>();
   const [userId, setUserId] = useState<string>();
   const [error, setError] = useState<string>();
@@ -32,7 +34,7 @@ export function CommentsSection({ target, recordId }: { target: EditTarget; reco
 
   /** A page, newest first, applied to what is shown; `offset` undefined reads the thread afresh. */
   const read = (offset: string | undefined, isCurrent: () => boolean) =>
-    tabledesk()
+    api
       .call('comments.list', { target, recordId, pageSize: PAGE_SIZE, offset })
       .then(
         (page) => {
@@ -86,7 +88,7 @@ export function CommentsSection({ target, recordId }: { target: EditTarget; reco
               own={isOwn(c, userId)}
               onEdit={async (text) => {
                 try {
-                  const r = await tabledesk().call('comments.update', { ...call, commentId: c.id, text });
+                  const r = await api.call('comments.update', { ...call, commentId: c.id, text });
                   setThread((t) => t && withReplaced(t, r.comment));
                 } catch (e) {
                   throw failure('The comment was not saved', e);
@@ -94,7 +96,7 @@ export function CommentsSection({ target, recordId }: { target: EditTarget; reco
               }}
               onDelete={async () => {
                 try {
-                  await tabledesk().call('comments.delete', { ...call, commentId: c.id });
+                  await api.call('comments.delete', { ...call, commentId: c.id });
                   setThread((t) => t && withRemoved(t, c.id));
                 } catch (e) {
                   throw failure('The comment was not deleted', e);
@@ -111,7 +113,7 @@ export function CommentsSection({ target, recordId }: { target: EditTarget; reco
         action="Comment"
         onSubmit={async (text) => {
           try {
-            const r = await tabledesk().call('comments.create', { ...call, text });
+            const r = await api.call('comments.create', { ...call, text });
             setThread((t) => withAdded(t ?? { comments: [] }, r.comment));
           } catch (e) {
             if (isChannelError(e) && e.kind === 'outcome-unknown') {

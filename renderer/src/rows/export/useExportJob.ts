@@ -7,7 +7,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EventPayload, Request } from '../../../../core/contract';
-import { errorMessage, tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
+import { errorMessage } from '../../api/call-errors';
 import type { EditTarget } from '../../editing/edit-store';
 
 export type ExportQuery = NonNullable<Request<'export.start'>['query']>;
@@ -39,6 +40,7 @@ function readingFormat(): { timeZone: string; userLocale: string } {
 }
 
 export function useExportJob(target: EditTarget) {
+  const api = useApi();
   const [job, setJob] = useState<ExportJob>();
   const current = useRef<string | undefined>(undefined);
   const starting = useRef(false);
@@ -60,30 +62,28 @@ export function useExportJob(target: EditTarget) {
           },
       );
       if (p.state === 'done' && p.filePath === undefined) {
-        tabledesk()
-          .call('export.take', { exportId: p.exportId })
-          .then(
-            ({ csv }) => download(csv, `${target.table}.csv`),
-            (e: unknown) => setJob((j) => j && { ...j, error: errorMessage(e) }),
-          );
+        api.call('export.take', { exportId: p.exportId }).then(
+          ({ csv }) => download(csv, `${target.table}.csv`),
+          (e: unknown) => setJob((j) => j && { ...j, error: errorMessage(e) }),
+        );
       }
     },
-    [target.table],
+    [api, target.table],
   );
 
   useEffect(
     () =>
-      tabledesk().on('export.progress', (p) => {
+      api.on('export.progress', (p) => {
         if (p.exportId === current.current) handle(p);
         else if (starting.current) early.current.set(p.exportId, p);
       }),
-    [handle],
+    [api, handle],
   );
 
   const cancel = useCallback(() => {
     const exportId = current.current;
-    if (exportId !== undefined) void tabledesk().call('export.cancel', { exportId });
-  }, []);
+    if (exportId !== undefined) void api.call('export.cancel', { exportId });
+  }, [api]);
 
   // A closed tab takes its export with it: nobody would be left to download it.
   useEffect(() => cancel, [cancel]);
@@ -96,24 +96,22 @@ export function useExportJob(target: EditTarget) {
       starting.current = true;
       const now = Date.now();
       setJob({ state: 'running', rows: 0, pages: 0, startedAt: now, at: now });
-      tabledesk()
-        .call('export.start', { target, query, columns, ...readingFormat() })
-        .then(
-          ({ exportId }) => {
-            starting.current = false;
-            current.current = exportId;
-            setJob((j) => j && { ...j, exportId });
-            const seen = early.current.get(exportId);
-            early.current.clear();
-            if (seen) handle(seen);
-          },
-          (e: unknown) => {
-            starting.current = false;
-            setJob((j) => j && { ...j, state: 'failed', error: errorMessage(e) });
-          },
-        );
+      api.call('export.start', { target, query, columns, ...readingFormat() }).then(
+        ({ exportId }) => {
+          starting.current = false;
+          current.current = exportId;
+          setJob((j) => j && { ...j, exportId });
+          const seen = early.current.get(exportId);
+          early.current.clear();
+          if (seen) handle(seen);
+        },
+        (e: unknown) => {
+          starting.current = false;
+          setJob((j) => j && { ...j, state: 'failed', error: errorMessage(e) });
+        },
+      );
     },
-    [target, cancel, handle],
+    [api, target, cancel, handle],
   );
 
   const dismiss = useCallback(() => setJob(undefined), []);

@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportRow, ImportState } from '../../../../core/contract/imports';
 import { utf8Length } from '../../../../core/contract/split-calls';
-import { errorMessage, tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
+import { errorMessage } from '../../api/call-errors';
 import type { EditTarget } from '../../editing/edit-store';
 
 /** JSON bytes of rows per `import.rows` call: well under the door's 1 MiB frame. */
@@ -41,6 +42,7 @@ export interface ImportRequest {
 }
 
 export function useImportJob(target: EditTarget) {
+  const api = useApi();
   const [job, setJob] = useState<ImportState>();
   const [left, setLeft] = useState<ImportState[]>([]);
   const [error, setError] = useState<string>();
@@ -49,32 +51,29 @@ export function useImportJob(target: EditTarget) {
 
   useEffect(
     () =>
-      tabledesk().on('import.progress', (p) => {
+      api.on('import.progress', (p) => {
         if (p.importId === current.current) setJob(p);
       }),
-    [],
+    [api],
   );
 
   const refresh = useCallback(() => {
-    tabledesk()
-      .call('import.list', {})
-      .then(
-        ({ imports }) =>
-          setLeft(
-            imports.filter(
-              (s) => sameTarget(s.target, target) && s.state !== 'running' && s.importId !== current.current,
-            ),
+    api.call('import.list', {}).then(
+      ({ imports }) =>
+        setLeft(
+          imports.filter(
+            (s) => sameTarget(s.target, target) && s.state !== 'running' && s.importId !== current.current,
           ),
-        (e: unknown) => setError(errorMessage(e)),
-      );
-  }, [target]);
+        ),
+      (e: unknown) => setError(errorMessage(e)),
+    );
+  }, [api, target]);
 
   const start = useCallback(
     async (request: ImportRequest) => {
       setError(undefined);
       setSending(true);
       try {
-        const api = tabledesk();
         const { importId } = await api.call('import.stage', {
           target,
           mode: request.mode,
@@ -91,34 +90,38 @@ export function useImportJob(target: EditTarget) {
         setSending(false);
       }
     },
-    [target],
+    [api, target],
   );
 
   const cancel = useCallback(() => {
-    if (current.current !== undefined) void tabledesk().call('import.cancel', { importId: current.current });
-  }, []);
+    if (current.current !== undefined) void api.call('import.cancel', { importId: current.current });
+  }, [api]);
 
-  const resume = useCallback(async (importId: string) => {
-    setError(undefined);
-    try {
-      current.current = importId;
+  const resume = useCallback(
+    async (importId: string) => {
+      setError(undefined);
+      try {
+        current.current = importId;
+        setLeft((l) => l.filter((s) => s.importId !== importId));
+        setJob(await api.call('import.resume', { importId }));
+      } catch (e) {
+        setError(errorMessage(e));
+      }
+    },
+    [api],
+  );
+
+  const dismiss = useCallback(
+    async (importId: string) => {
+      await api.call('import.dismiss', { importId }).catch((e: unknown) => setError(errorMessage(e)));
       setLeft((l) => l.filter((s) => s.importId !== importId));
-      setJob(await tabledesk().call('import.resume', { importId }));
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
-
-  const dismiss = useCallback(async (importId: string) => {
-    await tabledesk()
-      .call('import.dismiss', { importId })
-      .catch((e: unknown) => setError(errorMessage(e)));
-    setLeft((l) => l.filter((s) => s.importId !== importId));
-    if (current.current === importId) {
-      current.current = undefined;
-      setJob(undefined);
-    }
-  }, []);
+      if (current.current === importId) {
+        current.current = undefined;
+        setJob(undefined);
+      }
+    },
+    [api],
+  );
 
   const reset = useCallback(() => {
     current.current = undefined;

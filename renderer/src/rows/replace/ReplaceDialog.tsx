@@ -8,7 +8,8 @@ import { useEffect, useState } from 'react';
 import type { Column, EventPayload, Response } from '../../../../core/contract';
 import { plural } from '../../../../core/records/format';
 import { leftOutText } from '../../../../core/records/replace';
-import { errorMessage, tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
+import { errorMessage } from '../../api/call-errors';
 import { ModalDialog } from '../ModalDialog';
 
 export type ReplaceScope = 'view' | 'selection' | 'column';
@@ -41,6 +42,7 @@ function duration(seconds: number): string {
 const recordName = (row: { recordId: string; label?: string | undefined }) => row.label ?? row.recordId;
 
 export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; onClose: () => void }) {
+  const api = useApi();
   const [find, setFind] = useState('');
   const [replacement, setReplacement] = useState('');
   const [regex, setRegex] = useState(false);
@@ -59,10 +61,10 @@ export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; o
 
   useEffect(() => {
     if (replaceId === undefined) return;
-    return tabledesk().on('replace.progress', (p) => {
+    return api.on('replace.progress', (p) => {
       if (p.replaceId === replaceId) setProgress(p);
     });
-  }, [replaceId]);
+  }, [api, replaceId]);
 
   // Any change to the search makes the preview stale: it must be made again before replacing.
   const edited =
@@ -87,7 +89,7 @@ export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; o
       ...(f.options === undefined ? {} : { options: f.options }),
     }));
     try {
-      const result = await tabledesk().call('replace.preview', {
+      const result = await api.call('replace.preview', {
         replaceId: id,
         target: context.target,
         query: context.query,
@@ -107,7 +109,7 @@ export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; o
     setPhase({ kind: 'sending', replaceId: id, preview: shown });
     setError(undefined);
     try {
-      const applied = await tabledesk().call('replace.apply', { replaceId: id });
+      const applied = await api.call('replace.apply', { replaceId: id });
       setPhase({ kind: 'ended', replaceId: id, preview: shown, applied });
     } catch (e) {
       setPhase({ kind: 'preview', replaceId: id, preview: shown });
@@ -116,7 +118,7 @@ export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; o
   };
 
   const stop = () => {
-    if (replaceId !== undefined) void tabledesk().call('replace.stop', { replaceId });
+    if (replaceId !== undefined) void api.call('replace.stop', { replaceId });
   };
 
   const shown = 'preview' in phase ? phase.preview : undefined;

@@ -12,7 +12,8 @@ import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
 import { MAX_FIND_TEXT, cellMatches, isFindable } from '../../../../core/records/find-formula';
 import type { RecordData } from '../../../../core/records/types';
-import { errorMessage, tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
+import { errorMessage } from '../../api/call-errors';
 import { sameTarget } from '../../editing/edit-store';
 import type { EditTarget } from '../../editing/edit-store';
 import { showRow } from '../goto/arrive';
@@ -60,6 +61,7 @@ interface Saved {
 const viewport = (root: HTMLElement | null) => root?.querySelector<HTMLElement>('.ag-grid-viewport') ?? null;
 
 export function useFind({ viewId, target, grid, root, columns, active, grouped }: Options) {
+  const services = useApi();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   /** The text as searched: `text` after the typing pause. */
@@ -99,8 +101,8 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     if (stale === undefined || stale === key) return;
     walking.current = undefined;
     latest.current++;
-    void tabledesk().call('find.cancel', { viewId: stale.slice(0, stale.indexOf('\u0000')) });
-  }, [key]);
+    void services.call('find.cancel', { viewId: stale.slice(0, stale.indexOf('\u0000')) });
+  }, [services, key]);
 
   // Records created (an undone delete), deleted or edited: counted again once the changes stop.
   const [changes, setChanges] = useState(0);
@@ -112,23 +114,22 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
       clearTimeout(settle);
       settle = setTimeout(() => setChanges((n) => n + 1), RECOUNT_AFTER_MS);
     };
-    const api = tabledesk();
     const offs = [
-      api.on('records.created', changed),
-      api.on('records.deleted', changed),
-      api.on('edits.saved', changed),
+      services.on('records.created', changed),
+      services.on('records.deleted', changed),
+      services.on('edits.saved', changed),
     ];
     return () => {
       clearTimeout(settle);
       for (const off of offs) off();
     };
-  }, [open, target]);
+  }, [services, open, target]);
 
   // A new search, view or set of fields starts again from the top, with a new count.
   useEffect(() => {
     if (!open || search === '' || viewId === undefined || names.length === 0) return;
     let stale = false;
-    tabledesk()
+    services
       .call('find.count', { viewId, text: search, fields: names })
       .then((r) => {
         if (stale || r.cancelled) return;
@@ -140,7 +141,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     return () => {
       stale = true;
     };
-  }, [open, search, viewId, names, key, changes]);
+  }, [services, open, search, viewId, names, key, changes]);
 
   useEffect(() => {
     const element = root()?.querySelector<HTMLElement>('.td-grid');
@@ -172,7 +173,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
   }, [open, grid, root]);
 
   const close = useCallback(() => {
-    if (viewId !== undefined) void tabledesk().call('find.cancel', { viewId });
+    if (viewId !== undefined) void services.call('find.cancel', { viewId });
     latest.current++;
     setOpen(false);
     setBusy(false);
@@ -189,7 +190,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     if (s.focused) api.setFocusedCell(s.focused.rowIndex, s.focused.colId);
     else api.clearFocusedCell();
     if (s.element instanceof HTMLElement && s.element.isConnected) s.element.focus({ preventScroll: true });
-  }, [viewId, grid, root]);
+  }, [services, viewId, grid, root]);
 
   const step = useCallback(
     async (direction: 'next' | 'previous') => {
@@ -208,7 +209,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
       }, BUSY_AFTER_MS);
       setSaid(undefined);
       try {
-        const answer = await tabledesk().call('find.next', {
+        const answer = await services.call('find.next', {
           viewId,
           text: q,
           fields: names,
@@ -245,12 +246,12 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
         if (walking.current === undefined) setBusy(false);
       }
     },
-    [grid, viewId, text, tooLong, search, grouped, current, names, fields, key],
+    [services, grid, viewId, text, tooLong, search, grouped, current, names, fields, key],
   );
 
   const cancel = useCallback(() => {
-    if (viewId !== undefined) void tabledesk().call('find.cancel', { viewId });
-  }, [viewId]);
+    if (viewId !== undefined) void services.call('find.cancel', { viewId });
+  }, [services, viewId]);
 
   return {
     open,

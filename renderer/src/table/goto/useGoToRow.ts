@@ -10,7 +10,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { GridApi, RowClassParams } from 'ag-grid-community';
 import { plural } from '../../../../core/records/format';
 import type { RecordData } from '../../../../core/records/types';
-import { errorMessage, tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
+import { errorMessage } from '../../api/call-errors';
 import { focusFirstCell, showRow } from './arrive';
 
 /** A walk under way: the row asked for, the rows it walks to, rows held now and when it began, for the pace. */
@@ -42,6 +43,7 @@ const ROWS_BELOW = 20;
 const PANEL_AFTER_MS = 400;
 
 export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
+  const services = useApi();
   const [walk, setWalk] = useState<GotoWalk>();
   const [note, setNote] = useState<string>();
   const marked = useRef<string | undefined>(undefined);
@@ -53,16 +55,16 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
     const reached = (n: number) =>
       setWalk((w) => w && { ...w, loaded: Math.max(w.loaded, n), at: Date.now() });
     const offs = [
-      tabledesk().on('view.state', (s) => {
+      services.on('view.state', (s) => {
         if (s.viewId === viewId) reached(s.loaded);
       }),
       // Where the view is mapped as it is walked, the map's walk is the one go to row waits for.
-      tabledesk().on('view.count', (c) => {
+      services.on('view.count', (c) => {
         if (c.viewId === viewId && !c.exact) reached(c.count);
       }),
     ];
     return () => offs.forEach((off) => off());
-  }, [walking, viewId]);
+  }, [services, walking, viewId]);
 
   const rowClassRules = useMemo(
     () => ({
@@ -121,7 +123,7 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
         try {
           // The rows the grid draws: a row read where it is comes with the screen around it.
           const screenRows = api.getLastDisplayedRowIndex() - api.getFirstDisplayedRowIndex() + 1;
-          const answer = await tabledesk().call('view.walk', {
+          const answer = await services.call('view.walk', {
             viewId,
             to,
             row,
@@ -154,12 +156,12 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
       mark(node.data.id);
       await focusFirstCell(api, index, root);
     },
-    [grid, viewId, mark, loaded, mapped, root],
+    [services, grid, viewId, mark, loaded, mapped, root],
   );
 
   const cancel = useCallback(() => {
-    if (viewId !== undefined) void tabledesk().call('view.cancelWalk', { viewId });
-  }, [viewId]);
+    if (viewId !== undefined) void services.call('view.cancelWalk', { viewId });
+  }, [services, viewId]);
 
   return { walk, note, go, cancel, rowClassRules };
 }

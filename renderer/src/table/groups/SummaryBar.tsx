@@ -12,7 +12,8 @@ import { summaryKinds } from '../../../../core/records/aggregate';
 import type { SummaryKind, SummaryValue } from '../../../../core/records/aggregate';
 import { plural } from '../../../../core/records/format';
 import type { RecordData } from '../../../../core/records/types';
-import { errorMessage, tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
+import { errorMessage } from '../../api/call-errors';
 import { effectiveType, formatCell } from '../../grid/format';
 import type { SummaryChoice } from '../layout-memory';
 import type { TableTarget, ViewSession } from '../view-session';
@@ -90,6 +91,7 @@ interface Props {
 }
 
 export function SummaryBar(props: Props) {
+  const services = useApi();
   const { api, session, target, columns, viewId, loaded, summaries, onSummaries } = props;
   const [answer, setAnswer] = useState<Aggregate>();
   const [error, setError] = useState<string>();
@@ -112,7 +114,6 @@ export function SummaryBar(props: Props) {
 
   // Edits, creates and deletes of this table change the figures; a burst of them asks once.
   useEffect(() => {
-    const bridge = tabledesk();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const changed = (s: { target: { connectionId: string; baseId: string; table: string } }) => {
       const t = s.target;
@@ -122,15 +123,15 @@ export function SummaryBar(props: Props) {
       timer = setTimeout(() => setEdits((n) => n + 1), 300);
     };
     const offs = [
-      bridge.on('edits.saved', changed),
-      bridge.on('records.created', changed),
-      bridge.on('records.deleted', changed),
+      services.on('edits.saved', changed),
+      services.on('records.created', changed),
+      services.on('records.deleted', changed),
     ];
     return () => {
       clearTimeout(timer);
       offs.forEach((off) => off());
     };
-  }, [target]);
+  }, [services, target]);
 
   // Over the whole view the figures do not change as rows load; over the rows loaded they do.
   const loadedKey = answer?.basis === 'loaded' ? loaded : -1;

@@ -13,7 +13,7 @@ import type {
 } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
 import type { RecordData, SortSpec } from '../../../../core/records/types';
-import { tabledesk } from '../../bridge';
+import { useApi } from '../../api/ApiProvider';
 import type { PreviousRows } from '../../grid/datasource';
 import type { ScreenRows } from '../../grid/screen-rows';
 import type { Placements } from '../../rows/placements';
@@ -34,6 +34,7 @@ export function useGrouping(
   columns: readonly Column[],
   grid: RefObject<GridApi<RecordData> | null>,
 ) {
+  const api = useApi();
   const [groupBy, setGroupBy] = useState<Required<SortSpec>[]>([]);
   const [scope, setScope] = useState<'loaded' | 'all'>('loaded');
   const [aggregate, setAggregate] = useState<Aggregate>();
@@ -99,7 +100,6 @@ export function useGrouping(
   // Rows added or deleted move the records after them: the groups are asked again over a fresh view.
   useEffect(() => {
     if (groupBy.length === 0) return;
-    const api = tabledesk();
     const regroup = (s: { target: { connectionId: string; baseId: string; table: string } }) => {
       if (!sameTable(s.target, target)) return;
       session.restart();
@@ -108,7 +108,7 @@ export function useGrouping(
     };
     const offs = [api.on('records.created', regroup), api.on('records.deleted', regroup)];
     return () => offs.forEach((off) => off());
-  }, [groupBy, session, target, grid]);
+  }, [api, groupBy, session, target, grid]);
 
   const gridProps = useMemo(
     () => ({

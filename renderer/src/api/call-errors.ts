@@ -1,5 +1,5 @@
-/** What a failed call rejects with, in words (kept apart from the bridge, which needs a page to run). */
-import type { ChannelError } from '../../core/contract';
+/** What a failed call rejects with, in words (kept apart from the page's bridge, which needs a page to run). */
+import type { ChannelError } from '../../../core/contract';
 
 export function isChannelError(e: unknown): e is ChannelError {
   return typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string';
