@@ -30,6 +30,7 @@ import { RecordDetail } from './RecordDetail';
 import { RowToolbar } from './RowToolbar';
 import { AttachmentDrop, UploadBar } from './attachments/UploadBar';
 import { useSelectAll } from './select-all';
+import { selectedRecords } from './selection';
 import type { EditingView, TableEditing } from './table-editing';
 import { planFillDrag, planSetField } from './range/bulk-plan';
 import { SetFieldDialog } from './range/SetFieldDialog';
@@ -73,7 +74,7 @@ export function EditingFrame({
   const grid = editing.gridApi;
   const selectAll = useSelectAll({ api: editing.api, frame, viewId, count, selectedCount, ask: setAsk });
   const [setField, setSetField] = useState<SetFieldAsk>();
-  const reads = frameGrid(editing);
+  const reads = frameGrid(editing, selectAll.wholeView);
   const actions = frameActions({ editing, frame: reads, selectAll, ask: setAsk, askSetField: setSetField });
   const clipboard = gridClipboard(editing, reads, setAsk);
 
@@ -94,7 +95,6 @@ export function EditingFrame({
     editing,
     frame: reads,
     actions,
-    selectedCount,
     extendRange: cells.extend,
     expand,
     openMenu: menu.open,
@@ -104,7 +104,7 @@ export function EditingFrame({
     target: editing.target,
     query: { view: query.view, formula: query.formula },
     fields: reads.displayed(),
-    selectedIds: reads.selectedRows().map((r) => r.id),
+    selectedIds: selectedRecords(reads.selection()).map((r) => r.id),
     focusedColumn: grid?.getFocusedCell()?.column.getColId(),
   });
 
@@ -165,8 +165,7 @@ export function EditingFrame({
         frame={reads}
         frameRef={frame}
         actions={actions}
-        selectedCount={selectedCount}
-        wholeView={selectAll.wholeView}
+        selection={reads.selection()}
         reading={selectAll.reading !== undefined}
         onOpen={openFocused}
         onExport={startExport}

@@ -1,6 +1,6 @@
 /**
- * The Rows toolbar above the grid: add a row, delete the selection (the whole view when it is selected), set a
- * field, open the focused record, undo and redo (titles and keys from the command table), export and import
+ * The Rows toolbar above the grid: add a row, delete the selected rows (the whole view when it is selected), set
+ * a field over the selection, open the focused record, undo and redo (titles and keys from the command table), export and import
  * CSV, find and replace.
  */
 import { useState } from 'react';
@@ -11,6 +11,8 @@ import type { FrameActions } from './frame-actions';
 import type { FrameGrid } from './frame-grid';
 import { ReplaceControl } from './replace/ReplaceControl';
 import type { ReplaceContext } from './replace/ReplaceDialog';
+import { holdsRows } from './selection';
+import type { Selection } from './selection';
 import type { EditingView, TableEditing } from './table-editing';
 
 interface Props {
@@ -19,9 +21,8 @@ interface Props {
   frame: FrameGrid;
   frameRef: RefObject<HTMLElement | null>;
   actions: FrameActions;
-  selectedCount: number;
-  /** The whole view's count when it is selected. */
-  wholeView: number | undefined;
+  /** The selection as this render sees it: the buttons act on what the keys act on. */
+  selection: Selection;
   /** The whole view's records are being read for a delete. */
   reading: boolean;
   onOpen: () => void;
@@ -38,8 +39,7 @@ export function RowToolbar({
   frame,
   frameRef,
   actions,
-  selectedCount,
-  wholeView,
+  selection,
   reading,
   onOpen,
   onExport,
@@ -64,20 +64,20 @@ export function RowToolbar({
       </button>
       <button
         type="button"
-        disabled={(selectedCount === 0 && wholeView === undefined) || reading}
-        onClick={actions.deleteSelected}
+        disabled={!holdsRows(selection) || reading}
+        onClick={() => actions.deleteSelected(frame.selection())}
       >
         Delete
-        {wholeView !== undefined
-          ? ` ${plural(wholeView, 'row')}`
-          : selectedCount > 0
-            ? ` ${plural(selectedCount, 'row')}`
+        {selection.kind === 'view'
+          ? ` ${plural(selection.count, 'row')}`
+          : selection.kind === 'rows'
+            ? ` ${plural(selection.rows.length, 'row')}`
             : ''}
       </button>
       <button
         type="button"
-        disabled={selectedCount === 0 && editing.range.multi === undefined}
-        onClick={actions.setField}
+        disabled={selection.kind === 'none' || selection.kind === 'cell'}
+        onClick={() => actions.setField(frame.selection())}
         title="Set one field to one value for the selected rows"
       >
         Set field…

@@ -1,6 +1,7 @@
 /**
  * What the frame does to the selection, whichever door asked (a key, a toolbar button, a menu item): fill
- * down, clear a range, set a field, delete rows after one confirmation. Fill, clear and set field are one
+ * down, clear a range, set a field, delete rows after one confirmation. Each takes the selection as one value
+ * (selection.ts), read by the caller at the moment of the action. Fill, clear and set field are one
  * plan each, sent as one `edits.edit` call (one undo step), with a line on what was done and what was left out.
  */
 import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
@@ -12,6 +13,8 @@ import type { FrameGrid } from './frame-grid';
 import { planClear, planFillDown } from './range/bulk-plan';
 import type { BulkPlan } from './range/bulk-plan';
 import type { useSelectAll } from './select-all';
+import { rowsSpanned } from './selection';
+import type { Selection } from './selection';
 import type { TableEditing } from './table-editing';
 
 /** The rows Set field applies to, and a note when they are fewer than the view's. */
@@ -54,17 +57,20 @@ export function frameActions({ editing, frame, selectAll, ask, askSetField }: De
     );
   };
 
-  /** A range fills down from its first row; else the selected rows, in the focused column. */
-  const fillDown = () => {
-    const range = editing.range.multi;
-    if (range && range.bottom > range.top) {
-      const rows = Array.from({ length: range.bottom - range.top + 1 }, (_, i) => range.top + i);
-      runBulk(planFillDown(frame.bulk(), rows, range.columns), 'Filled');
+  /** A range fills down from its first row; selected rows, in the focused column. */
+  const fillDown = (selection: Selection) => {
+    const rows = rowsSpanned(selection);
+    if (selection.kind === 'range' && rows.length > 1) {
+      runBulk(planFillDown(frame.bulk(), rows, selection.range.columns), 'Filled');
       return;
     }
-    const column = editing.gridApi?.getFocusedCell()?.column.getColId();
-    const rows = frame.selectedIndexes();
-    if (column === undefined || !frame.displayed().some((f) => f.name === column) || rows.length < 2) {
+    const column = selection.kind === 'none' ? undefined : selection.focused?.column;
+    if (
+      selection.kind === 'range' ||
+      column === undefined ||
+      !frame.displayed().some((f) => f.name === column) ||
+      rows.length < 2
+    ) {
       editing.say(
         `Choose cells down a column (drag over them) or select rows first, then ${keysOf('grid.fillDown')[0] ?? 'Fill down'}.`,
         'info',
@@ -74,19 +80,15 @@ export function frameActions({ editing, frame, selectAll, ask, askSetField }: De
     runBulk(planFillDown(frame.bulk(), rows, [column]), 'Filled');
   };
 
-  const clearRange = () => {
-    const range = editing.range.multi;
-    if (range) runBulk(planClear(frame.bulk(), range), 'Cleared');
+  const clearRange = (selection: Selection) => {
+    if (selection.kind === 'range') runBulk(planClear(frame.bulk(), selection.range), 'Cleared');
   };
 
-  /** Set field: the selected rows, else the rows of the range of cells. */
-  const setField = () => {
-    const range = editing.range.multi;
-    let rows = frame.selectedIndexes();
-    if (rows.length === 0 && range)
-      rows = Array.from({ length: range.bottom - range.top + 1 }, (_, i) => range.top + i);
+  /** Set field: the rows of the range of cells, or the selected rows (those loaded, of a whole view). */
+  const setField = (selection: Selection) => {
+    const rows = rowsSpanned(selection);
     if (rows.length === 0) return;
-    const whole = selectAll.wholeView;
+    const whole = selection.kind === 'view' ? selection.count : undefined;
     askSetField({
       rows,
       ...(whole !== undefined && whole > rows.length
@@ -107,16 +109,13 @@ export function frameActions({ editing, frame, selectAll, ask, askSetField }: De
     });
   };
 
-  /** The whole view when it is selected, else the selected rows. */
-  const deleteSelected = () => {
-    const whole = selectAll.wholeView;
-    if (whole === undefined) {
-      deleteRows(frame.selectedRows());
-      return;
-    }
+  /** The whole view when it is selected, else the selected rows; nothing for a range or a cell. */
+  const deleteSelected = (selection: Selection) => {
+    if (selection.kind === 'rows') deleteRows(selection.rows.map((r) => r.record));
+    if (selection.kind !== 'view') return;
     ask({
       title: 'Delete records',
-      text: `Delete all ${plural(whole, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.`,
+      text: `Delete all ${plural(selection.count, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.`,
       action: 'Delete',
       run: () =>
         void selectAll.readAll().then((rows) => {

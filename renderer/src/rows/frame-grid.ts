@@ -1,22 +1,22 @@
 /**
- * The grid as the editing frame's parts read it: the field columns as displayed, the selected rows, the row
- * at a position, and the grid as fill, clear and set-field plan over it. One place, so the clipboard, the
- * keys, the toolbar and the menus read the grid the same way.
+ * The grid as the editing frame's parts read it: the field columns as displayed, the selection (one value,
+ * see selection.ts), the row at a position, and the grid as fill, clear and set-field plan over it. One
+ * place, so the clipboard, the keys, the toolbar and the menus read the grid the same way.
  */
 import type { CellPosition, IRowNode } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import type { BulkGrid } from './range/bulk-plan';
+import { selectionOf } from './selection';
+import type { Selection } from './selection';
 import type { TableEditing } from './table-editing';
 
 export interface FrameGrid {
   /** Field columns as displayed, left to right. */
   displayed: () => Column[];
-  /** The loaded records of the selected rows, top to bottom. */
-  selectedRows: () => RecordData[];
-  /** The grid indexes of the selected rows, top to bottom (pinned rows left out). */
-  selectedIndexes: () => number[];
+  /** What is selected now: read at the moment of each action, the grid's own state being imperative. */
+  selection: () => Selection;
   rowAt: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => IRowNode<RecordData> | undefined;
   bulk: () => BulkGrid;
   /** No grid yet, or a cell editor is open: the frame's commands wait. */
@@ -28,22 +28,29 @@ export interface FrameGrid {
 export const inGrid = (el: EventTarget): boolean =>
   el instanceof Element && el.closest('.ag-root-wrapper') !== null;
 
-export function frameGrid(editing: TableEditing): FrameGrid {
+/** `wholeView`: the view's count while the whole view is selected (select-all.ts). */
+export function frameGrid(editing: TableEditing, wholeView: number | undefined): FrameGrid {
   const grid = editing.gridApi;
-  const selectedNodes = () => (grid?.getSelectedNodes() ?? []).filter((n) => n.data !== undefined);
   return {
     displayed: () =>
       (grid?.getAllDisplayedColumns() ?? []).flatMap((c) =>
         editing.fields.filter((f) => f.name === c.getColId()),
       ),
-    selectedRows: () =>
-      selectedNodes()
-        .sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0))
-        .map((n) => n.data as RecordData),
-    selectedIndexes: () =>
-      (grid?.getSelectedNodes() ?? [])
-        .flatMap((n) => (n.rowPinned || n.rowIndex === null ? [] : [n.rowIndex]))
-        .sort((a, b) => a - b),
+    selection: () => {
+      const cell = grid?.getFocusedCell();
+      return selectionOf({
+        focused: cell
+          ? { row: cell.rowIndex, column: cell.column.getColId(), pinned: cell.rowPinned === 'top' }
+          : undefined,
+        range: editing.range.range,
+        rows: (grid?.getSelectedNodes() ?? []).flatMap((n) =>
+          n.data === undefined || n.rowPinned || n.rowIndex === null
+            ? []
+            : [{ index: n.rowIndex, record: n.data as RecordData }],
+        ),
+        wholeView,
+      });
+    },
     rowAt: (cell) =>
       cell.rowPinned === 'top'
         ? grid?.getPinnedTopRow(cell.rowIndex)

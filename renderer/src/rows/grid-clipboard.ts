@@ -1,6 +1,6 @@
 /**
- * The grid's clipboard: copy gives the selected rows, else the range of cells, else the focused cell, as TSV
- * (link cells as their names); paste fills from the focused cell down and right, adding rows past the last one
+ * The grid's clipboard: copy gives the selection (a range's cells, the selected rows, or the focused cell) as
+ * TSV (link cells as their names); paste fills from the focused cell down and right, adding rows past the last one
  * after asking, and reports what it skipped until the next action.
  */
 import type { ClipboardEvent } from 'react';
@@ -16,13 +16,14 @@ import { inGrid } from './frame-grid';
 import type { FrameGrid } from './frame-grid';
 import { planPaste } from './paste';
 import type { TableEditing } from './table-editing';
+import type { Selection } from './selection';
 import { parseTsv, toTsv } from './tsv';
 
 export interface GridClipboard {
-  /** What copy gives now, or undefined when there is nothing to copy. */
-  copiedText: () => string | undefined;
+  /** What copy gives for a selection, or undefined when there is nothing to copy. */
+  copiedText: (selection: Selection) => string | undefined;
   /** Copies now through the browser's own copy (a menu item): no clipboard permission is asked. */
-  copyNow: () => void;
+  copyNow: (selection: Selection) => void;
   onCopy: (e: ClipboardEvent) => void;
   onPaste: (e: ClipboardEvent) => void;
 }
@@ -34,38 +35,42 @@ export function gridClipboard(
 ): GridClipboard {
   const grid = editing.gridApi;
 
-  const copiedText = (): string | undefined => {
-    if (!grid) return undefined;
+  const copiedText = (selection: Selection): string | undefined => {
     const columns = frame.displayed();
     const text = (row: RecordData, f: Column) => {
       const value = editing.store.value(row, f.name);
       return linkText(f, value) ?? formatCell(value, f);
     };
-    const rows = frame.selectedRows();
-    const range = editing.range.multi;
-    let lines: string[][];
-    if (rows.length > 0) lines = rows.map((r) => columns.map((f) => text(r, f)));
-    else if (range) {
-      // The range's cells, row by row; group headers are passed over and rows not loaded copy as blanks.
-      const fields = range.columns.flatMap((name) => columns.find((f) => f.name === name) ?? []);
-      const bulk = frame.bulk();
-      lines = [];
-      for (let i = range.top; i <= range.bottom; i++) {
-        const slot = bulk.rowAt(i);
-        if (slot !== 'header') lines.push(fields.map((f) => (slot ? text(slot, f) : '')));
+    switch (selection.kind) {
+      case 'none':
+        return undefined;
+      case 'rows':
+      case 'view':
+        // The whole view copies the rows loaded: the others have no values here yet.
+        return toTsv(selection.rows.map((r) => columns.map((f) => text(r.record, f))));
+      case 'range': {
+        // The range's cells, row by row; group headers are passed over and rows not loaded copy as blanks.
+        const { range } = selection;
+        const fields = range.columns.flatMap((name) => columns.find((f) => f.name === name) ?? []);
+        const bulk = frame.bulk();
+        const lines: string[][] = [];
+        for (let i = range.top; i <= range.bottom; i++) {
+          const slot = bulk.rowAt(i);
+          if (slot !== 'header') lines.push(fields.map((f) => (slot ? text(slot, f) : '')));
+        }
+        return toTsv(lines);
       }
-    } else {
-      const focused = grid.getFocusedCell();
-      const row = focused ? frame.rowAt(focused)?.data : undefined;
-      const field = columns.find((f) => f.name === focused?.column.getColId());
-      if (!row || !field) return undefined;
-      lines = [[text(row, field)]];
+      case 'cell': {
+        const { focused } = selection;
+        const row = frame.rowAt({ rowIndex: focused.row, rowPinned: focused.pinned ? 'top' : null })?.data;
+        const field = columns.find((f) => f.name === focused.column);
+        return row && field ? toTsv([[text(row, field)]]) : undefined;
+      }
     }
-    return toTsv(lines);
   };
 
-  const copyNow = () => {
-    const text = copiedText();
+  const copyNow = (selection: Selection) => {
+    const text = copiedText(selection);
     if (text === undefined) return;
     // The browser's own copy, so no clipboard permission is asked; it runs within the click.
     const give = (e: globalThis.ClipboardEvent) => {
@@ -78,7 +83,7 @@ export function gridClipboard(
 
   const onCopy = (e: ClipboardEvent) => {
     if (!inGrid(e.target) || frame.busy()) return;
-    const text = copiedText();
+    const text = copiedText(frame.selection());
     if (text === undefined) return;
     e.clipboardData.setData('text/plain', text);
     e.preventDefault();

@@ -15,6 +15,7 @@ import type { FrameActions } from './frame-actions';
 import { inGrid } from './frame-grid';
 import type { FrameGrid } from './frame-grid';
 import { isArrowKey } from './range/cell-range';
+import { holdsRows } from './selection';
 import type { ArrowKey } from './range/cell-range';
 import type { TableEditing } from './table-editing';
 
@@ -22,14 +23,13 @@ interface Deps {
   editing: TableEditing;
   frame: FrameGrid;
   actions: FrameActions;
-  selectedCount: number;
   /** Grows the range of cells by one key; false when there is none to grow. */
   extendRange: (key: ArrowKey, toEdge: boolean) => boolean;
   expand: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => void;
   openMenu: (cell: CellPosition, at: { left: number; top: number }) => void;
 }
 
-export function gridKeys({ editing, frame, actions, selectedCount, extendRange, expand, openMenu }: Deps) {
+export function gridKeys({ editing, frame, actions, extendRange, expand, openMenu }: Deps) {
   const grid = editing.gridApi;
   return (e: KeyboardEvent) => {
     // A cell being edited, or any text field, keeps its keys: the grid's commands are not asked then.
@@ -49,6 +49,7 @@ export function gridKeys({ editing, frame, actions, selectedCount, extendRange, 
     // A group header's keys are its own (Enter or Space collapse it).
     if (focused && groupHeaderOf(frame.rowAt(focused)?.data)) return;
     const node = focused ? frame.rowAt(focused) : undefined;
+    const selection = frame.selection();
     switch (command) {
       case 'grid.open': {
         if (!focused) return;
@@ -65,7 +66,7 @@ export function gridKeys({ editing, frame, actions, selectedCount, extendRange, 
         return;
       case 'grid.extend':
         if (!isArrowKey(e.key)) return;
-        if (selectedCount === 0 && extendRange(e.key, e.ctrlKey || e.metaKey)) {
+        if (!holdsRows(selection) && extendRange(e.key, e.ctrlKey || e.metaKey)) {
           // A range grows from its anchor; the grid's own Shift+Arrow would only move the focus.
           e.preventDefault();
           e.stopPropagation();
@@ -80,15 +81,15 @@ export function gridKeys({ editing, frame, actions, selectedCount, extendRange, 
         // The browser's own Ctrl+D (a bookmark) is not wanted over the grid.
         e.preventDefault();
         e.stopPropagation();
-        actions.fillDown();
+        actions.fillDown(selection);
         return;
       case 'grid.delete':
-        if (editing.range.multi) {
+        if (selection.kind === 'range') {
           e.preventDefault();
-          actions.clearRange();
-        } else if (selectedCount > 0) {
+          actions.clearRange(selection);
+        } else if (holdsRows(selection)) {
           e.preventDefault();
-          actions.deleteSelected();
+          actions.deleteSelected(selection);
         }
         return;
       case 'grid.contextMenu': {
@@ -102,7 +103,7 @@ export function gridKeys({ editing, frame, actions, selectedCount, extendRange, 
         return;
       }
       case 'grid.clearRange':
-        if (editing.range.multi) editing.range.set(undefined);
+        if (selection.kind === 'range') editing.range.set(undefined);
         return;
       default:
         return;

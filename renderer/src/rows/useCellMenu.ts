@@ -11,6 +11,8 @@ import type { MenuItem } from '../commands/CommandMenu';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import type { FrameActions } from './frame-actions';
 import type { FrameGrid } from './frame-grid';
+import { holdsRows, selectedRecords } from './selection';
+import type { Selection } from './selection';
 import type { TableEditing } from './table-editing';
 
 export interface OpenMenu {
@@ -23,7 +25,8 @@ interface Options {
   editing: TableEditing;
   frame: FrameGrid;
   actions: FrameActions;
-  copy: () => void;
+  /** Copies the selection as it is when the item runs (the focus has moved to the menu's cell by then). */
+  copy: (selection: Selection) => void;
   expand: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => void;
   /** A cell menu's items about its column (sort, filter by the value, hide), from the tab. */
   columnMenu: (colId: string, value: { value: unknown }) => MenuItem[];
@@ -38,13 +41,14 @@ export function useCellMenu({ editing, frame, actions, copy, expand, columnMenu 
     const data = node?.data;
     if (!grid || !node || !data || groupHeaderOf(data)) return;
     grid.setFocusedCell(cell.rowIndex, cell.column, cell.rowPinned);
+    const selection = frame.selection();
     const colId = cell.column.getColId();
     const field = editing.fields.find((f) => f.name === colId);
     const selected = node.isSelected();
-    const rows = selected ? frame.selectedRows() : [data];
+    const rows = selected && holdsRows(selection) ? selectedRecords(selection) : [data];
     const items: MenuItem[] = [
       { id: 'grid.open', label: 'Expand record', run: () => expand(cell) },
-      ...(field ? [{ id: 'grid.copy' as const, label: 'Copy', run: copy }] : []),
+      ...(field ? [{ id: 'grid.copy' as const, label: 'Copy', run: () => copy(frame.selection()) }] : []),
       {
         id: 'grid.selectRow',
         label: selected ? 'Unselect row' : 'Select row',
