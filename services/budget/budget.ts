@@ -87,8 +87,8 @@ export class Budget {
   private readonly metered = new Map<string, boolean>();
   private readonly learning = new Map<string, Promise<boolean>>();
   private readonly buffered = new Map<string, ClientEvent[]>();
-  /** Bases whose workspace is being asked for. */
-  private readonly lookups = new Set<string>();
+  /** Bases whose workspace is being asked for, settled when the answer is in (or the question failed). */
+  private readonly lookups = new Map<string, Promise<void>>();
   /** Bases whose figures changed since the last `budget.changed`. */
   private readonly touched = new Map<string, { connectionId: string; baseId: string }>();
   private readonly open = new Map<string, OpenAsk>();
@@ -145,7 +145,7 @@ export class Budget {
 
   async status(connectionId: string, baseId: string): Promise<BudgetStatus> {
     const metered = await this.meteredOf(connectionId);
-    if (metered) this.learnWorkspace(connectionId, baseId);
+    if (metered) void this.learnWorkspace(connectionId, baseId);
     return this.statusNow(connectionId, baseId, metered);
   }
 
@@ -209,6 +209,9 @@ export class Budget {
   consent: Consent = async (request) => {
     await this.store.loaded;
     if (!(await this.meteredOf(request.connectionId))) return true;
+    // The plan is the user's word for the base's workspace: until the service has said which workspace that
+    // is, the base's own scope (plan unknown: no limit) would let the work go without asking.
+    await this.learnWorkspace(request.connectionId, request.baseId);
     const scope = this.scopeOf(request.connectionId, request.baseId);
     if (this.isRefused(scope)) return false;
     if (PLAN_LIMITS[this.planOf(scope)] === undefined) return true;
@@ -294,7 +297,7 @@ export class Budget {
     if (e.type === 'started') {
       this.store.addCall(monthOf(e.at), connectionId, e.baseId, e.purpose);
       if (e.baseId !== '') {
-        this.learnWorkspace(connectionId, e.baseId);
+        void this.learnWorkspace(connectionId, e.baseId);
         this.touch(where);
       }
     } else if (e.type === 'finished' && e.baseId !== '') {
@@ -313,12 +316,16 @@ export class Budget {
     }
   }
 
-  /** Asks the service once per base which workspace holds it; a refusal means "count it per base". */
-  private learnWorkspace(connectionId: string, baseId: string): void {
+  /**
+   * Asks the service once per base which workspace holds it; a refusal means "count it per base". Settles
+   * when the answer is in, or at once where it is known; never rejects.
+   */
+  private learnWorkspace(connectionId: string, baseId: string): Promise<void> {
     const k = baseKey(connectionId, baseId);
-    if (k in this.store.file.workspaces || this.lookups.has(k)) return;
-    this.lookups.add(k);
-    void this.options
+    if (k in this.store.file.workspaces) return Promise.resolve();
+    let lookup = this.lookups.get(k);
+    if (lookup !== undefined) return lookup;
+    lookup = this.options
       .clientFor(connectionId)
       .then((c) => c.meta.baseDetails(baseId, { priority: 'background', purpose: 'schema' }))
       .then(
@@ -333,6 +340,8 @@ export class Budget {
         this.lookups.delete(k);
         for (const t of this.knownBases()) if (t.connectionId === connectionId) this.touch(t);
       });
+    this.lookups.set(k, lookup);
+    return lookup;
   }
 
   private scopeOf(connectionId: string, baseId: string): string {

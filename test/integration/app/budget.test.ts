@@ -143,8 +143,15 @@ describe('the request budget', () => {
     const connectionId = await setUp({ monthlyCalls: 4 });
     await h.call('budget.setPlan', { scope: 'wspLocalTableDesk', plan: 'free' });
     const viewId = await openTasks(connectionId);
-    // Plan unknown for the per-base scope until the workspace is read; the count walk meets the refusal.
+    // The Free plan is the workspace's: both views' counts ask (the app waits for the workspace's name first).
+    await openTasks(connectionId);
+    await until(() => (h.eventsOf('budget.asks').at(-1)?.asks.length ?? 0) === 2);
+    const [first] = (await h.call('budget.asks', {})).asks;
+    expect(first?.status).toMatchObject({ scope: 'wspLocalTableDesk', plan: 'free' });
+    // A yes: the walk meets the refusal, and the other view's question closes unanswered.
+    await h.call('budget.answer', { askId: first!.askId, choice: 'yes' });
     await until(async () => (await h.call('budget.status', { connectionId, baseId: hosted.baseId })).refused);
+    await until(() => h.eventsOf('budget.asks').at(-1)?.asks.length === 0);
     const refusedAt = proxy.log.length;
     const status = await h.call('budget.status', { connectionId, baseId: hosted.baseId });
     expect(status.resetsAt).toBeGreaterThan(Date.now());
