@@ -7,8 +7,17 @@ export interface BenchResult {
   ratio?: number;
 }
 
+/** What `npm run bench` was asked for besides the groups. */
+export interface BenchOptions {
+  /**
+   * `--hosted-latency`: the client and mirror groups also run their jobs at the hosted service's latency
+   * (bench/hosted-latency.ts), which adds minutes a run; off, they keep to 0 and 250 ms.
+   */
+  hostedLatency: boolean;
+}
+
 /** One run of a group: every figure it measures, in the same order each run. */
-export type BenchGroup = () => Promise<BenchResult[]>;
+export type BenchGroup = (options: BenchOptions) => Promise<BenchResult[]>;
 
 /** A group's module: `default` is one run; `prepare`, when there, runs once before the runs (a build). */
 export interface BenchGroupModule {
@@ -38,6 +47,8 @@ export interface BenchFile {
   measuredAt: string;
   node: string;
   runs: number;
+  /** Whether the run had `--hosted-latency` (its figures include the hosted profile's). */
+  hostedLatency: boolean;
   /** Wall time of all the runs. */
   seconds: number;
   figures: BenchFigure[];

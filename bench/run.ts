@@ -2,6 +2,7 @@
  * `npm run bench -- <group>...` runs groups (bench/groups/<group>.ts; without a name, all of them) RUNS times
  * each and writes each figure's median, min and max, with the commit measured, to bench/results/<group>.json.
  * `--runs N` changes the count; under MIN_RUNS (a quick check that a group works) nothing is written.
+ * `--hosted-latency` adds the client and mirror groups' jobs at the hosted service's latency (BenchOptions).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
@@ -45,7 +46,10 @@ function print(group: string, figures: BenchFigure[]): void {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { runs: { type: 'string', default: String(MIN_RUNS) } },
+    options: {
+      runs: { type: 'string', default: String(MIN_RUNS) },
+      'hosted-latency': { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   const runs = Number(values.runs);
@@ -59,9 +63,11 @@ async function main(): Promise<void> {
     console.error(`Unknown benchmark group(s): ${unknown.join(', ')}. Available: ${available.join(', ')}`);
     process.exit(2);
   }
+  const options = { hostedLatency: values['hosted-latency'] };
   const measured = commit();
   console.log(
-    `Measuring ${measured.commit}${measured.dirty ? ' with uncommitted changes' : ''}, ${runs} runs`,
+    `Measuring ${measured.commit}${measured.dirty ? ' with uncommitted changes' : ''}, ${runs} runs` +
+      (options.hostedLatency ? ', with the hosted latency profile' : ''),
   );
   if (runs < MIN_RUNS) console.log(`Fewer than ${MIN_RUNS} runs: bench/results is left as it is.`);
   await mkdir(resultsDir, { recursive: true });
@@ -71,7 +77,7 @@ async function main(): Promise<void> {
     await mod.prepare?.();
     const samples: BenchResult[][] = [];
     for (let i = 0; i < runs; i++) {
-      samples.push(await mod.default());
+      samples.push(await mod.default(options));
       console.log(`${group}: run ${i + 1} of ${runs} done`);
     }
     const figures = summarize(samples);
@@ -85,6 +91,7 @@ async function main(): Promise<void> {
       measuredAt: new Date().toISOString(),
       node: process.version,
       runs,
+      ...options,
       seconds,
       figures,
     };

@@ -1,13 +1,16 @@
 /**
  * Mirrors (services/mirror) against a local server playing the hosted service, rate limit on, 250 ms of added
  * latency: a full pull of a 10,000-record table as four chains, as one chain, and airtable.js's `all()` of
- * the same table, each timed whole and rated at the service; a refresh after 100 of the 10,000 records changed (requests spent against the changed
- * pages plus the id sweep); a push of 1,000 edited cells (PATCH requests, rate against the 5/s ceiling);
- * the badge's count of local changes after the sync (the whole copy compared) and after 10 edits (the touched
- * records only); 429s throughout. The refresh's overlap is 2 s here: both servers share this machine's clock, and the
- * default 60 s would read again records the seed wrote a minute before. The server holding the copies runs
- * in a child process: in this one its SQLite writes would hold up the event loop that the playing-hosted
- * server also answers on, bunching the arrivals of requests that left the throttle apart.
+ * the same table, each timed whole and rated at the service; a refresh after 100 of the 10,000 records
+ * changed (requests spent against the changed pages plus the id sweep); a push of 1,000 edited cells (PATCH
+ * requests, rate against the 5/s ceiling); the badge's count of local changes after the sync (the whole copy
+ * compared) and after 10 edits (the touched records only); 429s throughout. With `--hosted-latency` the three
+ * pulls run again at the hosted service's latency (600 ms mean, 1.1 s p95, seeded: bench/hosted-latency.ts),
+ * printed after the 250 ms pulls; off by default, as they add about three minutes a run. The refresh's
+ * overlap is 2 s here: both servers share this machine's clock, and the default 60 s would read again records
+ * the seed wrote a minute before. The server holding the copies runs in a child process: in this one its
+ * SQLite writes would hold up the event loop that the playing-hosted server also answers on, bunching the
+ * arrivals of requests that left the throttle apart.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,7 +24,8 @@ import { startServer } from '../../server/index';
 import { createMirrors } from '../../services/mirror/index';
 import type { Mirrors } from '../../services/mirror/index';
 import { startFaultProxy } from '../../test/support/fault-proxy';
-import type { BenchResult } from '../result';
+import { HOSTED_MEAN_MS, HOSTED_P95_MS, logNormalLatency } from '../hosted-latency';
+import type { BenchOptions, BenchResult } from '../result';
 import { CEILING, rows, timed } from '../rates';
 
 /** Milliseconds a job takes. */
@@ -35,6 +39,8 @@ const RECORDS = 10_000;
 const LATENCY = 250;
 const CHANGED = 100;
 const EDITED = 1_000;
+const HOSTED = `hosted latency (${HOSTED_MEAN_MS} ms mean, ${HOSTED_P95_MS / 1000} s p95)`;
+const SEED = 26;
 
 /** The local server on its own (`server/main.ts`), in a child process that ends when its stdin closes. */
 async function startChildServer(
@@ -77,7 +83,7 @@ async function startChildServer(
   };
 }
 
-export default async function mirrorBench(): Promise<BenchResult[]> {
+export default async function mirrorBench(options: BenchOptions): Promise<BenchResult[]> {
   const hits: { method: string; url: string; status: number; at: number }[] = [];
   const hosted = await startServer({
     memory: true,
@@ -127,24 +133,50 @@ export default async function mirrorBench(): Promise<BenchResult[]> {
       const span = ((mine.at(-1)?.at ?? 0) - (mine[0]?.at ?? 0)) / 1000;
       return mine.length > 1 && span > 0 ? (mine.length - 1) / span : 0;
     };
-    const four = await mirrorsWith(4);
-    let mark = hits.length;
-    const partitioned = await timed(statuses, async () => {
-      const summary = await pull(four.mirrors);
-      if (summary.state !== 'ready') throw new Error('the pull did not finish');
-    });
-    const partitionedSpan = spanRate(mark);
-    const one = await mirrorsWith(1);
-    mark = hits.length;
-    const single = await timed(statuses, async () => pull(one.mirrors));
-    const singleSpan = spanRate(mark);
-    const base = new Airtable({ apiKey: hosted.apiKey, endpointUrl: proxy.url }).base(baseId);
-    mark = hits.length;
-    const theirs = await timed(statuses, async () => {
-      const all = await base(tasks.name).select({ pageSize: 100 }).all();
-      if (all.length !== RECORDS) throw new Error(`airtable.js read ${all.length} records`);
-    });
-    const theirsSpan = spanRate(mark);
+    /** The three full pulls at the proxy's latency now: four chains, one chain, airtable.js's `all()`. */
+    const pulls = async (profile: string) => {
+      const label = (who: string) => `${who}: pull ${RECORDS} records, ${profile}`;
+      const atService = (who: string, rate: number): BenchResult => ({
+        name: `${label(who)}: requests/s at the service, first answer to last (ratio to the 5/s ceiling)`,
+        value: rate,
+        unit: 'req/s',
+        ratio: rate / CEILING,
+      });
+      const four = await mirrorsWith(4);
+      let mark = hits.length;
+      const partitioned = await timed(statuses, async () => {
+        const summary = await pull(four.mirrors);
+        if (summary.state !== 'ready') throw new Error('the pull did not finish');
+      });
+      const partitionedSpan = spanRate(mark);
+      const one = await mirrorsWith(1);
+      mark = hits.length;
+      const single = await timed(statuses, async () => pull(one.mirrors));
+      const singleSpan = spanRate(mark);
+      const base = new Airtable({ apiKey: hosted.apiKey, endpointUrl: proxy.url }).base(baseId);
+      mark = hits.length;
+      const theirs = await timed(statuses, async () => {
+        const all = await base(tasks.name).select({ pageSize: 100 }).all();
+        if (all.length !== RECORDS) throw new Error(`airtable.js read ${all.length} records`);
+      });
+      const theirsSpan = spanRate(mark);
+      const figures = [
+        ...rows(label('mirror, four chains'), partitioned),
+        atService('mirror, four chains', partitionedSpan),
+        ...rows(label('mirror, one chain'), single, partitioned),
+        atService('mirror, one chain', singleSpan),
+        ...rows(label('airtable.js all() (read only)'), theirs, partitioned),
+        atService('airtable.js all() (read only)', theirsSpan),
+      ];
+      return { four, figures };
+    };
+    const { four, figures: pulls250 } = await pulls(`${LATENCY} ms latency`);
+    let pullsHosted: BenchResult[] = [];
+    if (options.hostedLatency) {
+      proxy.drawLatency = logNormalLatency(SEED);
+      pullsHosted = (await pulls(HOSTED)).figures;
+      proxy.drawLatency = undefined;
+    }
 
     // A refresh after 100 records changed on the service.
     const ids = (await direct.table(baseId, tasks.id).all({ fields: [tasks.primaryFieldId] })).map(
@@ -173,7 +205,7 @@ export default async function mirrorBench(): Promise<BenchResult[]> {
       .updateMany(
         ids.slice(0, EDITED).map((id, i) => ({ id, fields: { [notes.id]: `edited offline ${i}` } })),
       );
-    mark = hits.length;
+    const mark = hits.length;
     const push = await timed(statuses, async () => {
       const r = await four.mirrors.sync(mirrorId);
       if (r.sent !== EDITED) throw new Error(`the push sent ${r.sent} records`);
@@ -198,20 +230,9 @@ export default async function mirrorBench(): Promise<BenchResult[]> {
       if (n !== 10) throw new Error(`${n} local changes counted after 10 edits`);
     });
 
-    const label = (who: string) => `${who}: pull ${RECORDS} records, ${LATENCY} ms latency`;
-    const atService = (who: string, rate: number): BenchResult => ({
-      name: `${label(who)}: requests/s at the service, first answer to last (ratio to the 5/s ceiling)`,
-      value: rate,
-      unit: 'req/s',
-      ratio: rate / CEILING,
-    });
     return [
-      ...rows(label('mirror, four chains'), partitioned),
-      atService('mirror, four chains', partitionedSpan),
-      ...rows(label('mirror, one chain'), single, partitioned),
-      atService('mirror, one chain', singleSpan),
-      ...rows(label('airtable.js all() (read only)'), theirs, partitioned),
-      atService('airtable.js all() (read only)', theirsSpan),
+      ...pulls250,
+      ...pullsHosted,
       ...rows(`refresh after ${CHANGED} of ${RECORDS} changed`, refresh),
       {
         name: `refresh: requests (ratio: goal ${goal} = changed pages + id sweep + schema / requests)`,

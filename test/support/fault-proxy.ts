@@ -66,6 +66,11 @@ export interface FaultProxy {
    * late under load, cannot bunch requests together on their way to the server.
    */
   latencyMs: number;
+  /**
+   * When set, each answer's added latency is drawn from it instead of `latencyMs` (a jittered profile such as
+   * the hosted service's, bench/hosted-latency.ts); undefined again goes back to `latencyMs`.
+   */
+  drawLatency?: () => number;
   inject(fault: Fault, opts?: Omit<FaultRule, 'fault'>): void;
   log: ProxyLogEntry[];
   /** Forgets the rules and the log. */
@@ -205,7 +210,9 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
       req.socket.destroy();
       return;
     }
-    const latency = proxy.latencyMs + (fault?.type === 'delay' && fault.after === 'response' ? fault.ms : 0);
+    const latency =
+      (proxy.drawLatency?.() ?? proxy.latencyMs) +
+      (fault?.type === 'delay' && fault.after === 'response' ? fault.ms : 0);
     if (latency > 0) await sleep(latency);
     if (fault?.type === 'replace-body') {
       const status = fault.status ?? upstream.status;
