@@ -5,7 +5,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChannelName, EventName, EventPayload, Request, Response } from '../../../core/contract';
+import type {
+  ChannelName,
+  EventName,
+  EventPayload,
+  Request,
+  Response,
+  TableDeskApi,
+} from '../../../core/contract';
 import { createAppServices } from '../../../services/app';
 import type { AppServices, AppServicesOptions } from '../../../services/app';
 import type { EmbeddedServerOptions } from '../../../services/embedded-server';
@@ -27,6 +34,8 @@ export interface Harness {
   services: AppServices;
   userDataDir: string;
   call<C extends ChannelName>(channel: C, request: Request<C>): Promise<Response<C>>;
+  /** The same services as the renderer's api (`call` and `on`), what a door hands the page: for its models. */
+  api: TableDeskApi;
   events: { event: EventName; payload: unknown }[];
   eventsOf<E extends EventName>(event: E): EventPayload<E>[];
   requests: ServerRequest[];
@@ -71,15 +80,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const events: Harness['events'] = [];
   services.events.subscribe((event, payload) => events.push({ event, payload }));
+  const call: Harness['call'] = async (channel, request) => {
+    const result = await services.dispatch(channel, request);
+    if (!result.ok) throw result.error;
+    return result.response as never;
+  };
   return {
     services,
     userDataDir,
     events,
     requests,
-    async call(channel, request) {
-      const result = await services.dispatch(channel, request);
-      if (!result.ok) throw result.error;
-      return result.response as never;
+    call,
+    api: {
+      call: call as TableDeskApi['call'],
+      on: (event, handler) =>
+        services.events.subscribe((name: string, payload: unknown) => {
+          if (name === event) handler(payload as Parameters<typeof handler>[0]);
+        }),
     },
     eventsOf: (event) => events.filter((e) => e.event === event).map((e) => e.payload as never),
     listRequests: (table) =>

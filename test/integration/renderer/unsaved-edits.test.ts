@@ -7,7 +7,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api';
-import type { TableDeskApi } from '../../../core/contract';
 import { createPendingChanges } from '../../../renderer/src/pending/pending-changes';
 import { countsOf, countsText } from '../../../renderer/src/pending/pending-model';
 import { TableEditing } from '../../../renderer/src/rows/table-editing';
@@ -25,13 +24,7 @@ afterEach(async () => {
 async function open(options: HarnessOptions = {}) {
   h = await startHarness({ embedded: { largeTableRecords: 5 }, ...options });
   const harness = h;
-  const api: TableDeskApi = {
-    call: harness.call as TableDeskApi['call'],
-    on: (event, handler) =>
-      harness.services.events.subscribe((name: string, payload: unknown) => {
-        if (name === event) handler(payload as Parameters<typeof handler>[0]);
-      }),
-  };
+  const api = harness.api;
   // The page opens after the services started (what they announced then, it reads).
   await harness.services.ready;
   const server = await harness.services.embedded!;

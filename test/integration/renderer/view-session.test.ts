@@ -19,13 +19,7 @@ let baseId: string;
 beforeAll(async () => {
   h = await startHarness();
   baseId = await h.demoBaseId();
-  api = {
-    call: h.call as TableDeskApi['call'],
-    on: (event, handler) =>
-      h.services.events.subscribe((name: string, payload: unknown) => {
-        if (name === event) handler(payload as Parameters<typeof handler>[0]);
-      }),
-  };
+  api = h.api;
 });
 afterAll(() => h.close());
 

@@ -1,0 +1,105 @@
+/**
+ * A table tab's editing model (`renderer/src/rows/table-editing.ts`) driven as the tab drives it, against the
+ * app's services in-process over a real local server: the api it is given is the harness's, as `ApiProvider`
+ * gives the page's, so no page, socket or grid is needed. Quick edits reach the server coalesced, a value the
+ * server refuses is shown as refused with its previous value back, and undo puts the server's value back.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { RecordTableClient } from '../../../core/api';
+import type { RecordData } from '../../../core/records/types';
+import { TableEditing } from '../../../renderer/src/rows/table-editing';
+import type { CellChange, EditingView } from '../../../renderer/src/rows/table-editing';
+import { startHarness } from '../app/harness';
+import type { Harness } from '../app/harness';
+
+let h: Harness | undefined;
+let editing: TableEditing | undefined;
+afterEach(async () => {
+  editing?.dispose();
+  editing = undefined;
+  await h?.close();
+  h = undefined;
+});
+
+async function open(records: number) {
+  h = await startHarness({ embedded: { largeTableRecords: records } });
+  await h.services.ready;
+  const server = await h.services.embedded!;
+  const baseId = await h.demoBaseId();
+  const target = { connectionId: 'demo', baseId, table: 'Tasks' };
+  const reader = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey }).table(baseId, 'Tasks');
+  const rows = (await reader.listPage({ pageSize: records })).records as RecordData[];
+  editing = new TableEditing(h.api, target);
+  const views: EditingView[] = [];
+  editing.subscribe((v) => views.push(v));
+  return { harness: h, editing, reader, rows, views };
+}
+
+const until = async (what: string, check: () => boolean | Promise<boolean>) => {
+  const end = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+const nameChange = (row: RecordData, name: string): CellChange => ({
+  recordId: row.id,
+  fields: { Name: name },
+  previous: { Name: row.fields['Name'] },
+  typecast: false,
+});
+
+const patches = (harness: Harness) => harness.requests.filter((r) => r.method === 'PATCH').length;
+
+describe('TableEditing over the in-process services', () => {
+  it('shows 25 quick edits at once, sends them in at most 3 PATCH batches, and undo takes the last back', async () => {
+    const { harness, editing, reader, rows } = await open(30);
+    const edited = rows.slice(0, 25);
+    const before = patches(harness);
+
+    // One edit a keystroke apart, as typing down a column sends them: none waits for the one before.
+    const sent = edited.map((row, i) => editing.edit([nameChange(row, `Quick ${i + 1}`)]));
+    expect(edited.map((row) => editing.store.value(row, 'Name'))).toEqual(
+      edited.map((_, i) => `Quick ${i + 1}`),
+    );
+    expect(editing.store.mark(edited[0]!.id, 'Name')).toBe('pending');
+    await Promise.all(sent);
+    await until('every edit saved', () => editing.store.pendingCount === 0);
+
+    expect(patches(harness) - before).toBeLessThanOrEqual(3);
+    const saved = await Promise.all(edited.map((row) => reader.get(row.id)));
+    expect(saved.map((r) => r.fields['Name'])).toEqual(edited.map((_, i) => `Quick ${i + 1}`));
+
+    const last = edited.at(-1)!;
+    await until(
+      'undo offered',
+      async () => (await harness.call('history.state', { target: editing.target })).canUndo,
+    );
+    await editing.undo();
+    await until(
+      'the last edit undone on the server',
+      async () => (await reader.get(last.id)).fields['Name'] === last.fields['Name'],
+    );
+    expect((await reader.get(edited[0]!.id)).fields['Name']).toBe('Quick 1');
+  });
+
+  it('shows a value the server refuses as refused, with the previous value back, until it is discarded', async () => {
+    const { editing, reader, rows } = await open(5);
+    const row = rows[0]!;
+    const points = row.fields['Points'];
+
+    await editing.edit([
+      { recordId: row.id, fields: { Points: 'many' }, previous: { Points: points }, typecast: false },
+    ]);
+    await until('the refusal', () => editing.store.mark(row.id, 'Points') === 'rejected');
+    expect(editing.store.value(row, 'Points')).toBe(points);
+    const [refused] = editing.store.rejected();
+    expect(refused?.rejected?.error.message).toMatch(/Points/);
+    expect((await reader.get(row.id)).fields['Points']).toBe(points);
+
+    await editing.discard(row.id);
+    await until('the refusal discarded', () => editing.store.mark(row.id, 'Points') === undefined);
+    expect(editing.store.rejected()).toEqual([]);
+  });
+});
