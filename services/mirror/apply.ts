@@ -71,3 +71,13 @@ export function heldByConflicts(ctx: EngineContext, m: MirrorRow): Set<string> {
       .map((c) => c.recordId),
   );
 }
+
+/** The cells (field ids) of a record in an open conflict, which its merge keeps in conflict (see mergeRecord). */
+export function openCells(ctx: EngineContext, m: MirrorRow, recordId: string): Set<string> {
+  return new Set(
+    ctx.store
+      .conflicts(m.id, recordId)
+      .filter((c) => c.kind === 'cell')
+      .map((c) => c.fieldId),
+  );
+}

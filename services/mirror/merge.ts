@@ -57,9 +57,20 @@ export function wholeRecord(
   return undefined;
 }
 
+/** What the merge of a record knows beyond its three sides. */
+export interface MergeContext {
+  /** Whether the edges to record `id` are held (see links.ts). */
+  held?: (id: string) => boolean;
+  /** The record's cells (field ids) in an open conflict. */
+  open?: ReadonlySet<string>;
+}
+
 /**
  * `base` undefined: a record new to the mirror; `mine` null: deleted in the copy (undefined: not there);
- * `theirs` null: deleted on the service. `held(id)`: whether the edges to record `id` are held (see links.ts).
+ * `theirs` null: deleted on the service. A cell in an open conflict stays one until both sides hold the same
+ * value or the user decides: its base is still the value before the two edits, so a side typing that value
+ * back is no surrender to the other side (the copy would take theirs, or the service mine, and the conflict
+ * would be gone without the user's word); the conflict is listed again with the values as they are.
  */
 export function mergeRecord(
   table: TableSchema,
@@ -67,7 +78,7 @@ export function mergeRecord(
   base: RecordData | undefined,
   mine: RecordData | null | undefined,
   theirs: RecordData | null,
-  held: (id: string) => boolean = () => false,
+  { held = () => false, open = new Set() }: MergeContext = {},
 ): Merged {
   const none: Merged = { base: null, conflicts: [], send: {}, deleteRemote: false, links: new Map() };
   if (base === undefined) {
@@ -112,6 +123,15 @@ export function mergeRecord(
     if (v !== undefined) target[id] = v;
   };
   const list = (ids: string[]) => (ids.length > 0 ? ids : undefined);
+  const cellConflict = (fieldId: string, m: unknown, t: unknown): NewConflict => ({
+    tableId: table.id,
+    recordId: base.id,
+    fieldId,
+    kind: 'cell',
+    base: base.fields[fieldId],
+    mine: m,
+    theirs: t,
+  });
   for (const f of table.fields) {
     const b = base.fields[f.id];
     const m = mine.fields[f.id];
@@ -128,7 +148,11 @@ export function mergeRecord(
       computed.push(f);
       continue;
     }
-    if (sameCell(f, m, b)) {
+    if (open.has(f.id) && !sameCell(f, m, t)) {
+      put(local, f.id, m);
+      put(next, f.id, b);
+      conflicts.push(cellConflict(f.id, m, t));
+    } else if (sameCell(f, m, b)) {
       put(local, f.id, t);
       put(next, f.id, t);
       if (!sameCell(f, m, t)) localChanged = true;
@@ -142,15 +166,7 @@ export function mergeRecord(
     } else {
       put(local, f.id, m);
       put(next, f.id, b);
-      conflicts.push({
-        tableId: table.id,
-        recordId: base.id,
-        fieldId: f.id,
-        kind: 'cell',
-        base: b,
-        mine: m,
-        theirs: t,
-      });
+      conflicts.push(cellConflict(f.id, m, t));
     }
   }
   // Computed cells follow the cells they are computed from. With nothing of this record's left to send, the

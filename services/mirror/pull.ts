@@ -10,7 +10,7 @@
 import type { TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
 import type { RecordData, TableSchema } from '../../core/records/types';
-import { commitMerge, heldByConflicts, mergeBase, writeCopy } from './apply';
+import { commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
 import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
 import type { MergeBase } from './links';
@@ -399,7 +399,10 @@ export class MirrorPull {
     }
     return sides.map((x) => ({
       id: x.id,
-      merged: mergeRecord(table, base.pairs, x.base, x.mine, x.theirs, (id) => held.has(id)),
+      merged: mergeRecord(table, base.pairs, x.base, x.mine, x.theirs, {
+        held: (id) => held.has(id),
+        open: openCells(this.ctx, m, x.id),
+      }),
     }));
   }
 

@@ -7,7 +7,7 @@
  */
 import type { TableClient } from '../../core/api/index';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { commitMerge, heldByConflicts, mergeBase, writeCopy } from './apply';
+import { commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
 import type { MergedRecord } from './apply';
 import type { LocalChanges, Unsent } from './change-count';
 import type { MirrorCreates } from './creates';
@@ -86,7 +86,7 @@ export class MirrorPush {
     for (const table of mirroredTables(m)) {
       const remote = run.client.table(m.sourceBaseId, table.id);
       const { copy, changed, created, deleted } = await this.localChanges(m, table);
-      const ids = [...changed, ...deleted];
+      const ids = [...changed, ...deleted, ...this.conflictedAtBase(m, table, copy, changed)];
       const theirs = await readRemote(run, remote, ids);
       await this.files.sendFiles(run, table, changed, copy, theirs);
       for (const id of this.ctx.store.baseIds(m.id, table.id)) known.add(id);
@@ -120,7 +120,7 @@ export class MirrorPush {
           this.baseOf(m, id),
           w.copy.get(id) ?? null,
           w.theirs.get(id) ?? null,
-          isHeld,
+          { held: isHeld, open: openCells(this.ctx, m, id) },
         ),
       }));
     const patched = planLinks(work);
@@ -137,6 +137,24 @@ export class MirrorPush {
       files ||= w.created.some((r) => attachments.some((f) => cellOf(r, f).length > 0));
     }
     return files;
+  }
+
+  /**
+   * Records in the copy with a cell in an open conflict that are not changed here (a cell typed back to its
+   * base): merged all the same, so the conflict is listed with the copy's value and stays one (see mergeRecord).
+   */
+  private conflictedAtBase(
+    m: MirrorRow,
+    table: TableSchema,
+    copy: ReadonlyMap<string, RecordData>,
+    changed: readonly string[],
+  ): string[] {
+    const listed = new Set(changed);
+    const ids = this.ctx.store
+      .conflicts(m.id)
+      .filter((c) => c.kind === 'cell' && c.tableId === table.id && copy.has(c.recordId))
+      .map((c) => c.recordId);
+    return [...new Set(ids)].filter((id) => !listed.has(id));
   }
 
   private baseOf(m: MirrorRow, id: string): RecordData | undefined {

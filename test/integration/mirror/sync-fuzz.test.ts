@@ -23,4 +23,9 @@ describe('the sync of an offline copy, fuzzed against a model', () => {
       replayPath: '//E:H',
     });
   });
+  // C1.Notes in conflict (the copy "", the service "b", over "a"); the copy typed "a" back and the service "c":
+  // still a conflict, each side keeping its own (the engine once gave the copy "c" and dropped the conflict).
+  it('replays seed 1733: a cell typed back to its base in an open conflict stays in conflict', async () => {
+    await target.run({ seed: 1733, runs: 1, path: '51:7:7:7:7:7:8:11:11:12:12', replayPath: '4:B' });
+  });
 });
