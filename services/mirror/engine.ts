@@ -28,7 +28,7 @@ import { mirroredTables, withCell } from './run';
 import { nameOf } from '../links/names';
 import { MirrorStore } from './store';
 import type { MirrorRow, StoredConflict } from './store';
-import { sameCell } from './values';
+import { sameCell, writableFields } from './values';
 import { ServiceError } from '../errors';
 
 const DEFAULT_OVERLAP_MS = 60_000;
@@ -267,8 +267,10 @@ export class MirrorEngine implements Mirrors {
    * mine: the base becomes theirs, so mine is a change over an unchanged remote and is sent; theirs: the
    * copy and the base become theirs; edit: the copy takes the value and the base theirs. The decisions are
    * sent at once when the service answers, else at the next sync. Theirs or a value typed for a cell edited in
-   * the copy since the conflict was listed is not taken (it would write over an edit the list did not show):
-   * the conflict stays open, and the sync lists it again with the newer value (`changed`).
+   * the copy since the conflict was listed, or theirs for a record the service deleted and the copy edited
+   * since, is not taken (it would write over, or delete, an edit the list did not show; the copy's write is
+   * guarded too, for an edit made just then): the conflict stays open, and the sync lists it again with the
+   * newer value (`changed`).
    */
   async resolve(
     mirrorId: string,
@@ -290,9 +292,12 @@ export class MirrorEngine implements Mirrors {
       }
       return copy;
     };
+    // Written only where the copy is still as read (guarded by its modification time): false if edited since.
     const put = async (tableId: string, record: RecordData) => {
-      await this.local.put(m.sourceBaseId, tableId, [record]);
-      (await copyOf(tableId)).set(record.id, record);
+      const copy = await copyOf(tableId);
+      if ((await this.local.put(m.sourceBaseId, tableId, [record], copy)).size > 0) return false;
+      copy.set(record.id, record);
+      return true;
     };
     const base = mergeBase(this.ctx, m);
     for (const r of resolutions) {
@@ -307,19 +312,26 @@ export class MirrorEngine implements Mirrors {
         continue;
       }
       if (c.kind === 'cell' && was) {
+        if (r.choice !== 'mine' && copy) {
+          const value = r.choice === 'edit' ? r.value : c.theirs;
+          if (!(await put(table.id, { ...copy, fields: withCell(copy.fields, c.fieldId, value) }))) {
+            changed++;
+            continue;
+          }
+        }
         this.store.transaction(() =>
           base.set(table.id, { ...was, fields: withCell(was.fields, c.fieldId, c.theirs) }),
         );
-        if (r.choice !== 'mine' && copy) {
-          const value = r.choice === 'edit' ? r.value : c.theirs;
-          await put(table.id, { ...copy, fields: withCell(copy.fields, c.fieldId, value) });
-        }
       } else if (c.kind === 'deleted-remote') {
         // Mine: the record is made again on the service (as a local create, with its links); theirs: it goes
         // here too, out of the records it linked. Either way the base forgets it, and its edges.
         if (r.choice === 'theirs') {
-          await this.local.delete(m.sourceBaseId, table.id, [c.recordId]);
-          (await copyOf(table.id)).delete(c.recordId);
+          const read = await copyOf(table.id);
+          if ((await this.local.delete(m.sourceBaseId, table.id, [c.recordId], read)).size > 0) {
+            changed++;
+            continue;
+          }
+          read.delete(c.recordId);
         }
         this.store.transaction(() => base.drop(c.recordId));
       } else if (c.kind === 'deleted-local' && theirs && was) {
@@ -329,6 +341,7 @@ export class MirrorEngine implements Mirrors {
         const remote: RecordData = { id: c.recordId, createdTime: was.createdTime, fields: theirs };
         this.store.transaction(() => base.set(table.id, remote));
         if (r.choice !== 'mine') {
+          // Not in the copy (deleted here), so nothing there to be edited since.
           await put(table.id, remote);
           this.store.noteRereads(m.id, table.id, [c.recordId]);
           for (const side of base.pairs.sidesOf(table))
@@ -344,9 +357,17 @@ export class MirrorEngine implements Mirrors {
   }
 }
 
-/** Whether a cell conflict's cell in the copy is no longer the value the conflict shows as mine. */
+/**
+ * Whether the copy no longer holds what the conflict shows as mine: a cell conflict's cell, or a record the
+ * service deleted (any cell a person writes, links included), edited since the list was read.
+ */
 function editedSinceListed(c: StoredConflict, table: TableSchema, copy: RecordData | undefined): boolean {
-  if (c.kind !== 'cell' || copy === undefined) return false;
+  if (copy === undefined) return false;
+  if (c.kind === 'deleted-remote') {
+    const mine = (c.mine ?? {}) as Record<string, unknown>;
+    return writableFields(table).some((f) => !sameCell(f, copy.fields[f.id], mine[f.id]));
+  }
+  if (c.kind !== 'cell') return false;
   const field = table.fields.find((f) => f.id === c.fieldId);
   return field !== undefined && !sameCell(field, copy.fields[c.fieldId], c.mine);
 }

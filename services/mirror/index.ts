@@ -72,7 +72,10 @@ export interface Mirrors {
   cancel(mirrorId: string): void;
   sync(mirrorId: string, onProgress?: (p: MirrorProgress) => void): Promise<SyncResult>;
   conflicts(mirrorId: string): Promise<MirrorConflict[]>;
-  /** `changed`: conflicts left open, their cell edited in the copy since they were listed (see the engine). */
+  /**
+   * `changed`: conflicts left open, their cell (or, for theirs, the record the service deleted) edited in the
+   * copy since they were listed (see the engine).
+   */
   resolve(mirrorId: string, resolutions: MirrorResolution[]): Promise<{ resolved: number; changed: number }>;
   /**
    * Removes a mirror: the copy (its base in the local server, with everything in it) and what the mirror

@@ -10,7 +10,7 @@
 import type { TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
 import type { RecordData, TableSchema } from '../../core/records/types';
-import { commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
+import { MERGE_ROUNDS, commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
 import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
 import type { MergeBase } from './links';
@@ -26,9 +26,6 @@ import { ServiceError } from '../errors';
 import { LocalRefusal } from './local';
 
 type StagedRecord = ReturnType<EngineContext['store']['staged']>[number];
-
-/** Rounds of reading the copy again for records edited in it while their merge was written (see applyStaged). */
-const MERGE_ROUNDS = 3;
 
 interface EarlyWalk {
   tableId: string;

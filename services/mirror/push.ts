@@ -7,7 +7,7 @@
  */
 import type { TableClient } from '../../core/api/index';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
+import { MERGE_ROUNDS, commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
 import type { MergedRecord } from './apply';
 import type { LocalChanges, Unsent } from './change-count';
 import type { MirrorCreates } from './creates';
@@ -246,12 +246,42 @@ export class MirrorPush {
           }
         });
         for (const c of batch) run.result.sent += Object.keys(c.fields).length > 0 ? 1 : 0;
-        if (rewrite.length > 0) {
-          await this.ctx.local.put(run.mirror.sourceBaseId, table.id, rewrite);
-          for (const r of rewrite) copy.set(r.id, r);
-        }
+        await this.rewriteCopy(run, table, rewrite, copy);
       }),
     );
+  }
+
+  /**
+   * The copy takes the service's answers where it is still as the push read it: a record edited in the copy
+   * meanwhile is read again and takes the answer only in the cells not edited since (at most MERGE_ROUNDS
+   * rounds; one still racing keeps the copy's cells, which the next sync compares with the new base).
+   */
+  private async rewriteCopy(
+    run: Run,
+    table: TableSchema,
+    answers: RecordData[],
+    copy: Map<string, RecordData>,
+  ): Promise<void> {
+    const baseId = run.mirror.sourceBaseId;
+    let left = answers;
+    for (let round = 0; left.length > 0 && round < MERGE_ROUNDS; round++) {
+      const skipped = await this.ctx.local.put(baseId, table.id, left, copy);
+      for (const r of left) if (!skipped.has(r.id)) copy.set(r.id, r);
+      if (skipped.size === 0) return;
+      const fresh = new Map((await this.ctx.local.records(baseId, table.id)).map((r) => [r.id, r]));
+      left = left.flatMap((answer) => {
+        const read = copy.get(answer.id);
+        const now = fresh.get(answer.id);
+        // Deleted in the copy meanwhile: the next sync deletes it there.
+        if (!skipped.has(answer.id) || !read || !now) return [];
+        copy.set(answer.id, now);
+        let fields = now.fields;
+        for (const f of table.fields)
+          if (sameCell(f, now.fields[f.id], read.fields[f.id]))
+            fields = withCell(fields, f.id, answer.fields[f.id]);
+        return [{ ...now, fields }];
+      });
+    }
   }
 
   private async sendDeletes(run: Run, w: TableWork, base: MergeBase): Promise<void> {

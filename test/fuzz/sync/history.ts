@@ -49,6 +49,8 @@ export class History {
   readonly log: string[] = [];
   private baseId = '';
   private pair: Pair = { people: 'Company', companies: '' };
+  /** Field ids by table and name (a conflict over a whole record lists its cells by id). */
+  private fieldIds: Record<TableName, Map<string, string>> = { People: new Map(), Companies: new Map() };
   private mirrorId = '';
   private mirrors!: Mirrors;
   private readonly dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-sync-fuzz-'));
@@ -116,6 +118,9 @@ export class History {
       people: 'Company',
       companies: schema.flatMap((t) => t.fields).find((f) => f.id === inverseId)!.name,
     };
+    for (const t of schema)
+      if (t.name === 'People' || t.name === 'Companies')
+        this.fieldIds[t.name] = new Map(t.fields.map((f) => [f.name, f.id]));
     const companies = await service
       .table(made.id, 'Companies')
       .createMany([0, 1, 2].map((i) => ({ Name: `C${i}`, Notes: 'a' })));
@@ -205,7 +210,11 @@ export class History {
   }
 
   /** The open conflicts, each with what it holds (`tag` or `tag.field`). */
-  private async held(): Promise<{ held: Held; conflicts: { c: MirrorConflict; key: string }[] }> {
+  private async held(): Promise<{
+    held: Held;
+    conflicts: { c: MirrorConflict; key: string }[];
+    tags: Map<string, string>;
+  }> {
     const list = await this.mirrors.conflicts(this.mirrorId);
     const [copy, service] = await Promise.all([this.side('copy'), this.side('service')]);
     const tags = new Map<string, string>();
@@ -218,7 +227,7 @@ export class History {
       else held.records.set(tag, c.kind);
       return { c, key };
     });
-    return { held, conflicts };
+    return { held, conflicts, tags };
   }
 
   /** A sync; with `stopAt`, stopped (cancelled) when the service has seen that many requests of it. */
@@ -264,7 +273,7 @@ export class History {
 
   /** Resolves the conflicts as `choices` says (in the order the engine lists them), then syncs. */
   async resolve(choices: Choice[]): Promise<void> {
-    const { held, conflicts } = await this.held();
+    const { held, conflicts, tags } = await this.held();
     const copy = await this.side('copy');
     const service = await this.side('service');
     const resolutions: MirrorResolution[] = [];
@@ -279,9 +288,14 @@ export class History {
           ? { conflictId: c.id, choice: 'edit', value: c.fieldName === 'Age' ? 7 : TYPED }
           : { conflictId: c.id, choice: choice === 1 ? 'mine' : 'theirs' },
       );
-      // Theirs or a typed value over a cell typed again in the copy since the list: refused, left open.
+      // Theirs or a typed value over a cell typed again in the copy since the list, or theirs over a record the
+      // service deleted that the copy edited since: refused, left open.
       const mine = copy.recs.get(key.split('.')[0]!);
-      if (c.kind === 'cell' && choice !== 1 && mine && !sameValue(mine.cells[c.fieldName!], c.mine)) {
+      if (
+        mine &&
+        ((c.kind === 'cell' && choice !== 1 && !sameValue(mine.cells[c.fieldName!], c.mine)) ||
+          (c.kind === 'deleted-remote' && choice === 2 && this.listedOtherwise(mine, c.mine, tags)))
+      ) {
         refused++;
         return;
       }
@@ -297,6 +311,15 @@ export class History {
       held.cells.delete(key);
     }
     await this.expectMerged(copy, service, held, chosen);
+  }
+
+  /** Whether a record in the copy differs from the copy's side of a conflict over it (fields by id). */
+  private listedOtherwise(r: Rec, listed: unknown, tags: Map<string, string>): boolean {
+    const fields = (listed ?? {}) as Record<string, unknown>;
+    const ids = this.fieldIds[r.table];
+    if (CELLS[r.table].some((f) => !sameValue(r.cells[f], fields[ids.get(f)!]))) return true;
+    const links = (fields[ids.get(this.linkField(r.table))!] as string[] | undefined) ?? [];
+    return links.map((id) => tags.get(id) ?? id).join() !== r.links.join();
   }
 
   /**

@@ -268,3 +268,18 @@ export async function linksBothWays(h: MirrorHarness): Promise<Map<boolean, Peop
   expect(out.size).toBe(2);
   return out;
 }
+
+/**
+ * A fetch for the mirror's calls to the copy that runs `during` once, before the first POST whose URL has
+ * `path` in it (an edit made in the copy just as the engine writes it).
+ */
+export function beforeFirstPost(path: string, during: () => Promise<void>): typeof fetch {
+  let done = false;
+  return async (input, init) => {
+    if (!done && init?.method === 'POST' && String(input).includes(path)) {
+      done = true;
+      await during();
+    }
+    return globalThis.fetch(input, init);
+  };
+}

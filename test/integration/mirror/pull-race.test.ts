@@ -4,7 +4,7 @@
  * must not be overwritten; it is compared in the sync like any local change.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMirrorHarness } from './harness';
+import { beforeFirstPost, startMirrorHarness } from './harness';
 import type { MirrorHarness } from './harness';
 
 let h: MirrorHarness | undefined;
@@ -12,19 +12,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-/** A fetch for the mirror's calls to the copy that runs `during` once, before the first write to `tableId`. */
-function beforeFirstWrite(tableId: string, during: () => Promise<void>): typeof fetch {
-  let done = false;
-  return async (input, init) => {
-    const url = String(input);
-    if (!done && init?.method === 'POST' && url.includes(`/tables/${tableId}/records`)) {
-      done = true;
-      await during();
-    }
-    return globalThis.fetch(input, init);
-  };
-}
 
 describe('an edit in the copy during a pull', () => {
   it('is kept, and sent, where the pull writes the same record', async () => {
@@ -40,7 +27,7 @@ describe('an edit in the copy during a pull', () => {
       { id: p1!.id, fields: { Notes: 'theirs' } },
     ]);
     const racing = h.mirrors({
-      fetch: beforeFirstWrite(people.id, async () => {
+      fetch: beforeFirstPost(`/tables/${people.id}/records`, async () => {
         await harness.localClient.table(harness.baseId, 'People').updateMany([
           { id: p0!.id, fields: { Notes: 'typed during the pull' } },
           { id: p1!.id, fields: { Notes: 'mine' } },
