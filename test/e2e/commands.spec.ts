@@ -67,3 +67,16 @@ test("a cell's menu opens by right-click or Shift+F10, shows keys, runs an item,
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog', { name: 'Record' })).toBeVisible();
 });
+
+test('Shift+Space opens the focused record, as Space does', async ({ app }) => {
+  await app.openTable('Tasks');
+  const { page } = app;
+  await app.cell(1, 'Name').click();
+  await page.keyboard.press('Shift+Space');
+  const record = page.getByRole('dialog', { name: 'Record' });
+  await expect(record).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(record).toBeHidden();
+  // The cell was not edited by the space.
+  await expect(app.cell(1, 'Name')).not.toHaveText(' ');
+});

@@ -44,12 +44,22 @@ export function parseChord(text: string): Chord {
 /** A printed symbol other than a letter ("?"): the layout decides whether Shift makes it, so Shift is not asked. */
 const symbol = (key: string) => key.length === 1 && key !== ' ' && key.toLowerCase() === key.toUpperCase();
 
+/**
+ * Off macOS, Mod is Ctrl, and the Windows or Super key held instead of Ctrl is taken as Ctrl too: before the
+ * table every grid key read Ctrl or Cmd alike, and a habit (or a keyboard mapped the Mac's way) keeps working.
+ * Only Ctrl is shown. On macOS Mod is Cmd alone: Ctrl there is a text field's own (Ctrl+F, Ctrl+D move and delete).
+ */
+function modifiersMatch(chord: Chord, e: KeyLike, mac: boolean): boolean {
+  if (chord.mod && !chord.ctrl && !mac) return e.ctrlKey !== e.metaKey;
+  const ctrl = chord.ctrl || (chord.mod && !mac);
+  const meta = chord.mod && mac;
+  return e.ctrlKey === ctrl && e.metaKey === meta;
+}
+
 export function chordMatches(chord: Chord, e: KeyLike, mac: boolean): boolean {
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (key !== chord.key) return false;
-  const ctrl = chord.ctrl || (chord.mod && !mac);
-  const meta = chord.mod && mac;
-  if (e.ctrlKey !== ctrl || e.metaKey !== meta || e.altKey !== chord.alt) return false;
+  if (!modifiersMatch(chord, e, mac) || e.altKey !== chord.alt) return false;
   return symbol(chord.key) || e.shiftKey === chord.shift;
 }
 

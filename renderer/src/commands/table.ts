@@ -28,7 +28,7 @@ export const COMMANDS = {
 
   'grid.undo': { scope: 'grid', label: 'Undo', keys: ['Mod+Z'] },
   'grid.redo': { scope: 'grid', label: 'Redo', keys: ['Mod+Shift+Z', 'Mod+Y'] },
-  'grid.open': { scope: 'grid', label: 'Expand record (a checkbox flips)', keys: ['Space'] },
+  'grid.open': { scope: 'grid', label: 'Expand record (a checkbox flips)', keys: ['Space', 'Shift+Space'] },
   'grid.selectRow': { scope: 'grid', label: 'Select or unselect the row', keys: ['Mod+Space'] },
   'grid.extend': {
     scope: 'grid',

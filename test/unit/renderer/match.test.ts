@@ -38,9 +38,26 @@ describe('the command table', () => {
 describe('matchCommand', () => {
   it('reads Mod as Ctrl off macOS and as Cmd on it', () => {
     expect(matchCommand(key('z', { ctrlKey: true }), ['grid'], linux)).toBe('grid.undo');
-    expect(matchCommand(key('z', { metaKey: true }), ['grid'], linux)).toBeUndefined();
     expect(matchCommand(key('z', { metaKey: true }), ['grid'], mac)).toBe('grid.undo');
     expect(matchCommand(key('z', { ctrlKey: true }), ['grid'], mac)).toBeUndefined();
+  });
+
+  it('takes the Windows or Super key for Ctrl off macOS, as the grid did before the table, but not both', () => {
+    expect(matchCommand(key('z', { metaKey: true }), ['grid'], linux)).toBe('grid.undo');
+    expect(matchCommand(key('Z', { metaKey: true, shiftKey: true }), ['grid'], linux)).toBe('grid.redo');
+    expect(matchCommand(key(' ', { metaKey: true }), ['grid'], linux)).toBe('grid.selectRow');
+    expect(matchCommand(key('f', { metaKey: true }), ['tab'], linux)).toBe('tab.find');
+    expect(matchCommand(key('z', { metaKey: true, ctrlKey: true }), ['grid'], linux)).toBeUndefined();
+    // A chord written with Ctrl is Ctrl alone.
+    expect(matchCommand(key('Tab', { metaKey: true }), ['app'], linux)).toBeUndefined();
+  });
+
+  it('opens the record with Space or Shift+Space', () => {
+    expect(matchCommand(key(' '), ['grid'], linux)).toBe('grid.open');
+    expect(matchCommand(key(' ', { shiftKey: true }), ['grid'], linux)).toBe('grid.open');
+    expect(
+      matchCommand(key(' ', { shiftKey: true }), ['grid'], { mac: false, typing: true }),
+    ).toBeUndefined();
   });
 
   it('keeps Ctrl as Ctrl on macOS', () => {
