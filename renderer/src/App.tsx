@@ -11,7 +11,7 @@ import { ConsentBar } from './budget/ConsentBar';
 import { ConnectionForm } from './connections/ConnectionForm';
 import { ConnectionList } from './connections/ConnectionList';
 import { useCommands, useKeyDispatcher } from './commands/dispatch';
-import { ShortcutSheet } from './commands/ShortcutSheet';
+import { ShortcutSheet } from './ui/ShortcutSheet';
 import { useQuitGuard } from './editing/useQuitGuard';
 import { TablePicker } from './picker/TablePicker';
 import { ErrorBoundary } from './status/ErrorBoundary';

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import type { ConnectionSummary } from '../../../core/contract';
 import { useApi } from '../api/ApiProvider';
 import { errorMessage } from '../api/call-errors';
-import { ConfirmDialog } from '../rows/ConfirmDialog';
-import type { Confirmation } from '../rows/ConfirmDialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import type { Confirmation } from '../ui/ConfirmDialog';
 
 interface Props {
   connections: readonly ConnectionSummary[];

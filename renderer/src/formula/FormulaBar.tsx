@@ -9,7 +9,7 @@ import type { KeyboardEvent } from 'react';
 import { complete } from '../../../core/formula';
 import type { FormulaField } from '../../../core/formula';
 import { formulaDiagnostics } from './diagnostics';
-import { usePopover } from '../table/useDismiss';
+import { usePopover } from '../ui/useDismiss';
 import { highlight } from './highlight';
 import { FilterBuilder } from './builder/FilterBuilder';
 import type { BuilderFieldInfo } from './builder/drafts';

@@ -8,7 +8,7 @@ import { useApi } from '../api/ApiProvider';
 import { errorMessage } from '../api/call-errors';
 import { formatCell } from '../grid/format';
 import { LinkedRecords } from '../rows/links/LinkedRecords';
-import { useModalFocus } from '../rows/useModalFocus';
+import { useModalFocus } from '../ui/useModalFocus';
 import { LinksContext, useBaseTables } from './context';
 import { LinkList } from './LinkList';
 import { linkNames, linkedTableId } from './names';

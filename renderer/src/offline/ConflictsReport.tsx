@@ -10,7 +10,7 @@ import type { MirrorConflictInfo, MirrorInfo, MirrorResolutionInfo } from '../..
 import { plural } from '../../../core/records/format';
 import { useApi } from '../api/ApiProvider';
 import { errorMessage } from '../api/call-errors';
-import { ModalDialog } from '../rows/ModalDialog';
+import { ModalDialog } from '../ui/ModalDialog';
 import { editedValue, valueText } from './conflict-values';
 
 interface Props {

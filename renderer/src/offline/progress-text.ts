@@ -1,6 +1,6 @@
 /** A pull's or sync's progress in words: tables, records and files done, requests spent, time left. */
 import { plural } from '../../../core/records/format';
-import { timeLeftText } from '../progress/time-left';
+import { timeLeftText } from '../ui/time-left';
 import type { MirrorProgress } from './mirrors';
 
 const count = new Intl.NumberFormat();

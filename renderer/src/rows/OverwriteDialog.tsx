@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { formatCell } from '../grid/format';
-import { ModalDialog } from './ModalDialog';
+import { ModalDialog } from '../ui/ModalDialog';
 import type { OverwriteQuestion } from './table-editing';
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });

@@ -20,7 +20,7 @@ import { LinkedRecords } from './links/LinkedRecords';
 import type { TableEditing } from './table-editing';
 import { Attachments } from './attachments/Attachments';
 import { groupHeaderOf } from '../table/groups/group-rows';
-import { useModalFocus } from './useModalFocus';
+import { useModalFocus } from '../ui/useModalFocus';
 import { isCommand } from '../commands/match';
 import { MAC } from '../commands/shown';
 

@@ -8,7 +8,7 @@ import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { keysOf, titleOf } from '../commands/shown';
-import type { Confirmation } from './ConfirmDialog';
+import type { Confirmation } from '../ui/ConfirmDialog';
 import type { FrameGrid } from './frame-grid';
 import { planClear, planFillDown } from './range/bulk-plan';
 import type { BulkPlan } from './range/bulk-plan';

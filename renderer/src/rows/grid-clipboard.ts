@@ -11,7 +11,7 @@ import { formatCell } from '../grid/format';
 import { linkText } from '../links/names';
 import { pastedLinks } from '../links/paste-links';
 import { recordIndexFrom } from '../table/groups/group-rows';
-import type { Confirmation } from './ConfirmDialog';
+import type { Confirmation } from '../ui/ConfirmDialog';
 import { inGrid } from './frame-grid';
 import type { FrameGrid } from './frame-grid';
 import { planPaste } from './paste';

@@ -10,7 +10,7 @@ import type { TableDeskApi } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import type { ViewCount } from '../status/StatusBar';
-import type { Confirmation } from './ConfirmDialog';
+import type { Confirmation } from '../ui/ConfirmDialog';
 import { SELECT_ALL_LOADED } from './row-numbers';
 
 /** The most rows one `view.rows` call may ask for. */

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { MouseEvent } from 'react';
 import type { CellPosition } from 'ag-grid-community';
 import { plural } from '../../../core/records/format';
-import type { MenuItem } from '../commands/CommandMenu';
+import type { MenuItem } from '../ui/CommandMenu';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import type { FrameActions } from './frame-actions';
 import type { FrameGrid } from './frame-grid';

@@ -1,7 +1,7 @@
 /** Chooses the fields the view asks the service for (`fields`); the primary field always stays. */
 import type { Column } from '../../../core/contract';
 import { fieldTypeName } from '../../../core/records/format';
-import { usePopover } from './useDismiss';
+import { usePopover } from '../ui/useDismiss';
 
 interface Props {
   columns: readonly Column[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { msLeft, timeLeftText } from '../../../renderer/src/progress/time-left';
+import { msLeft, timeLeftText } from '../../../renderer/src/ui/time-left';
 
 describe('time left of a walk of pages', () => {
   it('uses the pace of the walk once it has one, else the connection rate, else says it is estimating', () => {

@@ -4,7 +4,7 @@
  * far, Cancel, and Hide: the export goes on, and the Export button shows how far it is.
  */
 import { plural } from '../../../../core/records/format';
-import { msLeft, timeLeftText } from '../../progress/time-left';
+import { msLeft, timeLeftText } from '../../ui/time-left';
 import type { ExportJob } from './useExportJob';
 
 interface Props {

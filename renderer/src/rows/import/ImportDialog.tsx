@@ -13,7 +13,7 @@ import { plural } from '../../../../core/records/format';
 import { titleOf } from '../../commands/shown';
 import type { EditTarget } from '../../editing/edit-store';
 import { formatCell } from '../../grid/format';
-import { ModalDialog } from '../ModalDialog';
+import { ModalDialog } from '../../ui/ModalDialog';
 import { autoMap, importable, mergeable, mergeProblem, planImport, readCsv } from './plan';
 import type { CsvFile } from './plan';
 import { useImportJob } from './useImportJob';

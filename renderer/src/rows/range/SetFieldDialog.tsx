@@ -8,7 +8,7 @@ import { plural } from '../../../../core/records/format';
 import { choiceNames, isEditable, parseInput } from '../../editing/parse';
 import type { Parsed } from '../../editing/parse';
 import { effectiveType } from '../../grid/format';
-import { ModalDialog } from '../ModalDialog';
+import { ModalDialog } from '../../ui/ModalDialog';
 
 interface Props {
   fields: readonly Column[];

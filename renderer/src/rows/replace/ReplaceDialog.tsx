@@ -10,7 +10,7 @@ import { plural } from '../../../../core/records/format';
 import { leftOutText } from '../../../../core/records/replace';
 import { useApi } from '../../api/ApiProvider';
 import { errorMessage } from '../../api/call-errors';
-import { ModalDialog } from '../ModalDialog';
+import { ModalDialog } from '../../ui/ModalDialog';
 
 export type ReplaceScope = 'view' | 'selection' | 'column';
 

@@ -1,6 +1,6 @@
 /** Over the grid while go to row walks the page chain: rows loaded of the row asked for, pages and time left. */
 import { plural } from '../../../../core/records/format';
-import { msLeft, timeLeftText } from '../../progress/time-left';
+import { msLeft, timeLeftText } from '../../ui/time-left';
 import type { GotoWalk } from './useGoToRow';
 
 interface Props {

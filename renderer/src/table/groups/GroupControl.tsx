@@ -2,7 +2,7 @@
 import type { Column } from '../../../../core/contract';
 import { MAX_GROUP_LEVELS } from '../../../../core/records/aggregate';
 import type { SortSpec } from '../../../../core/records/types';
-import { usePopover } from '../useDismiss';
+import { usePopover } from '../../ui/useDismiss';
 
 interface Props {
   columns: readonly Column[];

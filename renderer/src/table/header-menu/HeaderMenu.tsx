@@ -7,7 +7,7 @@ import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
 import type { RecordData } from '../../../../core/records/types';
-import { CommandMenu } from '../../commands/CommandMenu';
+import { CommandMenu } from '../../ui/CommandMenu';
 import { columnItems } from './column-actions';
 import type { HeaderMenus } from './header-menus';
 import './columns.css';

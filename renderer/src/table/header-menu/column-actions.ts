@@ -6,7 +6,7 @@
 import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
 import type { RecordData } from '../../../../core/records/types';
-import type { MenuItem } from '../../commands/CommandMenu';
+import type { MenuItem } from '../../ui/CommandMenu';
 import type { CommandId } from '../../commands/table';
 import { filterDraft, withExisting } from './filter-template';
 import type { Draft } from './filter-template';

@@ -5,10 +5,10 @@
  */
 import { useLayoutEffect, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
-import { useDismiss } from '../table/useDismiss';
-import { keysOf, shortcutProps } from './shown';
-import { COMMANDS } from './table';
-import type { CommandId } from './table';
+import { useDismiss } from './useDismiss';
+import { keysOf, shortcutProps } from '../commands/shown';
+import { COMMANDS } from '../commands/table';
+import type { CommandId } from '../commands/table';
 import './commands.css';
 
 export interface MenuItem {

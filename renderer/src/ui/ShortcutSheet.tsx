@@ -3,9 +3,9 @@
  * narrowed by a filter box; a modal dialog, so Tab stays in it and Esc closes it.
  */
 import { useState } from 'react';
-import { ModalDialog } from '../rows/ModalDialog';
-import { keysOf } from './shown';
-import { COMMANDS, SCOPES, SCOPE_NAMES, commandIds } from './table';
+import { ModalDialog } from './ModalDialog';
+import { keysOf } from '../commands/shown';
+import { COMMANDS, SCOPES, SCOPE_NAMES, commandIds } from '../commands/table';
 import './commands.css';
 
 export function ShortcutSheet({ onClose }: { onClose: () => void }) {

@@ -3,7 +3,7 @@
  * being retried after a failure, creates whose outcome is unknown, and the latest outcome message.
  */
 import { plural } from '../../../core/records/format';
-import type { EditingView, TableEditing } from '../rows/table-editing';
+import type { EditingView, TableEditing } from './table-editing';
 
 export function EditNotices({ editing, view }: { editing: TableEditing; view: EditingView }) {
   const rejected = editing.store.rejected();
