@@ -1,6 +1,10 @@
 import type { SortSpec } from '../records/types';
 
-export type Priority = 'interactive' | 'background';
+/**
+ * Interactive work (pages the user asks for, edits) starts first; then what the screen shows beside its rows
+ * (`visible`: the names of the links on screen); then background work (walks, counts, prefetch, exports).
+ */
+export type Priority = 'interactive' | 'visible' | 'background';
 
 /**
  * What a request is spent on, for the request budget (a hosted workspace's calls are counted by the month):
@@ -31,7 +35,7 @@ export type Purpose = (typeof PURPOSES)[number];
 
 export interface RequestOptions {
   signal?: AbortSignal;
-  /** Interactive work (visible pages, edits) starts before background work (prefetch, exports). */
+  /** Interactive work (visible pages, edits) starts before visible, visible before background (see Priority). */
   priority?: Priority;
   /** What the request is for; by default the client's own purpose (`withPurpose`), else read from the request. */
   purpose?: Purpose;

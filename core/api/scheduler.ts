@@ -20,9 +20,12 @@ const TOKEN_SPACING_MARGIN = 1.025;
 const QUIET_MS = 1000;
 export const COLD_START_EXTRA_MS = 150;
 
-const PRIORITY: Record<Priority, number> = { background: 0, interactive: 10 };
+const PRIORITY: Record<Priority, number> = { background: 0, visible: 5, interactive: 10 };
 
-/** Queue priority: interactive before background; within each, a re-queued request goes before new ones. */
+/**
+ * Queue priority: interactive, then visible, then background; within each, a re-queued request goes before new
+ * ones.
+ */
 export function queuePriority(priority: Priority, retry: boolean): number {
   return PRIORITY[priority] + (retry ? 1 : 0);
 }

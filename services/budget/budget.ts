@@ -114,10 +114,13 @@ export class Budget {
     this.count(connectionId, event);
   }
 
-  /** Asked before each request goes out (ClientOptions.refuse): background work stops past the allowance. */
+  /**
+   * Asked before each request goes out (ClientOptions.refuse): work the user did not ask for (background, and
+   * the names of the links shown) stops past the allowance.
+   */
   refuse(connectionId: string, request: OutgoingRequest): RecordTableError | undefined {
     if (this.metered.get(connectionId) !== true || request.baseId === '') return undefined;
-    if (request.priority !== 'background' || !this.isRefused(this.scopeOf(connectionId, request.baseId)))
+    if (request.priority === 'interactive' || !this.isRefused(this.scopeOf(connectionId, request.baseId)))
       return undefined;
     const at = this.now();
     return new RecordTableError({

@@ -2,9 +2,11 @@
  * Names of linked records: the primary values of records of a linked table, as text, by id. Ids asked for
  * within a short window are gathered per table and read together by the client's reader by ids
  * (`recordsByIds`: a page of ids a request at most, fewer where the service refuses that many, only the
- * primary field, at background priority through the connection's throttle). Answers are cached per table; a
- * record renamed through an edit here updates the cache and is announced. Ids that could not be read stay
- * unnamed (their chips show the id) and uncached, for a later ask; the error names a few of them, never all.
+ * primary field, at `visible` priority through the connection's throttle: after the pages the user asks for,
+ * before the walks and counts of the background, so the names of the rows on screen come next). Answers are
+ * cached per table; a record renamed through an edit here updates the cache and is announced. Ids that could
+ * not be read stay unnamed (their chips show the id) and uncached, for a later ask; the error names a few of
+ * them, never all.
  */
 import type { RecordData } from '../../core/records/types';
 import type { LinkedTable, LinkedTables, TableRef } from './tables';

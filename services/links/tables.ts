@@ -86,7 +86,7 @@ function linkedTable(table: TableClient, primary: string): LinkedTable {
       let error: unknown;
       try {
         const found = new Map(
-          (await table.recordsByIds(distinct, { ...AS_TEXT, fields: [primary], priority: 'background' })).map(
+          (await table.recordsByIds(distinct, { ...AS_TEXT, fields: [primary], priority: 'visible' })).map(
             (r) => [r.id, r],
           ),
         );

@@ -101,19 +101,21 @@ class LinkNameStore {
       }
       if (missing.size > 0) tables.push({ tableId, ids: [...missing] });
     }
-    if (tables.length === 0) return;
-    api
-      .call('links.names', { ...target, tables })
-      .then(
-        (answer) => {
-          for (const t of answer.tables) this.add(t.tableId, t.names);
-        },
-        // Unnamed links keep showing their ids; a later page may ask again.
-        () => undefined,
-      )
-      .finally(() => {
-        for (const t of tables) for (const id of t.ids) this.asked.delete(`${t.tableId}/${id}`);
-      });
+    // A call per table: each table's names show as soon as its own request answers, not with the slowest.
+    for (const table of tables) {
+      api
+        .call('links.names', { ...target, tables: [table] })
+        .then(
+          (answer) => {
+            for (const t of answer.tables) this.add(t.tableId, t.names);
+          },
+          // Unnamed links keep showing their ids; a later page may ask again.
+          () => undefined,
+        )
+        .finally(() => {
+          for (const id of table.ids) this.asked.delete(`${table.tableId}/${id}`);
+        });
+    }
   }
 
   /** Renames matter once a name is known, and a name is known only after it was asked for: listen then. */

@@ -106,6 +106,25 @@ describe('names of linked records (real local server)', () => {
     expect(listsOf(people.id)).toBe(afterFirst);
   });
 
+  it('at 5 requests/s, reads the names of a page’s links at the next start, before the view’s count', async () => {
+    h = await startHarness({ embedded: { rateLimit: 5 }, requestsPerSecond: 5 });
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    // A quiet second: the page below is a cold start, as a table opened by a person.
+    await new Promise((r) => setTimeout(r, 1100));
+    const { ids } = await firstPageLinks(baseId);
+    const { names } = (
+      await h.call('links.names', { connectionId: 'demo', baseId, tables: [{ tableId: people.id, ids }] })
+    ).tables[0]!;
+    expect(Object.keys(names).sort()).toEqual([...ids].sort());
+    // The count (background, asked with the page) goes after the names of the rows shown (visible).
+    const path = (r: { url: string }) => new URL(r.url, 'http://x').pathname;
+    const namesAt = h.requests.findIndex((r) => path(r).endsWith(`/${people.id}`));
+    const countAt = h.requests.findIndex((r) => path(r).endsWith('/Tasks/count'));
+    expect(namesAt).toBeGreaterThan(-1);
+    expect(countAt === -1 || countAt > namesAt).toBe(true);
+  });
+
   it('asks a page of 100 ids a request, and leaves out ids the service does not know', async () => {
     h = await startHarness();
     const baseId = await h.demoBaseId();

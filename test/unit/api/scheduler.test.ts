@@ -44,18 +44,20 @@ describe('BaseScheduler', () => {
     expect(Math.min(...gaps(starts))).toBeLessThan(200);
   });
 
-  it('starts interactive work before background work, and a retry before new work', async () => {
+  it('starts interactive work, then visible, then background, and a retry before new work', async () => {
     const s = new BaseScheduler(20);
     const order: string[] = [];
     const task = (name: string) => async () => void order.push(name);
     await Promise.all([
       s.run(task('first'), queuePriority('background', false)),
       s.run(task('bg'), queuePriority('background', false)),
+      s.run(task('shown'), queuePriority('visible', false)),
       s.run(task('fg'), queuePriority('interactive', false)),
       s.run(task('fg-retry'), queuePriority('interactive', true)),
       s.run(task('bg-retry'), queuePriority('background', true)),
+      s.run(task('shown-retry'), queuePriority('visible', true)),
     ]);
-    expect(order).toEqual(['first', 'fg-retry', 'fg', 'bg-retry', 'bg']);
+    expect(order).toEqual(['first', 'fg-retry', 'fg', 'shown-retry', 'shown', 'bg-retry', 'bg']);
   });
 
   it('pauses the base, then resumes on its own', async () => {
