@@ -55,9 +55,21 @@ test("a cell's menu opens by right-click or Shift+F10, shows keys, runs an item,
 
   const cell = app.cell(0, 'Name');
   await cell.click();
+  // The key is the grid's command: without its handler the browser would turn Shift+F10 into a contextmenu
+  // event and the right-click path would open the menu, so the spec counts those and reads where it opened.
+  await page.evaluate(() => {
+    const w = window as unknown as { menuEvents: number };
+    w.menuEvents = 0;
+    window.addEventListener('contextmenu', () => w.menuEvents++, { capture: true });
+  });
   await page.keyboard.press('Shift+F10');
   const keyed = page.getByRole('menu', { name: 'Name, row 1' });
   await expect(keyed.getByRole('menuitem', { name: 'Expand record' })).toBeFocused();
+  expect(await page.evaluate(() => (window as unknown as { menuEvents: number }).menuEvents)).toBe(0);
+  const [cellBox, menuBox] = [await cell.boundingBox(), await keyed.boundingBox()];
+  // Under the cell, from its left edge.
+  expect(Math.abs((menuBox?.y ?? 0) - ((cellBox?.y ?? 0) + (cellBox?.height ?? 0)))).toBeLessThan(2);
+  expect(Math.abs((menuBox?.x ?? 0) - (cellBox?.x ?? 0))).toBeLessThan(2);
   await page.keyboard.press('ArrowDown');
   await expect(keyed.getByRole('menuitem', { name: 'Copy' })).toBeFocused();
   await page.keyboard.press('Escape');
