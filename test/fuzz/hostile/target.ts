@@ -7,8 +7,9 @@ import fc from 'fast-check';
 import { Probe } from '../../support/probe';
 import type { FuzzOptions, FuzzTarget } from '../target';
 import { attack, everyClass } from './attacks';
-import type { Answer } from './attacks';
+import type { Answer, Attack } from './attacks';
 import { startHostileWorld } from './world';
+import type { HostileWorld } from './world';
 
 /** What one round of attacks did wrong; empty when nothing. */
 function problemsOf(w: { server: { apiKey: string } }, answers: Answer[]): string[] {
@@ -21,6 +22,35 @@ function problemsOf(w: { server: { apiKey: string } }, answers: Answer[]): strin
   return out;
 }
 
+/** An unmeasured round: loading modules and compiling code is not what the probe is for. */
+export async function warmUp(world: HostileWorld, seed: number): Promise<void> {
+  const [warm] = fc.sample(everyClass, { seed, numRuns: 1 });
+  for (const d of await Promise.all(warm!.map((a) => a.send(world)))) {
+    const problems = [...problemsOf(world, d.answers), ...d.problems];
+    if (problems.length > 0) throw new Error(`warming up: ${problems.join('\n')}`);
+  }
+}
+
+/** Attacks at once beside the probe: what they did wrong (empty when nothing), and the worst probe's wait. */
+export async function round(
+  world: HostileWorld,
+  attacks: Attack[],
+): Promise<{ problems: string[]; worstMs: number }> {
+  const probe = new Probe(world.server.url, world.server.apiKey, 100);
+  let report;
+  const problems: string[] = [];
+  try {
+    const done = await Promise.all(attacks.map((a) => a.send(world)));
+    for (const d of done) problems.push(...problemsOf(world, d.answers), ...d.problems);
+  } finally {
+    report = await probe.stop();
+  }
+  if (report.failures.length > 0) problems.push(`probe failures: ${report.failures.join(', ')}`);
+  if (report.worstMs >= world.stallMs)
+    problems.push(`a probe waited ${Math.round(report.worstMs)} ms (allowed ${Math.round(world.stallMs)})`);
+  return { problems, worstMs: report.worstMs };
+}
+
 export const target: FuzzTarget = {
   describe:
     'hostile requests at once beside a whoami probe: each round one of every class and a few more, no stall past a second, no 5xx, no echoed key',
@@ -28,30 +58,12 @@ export const target: FuzzTarget = {
     const world = await startHostileWorld();
     let n = 0;
     try {
-      // A first round unmeasured: loading modules and compiling code is not what the probe is for.
-      const [warm] = fc.sample(everyClass, { seed, numRuns: 1 });
-      for (const d of await Promise.all(warm!.map((a) => a.send(world)))) {
-        const problems = [...problemsOf(world, d.answers), ...d.problems];
-        if (problems.length > 0) throw new Error(`warming up: ${problems.join('\n')}`);
-      }
+      await warmUp(world, seed);
       await fc.assert(
         fc.asyncProperty(fc.tuple(everyClass, fc.array(attack, { maxLength: 4 })), async ([all, more]) => {
           const attacks = [...all, ...more];
-          const probe = new Probe(world.server.url, world.server.apiKey, 100);
-          let report;
-          const problems: string[] = [];
-          try {
-            const done = await Promise.all(attacks.map((a) => a.send(world)));
-            for (const d of done) problems.push(...problemsOf(world, d.answers), ...d.problems);
-          } finally {
-            report = await probe.stop();
-          }
-          log?.(`round ${++n}: ${attacks.length} attacks, worst probe ${Math.round(report.worstMs)} ms`);
-          if (report.failures.length > 0) problems.push(`probe failures: ${report.failures.join(', ')}`);
-          if (report.worstMs >= world.stallMs)
-            problems.push(
-              `a probe waited ${Math.round(report.worstMs)} ms (allowed ${Math.round(world.stallMs)})`,
-            );
+          const { problems, worstMs } = await round(world, attacks);
+          log?.(`round ${++n}: ${attacks.length} attacks, worst probe ${Math.round(worstMs)} ms`);
           if (problems.length > 0) {
             // Shrinking runs many failing rounds: each is shown as it fails.
             log?.(`round ${n} failed: ${problems.join('; ').slice(0, 500)}`);
