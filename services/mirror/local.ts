@@ -21,6 +21,12 @@ export interface LocalBlob {
  * hold. Final: sending it again would be refused again.
  */
 export class LocalRefusal extends ServiceError {
+  /**
+   * Of a write of records, those the local server took before it refused (earlier requests of the write;
+   * each request is all or nothing): the others are not in the copy as the write had them.
+   */
+  taken: ReadonlySet<string> = new Set();
+
   constructor(method: string, path: string, status: number, text: string) {
     super(
       'invalid-request',
@@ -127,6 +133,7 @@ export class LocalCopy {
     unchangedSince?: ReadonlyMap<string, RecordData>,
   ): Promise<Set<string>> {
     const skipped = new Set<string>();
+    const taken = new Set<string>();
     for (let i = 0; i < records.length; i += WRITE_CHUNK) {
       const list = records.slice(i, i + WRITE_CHUNK);
       const chunk = list.map((r) => ({ id: r.id, createdTime: r.createdTime, fields: r.fields }));
@@ -140,8 +147,12 @@ export class LocalCopy {
             unchangedSince,
           ),
         },
-      );
+      ).catch((e: unknown) => {
+        if (e instanceof LocalRefusal) e.taken = taken;
+        throw e;
+      });
       for (const id of answer.skipped ?? []) skipped.add(id);
+      for (const r of list) if (!skipped.has(r.id)) taken.add(r.id);
       if (answer.modifiedTime !== undefined)
         for (const r of list) if (!skipped.has(r.id)) this.versions.set(r, answer.modifiedTime);
     }

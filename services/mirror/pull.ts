@@ -358,7 +358,7 @@ export class MirrorPull {
       try {
         skipped = await writeCopy(this.ctx, m, table, merged, copy, true);
       } catch (e) {
-        if (e instanceof LocalRefusal) await this.unstageUnwritten(run, table, left);
+        if (e instanceof LocalRefusal) this.unstageUnwritten(run, table, left, e.taken);
         throw e;
       }
       this.ctx.store.transaction(() => {
@@ -404,18 +404,20 @@ export class MirrorPull {
   }
 
   /**
-   * After the copy refused staged records (what the service sent and the copy cannot hold), those it does not
-   * hold leave the stage, so the next run does not meet them again; those it took stay, to be finished then.
+   * After the copy refused staged records (what the service sent and the copy cannot hold), those it did not
+   * take leave the stage, so the next run does not meet them again (a record already in the copy, from an
+   * earlier pull, included: it stays as that pull left it, and the next refresh reads it again); those it
+   * took stay, to be finished then.
    */
-  private async unstageUnwritten(
+  private unstageUnwritten(
     run: Run,
     table: TableSchema,
     staged: { id: string; record: RecordData | null }[],
-  ): Promise<void> {
-    const held = new Set((await this.ctx.local.records(run.mirror.sourceBaseId, table.id)).map((r) => r.id));
+    taken: ReadonlySet<string>,
+  ): void {
     this.ctx.store.unstage(
       run.mirror.id,
-      staged.filter((s) => s.record !== null && !held.has(s.id)).map((s) => s.id),
+      staged.filter((s) => s.record !== null && !taken.has(s.id)).map((s) => s.id),
     );
   }
 }
