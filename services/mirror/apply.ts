@@ -78,12 +78,18 @@ export function heldByConflicts(ctx: EngineContext, m: MirrorRow): Set<string> {
   );
 }
 
-/** The cells (field ids) of a record in an open conflict, which its merge keeps in conflict (see mergeRecord). */
-export function openCells(ctx: EngineContext, m: MirrorRow, recordId: string): Set<string> {
-  return new Set(
-    ctx.store
-      .conflicts(m.id, recordId)
-      .filter((c) => c.kind === 'cell')
-      .map((c) => c.fieldId),
-  );
+/**
+ * The cells (field ids) in an open conflict, by record, which a merge keeps in conflict (see mergeRecord): the
+ * mirror's conflicts read once per merge, not once per record merged.
+ */
+export function openCells(ctx: EngineContext, m: MirrorRow): (recordId: string) => ReadonlySet<string> {
+  const byRecord = new Map<string, Set<string>>();
+  for (const c of ctx.store.conflicts(m.id)) {
+    if (c.kind !== 'cell') continue;
+    const cells = byRecord.get(c.recordId) ?? new Set<string>();
+    cells.add(c.fieldId);
+    byRecord.set(c.recordId, cells);
+  }
+  const none: ReadonlySet<string> = new Set();
+  return (recordId) => byRecord.get(recordId) ?? none;
 }

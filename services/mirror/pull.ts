@@ -394,11 +394,12 @@ export class MirrorPull {
       const whole = wholeRecord(table, base.pairs, x.base, x.mine, x.theirs);
       if (whole === 'deleted-remote' || whole === 'deleted-local') held.add(x.id);
     }
+    const open = openCells(this.ctx, m);
     return sides.map((x) => ({
       id: x.id,
       merged: mergeRecord(table, base.pairs, x.base, x.mine, x.theirs, {
         held: (id) => held.has(id),
-        open: openCells(this.ctx, m, x.id),
+        open: open(x.id),
       }),
     }));
   }

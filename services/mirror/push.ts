@@ -111,6 +111,7 @@ export class MirrorPush {
       run.linksLeftOut = true;
       return true;
     };
+    const open = openCells(this.ctx, m);
     for (const w of work)
       w.merged = w.ids.map((id) => ({
         id,
@@ -120,7 +121,7 @@ export class MirrorPush {
           this.baseOf(m, id),
           w.copy.get(id) ?? null,
           w.theirs.get(id) ?? null,
-          { held: isHeld, open: openCells(this.ctx, m, id) },
+          { held: isHeld, open: open(id) },
         ),
       }));
     const patched = planLinks(work);
