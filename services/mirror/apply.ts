@@ -21,9 +21,9 @@ export interface MergedRecord {
 }
 
 /**
- * The copy takes each merged record (written, deleted, or left); `copy` is kept as the copy now is. With
- * `guarded`, a record written in the copy since `copy` read it is left as it is (an edit made while the merge
- * ran): answers the ids so left, whose merge is void.
+ * The copy takes each merged record (written, deleted, or left); `copy` is kept as the copy now is. A record
+ * written in the copy since `copy` read it is left as it is (an edit made while the merge ran): answers the
+ * ids so left, whose merge is void.
  */
 export async function writeCopy(
   ctx: EngineContext,
@@ -31,13 +31,11 @@ export async function writeCopy(
   table: TableSchema,
   merged: MergedRecord[],
   copy: Map<string, RecordData>,
-  guarded = false,
 ): Promise<Set<string>> {
   const puts = merged.flatMap((x) => (x.merged.local ? [x.merged.local] : []));
   const deletes = merged.filter((x) => x.merged.local === null).map((x) => x.id);
-  const read = guarded ? copy : undefined;
-  const skipped = await ctx.local.put(m.sourceBaseId, table.id, puts, read);
-  for (const id of await ctx.local.delete(m.sourceBaseId, table.id, deletes, read)) skipped.add(id);
+  const skipped = await ctx.local.put(m.sourceBaseId, table.id, puts, copy);
+  for (const id of await ctx.local.delete(m.sourceBaseId, table.id, deletes, copy)) skipped.add(id);
   for (const r of puts) if (!skipped.has(r.id)) copy.set(r.id, r);
   for (const id of deletes) if (!skipped.has(id)) copy.delete(id);
   return skipped;

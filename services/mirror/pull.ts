@@ -356,7 +356,7 @@ export class MirrorPull {
       const merged = this.merge(run, table, base, left, copy);
       let skipped: Set<string>;
       try {
-        skipped = await writeCopy(this.ctx, m, table, merged, copy, true);
+        skipped = await writeCopy(this.ctx, m, table, merged, copy);
       } catch (e) {
         if (e instanceof LocalRefusal) this.unstageUnwritten(run, table, left, e.taken);
         throw e;

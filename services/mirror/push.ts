@@ -125,7 +125,12 @@ export class MirrorPush {
         ),
       }));
     const patched = planLinks(work);
-    for (const w of work) await writeCopy(this.ctx, m, w.table, w.merged, w.copy);
+    // Written only where the copy is still as read: a record edited there since (through its own Web API) keeps
+    // the edit, and its merge is void (neither committed nor sent); the next pass or sync compares it again.
+    const edited = new Set<string>();
+    for (const w of work)
+      for (const id of await writeCopy(this.ctx, m, w.table, w.merged, w.copy)) edited.add(id);
+    if (edited.size > 0) for (const w of work) w.merged = w.merged.filter((x) => !edited.has(x.id));
     this.ctx.store.transaction(() => {
       for (const w of work) for (const x of w.merged) commitMerge(this.ctx, base, m, w.table, x.id, x.merged);
     });
