@@ -331,16 +331,6 @@ export class MirrorPull {
     const copy =
       mine ?? new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
     const base = mergeBase(this.ctx, m, (id) => run.relinked.add(id));
-    const fields = writableFields(table);
-    if (count)
-      for (const s of staged) {
-        const was = this.ctx.store.baseRecord(m.id, s.id);
-        if (
-          s.record !== null &&
-          (was === undefined || !unchanged(fields, was, s.record) || run.relinked.has(s.id))
-        )
-          run.result.received++;
-      }
     // The copy is written only where it is still as read: a record edited meanwhile is read again and merged
     // again; one still racing after a few rounds stays staged, for the next page or run.
     let left = staged;
@@ -353,7 +343,10 @@ export class MirrorPull {
           else copy.delete(s.id);
         }
       }
-      const merged = this.merge(run, table, base, left, copy);
+      // Each record's base read once a round (a round's commits move the base cells of the records they link).
+      const bases = new Map(left.map((s) => [s.id, this.ctx.store.baseRecord(m.id, s.id)]));
+      if (round === 0 && count) this.countReceived(run, table, staged, bases);
+      const merged = this.merge(run, table, base, left, copy, bases);
       let skipped: Set<string>;
       try {
         skipped = await writeCopy(this.ctx, m, table, merged, copy);
@@ -372,13 +365,32 @@ export class MirrorPull {
     }
   }
 
-  /** Staged records merged over their base and the copy as `copy` has it. */
+  /** The staged records the service changed since the copy last saw them (see applyStaged). */
+  private countReceived(
+    run: Run,
+    table: TableSchema,
+    staged: StagedRecord[],
+    bases: ReadonlyMap<string, RecordData | undefined>,
+  ): void {
+    const fields = writableFields(table);
+    for (const s of staged) {
+      const was = bases.get(s.id);
+      if (
+        s.record !== null &&
+        (was === undefined || !unchanged(fields, was, s.record) || run.relinked.has(s.id))
+      )
+        run.result.received++;
+    }
+  }
+
+  /** Staged records merged over their base (`bases`, by id) and the copy as `copy` has it. */
   private merge(
     run: Run,
     table: TableSchema,
     base: MergeBase,
     staged: StagedRecord[],
     copy: Map<string, RecordData>,
+    bases: ReadonlyMap<string, RecordData | undefined>,
   ): MergedRecord[] {
     const m = run.mirror;
     const held = heldByConflicts(this.ctx, m);
@@ -386,7 +398,7 @@ export class MirrorPull {
     for (const id of run.deleted) if (this.ctx.store.baseRecord(m.id, id)) held.add(id);
     const sides = staged.map((s) => ({
       id: s.id,
-      base: this.ctx.store.baseRecord(m.id, s.id),
+      base: bases.get(s.id),
       mine: copy.get(s.id),
       theirs: s.record,
     }));
