@@ -155,6 +155,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     applyDeleted: (target, ids) => views.applyDeleted(target, ids),
     readAgain: (target) => views.readAgain(target),
     emit: events.emit,
+    consent: budget.consent,
   });
   const links = createLinkServices({
     clientFor: async (id) => (await connections.client(id)).withPurpose('names'),

@@ -50,6 +50,8 @@ export const budgetAskSchema = z.object({
   subject: z.string().max(500),
   /** Calls it will take, where known (from the records counted before). */
   calls: z.number().int().optional(),
+  /** `calls` are an hour's, for as long as the work goes on (looking for other people's changes). */
+  hourly: z.boolean().optional(),
   /** Records per call of the walk (100): the cost where the size is not known. */
   recordsPerCall: z.number().int(),
   status: budgetStatusSchema,

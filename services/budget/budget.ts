@@ -61,6 +61,13 @@ export interface ConsentRequest {
   subject: string;
   /** Calls it will take, where known. */
   calls?: number;
+  /**
+   * `calls` are an hour's, for as long as the work goes on: however few, it adds up over a month (60 calls an
+   * hour of looking for changes spend a Free workspace's month in 17 hours), so it always asks.
+   */
+  hourly?: boolean;
+  /** Called when the question is put to the user: a caller that must not wait for the answer goes on. */
+  asked?: () => void;
   /** Aborted: the work is no longer wanted (its view closed); the question goes away. */
   signal?: AbortSignal;
 }
@@ -219,7 +226,7 @@ export class Budget {
     if (this.isRefused(scope)) return false;
     if (PLAN_LIMITS[this.planOf(scope)] === undefined) return true;
     if (this.store.file.always.includes(baseKey(request.connectionId, request.baseId))) return true;
-    if (request.calls !== undefined && request.calls <= FEW_CALLS) return true;
+    if (request.hourly !== true && request.calls !== undefined && request.calls <= FEW_CALLS) return true;
     if (request.signal?.aborted) return false;
     const askId = `ask${this.nextAsk++}`;
     return new Promise<boolean>((resolve) => {
@@ -233,6 +240,7 @@ export class Budget {
           purpose: request.purpose,
           subject: request.subject,
           ...(request.calls === undefined ? {} : { calls: request.calls }),
+          ...(request.hourly === true ? { hourly: true } : {}),
           recordsPerCall: RECORDS_PER_CALL,
         },
         resolve: (yes) => {
@@ -241,6 +249,7 @@ export class Budget {
         },
       });
       this.emitAsks();
+      request.asked?.();
     });
   };
 

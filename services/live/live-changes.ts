@@ -9,6 +9,12 @@
  * changed since its last look (`IS_AFTER(LAST_MODIFIED_TIME(), …)`, one call for up to 100 changed records).
  * A changed record a view holds is updated in place; a record created (or, by webhook, deleted) by someone
  * else waits as a change to show with Refresh, so rows never move under the cursor.
+ *
+ * Looking costs calls for as long as a base is open (at the default minute, 60 an hour per open table: a Free
+ * workspace's month in 17 hours). So on a limited plan the budget asks once per base, saying the hourly cost,
+ * before the base's first look (issue 26: they were spent unasked); a Free user gets live changes only by
+ * saying yes (or "always for this base"), and the interval stays the control for how much they cost. The
+ * looks of other bases do not wait for the answer. A no holds until the user sets the interval again.
  */
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -16,6 +22,7 @@ import { z } from 'zod';
 import type { RecordTableClient, TableChanges } from '../../core/api/index';
 import type { EventPayload } from '../../core/contract';
 import type { RecordData, TableSchema } from '../../core/records/types';
+import type { Consent } from '../budget/budget';
 import type { EventSink } from '../events';
 import { readJsonFile, writeJsonFile } from '../storage/json-file';
 import type { ViewTarget } from '../table-view/table-views';
@@ -54,7 +61,17 @@ export interface LiveOptions {
   /** Refresh after more changes than a look reads: the views read again. */
   readAgain: (target: ViewTarget) => void;
   emit: EventSink;
+  /** Whether a base's looks may spend their calls (the request budget); without it, always. */
+  consent?: Consent;
   now?: () => number;
+}
+
+/** The budget's answer for a base's looks: undefined while the question is open. */
+interface Agreement {
+  yes?: boolean;
+  controller: AbortController;
+  /** Settles when the answer is in, or the question is put to the user (the looks go on without the base). */
+  settled: Promise<void>;
 }
 
 interface Watch {
@@ -87,6 +104,12 @@ interface Hook {
   looking?: Promise<void>;
 }
 
+const lookEvery = (seconds: number): string =>
+  seconds < 60
+    ? `every ${seconds} s`
+    : seconds === 60
+      ? 'every minute'
+      : `every ${Math.round(seconds / 60)} min`;
 const keyOf = (t: ViewTarget) => JSON.stringify([t.connectionId, t.baseId, t.table]);
 const baseKeyOf = (t: ViewTarget) => JSON.stringify([t.connectionId, t.baseId]);
 const statusOf = (e: unknown): unknown => (e as { status?: unknown } | null)?.status;
@@ -116,6 +139,7 @@ function wireValue(value: unknown): unknown {
 export class LiveChanges {
   private readonly watches = new Map<string, Watch>();
   private readonly hooks = new Map<string, Hook>();
+  private readonly agreed = new Map<string, Agreement>();
   /** Records created here: their first sight in a look is not someone else's. */
   private readonly ownCreates = new Set<string>();
   private readonly file: string;
@@ -144,6 +168,12 @@ export class LiveChanges {
   async setInterval(seconds: number): Promise<number> {
     await this.loaded;
     this.seconds = seconds;
+    // The user chose what looking costs: bases declined (or asked at the old cost) are asked again.
+    for (const [key, a] of this.agreed)
+      if (a.yes !== true) {
+        a.controller.abort();
+        this.agreed.delete(key);
+      }
     await writeJsonFile(this.file, { version: 1, seconds });
     this.schedule();
     return seconds;
@@ -195,6 +225,11 @@ export class LiveChanges {
     const open = new Set(this.options.open().map(keyOf));
     for (const key of [...this.watches.keys()]) if (!open.has(key)) this.watches.delete(key);
     const bases = new Set([...this.watches.values()].map((w) => baseKeyOf(w.target)));
+    for (const [key, a] of this.agreed)
+      if (!bases.has(key) && a.yes === undefined) {
+        a.controller.abort();
+        this.agreed.delete(key);
+      }
     for (const [key, hook] of this.hooks)
       if (!bases.has(key)) {
         this.hooks.delete(key);
@@ -212,6 +247,7 @@ export class LiveChanges {
     }
     await Promise.all(
       [...byBase.values()].map(async (watches) => {
+        if (!(await this.mayLook(watches))) return;
         const { hook, made } = await this.hookFor(watches[0]!.target);
         // A webhook made just now holds nothing from before: this look polls for what changed since the last.
         if (hook === undefined || made) await Promise.all(watches.map((w) => (w.looking ??= this.look(w))));
@@ -224,6 +260,7 @@ export class LiveChanges {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    for (const a of this.agreed.values()) a.controller.abort();
     const hooks = [...this.hooks.values()];
     this.hooks.clear();
     let timeout: ReturnType<typeof setTimeout> | undefined;
@@ -232,6 +269,46 @@ export class LiveChanges {
       new Promise((resolve) => (timeout = setTimeout(resolve, CLOSE_WAIT_MS))),
     ]);
     clearTimeout(timeout);
+  }
+
+  /** Whether the base's looks may spend their calls: the budget's answer, asked once per base (see above). */
+  private async mayLook(watches: readonly Watch[]): Promise<boolean> {
+    const consent = this.options.consent;
+    if (consent === undefined) return true;
+    const { connectionId, baseId } = watches[0]!.target;
+    const key = baseKeyOf(watches[0]!.target);
+    let agreement = this.agreed.get(key);
+    if (agreement === undefined) {
+      const a: Agreement = { controller: new AbortController(), settled: Promise.resolve() };
+      const tables = watches.map((w) => w.target.table).join(', ');
+      a.settled = new Promise<void>((settle) => {
+        consent({
+          connectionId,
+          baseId,
+          purpose: 'live',
+          subject: `Show other people’s changes in ${tables}: a look ${lookEvery(this.seconds)} while open`,
+          // Polled, a look is a call per open table; by webhook, one per base.
+          calls: Math.ceil(3600 / Math.max(1, this.seconds)) * watches.length,
+          hourly: true,
+          signal: a.controller.signal,
+          asked: settle,
+        }).then(
+          (yes) => {
+            a.yes = yes;
+            settle();
+          },
+          () => {
+            // The budget could not tell (its server did not answer): asked again at the next look.
+            if (this.agreed.get(key) === a) this.agreed.delete(key);
+            settle();
+          },
+        );
+      });
+      this.agreed.set(key, a);
+      agreement = a;
+    }
+    await agreement.settled;
+    return agreement.yes === true;
   }
 
   private schedule(): void {

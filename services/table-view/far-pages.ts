@@ -269,11 +269,22 @@ function inOrder(ids: readonly string[], records: readonly RecordData[]): boolea
   return true;
 }
 
-/** Reads through the view's map: the ids the map holds at the rows, read by id and checked. */
-export function mapReader(table: TableClient, list: ViewList, map: ViewMap): FarReader {
+/**
+ * Reads through the view's map: the ids the map holds at the rows, read by id and checked. `mayWalk` says
+ * whether the map may walk to a stretch not mapped yet (the request budget); a stretch it may not reach is
+ * refused with `declined`'s error rather than left to the chain, whose walk would cost the same calls.
+ */
+export function mapReader(
+  table: TableClient,
+  list: ViewList,
+  map: ViewMap,
+  mayWalk: (end: number) => Promise<boolean>,
+  declined: (end: number) => Error,
+): FarReader {
   return {
     anyRange: true,
     async read(start, end, signal) {
+      if (!(await mayWalk(end))) throw declined(end);
       // A stretch read twice and found otherwise both times is changing under us: the chain shows it.
       for (let tries = 0; tries < 2; tries++) {
         if (!(await map.reach(end, signal))) return undefined;

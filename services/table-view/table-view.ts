@@ -27,6 +27,11 @@ export interface TableViewOptions {
   farReader?: () => Promise<FarReader | undefined>;
   /** The view's map where the service only walks: go to row waits for it to reach the row. */
   map?: () => Promise<ViewMap | undefined>;
+  /**
+   * Whether a jump may walk the view to `to` rows (the request budget's word where the service only walks);
+   * without it, always.
+   */
+  mayWalk?: (to: number, reach: 'jump', signal: AbortSignal) => Promise<boolean>;
   /** The view's record count once known exactly (the count extension, or the map's walk to the end). */
   count?: () => number | undefined;
   /**
@@ -98,15 +103,20 @@ export class TableView {
    * rows around it itself); where the view is mapped as it is walked, after the map's walk to `to`; else the
    * chain walks to `to`. `loaded` is then the rows that can be shown at once from the first. Rows read where
    * they are are the screen's around `row` in the middle (`screenRows` of them), so the grid's blocks there
-   * need no further request.
+   * need no further request. A walk the budget was not given (`declined`) leaves everything as it was.
    */
   async walk(
     to: number,
     row: number,
     signal: AbortSignal,
     screenRows = DEFAULT_SCREEN_ROWS,
-  ): Promise<{ loaded: number; rowCount?: number }> {
+  ): Promise<{ loaded: number; rowCount?: number; declined?: true }> {
     if (this.beyondChain(row - 1)) {
+      const allowed = await this.reported(
+        this.options.mayWalk?.(to, 'jump', signal) ?? Promise.resolve(true),
+      );
+      signal.throwIfAborted();
+      if (!allowed) return { loaded: this.chain.loaded, ...this.counted(), declined: true };
       const map = await this.options.map?.();
       if (map !== undefined) await map.reach(to, signal);
       signal.throwIfAborted();

@@ -34,10 +34,13 @@ export type ViewBudget = Pick<Budget, 'consent' | 'noteSize' | 'callsFor'>;
 
 /** One view's question to the budget, its base and its closing already known. */
 export type ViewConsent = (
-  purpose: 'count' | 'summary' | 'find',
+  purpose: 'count' | 'summary' | 'find' | 'rows',
   subject: string,
   calls?: number,
+  signal?: AbortSignal,
 ) => Promise<boolean>;
+
+const rowNumber = new Intl.NumberFormat('en-US');
 
 const sizeKey = (t: ViewTarget, q: { view?: string | undefined; formula?: string | undefined }): string =>
   JSON.stringify([t.connectionId, t.baseId, t.table, q.view ?? '', q.formula?.trim() ?? '']);
@@ -51,13 +54,26 @@ async function farReader(
   table: TableClient,
   query: ViewQuery,
   count: ViewCount,
+  viewName: string,
 ): Promise<FarReader | undefined> {
   const extensions = await client
     .extensions({ priority: 'interactive' })
     .catch((): ReadonlySet<string> => new Set());
   if (extensions.has(SEEK_EXTENSION)) return seekReader(table, query, (total) => count.told(total));
   const map = await count.map().catch(() => undefined);
-  return map === undefined ? undefined : mapReader(table, query, map);
+  return map === undefined
+    ? undefined
+    : mapReader(
+        table,
+        query,
+        map,
+        (end) => count.mayWalk(end, 'block'),
+        (end) =>
+          new ServiceError(
+            'invalid-request',
+            `Rows this far into ${viewName} are not read: the walk to row ${rowNumber.format(end)} was not agreed to. Use Go to row to be asked again.`,
+          ),
+      );
 }
 
 export class TableViews {
@@ -95,7 +111,7 @@ export class TableViews {
     const target = { connectionId, baseId, table };
     const closed = new AbortController();
     const budget = this.budget;
-    const consent: ViewConsent = async (purpose, subject, calls) =>
+    const consent: ViewConsent = async (purpose, subject, calls, signal) =>
       budget === undefined
         ? true
         : budget.consent({
@@ -104,7 +120,7 @@ export class TableViews {
             purpose,
             subject,
             ...(calls === undefined ? {} : { calls }),
-            signal: closed.signal,
+            signal: signal === undefined ? closed.signal : AbortSignal.any([closed.signal, signal]),
           });
     const viewName = query.view === undefined ? table : `${table} (${query.view})`;
     const counted = sizeKey(target, query);
@@ -118,6 +134,13 @@ export class TableViews {
       onCount: (state) => this.emitCount({ viewId, ...state }),
       consent: () => consent('count', `Count the records of ${viewName}`, budget?.callsFor(counted)),
       onWalked: (records) => budget?.noteSize(counted, records),
+      jumpConsent: (end, calls, signal) =>
+        consent(
+          'rows',
+          `Show row ${rowNumber.format(end)} of ${viewName}: walk the view’s records up to it`,
+          calls,
+          signal,
+        ),
     });
     let reader: Promise<FarReader | undefined> | undefined;
     const view = new TableView({
@@ -133,8 +156,9 @@ export class TableViews {
           priority: 'interactive',
           ...(offset === undefined ? {} : { offset }),
         }),
-      farReader: () => (reader ??= farReader(client, tableClient, query, count)),
+      farReader: () => (reader ??= farReader(client, tableClient, query, count, viewName)),
       map: () => count.map(),
+      mayWalk: (to, reach, signal) => count.mayWalk(to, reach, signal),
       count: () => count.exact,
       createdLast: query.view === undefined && !query.formula?.trim() && (query.sort ?? []).length === 0,
     });
@@ -180,10 +204,9 @@ export class TableViews {
     entry.walk = walk;
     try {
       const row = Math.min(request.row ?? request.to, request.to);
-      return {
-        ...(await entry.view.walk(request.to, row, walk.signal, request.screenRows)),
-        cancelled: false,
-      };
+      const { declined, ...walked } = await entry.view.walk(request.to, row, walk.signal, request.screenRows);
+      // Declined: the grid stays where it was, as after Cancel.
+      return { ...walked, cancelled: declined === true };
     } catch (error) {
       if (!walk.signal.aborted) throw error;
       return { loaded: entry.view.loaded, cancelled: true };

@@ -8,6 +8,10 @@
  * moved by someone else) is walked again from the last offset before it, and everything after it with it (a
  * deletion moves every later row); an expired offset starts the walk again from the first page. A caller that
  * waits for a stretch (go to row, a far block of the grid) makes the walk's next pages interactive.
+ *
+ * The walk goes no further than it was allowed (`allow`): each page is a call of a hosted workspace's monthly
+ * allowance, so the whole view is walked only once its count was agreed to, and a jump far ahead only as far as
+ * the user agreed to walk (see view-count.ts); until then a caller waiting beyond it is told no at once.
  */
 import { isExpiredOffset } from '../../core/api/index';
 import type { ListOptions, TableClient } from '../../core/api/index';
@@ -40,6 +44,8 @@ export class ViewMap {
   /** Walks that failed so far: a caller waiting for the map stops waiting at the next one. */
   private failures = 0;
   private readonly controller = new AbortController();
+  /** Rows the walk may map from the first (Infinity: the whole view). */
+  private limit = 0;
 
   constructor(private readonly opts: ViewMapOptions) {}
 
@@ -53,7 +59,17 @@ export class ViewMap {
     return this.complete;
   }
 
-  /** Starts the walk (once the view's first rows are shown); resolves when it ends, rejects when it fails. */
+  /** Rows the walk may map: the user agreed to what walking that far costs. */
+  get allowed(): number {
+    return this.limit;
+  }
+
+  /** Lets the walk map the view up to `end` rows (Infinity: all of it). */
+  allow(end: number): void {
+    this.limit = Math.max(this.limit, end);
+  }
+
+  /** Starts the walk up to what is allowed; resolves when it stops there or ends, rejects when it fails. */
   walk(): Promise<void> {
     this.walking ??= this.run().finally(() => {
       this.walking = undefined;
@@ -68,8 +84,8 @@ export class ViewMap {
   }
 
   /**
-   * Waits until the map reaches `end` rows or the view's end (true), or the walk fails or `abort` aborts
-   * (false). Meanwhile the walk's pages go at interactive priority.
+   * Waits until the map reaches `end` rows or the view's end (true), or the walk fails, `abort` aborts or
+   * `end` is beyond what the walk is allowed (false). Meanwhile the walk's pages go at interactive priority.
    */
   async reach(end: number, abort?: AbortSignal): Promise<boolean> {
     const key = Symbol('wanted');
@@ -80,6 +96,7 @@ export class ViewMap {
     try {
       while (this.ids.length < end && !this.complete) {
         if (abort?.aborted || this.controller.signal.aborted || this.failures > failures) return false;
+        if (end > this.limit) return false;
         const changed = this.changed.promise;
         this.walk().catch(() => undefined);
         await changed;
@@ -136,6 +153,16 @@ export class ViewMap {
     this.walk().catch(() => undefined);
   }
 
+  /**
+   * The view changed where only the service knows the order, and only a jump's walk was agreed to: the map is
+   * dropped rather than walked again unasked, and the next jump asks again.
+   */
+  forget(): void {
+    this.cut(0);
+    this.limit = 0;
+    this.notify();
+  }
+
   close(): void {
     this.controller.abort();
     this.notify();
@@ -164,7 +191,7 @@ export class ViewMap {
     const { primaryFieldId } = this.opts;
     let restarts = 0;
     try {
-      while (!this.complete) {
+      while (!this.complete && this.ids.length < this.limit) {
         signal.throwIfAborted();
         const generation = this.generation;
         const position = this.ids.length;

@@ -73,7 +73,7 @@ export function askText(ask: BudgetAsk): string {
   const cost =
     ask.calls === undefined
       ? `1 API call per ${ask.recordsPerCall} records (the size is not known yet)`
-      : `about ${number.format(ask.calls)} API call${ask.calls === 1 ? '' : 's'}`;
+      : `about ${number.format(ask.calls)} API call${ask.calls === 1 ? '' : 's'}${ask.hourly === true ? ' an hour' : ''}`;
   const { status } = ask;
   const of =
     status.limit === undefined

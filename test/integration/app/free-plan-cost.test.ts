@@ -106,3 +106,103 @@ describe('the Free plan’s default look at a 50,000-record table', () => {
     expect(asks[0]!.status).toMatchObject({ scope: WORKSPACE, plan: 'free', limit: 1000 });
   }, 60_000);
 });
+
+/** List calls of the Tasks table at the service since `from` (pages, the map's pages, reads by id). */
+const listed = (from: number) =>
+  proxy.log.slice(from).filter((r) => kindOf(r.path, r.body) === 'rows').length;
+
+/** The open question of `purpose`, once it is asked. */
+async function askOf(purpose: string) {
+  let found: { askId: string; subject: string; calls?: number } | undefined;
+  await until(async () => {
+    found = (await h.call('budget.asks', {})).asks.find((a) => a.purpose === purpose);
+    return found !== undefined;
+  });
+  return found!;
+}
+
+describe('a jump far into a view on the Free plan', () => {
+  it('go to row and a far block ask what the walk costs; no leaves the grid where it was, yes walks only as far', async () => {
+    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
+    const { viewId } = await h.call('view.open', {
+      connectionId,
+      baseId: hosted.baseId,
+      table: 'Tasks',
+    });
+    await h.call('view.rows', { viewId, start: 0, end: 100 });
+    const from = proxy.log.length;
+
+    // Go to row 15,000: the view is not mapped, so reaching it (and the rows around it) is a walk of 151 calls.
+    const walking = h.call('view.walk', { viewId, to: 15_000, row: 15_000, screenRows: 40 });
+    const jump = await askOf('rows');
+    expect(jump.subject).toBe('Show row 15,000 of Tasks: walk the view’s records up to it');
+    expect(jump.calls).toBe(151);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(listed(from)).toBe(0);
+    await h.call('budget.answer', { askId: jump.askId, choice: 'no' });
+    expect(await walking).toMatchObject({ cancelled: true, loaded: 100 });
+
+    // A scrollbar drag far down: the block asks too; declined, it is refused, not walked to by the chain.
+    const block = h.call('view.rows', {
+      viewId,
+      start: 12_000,
+      end: 12_100,
+      screen: { start: 12_000, end: 12_040 },
+    });
+    const drag = await askOf('rows');
+    await h.call('budget.answer', { askId: drag.askId, choice: 'no' });
+    await expect(block).rejects.toMatchObject({ message: expect.stringContaining('not agreed to') });
+    // Blocks further down are not asked about again (a drag asks for many), and read nothing.
+    await expect(
+      h.call('view.rows', { viewId, start: 14_000, end: 14_100, screen: { start: 14_000, end: 14_040 } }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('Go to row') });
+    expect((await h.call('budget.asks', {})).asks.filter((a) => a.purpose === 'rows')).toHaveLength(0);
+    expect(listed(from)).toBe(0);
+
+    // Asked again by Go to row, yes: the walk goes to the row and stops there, not on to the view's end.
+    const again = h.call('view.walk', { viewId, to: 15_000, row: 15_000, screenRows: 40 });
+    await h.call('budget.answer', { askId: (await askOf('rows')).askId, choice: 'yes' });
+    expect(await again).toMatchObject({ cancelled: false });
+    await new Promise((r) => setTimeout(r, 1000));
+    // The map's 151 pages, and a read by id of the screen around the row: the view's other 349 are not walked.
+    expect(listed(from)).toBe(151);
+    expect(proxy.log.length - from).toBeLessThanOrEqual(151 + FEW_CALLS);
+    await h.call('view.close', { viewId });
+  }, 60_000);
+});
+
+describe('other people’s changes on the Free plan', () => {
+  it('asks once per base what looking costs an hour; declined, no look is spent until the interval is set again', async () => {
+    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
+    await h.call('live.interval', { seconds: 60 });
+    const { viewId } = await h.call('view.open', { connectionId, baseId: hosted.baseId, table: 'People' });
+    await h.call('view.rows', { viewId, start: 0, end: 100 });
+    // Tasks (the first test's view, still open) and People: polled, a call each a look.
+    const tables = 2;
+    const from = proxy.log.length;
+    // The look does not wait for the answer; it spends nothing meanwhile (no webhook made, no poll).
+    await h.services.live.lookNow();
+    expect(proxy.log.length - from).toBe(0);
+    const ask = await askOf('live');
+    expect(ask).toMatchObject({ calls: 60 * tables, hourly: true });
+    expect(ask.subject).toMatch(
+      /^Show other people’s changes in .*People.*: a look every minute while open$/,
+    );
+    await h.call('budget.answer', { askId: ask.askId, choice: 'no' });
+    await h.services.live.lookNow();
+    await h.services.live.lookNow();
+    expect(proxy.log.length - from).toBe(0);
+    expect((await h.call('budget.asks', {})).asks.filter((a) => a.purpose === 'live')).toHaveLength(0);
+
+    // The user sets the interval: asked again at its cost; yes, and the looks go.
+    await h.call('live.interval', { seconds: 300 });
+    await h.services.live.lookNow();
+    const again = await askOf('live');
+    expect(again).toMatchObject({ calls: 12 * tables, hourly: true });
+    await h.call('budget.answer', { askId: again.askId, choice: 'yes' });
+    await h.services.live.lookNow();
+    const looked = proxy.log.slice(from).map((r) => kindOf(r.path, r.body));
+    expect(looked.filter((k) => k === 'live').length).toBeGreaterThan(0);
+    await h.call('view.close', { viewId });
+  }, 60_000);
+});

@@ -56,5 +56,11 @@ describe('the budget in words', () => {
     expect(askText({ ...ask, calls: 500 })).toBe(
       'Count the records of Tasks: about 500 API calls of this workspace’s 100,000 this month (250 used).',
     );
+    // Looking for other people's changes costs as long as the base is open: its cost is an hour's.
+    expect(
+      askText({ ...ask, subject: 'Show other people’s changes in Tasks', calls: 60, hourly: true }),
+    ).toBe(
+      'Show other people’s changes in Tasks: about 60 API calls an hour of this workspace’s 100,000 this month (250 used).',
+    );
   });
 });
