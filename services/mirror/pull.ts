@@ -106,11 +106,19 @@ export class MirrorPull {
     ]);
     tick(run, bases.length > 0 ? 2 : 1);
     m.baseName = bases.find((b) => b.id === m.sourceBaseId)?.name ?? m.baseName;
-    if (m.schema.length === 0) await this.refuseForeignBase(m);
+    const claimed = m.schema.length > 0;
+    if (!claimed) {
+      await this.refuseForeignBase(m);
+      // The copy's base is this mirror's before it is made: a run that stops while it is made (killed, or the
+      // local server's answer lost) leaves a partial mirror whose remove drops it, not a base of the local
+      // server's own that the next pull would refuse to write over.
+      m.schema = schema;
+      this.ctx.store.saveMirror(m);
+    }
     const applied = await this.ctx.local.applySchema(m.sourceBaseId, m.baseName, schema);
     const skipped = new Set(applied.skipped.map((f) => f.id));
     const kept = schema.map((t) => ({ ...t, fields: t.fields.filter((f) => !skipped.has(f.id)) }));
-    if (m.schema.length > 0) run.result.schemaChanges.push(...schemaChanges(m.schema, kept));
+    if (claimed) run.result.schemaChanges.push(...schemaChanges(m.schema, kept));
     for (const f of applied.skipped)
       run.result.schemaChanges.push(
         `Field "${f.name}" (${f.type}) is not copied: the local server has no such type`,
