@@ -27,14 +27,19 @@ afterAll(async () => {
 async function cli(
   args: string[],
   key = h.hosted.apiKey,
-): Promise<{ code: number | null; out: string; lines: Record<string, unknown>[] }> {
+): Promise<{ code: number | null; out: string; err: string; lines: Record<string, unknown>[] }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'host/mirror-cli.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, TABLEDESK_API_KEY: key },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString('utf8');
+    process.stderr.write(c);
+  });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const lines = out.startsWith('{')
     ? out
@@ -42,7 +47,7 @@ async function cli(
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, unknown>)
     : [];
-  return { code, out, lines };
+  return { code, out, err, lines };
 }
 
 const remote = (data: string) => ['--url', h.proxy.url, '--data', data];
@@ -60,6 +65,23 @@ describe('the mirror CLI', () => {
       expect(out).toContain('TABLEDESK_API_KEY');
     },
     RUNS(1),
+  );
+
+  it(
+    'answers -h with its usage (exit 0), and a command line it cannot run with its usage too (exit 2), touching nothing',
+    async () => {
+      const help = await cli(['pull', '-h']);
+      expect(help.code).toBe(0);
+      expect(help.out).toContain('Usage:');
+      const data = join(scratch, 'misused');
+      // A pull with no --base: refused before the data folder is made or the local server started.
+      const misuse = await cli(['pull', ...remote(data)]);
+      expect(misuse.code).toBe(2);
+      expect(misuse.lines).toEqual([{ error: expect.stringMatching(/--base/) }]);
+      expect(misuse.err).toContain('Usage:');
+      expect(existsSync(data)).toBe(false);
+    },
+    RUNS(2),
   );
 
   it(
