@@ -29,6 +29,9 @@ export const MAX_FILENAME_LENGTH = 255;
 /** `type/subtype` with RFC 6838's characters, no parameters: what a Content-Type header may safely repeat. */
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 
+/** Half of a UTF-16 surrogate pair without its other half. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** A content type every route may store and the file route may send as its header: `type/subtype`. */
 export function isContentType(type: string): boolean {
   return MIME.test(type);
@@ -44,6 +47,8 @@ export function fileNameProblem(name: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name))
     return `${JSON.stringify(name)}: a file name may not hold control characters.`;
+  // A lone half of a surrogate pair is no character: it cannot be put in a URL or a header (encoding it throws).
+  if (LONE_SURROGATE.test(name)) return `${JSON.stringify(name)}: a file name must be well-formed Unicode.`;
   return undefined;
 }
 

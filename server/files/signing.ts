@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LONE_SURROGATE } from '../../core/records/attachments';
 
 /** What an attachment URL names: a stored file (or one of its thumbnails), its name and its content type. */
 export interface FileRef {
@@ -70,6 +71,14 @@ export class UrlSigner {
 
 export const FILES_PREFIX = '/files/';
 
+/**
+ * A lone surrogate is refused in every name written now (core/records/attachments.ts), but a data folder may
+ * hold one from before: it is signed as U+FFFD, the character the file route reads its encoding back as, since
+ * encoding it would throw and make every read of its record a 500.
+ */
+const loneSurrogates = new RegExp(LONE_SURROGATE.source, 'g');
+
 function pathOf(ref: FileRef): string {
-  return `${FILES_PREFIX}${ref.hash}/${ref.variant}/${encodeURIComponent(ref.filename)}`;
+  const name = ref.filename.replace(loneSurrogates, '\uFFFD');
+  return `${FILES_PREFIX}${ref.hash}/${ref.variant}/${encodeURIComponent(name)}`;
 }

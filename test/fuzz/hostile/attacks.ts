@@ -232,13 +232,15 @@ const tamper = fc
   })
   .map(tamperOf);
 
-/** Text with CR/LF, and sometimes a header after it. */
+/** What a written name or type may hide: line breaks, a header after them, lone surrogates. */
+const UNSAFE_TEXT = ['\r\n', '\r', '\n', '\r\nContent-Type: text/html\r\n\r\n', '\uD800', '\uDFFF'];
+
+/**
+ * Text with CR/LF (sometimes a header after it), or half of a surrogate pair (no character: encoding it for a
+ * URL or a header throws).
+ */
 const crlf = fc
-  .tuple(
-    fc.string({ maxLength: 8 }),
-    fc.constantFrom('\r\n', '\r', '\n', '\r\nContent-Type: text/html\r\n\r\n'),
-    fc.string({ maxLength: 8 }),
-  )
+  .tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...UNSAFE_TEXT), fc.string({ maxLength: 8 }))
   .map(([a, b, c]) => `${a}${b}${c}`);
 
 /** A written value with CR/LF, then every file link of the record it reached fetched. */
@@ -368,4 +370,5 @@ export const WORST: Attack[] = [
   tamperOf({ part: 'filename', value: 'x.html' }),
   tamperOf({ part: 'type', value: 'text/html' }),
   ...CRLF_ROUTES.map((route) => crlfOf({ route, text: 'a\r\nContent-Type: text/html\r\n\r\nb', person: 1 })),
+  ...CRLF_ROUTES.map((route) => crlfOf({ route, text: 'a\uD800.png', person: 2 })),
 ];
