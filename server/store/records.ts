@@ -93,6 +93,8 @@ export class RecordStore {
   private readonly sql;
   private readonly statements = new Map<string, Statement>();
   private readonly choicesAdded = new Set<Field>();
+  /** Fields whose merge index exists (see ensureMergeIndex). */
+  private readonly mergeIndexes = new Set<string>();
   /** The formula budget of the write under way (see write()). */
   private work: RequestWork | undefined;
   /** Records the write under way has created, and other records it has computed again. */
@@ -190,6 +192,7 @@ export class RecordStore {
     });
     if (mergeFields.length < 1 || mergeFields.length > 3)
       throw new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', 'fieldsToMergeOn must name 1 to 3 fields');
+    this.ensureMergeIndex(mergeFields[0]!);
     // Typecast may add select options to the catalog: its transaction undoes them with the records.
     return this.write(() => {
       const created: string[] = [];
@@ -244,6 +247,19 @@ export class RecordStore {
         this.sql.saveData.run(JSON.stringify(rec.data), rec.seq);
       }
     })();
+  }
+
+  /**
+   * An index of the first field an upsert merges on, by the very expression matchOn compares: each record is
+   * then found by a seek, where a scan of 50,000 records per record upserted held every request 6 s. Made on
+   * first use (as a sort's index is), outside the write's transaction, whose rollback would take it back.
+   */
+  private ensureMergeIndex(field: Field): void {
+    if (this.mergeIndexes.has(field.id)) return;
+    this.db.exec(
+      `CREATE INDEX IF NOT EXISTS merge_${field.id} ON records(table_id, data -> '$."${field.id}"')`,
+    );
+    this.mergeIndexes.add(field.id);
   }
 
   private matchOn(
