@@ -9,6 +9,7 @@ import { createAppServices } from '../services/app';
 import type { AppServices } from '../services/app';
 import type { EmbeddedRunner } from '../services/embedded-server';
 import { APP_ORIGIN, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
+import { grantsPermission } from './permissions';
 import { exportDestination } from './export-destination';
 import { attachmentSource } from './attachment-source';
 import { bindIpc } from './ipc';
@@ -122,10 +123,14 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   void app.whenReady().then(async () => {
     nativeTheme.themeSource = 'system';
-    // Every permission (camera, notifications, ...) and device (HID, serial, USB) is refused: the app needs
-    // none. Without a check handler Electron answers every permission check with "granted".
-    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
+    // Every permission but the app page's own clipboard read (permissions.ts), and every device (HID, serial,
+    // USB), is refused. Without a check handler Electron answers every permission check with "granted".
+    session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) =>
+      callback(grantsPermission(permission, details.requestingUrl)),
+    );
+    session.defaultSession.setPermissionCheckHandler((_wc, permission, origin) =>
+      grantsPermission(permission, origin),
+    );
     session.defaultSession.setDevicePermissionHandler(() => false);
     handleDownloads(session.defaultSession, () => app.getPath('downloads'));
     serveRenderer(rendererDir);

@@ -71,7 +71,7 @@ test("a cell's menu opens by right-click or Shift+F10, shows keys, runs an item,
   expect(Math.abs((menuBox?.y ?? 0) - ((cellBox?.y ?? 0) + (cellBox?.height ?? 0)))).toBeLessThan(2);
   expect(Math.abs((menuBox?.x ?? 0) - (cellBox?.x ?? 0))).toBeLessThan(2);
   await page.keyboard.press('ArrowDown');
-  await expect(keyed.getByRole('menuitem', { name: 'Copy' })).toBeFocused();
+  await expect(keyed.getByRole('menuitem', { name: 'Insert 1 record above' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(keyed).toBeHidden();
   await expect(cell).toBeFocused();

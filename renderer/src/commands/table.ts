@@ -51,6 +51,18 @@ export const COMMANDS = {
     keys: ['Delete', 'Backspace'],
   },
   'grid.clearRange': { scope: 'grid', label: 'Clear the range of cells', keys: ['Escape'] },
+  // Grist's keys for inserting and duplicating records (the grids the app is read beside have none in common).
+  'grid.insertAbove': {
+    scope: 'grid',
+    label: 'Insert records above (as many as the rows selected)',
+    keys: ['Mod+Shift+Enter'],
+  },
+  'grid.insertBelow': {
+    scope: 'grid',
+    label: 'Insert records below (as many as the rows selected)',
+    keys: ['Mod+Enter'],
+  },
+  'grid.duplicate': { scope: 'grid', label: 'Duplicate the selected records', keys: ['Mod+Shift+D'] },
   'grid.copy': { scope: 'grid', label: 'Copy', keys: ['Mod+C'] },
   'grid.paste': { scope: 'grid', label: 'Paste', keys: ['Mod+V'] },
   'grid.contextMenu': {

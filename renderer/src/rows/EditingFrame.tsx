@@ -80,7 +80,15 @@ export function EditingFrame({
 
   const expand = (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) =>
     setDetail({ index: cell.rowIndex, pinned: cell.rowPinned === 'top' });
-  const menu = useCellMenu({ editing, frame: reads, actions, copy: clipboard.copyNow, expand, columnMenu });
+  const menu = useCellMenu({
+    editing,
+    frame: reads,
+    actions,
+    copy: clipboard.copyNow,
+    paste: (cell) => void clipboard.pasteNow(cell),
+    expand,
+    columnMenu,
+  });
 
   const cells = useCellRange({
     editing,

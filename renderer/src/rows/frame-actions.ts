@@ -1,6 +1,7 @@
 /**
  * What the frame does to the selection, whichever door asked (a key, a toolbar button, a menu item): fill
- * down, clear a range, set a field, delete rows after one confirmation. Each takes the selection as one value
+ * down, clear a range, set a field, insert blank records above or below, duplicate records, delete rows after
+ * one confirmation. Each takes the selection as one value
  * (selection.ts), read by the caller at the moment of the action. Fill, clear and set field are one
  * plan each, sent as one `edits.edit` call (one undo step), with a line on what was done and what was left out.
  */
@@ -8,6 +9,7 @@ import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { keysOf, titleOf } from '../commands/shown';
+import { duplicateFields } from './duplicate';
 import type { Confirmation } from '../ui/ConfirmDialog';
 import type { FrameGrid } from './frame-grid';
 import { planClear, planFillDown } from './range/bulk-plan';
@@ -32,6 +34,16 @@ interface Deps {
 }
 
 export type FrameActions = ReturnType<typeof frameActions>;
+
+/** The rows an insert or a duplicate acts on, by grid index, and the column focused in the new rows. */
+interface ActedRows {
+  records: RecordData[];
+  top: number;
+  bottom: number;
+  /** The row pinned at the top (the new row), not one of the view's. */
+  pinned: boolean;
+  focus: string | undefined;
+}
 
 export function frameActions({ editing, frame, selectAll, ask, askSetField }: Deps) {
   const runBulk = (plan: BulkPlan, done: string) => {
@@ -125,5 +137,67 @@ export function frameActions({ editing, frame, selectAll, ask, askSetField }: De
     });
   };
 
-  return { runBulk, fillDown, clearRange, setField, deleteRows, deleteSelected };
+  /**
+   * The rows an insert or a duplicate acts on: the selected rows (all of the view's only when all are
+   * loaded), a range's rows, or the focused cell's; undefined, with a word why, when they cannot be read.
+   */
+  const rowsOf = (selection: Selection): ActedRows | undefined => {
+    if (selection.kind === 'none') return undefined;
+    const focus = selection.focused?.column ?? frame.displayed()[0]?.name;
+    if (selection.kind === 'cell') {
+      const { row, pinned } = selection.focused;
+      const record = frame.rowAt({ rowIndex: row, rowPinned: pinned ? 'top' : null })?.data;
+      return record && { records: [record], top: row, bottom: row, pinned, focus };
+    }
+    const indexes = rowsSpanned(selection);
+    const bulk = frame.bulk();
+    const slots = indexes.map((i) => bulk.rowAt(i)).filter((r) => r !== 'header');
+    const records = slots.filter((r) => r !== undefined);
+    if (records.length < slots.length || (selection.kind === 'view' && selection.count > records.length)) {
+      editing.say(
+        'Some of the rows chosen are not loaded yet: scroll to them, or choose fewer rows.',
+        'error',
+      );
+      return undefined;
+    }
+    const [top, bottom] = [indexes[0], indexes.at(-1)];
+    if (top === undefined || bottom === undefined) return undefined;
+    return { records, top, bottom, pinned: false, focus };
+  };
+
+  /**
+   * New records beside the rows acted on, shown where they were asked for (table-editing.ts). A grouped
+   * view puts a record in its group, and the row pinned at the top is not one of the view's: their new
+   * records are pinned at the top, as Add row's is.
+   */
+  const insertAt = (fieldsList: Record<string, unknown>[], index: number, rows: ActedRows) => {
+    if (fieldsList.length > MAX_EDITS_PER_CALL) {
+      editing.say(
+        `That would create ${plural(fieldsList.length, 'record')}, more than one change may hold (${MAX_EDITS_PER_CALL.toLocaleString()}): nothing was sent. Choose fewer rows.`,
+        'error',
+      );
+      return;
+    }
+    const at = rows.pinned || frame.grouped() ? undefined : index;
+    void editing.insert(fieldsList, at, rows.focus);
+  };
+
+  /** As many blank records as the rows acted on, above the first of them or below the last. */
+  const insert = (selection: Selection, where: 'above' | 'below') => {
+    const rows = rowsOf(selection);
+    if (!rows) return;
+    const blanks = rows.records.map(() => ({}));
+    insertAt(blanks, where === 'above' ? rows.top : rows.bottom + 1, rows);
+  };
+
+  /** A copy of each record acted on, in their order, below the last of them. */
+  const duplicate = (selection: Selection) => {
+    const rows = rowsOf(selection);
+    if (!rows) return;
+    const shown = (row: RecordData, field: string) => editing.store.value(row, field);
+    const copies = rows.records.map((r) => duplicateFields(r, editing.fields, shown));
+    insertAt(copies, rows.bottom + 1, rows);
+  };
+
+  return { runBulk, fillDown, clearRange, setField, deleteRows, deleteSelected, insert, duplicate };
 }

@@ -19,6 +19,8 @@ export interface FrameGrid {
   selection: () => Selection;
   rowAt: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => IRowNode<RecordData> | undefined;
   bulk: () => BulkGrid;
+  /** The view is grouped: its first row is a group's header, and rows have no place of their own in it. */
+  grouped: () => boolean;
   /** No grid yet, or a cell editor is open: the frame's commands wait. */
   busy: () => boolean;
   /** Back to the grid's focused cell once a dialog closes, so its keys (Ctrl+Z first) work at once. */
@@ -63,6 +65,7 @@ export function frameGrid(editing: TableEditing, wholeView: number | undefined):
       field: (name) => editing.fields.find((f) => f.name === name),
       shown: (row, field) => editing.store.value(row, field),
     }),
+    grouped: () => groupHeaderOf(grid?.getDisplayedRowAtIndex(0)?.data) !== undefined,
     busy: () => !grid || grid.getEditingCells().length > 0,
     refocus: () => {
       const cell = grid?.getFocusedCell();

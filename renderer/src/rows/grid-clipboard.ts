@@ -1,12 +1,16 @@
 /**
  * The grid's clipboard: copy gives the selection (a range's cells, the selected rows, or the focused cell) as
  * TSV (link cells as their names); paste fills from the focused cell down and right, adding rows past the last one
- * after asking, and reports what it skipped until the next action.
+ * after asking, and reports what it skipped until the next action. Ctrl+V brings the text in its paste event;
+ * the menu's Paste reads the clipboard itself, which the page must be allowed to (the browser asks the user;
+ * the app grants its own page only, electron/permissions.ts).
  */
 import type { ClipboardEvent } from 'react';
+import type { CellPosition } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
+import { keysOf } from '../commands/shown';
 import { formatCell } from '../grid/format';
 import { linkText } from '../links/names';
 import { pastedLinks } from '../links/paste-links';
@@ -24,6 +28,8 @@ export interface GridClipboard {
   copiedText: (selection: Selection) => string | undefined;
   /** Copies now through the browser's own copy (a menu item): no clipboard permission is asked. */
   copyNow: (selection: Selection) => void;
+  /** Reads the clipboard and pastes it from this cell (a menu item): the page must be allowed to read it. */
+  pasteNow: (at: CellPosition) => Promise<void>;
   onCopy: (e: ClipboardEvent) => void;
   onPaste: (e: ClipboardEvent) => void;
 }
@@ -89,16 +95,9 @@ export function gridClipboard(
     e.preventDefault();
   };
 
-  const onPaste = (e: ClipboardEvent) => {
-    if (!inGrid(e.target) || frame.busy() || !grid) return;
-    const text = e.clipboardData.getData('text/plain');
-    if (text === '') return;
-    e.preventDefault();
-    const focused = grid.getFocusedCell();
-    if (!focused) {
-      editing.say('Click the cell to paste into first.', 'error');
-      return;
-    }
+  /** Text pasted from a cell down and right. */
+  const pasteAt = (text: string, focused: CellPosition) => {
+    if (!grid) return;
     const columns = frame.displayed();
     const start = Math.max(
       0,
@@ -149,5 +148,33 @@ export function gridClipboard(
     });
   };
 
-  return { copiedText, copyNow, onCopy, onPaste };
+  const onPaste = (e: ClipboardEvent) => {
+    if (!inGrid(e.target) || frame.busy() || !grid) return;
+    const text = e.clipboardData.getData('text/plain');
+    if (text === '') return;
+    e.preventDefault();
+    const focused = grid.getFocusedCell();
+    if (!focused) {
+      editing.say('Click the cell to paste into first.', 'error');
+      return;
+    }
+    pasteAt(text, focused);
+  };
+
+  const pasteNow = async (at: CellPosition) => {
+    let text: string;
+    try {
+      text = await navigator.clipboard.readText();
+    } catch {
+      // Refused by the user or the browser, or the page is not in front: the paste key needs no permission.
+      editing.say(
+        `TableDesk was not allowed to read the clipboard. Press ${keysOf('grid.paste')[0] ?? 'the paste key'} in the cell instead.`,
+        'error',
+      );
+      return;
+    }
+    if (text !== '' && grid && !grid.isDestroyed()) pasteAt(text, at);
+  };
+
+  return { copiedText, copyNow, pasteNow, onCopy, onPaste };
 }

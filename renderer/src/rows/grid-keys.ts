@@ -2,8 +2,9 @@
  * The grid's keys: the command table's `grid` scope, matched in the capture phase before ag-grid sees them.
  * Undo and redo go to the app's history; Space opens the focused record (or flips a checkbox), Ctrl+Space
  * and Shift+arrows select rows (with no rows selected, Shift+arrows grow a range of cells), Delete deletes the
- * selected rows after one confirmation (or clears a range of cells), Ctrl+D fills down, the menu key opens
- * the focused cell's menu and Esc drops a range.
+ * selected rows after one confirmation (or clears a range of cells), Ctrl+D fills down, Ctrl+Enter and
+ * Ctrl+Shift+Enter insert records below and above, Ctrl+Shift+D duplicates, the menu key opens the focused
+ * cell's menu and Esc drops a range.
  */
 import type { KeyboardEvent } from 'react';
 import type { CellPosition } from 'ag-grid-community';
@@ -82,6 +83,15 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
         e.preventDefault();
         e.stopPropagation();
         actions.fillDown(selection);
+        return;
+      case 'grid.insertAbove':
+      case 'grid.insertBelow':
+      case 'grid.duplicate':
+        // Not ag-grid's Enter (it would open the editor) nor the browser's Ctrl+Shift+D (bookmark the tabs).
+        e.preventDefault();
+        e.stopPropagation();
+        if (command === 'grid.duplicate') actions.duplicate(selection);
+        else actions.insert(selection, command === 'grid.insertAbove' ? 'above' : 'below');
         return;
       case 'grid.delete':
         if (selection.kind === 'range') {

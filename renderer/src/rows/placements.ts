@@ -1,6 +1,7 @@
 /**
- * Records undoing a delete brought back, shown where they were. The service re-creates them with new ids at
- * the end of its order; in the view's own (unsorted) order the grid shows each at its old index until the
+ * Records undoing a delete brought back, shown where they were, and records inserted above or below a row
+ * (blank ones or duplicates), shown where they were asked for. The service creates them all at the end of its
+ * order (the API has no row positions); in the view's own (unsorted) order the grid shows each at its old index until the
  * view's order is asked for again. A sort puts them where their values go, which is where they were.
  */
 import type { RecordData } from '../../../core/records/types';
@@ -28,6 +29,18 @@ export class Placements {
     this.placed = [...this.placed.filter((p) => !ids.has(p.record.id)), ...rows].sort(
       (a, b) => a.index - b.index,
     );
+  }
+
+  /**
+   * New records at `index` onwards, in order: the placed records at or below it move down as many rows, as
+   * the grid's rows do.
+   */
+  insert(index: number, records: readonly RecordData[]): void {
+    const n = records.length;
+    this.placed = [
+      ...this.placed.map((p) => (p.index >= index ? { ...p, index: p.index + n } : p)),
+      ...records.map((record, i) => ({ index: index + i, record })),
+    ].sort((a, b) => a.index - b.index);
   }
 
   /** The service's copy of a placed record, fresher than the one kept from before the delete. */

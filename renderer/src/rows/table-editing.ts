@@ -57,7 +57,7 @@ export class TableEditing {
   private view: EditingView = { uncertain: [], revision: 0 };
   private readonly listeners = new Set<(view: EditingView) => void>();
   private readonly offs: (() => void)[] = [];
-  /** Rows added with Add row: pinned at the top until the view's order is asked for again. */
+  /** Rows added with Add row (or inserted by a pinned row): pinned at the top until the order is asked again. */
   private added: RecordData[] = [];
   /** Undone deletes show their records where they were (see placements.ts). */
   readonly placements = new Placements();
@@ -65,7 +65,7 @@ export class TableEditing {
   readonly range = new RangeSelection();
   /** Deleted records by id, with the row index they had: where an undo puts them back. */
   private readonly deletedAt = new Map<string, Placed>();
-  /** Add row's own create in flight: its row is pinned, so the grid need not reload to show it. */
+  /** Add row's or an insert's own create in flight: it shows its rows itself, so the grid need not reload for them. */
   private adding = 0;
   /** Cells someone else changed (record, field) → when the app saw it: an edit of one asks first, once. */
   private readonly othersChanged = new Map<string, number>();
@@ -276,16 +276,42 @@ export class TableEditing {
    * Add row: the new record is shown at once at the top of the grid (pinned), its first cell focused for
    * typing, wherever the service's order would put it (the end of 50,000 rows, or its place in a sort).
    */
-  async addRow(firstColumn: string | undefined): Promise<void> {
+  addRow(firstColumn: string | undefined): Promise<void> {
+    return this.insert([{}], undefined, firstColumn);
+  }
+
+  /**
+   * New records (blank ones, or duplicates' fields) shown from row `at` of the view down: the service adds
+   * them at the end of its order and the grid shows them at `at` until the view's order is asked for again
+   * (placements.ts). Without `at` they are pinned at the top, as Add row's is. `focus`: the column whose
+   * cell is focused in the first new row.
+   */
+  async insert(
+    fieldsList: Record<string, unknown>[],
+    at: number | undefined,
+    focus: string | undefined,
+  ): Promise<void> {
+    if (fieldsList.length === 0) return;
     this.adding++;
     try {
-      const [record] = await this.create([{}], false);
-      if (!record) return;
-      this.pin([record, ...this.added]);
+      const records = await this.create(fieldsList, false);
+      const first = records[0];
+      if (!first) return;
       const grid = this.grid;
-      if (grid && firstColumn !== undefined) {
-        grid.ensureIndexVisible(0);
-        grid.setFocusedCell(0, firstColumn, 'top');
+      if (at === undefined) {
+        this.pin([...records, ...this.added]);
+        if (grid && focus !== undefined) {
+          grid.ensureIndexVisible(0);
+          grid.setFocusedCell(0, focus, 'top');
+        }
+        return;
+      }
+      this.placements.insert(at, records);
+      if (!grid || grid.isDestroyed()) return;
+      grid.refreshInfiniteCache();
+      if (focus !== undefined) {
+        grid.ensureIndexVisible(at);
+        grid.setFocusedCell(at, focus);
       }
     } finally {
       this.adding--;

@@ -1,7 +1,9 @@
 /**
- * A cell's or row number's menu (right click, or the menu key on the focused cell): expand, copy, select,
- * delete (the selected rows when the row is one of them), then what the column's menu offers about this
- * value. Opened on a loaded record's row only; its items are command ids, so their keys come from the table.
+ * A cell's or row number's menu (right click, or the menu key on the focused cell): expand, insert above and
+ * below, duplicate, copy, paste, select, delete, then what the column's menu offers about this value. Insert,
+ * duplicate and delete act on the selected rows when the row is one of them (or on the range of cells the
+ * cell is in), else on this row; paste goes from this cell. Opened on a loaded record's row only; its items
+ * are command ids, so their keys come from the table.
  */
 import { useState } from 'react';
 import type { MouseEvent } from 'react';
@@ -11,7 +13,7 @@ import type { MenuItem } from '../ui/CommandMenu';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import type { FrameActions } from './frame-actions';
 import type { FrameGrid } from './frame-grid';
-import { holdsRows, selectedRecords } from './selection';
+import { holdsRows, rowsSpanned, selectedRecords } from './selection';
 import type { Selection } from './selection';
 import type { TableEditing } from './table-editing';
 
@@ -27,12 +29,25 @@ interface Options {
   actions: FrameActions;
   /** Copies the selection as it is when the item runs (the focus has moved to the menu's cell by then). */
   copy: (selection: Selection) => void;
+  /** Pastes the clipboard from this cell (it reads the clipboard, which the page must be allowed to). */
+  paste: (cell: CellPosition) => void;
   expand: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => void;
   /** A cell menu's items about its column (sort, filter by the value, hide), from the tab. */
   columnMenu: (colId: string, value: { value: unknown }) => MenuItem[];
 }
 
-export function useCellMenu({ editing, frame, actions, copy, expand, columnMenu }: Options) {
+/** What the menu's row actions take: the selected rows or the range when the cell is in them, else the cell. */
+function actedOn(selection: Selection, cell: CellPosition, selected: boolean): Selection {
+  if (selected && holdsRows(selection)) return selection;
+  const colId = cell.column.getColId();
+  if (selection.kind === 'range' && cell.rowPinned !== 'top') {
+    const { top, bottom, columns } = selection.range;
+    if (cell.rowIndex >= top && cell.rowIndex <= bottom && columns.includes(colId)) return selection;
+  }
+  return { kind: 'cell', focused: { row: cell.rowIndex, column: colId, pinned: cell.rowPinned === 'top' } };
+}
+
+export function useCellMenu({ editing, frame, actions, copy, paste, expand, columnMenu }: Options) {
   const [menu, setMenu] = useState<OpenMenu>();
   const grid = editing.gridApi;
 
@@ -46,9 +61,19 @@ export function useCellMenu({ editing, frame, actions, copy, expand, columnMenu 
     const field = editing.fields.find((f) => f.name === colId);
     const selected = node.isSelected();
     const rows = selected && holdsRows(selection) ? selectedRecords(selection) : [data];
+    const acted = actedOn(selection, cell, selected === true);
+    const records = plural(acted.kind === 'cell' ? 1 : rowsSpanned(acted).length, 'record');
     const items: MenuItem[] = [
       { id: 'grid.open', label: 'Expand record', run: () => expand(cell) },
-      ...(field ? [{ id: 'grid.copy' as const, label: 'Copy', run: () => copy(frame.selection()) }] : []),
+      { id: 'grid.insertAbove', label: `Insert ${records} above`, run: () => actions.insert(acted, 'above') },
+      { id: 'grid.insertBelow', label: `Insert ${records} below`, run: () => actions.insert(acted, 'below') },
+      { id: 'grid.duplicate', label: `Duplicate ${records}`, run: () => actions.duplicate(acted) },
+      ...(field
+        ? [
+            { id: 'grid.copy' as const, label: 'Copy', run: () => copy(frame.selection()) },
+            { id: 'grid.paste' as const, label: 'Paste', run: () => paste(cell) },
+          ]
+        : []),
       {
         id: 'grid.selectRow',
         label: selected ? 'Unselect row' : 'Select row',
