@@ -7,7 +7,7 @@ import type { RecordData } from '../../../core/records/types';
 import { useApi } from '../api/ApiProvider';
 import { errorMessage } from '../api/call-errors';
 import { formatCell } from '../grid/format';
-import { LinkedRecords } from '../rows/links/LinkedRecords';
+import { LinkedRecords } from './LinkedRecords';
 import { useModalFocus } from '../ui/useModalFocus';
 import { LinksContext, useBaseTables } from './context';
 import { LinkList } from './LinkList';

@@ -3,9 +3,9 @@
  * of another table pointing here whose inverse field this table has, the records listed in that inverse
  * field, as chips that open them (a long list collapsed to its count).
  */
-import type { RecordData, TableSchema } from '../../../../core/records/types';
-import { LinkList } from '../../links/LinkList';
-import { RecordSection } from '../RecordSection';
+import type { RecordData, TableSchema } from '../../../core/records/types';
+import { LinkList } from './LinkList';
+import { RecordSection } from '../ui/RecordSection';
 
 interface Props {
   tables: readonly TableSchema[] | undefined;
