@@ -211,6 +211,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     emit: events.emit,
     exportDestination: options.exportDestination,
     journalFiles: options.journalFiles,
+    consent: budget.consent,
   });
 
   const uploads = new Uploads({

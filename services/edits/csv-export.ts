@@ -9,6 +9,7 @@
  * shows the OS save dialog from the main process; without it (the browser door) the CSV is kept for
  * `export.take` and the browser downloads it.
  */
+import type { Consent } from '../budget/budget';
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import Papa from 'papaparse';
@@ -110,6 +111,8 @@ export class CsvExports {
     private readonly emit: Emit,
     private readonly chooseDestination?: ChooseDestination,
     private readonly settleEdits?: (target: EditTarget) => Promise<void>,
+    /** The request budget's word on the walk: every record of the view, a call per 100 (see run). */
+    private readonly consent?: Consent,
   ) {}
 
   /**
@@ -170,6 +173,20 @@ export class CsvExports {
     let pages = 0;
     try {
       await this.settleEdits?.(req.target);
+      // The walk reads the whole view, a call per 100 records: on a limited plan (a Free workspace has 1,000
+      // calls a month) it says so first, and a no ends the export as cancelled, nothing read (issue 26).
+      const { connectionId, baseId, table: tableName } = req.target;
+      const view = req.query.view === undefined ? tableName : `${tableName} (${req.query.view})`;
+      const agreed =
+        (await this.consent?.({
+          connectionId,
+          baseId,
+          purpose: 'export',
+          subject: `Export ${view} as CSV: read every record of it`,
+          signal,
+        })) ?? true;
+      if (!agreed) job.controller.abort();
+      signal.throwIfAborted();
       const table = await this.tableFor(req.target);
       const opts: ListOptions = { priority: 'background', purpose: 'export', signal };
       if (req.query.view !== undefined) opts.view = req.query.view;

@@ -3,6 +3,7 @@
  * creates and deletes, undo/redo and CSV export, bound to the part-2 channels of the contract.
  * `createEditServices(...).handlers` is spread into the app's handler map; events go to the app's hub.
  */
+import type { Consent } from '../budget/budget';
 import { join } from 'node:path';
 import type { editChannels, editEvents } from '../../core/contract/edits';
 import type { replaceChannels, replaceEvents } from '../../core/contract/replace';
@@ -39,6 +40,11 @@ export interface EditServicesOptions {
   emit: EditsEmit;
   /** Where the door lets the user pick an export's file (Electron's save dialog); else exports stay in memory. */
   exportDestination?: ChooseDestination;
+  /**
+   * Whether a walk of a whole view the user asked for (an export, a replace's preview) may spend its calls (the
+   * request budget: on a limited plan it asks, with "always for this base"); without it, always.
+   */
+  consent?: Consent;
   /** Batching and retry timing of the queue (tests shorten them). */
   queue?: Pick<
     EditQueueOptions,
@@ -109,7 +115,13 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       queue,
       records,
       history,
-      exports: new CsvExports(tableFor, emit, options.exportDestination, (target) => queue.settle(target)),
+      exports: new CsvExports(
+        tableFor,
+        emit,
+        options.exportDestination,
+        (target) => queue.settle(target),
+        options.consent,
+      ),
       replaces,
       journal,
     };

@@ -206,3 +206,71 @@ describe('other people’s changes on the Free plan', () => {
     await h.call('view.close', { viewId });
   }, 60_000);
 });
+
+describe('every other walk of a whole view on the Free plan', () => {
+  /** Starts `work`, waits for its question of `purpose`, says no; the service saw none of its calls. */
+  async function declined<T>(purpose: string, work: () => Promise<T>): Promise<T> {
+    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
+    const from = proxy.log.length;
+    const done = work();
+    const ask = await askOf(purpose);
+    expect(listed(from)).toBe(0);
+    await h.call('budget.answer', { askId: ask.askId, choice: 'no' });
+    const answer = await done;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listed(from)).toBe(0);
+    expect(proxy.log.length - from).toBeLessThanOrEqual(FEW_CALLS);
+    return answer;
+  }
+
+  const openTasks = async () => {
+    const { viewId } = await h.call('view.open', { connectionId, baseId: hosted.baseId, table: 'Tasks' });
+    await h.call('view.rows', { viewId, start: 0, end: 100 });
+    return viewId;
+  };
+
+  it('Find’s walk of matching records', async () => {
+    const viewId = await openTasks();
+    const found = await declined('find', () =>
+      h.call('find.count', { viewId, text: 'zzz-no-such-text', fields: ['Name'] }),
+    );
+    expect(found).toMatchObject({ declined: true });
+    await h.call('view.close', { viewId });
+  }, 30_000);
+
+  it('a summary of the whole view', async () => {
+    const viewId = await openTasks();
+    const summary = await declined('summary', () =>
+      h.call('view.aggregate', { viewId, summaries: [{ field: 'Name', kind: 'filled' }], scope: 'all' }),
+    );
+    expect(summary).toMatchObject({ basis: 'loaded', declined: true });
+    await h.call('view.close', { viewId });
+  }, 30_000);
+
+  it('an export of the whole view', async () => {
+    const target = { connectionId, baseId: hosted.baseId, table: 'Tasks' };
+    let exportId = '';
+    await declined('export', async () => {
+      exportId = (await h.call('export.start', { target })).exportId;
+      await until(() =>
+        h.eventsOf('export.progress').some((p) => p.exportId === exportId && p.state !== 'running'),
+      );
+    });
+    expect(
+      h
+        .eventsOf('export.progress')
+        .filter((p) => p.exportId === exportId)
+        .at(-1),
+    ).toMatchObject({
+      state: 'cancelled',
+      rows: 0,
+    });
+  }, 30_000);
+
+  it('making the base available offline', async () => {
+    const started = await declined('offline', () =>
+      h.call('mirror.start', { connectionId, baseId: hosted.baseId }),
+    );
+    expect(started).toMatchObject({ cancelled: true, declined: true });
+  }, 30_000);
+});
