@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { TableSchema } from '../records/types';
+import { FIELD_TYPE_NAME } from '../records/types';
 import { RecordTableError } from './errors';
 
 /** Airtable's ids are a prefix and 14 letters or digits; any service's are at least plain and short. */
@@ -24,7 +25,7 @@ const answer = z.object({
             z.looseObject({
               id,
               name: z.string(),
-              type: z.string().min(1).max(64),
+              type: z.string().regex(FIELD_TYPE_NAME, 'not the name of a type'),
               description: z.string().optional(),
               options: z.record(z.string(), z.unknown()).nullable().optional(),
             }),

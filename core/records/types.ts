@@ -15,7 +15,14 @@ export interface RecordData {
   commentCount?: number;
 }
 
-/** The field types the local server implements; the client accepts any string. */
+/**
+ * What any field type's name looks like (Airtable's are camelCase words): one the local server does not
+ * implement is still a type, but one of another shape (a path, a control character, an empty string) is a
+ * broken or hostile answer.
+ */
+export const FIELD_TYPE_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
+
+/** The field types the local server implements; the client accepts any string that names a type. */
 export const FIELD_TYPES = [
   'singleLineText',
   'multilineText',

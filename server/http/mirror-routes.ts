@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { FIELD_TYPE_NAME } from '../../core/records/types';
 import { ServiceError } from '../errors';
 import type { Service } from '../service';
 import type { Table } from '../store/catalog';
@@ -41,7 +42,7 @@ const schemaBody = z.object({
             z.object({
               id: id('fld'),
               name,
-              type: z.string().min(1).max(64),
+              type: z.string().regex(FIELD_TYPE_NAME),
               description: z.string().max(20_000).optional(),
               options,
             }),

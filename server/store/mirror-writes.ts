@@ -132,15 +132,33 @@ export class MirrorWrites {
   /**
    * Makes the base's schema exactly `tables` (in that order): missing tables, fields and views are created
    * with their ids, changed names and options are taken, and tables and fields no longer named are removed
-   * with their cells. Fields of types this server does not know are left out and returned.
+   * with their cells. Fields of types this server does not know are left out and returned, and so is a link
+   * field whose other side is left out (a pair is one relation: the copy would hold its edges on one side
+   * only, and the side copied later would start empty). A table whose primary field would be left out (or is
+   * not among its fields) is refused before anything changes, since a table without its primary field cannot
+   * be read, and the copy keeps the schema it had.
    */
   applySchema(baseId: string, name: string, tables: MirrorTableSpec[]): { skipped: MirrorFieldSpec[] } {
-    const skipped: MirrorFieldSpec[] = [];
+    const leftOut = new Set(
+      tables.flatMap((t) => t.fields.filter((f) => !KNOWN_TYPES.has(f.type))).map((f) => f.id),
+    );
+    for (const t of tables)
+      for (const f of t.fields)
+        if (f.type === 'multipleRecordLinks' && leftOut.has(String(f.options?.inverseLinkFieldId)))
+          leftOut.add(f.id);
     const taken = this.db.prepare('SELECT base_id FROM tables WHERE id = ?');
     for (const t of tables) {
       const owner = taken.get(t.id) as { base_id: string } | undefined;
       if (owner && owner.base_id !== baseId) throw conflict(`Table ${t.id} belongs to another base`);
+      const primary = t.fields.find((f) => f.id === t.primaryFieldId);
+      if (!primary)
+        throw conflict(`Table ${t.id}'s primary field ${t.primaryFieldId} is not among its fields`);
+      if (leftOut.has(primary.id))
+        throw conflict(
+          `Table ${t.id}'s primary field ${primary.id} has type ${JSON.stringify(primary.type)}, which this server cannot copy`,
+        );
     }
+    const skipped: MirrorFieldSpec[] = [];
     this.db.transaction(() => {
       const base = this.db.prepare('SELECT id FROM bases WHERE id = ?').get(baseId);
       if (base) this.db.prepare('UPDATE bases SET name = ? WHERE id = ?').run(name, baseId);
@@ -160,7 +178,7 @@ export class MirrorWrites {
           )
           .run(t.id, baseId, t.name, t.description ?? null, t.primaryFieldId, position);
         const fields = t.fields.filter((f) => {
-          if (KNOWN_TYPES.has(f.type)) return true;
+          if (!leftOut.has(f.id)) return true;
           skipped.push(f);
           return false;
         });

@@ -1,7 +1,7 @@
 /** A merge's outcome (merge.ts) written to the copy and the merge base: the part a pull and a push share. */
 import { randomBytes } from 'node:crypto';
 import type { RecordData, TableSchema } from '../../core/records/types';
-import { LinkPairs, MergeBase } from './links';
+import { MergeBase } from './links';
 import type { Merged } from './merge';
 import type { EngineContext } from './run';
 import { mirroredTables } from './run';
@@ -43,7 +43,7 @@ export async function writeCopy(
 
 /** The mirror's merge base, its link pairs kept in step (see MergeBase); `onRelinked` hears of the upkeep. */
 export function mergeBase(ctx: EngineContext, m: MirrorRow, onRelinked?: (id: string) => void): MergeBase {
-  return new MergeBase(ctx.store, m.id, new LinkPairs(mirroredTables(m)), onRelinked);
+  return new MergeBase(ctx.store, m.id, mirroredTables(m), onRelinked);
 }
 
 /** The merge base and the conflicts take one merged record (call within a store transaction). */

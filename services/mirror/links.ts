@@ -219,17 +219,33 @@ export function addsLinks(pairs: LinkPairs, table: TableSchema, from: RecordData
  * change of the other side's record.
  */
 export class MergeBase {
+  readonly pairs: LinkPairs;
+  /** By table, the fields the copy holds. */
+  private readonly held: Map<string, Set<string>>;
+
   constructor(
     private readonly store: MirrorStore,
     private readonly mirrorId: string,
-    readonly pairs: LinkPairs,
+    tables: readonly TableSchema[],
     /** Told of every record whose base this upkeep changed. */
     private readonly onRelinked?: (recordId: string) => void,
-  ) {}
+  ) {
+    this.pairs = new LinkPairs(tables);
+    this.held = new Map(tables.map((t) => [t.id, new Set(t.fields.map((f) => f.id))]));
+  }
 
+  /**
+   * Only the cells of fields the copy holds: a record as the service sent it (a pull's, a push's answer) may
+   * hold one the copy left out (a type the local server does not know), whose cell in the base would, once
+   * the field is copied, look cleared in the copy, and the push would clear it on the service.
+   */
   set(tableId: string, record: RecordData): void {
-    this.relink(this.store.baseRecord(this.mirrorId, record.id), record);
-    this.store.setBase(this.mirrorId, tableId, record);
+    const held = this.held.get(tableId);
+    const kept = held
+      ? { ...record, fields: Object.fromEntries(Object.entries(record.fields).filter(([f]) => held.has(f))) }
+      : record;
+    this.relink(this.store.baseRecord(this.mirrorId, record.id), kept);
+    this.store.setBase(this.mirrorId, tableId, kept);
   }
 
   drop(recordId: string): void {

@@ -2,14 +2,17 @@
  * The pull of a mirror: the schema first (applied to the copy, changes listed); then a table never pulled is
  * walked whole as four offset chains (core/api/partitioned-walk.ts); a table pulled before is refreshed by the
  * records modified since the last pull started (less an overlap for clocks that disagree) and an id sweep (the
- * primary field only) that finds deletions, every table's swept before any is merged. Each page of remote
+ * primary field only) that finds deletions, every table's swept before any is merged. A table that gained a
+ * field with cells on records not modified since (a computed one added on the service, or one the copy left
+ * out before, of a type the local server did not know) is read whole instead, once. Each page of remote
  * records is staged in the mirror store before it touches the copy and unstaged with the new merge base in one
  * transaction, so a run killed in between is finished on the next one without mistaking a pulled record for a
  * local create.
  */
 import type { TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
-import type { RecordData, TableSchema } from '../../core/records/types';
+import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
+import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
 import { MERGE_ROUNDS, commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
 import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
@@ -106,6 +109,7 @@ export class MirrorPull {
     ]);
     tick(run, bases.length > 0 ? 2 : 1);
     m.baseName = bases.find((b) => b.id === m.sourceBaseId)?.name ?? m.baseName;
+    const before = new Map(m.schema.map((t) => [t.id, new Set(t.fields.map((f) => f.id))]));
     const claimed = m.schema.length > 0;
     if (!claimed) {
       await this.refuseForeignBase(m);
@@ -121,10 +125,30 @@ export class MirrorPull {
     if (claimed) run.result.schemaChanges.push(...schemaChanges(m.schema, kept));
     for (const f of applied.skipped)
       run.result.schemaChanges.push(
-        `Field "${f.name}" (${f.type}) is not copied: the local server has no such type`,
+        f.type === 'multipleRecordLinks'
+          ? `Field "${f.name}" is not copied: the field it links back to is not`
+          : `Field "${f.name}" (${f.type}) is not copied: the local server has no such type`,
       );
     for (const t of m.schema) if (!kept.some((k) => k.id === t.id)) this.ctx.store.forgetTable(m.id, t.id);
     if (m.tableIds) m.tableIds = m.tableIds.filter((id) => kept.some((t) => t.id === id));
+    // No longer pulled in full, before the new schema is saved: a run that fails before the table is read
+    // whole again leaves it to the next one (see refreshed below).
+    const wasLeftOut = this.ctx.store.leftOut(m.id);
+    for (const t of kept) {
+      const had = before.get(t.id);
+      // A field the copy no longer holds (deleted, or now of a type the local server lacks) leaves the base
+      // too: else, copied again later, its cells would look cleared here and the push would clear them there.
+      const now = new Set(t.fields.map((f) => f.id));
+      for (const id of had ?? []) if (!now.has(id)) this.ctx.store.dropBaseCells(m.id, t.id, id);
+      const filled = (f: FieldSchema) => READ_ONLY_FIELD_TYPES.has(f.type) || wasLeftOut.has(f.id);
+      if (had && t.fields.some((f) => !had.has(f.id) && filled(f))) this.ctx.store.unmarkPulled(m.id, t.id);
+    }
+    this.ctx.store.setLeftOut(
+      m.id,
+      schema.flatMap((t) =>
+        t.fields.filter((f) => skipped.has(f.id)).map((f) => ({ tableId: t.id, fieldId: f.id })),
+      ),
+    );
     m.schema = kept;
     this.ctx.store.saveMirror(m);
 
@@ -134,7 +158,8 @@ export class MirrorPull {
     );
     const pulled = this.ctx.store.pulled(m.id);
     const cursor = m.cursor;
-    const refreshed = cursor === undefined ? [] : tables.filter((t) => pulled.has(t.id));
+    // A table of the last schema not pulled in full since (one that gained a field) is swept and read whole.
+    const refreshed = cursor === undefined ? [] : tables.filter((t) => pulled.has(t.id) || before.has(t.id));
     run.progress.tables = tables.length;
     // The deletions of both sides are known before any table is merged, since a link pair spans two: the
     // edges of a record deleted on either side are held until its own table settles it (see applyStaged).
@@ -151,8 +176,10 @@ export class MirrorPull {
     for (const table of tables) {
       const remote = run.client.table(m.sourceBaseId, table.id);
       const deleted = gone.get(table.id);
-      if (cursor !== undefined && deleted) await this.refresh(run, table, remote, cursor, deleted);
-      else {
+      if (cursor !== undefined && deleted) {
+        await this.refresh(run, table, remote, pulled.has(table.id) ? cursor : undefined, deleted);
+        this.ctx.store.markPulled(m.id, table.id);
+      } else {
         await this.firstPull(run, table, remote, table.id === early?.tableId ? early.steps : undefined);
         this.ctx.store.markPulled(m.id, table.id);
       }
@@ -245,17 +272,17 @@ export class MirrorPull {
     run: Run,
     table: TableSchema,
     remote: TableClient,
-    cursor: number,
+    cursor: number | undefined,
     gone: string[],
   ): Promise<void> {
     run.progress.phase = 'refresh';
-    const since = new Date(cursor - this.ctx.overlapMs).toISOString();
+    const since = cursor === undefined ? undefined : new Date(cursor - this.ctx.overlapMs).toISOString();
     const mine = new Map(
       (await this.ctx.local.records(run.mirror.sourceBaseId, table.id)).map((r) => [r.id, r]),
     );
     for await (const page of remote.pages({
       returnFieldsByFieldId: true,
-      formula: `IS_AFTER(LAST_MODIFIED_TIME(), '${since}')`,
+      ...(since === undefined ? {} : { formula: `IS_AFTER(LAST_MODIFIED_TIME(), '${since}')` }),
       signal: run.signal,
       priority: 'background',
     })) {

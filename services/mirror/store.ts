@@ -71,6 +71,8 @@ CREATE TABLE IF NOT EXISTS missing_files (mirror_id TEXT NOT NULL, table_id TEXT
   record_id TEXT NOT NULL, attachment_id TEXT NOT NULL, PRIMARY KEY (mirror_id, attachment_id));
 CREATE TABLE IF NOT EXISTS rereads (mirror_id TEXT NOT NULL, table_id TEXT NOT NULL, record_id TEXT NOT NULL,
   PRIMARY KEY (mirror_id, record_id));
+CREATE TABLE IF NOT EXISTS left_out (mirror_id TEXT NOT NULL, table_id TEXT NOT NULL, field_id TEXT NOT NULL,
+  PRIMARY KEY (mirror_id, field_id));
 `;
 
 /** The store's tables kept per mirror and table. */
@@ -83,6 +85,7 @@ const PER_TABLE = [
   'missing_files',
   'uploads',
   'rereads',
+  'left_out',
 ] as const;
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
@@ -185,6 +188,26 @@ export class MirrorStore {
     this.sql('INSERT OR IGNORE INTO tables_pulled VALUES (?, ?)').run(mirrorId, tableId);
   }
 
+  /** The fields of the service's schema the copy left out at the last pull (types the local server lacks). */
+  leftOut(mirrorId: string): Set<string> {
+    const rows = this.sql('SELECT field_id FROM left_out WHERE mirror_id = ?').all(mirrorId) as {
+      field_id: string;
+    }[];
+    return new Set(rows.map((r) => r.field_id));
+  }
+
+  setLeftOut(mirrorId: string, fields: { tableId: string; fieldId: string }[]): void {
+    this.transaction(() => {
+      this.sql('DELETE FROM left_out WHERE mirror_id = ?').run(mirrorId);
+      for (const f of fields)
+        this.sql('INSERT INTO left_out VALUES (?, ?, ?)').run(mirrorId, f.tableId, f.fieldId);
+    });
+  }
+
+  unmarkPulled(mirrorId: string, tableId: string): void {
+    this.sql('DELETE FROM tables_pulled WHERE mirror_id = ? AND table_id = ?').run(mirrorId, tableId);
+  }
+
   forgetTable(mirrorId: string, tableId: string): void {
     this.transaction(() => {
       for (const t of PER_TABLE)
@@ -215,6 +238,15 @@ export class MirrorStore {
       recordId,
     ) as { record: string } | undefined;
     return row && (JSON.parse(row.record) as RecordData);
+  }
+
+  /** Takes a field's cells out of every base record of its table (a field the copy no longer holds). */
+  dropBaseCells(mirrorId: string, tableId: string, fieldId: string): void {
+    this.sql('UPDATE base SET record = json_remove(record, ?) WHERE mirror_id = ? AND table_id = ?').run(
+      `$.fields.${JSON.stringify(fieldId)}`,
+      mirrorId,
+      tableId,
+    );
   }
 
   setBase(mirrorId: string, tableId: string, record: RecordData): void {

@@ -18,6 +18,7 @@ import {
   redirectElsewhere,
   rewriteJson,
   SCHEMA_EDITS,
+  UNKNOWN_TYPE,
 } from './shapes';
 import type { DrawnFault, RequestKind, ShapeContext } from './shapes';
 import type { Plan } from './target';
@@ -45,6 +46,21 @@ const schemaEdit = (label: string): DrawnFault => {
   return every('schema', `schema: ${label}`, () => rewriteJson((b) => edit(b, 0.5, 42, 'x')));
 };
 
+/** The field of this name (in the remote world's base) given another type in every schema answer. */
+const fieldOfType = (name: string, type: string): DrawnFault =>
+  every('schema', `schema: ${name} of type ${type}`, () =>
+    rewriteJson((b) => {
+      const body = b as { tables: { fields: { name: string }[] }[] };
+      return {
+        ...body,
+        tables: body.tables.map((t) => ({
+          ...t,
+          fields: t.fields.map((f) => (f.name === name ? { ...f, type } : f)),
+        })),
+      };
+    }),
+  );
+
 /** Each check, named by where it is, and the fault that meets it. */
 const CHECKS: [string, DrawnFault][] = [
   ['a size limit on every answer (core/api/attempt.ts)', body('a huge body')],
@@ -63,6 +79,15 @@ const CHECKS: [string, DrawnFault][] = [
   ['a record twice in a page (core/api/offsets.ts WalkedIds)', recordEdit('a record id twice in a page')],
   ['a cell of a wrong type (server/store/mirror-cells.ts)', recordEdit('a cell of a wrong type')],
   ['a table id named twice (core/api/schema-answer.ts)', schemaEdit('duplicate table ids')],
+  [
+    'a primary field the copy cannot hold refuses the schema (server/store/mirror-writes.ts)',
+    schemaEdit('a primary field type this server does not know'),
+  ],
+  [
+    'a field left out holds no cells in the base, and is read whole once copied (services/mirror/links.ts MergeBase, pull.ts)',
+    fieldOfType('N', UNKNOWN_TYPE),
+  ],
+  ['a link pair is left out together (server/store/mirror-writes.ts)', fieldOfType('Group', UNKNOWN_TYPE)],
   [
     'files only from the service (services/mirror/file-hosts.ts)',
     every('list', 'urls', attachmentsElsewhere(0)),

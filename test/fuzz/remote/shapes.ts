@@ -292,6 +292,9 @@ export interface SchemaEdit {
   edit: (b: Json, a: number, v: Json, name: string) => Json;
 }
 
+/** A type of Airtable's shape that the local server does not implement: a copy leaves such a field out. */
+export const UNKNOWN_TYPE = 'aiSummaryV9';
+
 export const SCHEMA_EDITS: SchemaEdit[] = [
   {
     label: 'tables not a list',
@@ -329,6 +332,22 @@ export const SCHEMA_EDITS: SchemaEdit[] = [
   {
     label: 'a field type of a wrong type',
     edit: (b: Json, a: number, v: Json) => withField(b, a, (f) => ({ ...f, type: v })),
+  },
+  {
+    label: 'a field type this server does not know',
+    edit: (b: Json, a: number) => withField(b, a, (f) => ({ ...f, type: UNKNOWN_TYPE })),
+  },
+  {
+    label: 'a primary field type this server does not know',
+    edit: (b: Json, a: number) =>
+      withTable(b, a, (t) => ({
+        ...t,
+        fields: Array.isArray(t.fields)
+          ? t.fields.map((f: Json) =>
+              isObj(f) && f.id === t.primaryFieldId ? { ...f, type: UNKNOWN_TYPE } : f,
+            )
+          : t.fields,
+      })),
   },
   {
     label: 'field options of a wrong type',

@@ -192,4 +192,83 @@ describe('the mirror write path', () => {
     expect(served.headers.get('content-type')).toBe('text/plain');
     expect(await served.text()).toBe('plain bytes');
   });
+
+  it('refuses a schema whose primary field it cannot hold, before anything changes, and leaves a link pair out together', async () => {
+    const base = '/_tabledesk/mirror/bases/appEEEEEEEEEEEEEE';
+    const name = { id: 'fldEEEEEEEEEEEEE1', name: 'Name', type: 'singleLineText' };
+    const n = { id: 'fldEEEEEEEEEEEEE2', name: 'N', type: 'number', options: { precision: 0 } };
+    const table = (fields: object[], primaryFieldId = name.id) => ({
+      id: 'tblEEEEEEEEEEEEE1',
+      name: 'E',
+      primaryFieldId,
+      fields,
+      views: [],
+    });
+    const put = (tables: object[]) => s.request('PUT', base, { name: 'E', tables });
+    expect((await put([table([name, n])])).status).toBe(200);
+    const record = {
+      id: 'recEEEEEEEEEEEEEE',
+      createdTime: '2020-01-02T03:04:05.000Z',
+      fields: { [name.id]: 'kept' },
+    };
+    expect(
+      (await s.request('POST', `${base}/tables/tblEEEEEEEEEEEEE1/records`, { records: [record] })).status,
+    ).toBe(200);
+
+    // A primary field of a type this server does not know, or not among the fields: a 422, the copy as it was.
+    for (const tables of [
+      [table([{ ...name, type: 'aiSummaryV9' }, n])],
+      [table([n], name.id)],
+      [
+        table([name, n]),
+        {
+          ...table([{ id: 'fldEEEEEEEEEEEEE3', name: 'P', type: 'aiSummaryV9' }], 'fldEEEEEEEEEEEEE3'),
+          id: 'tblEEEEEEEEEEEEE2',
+        },
+      ],
+    ]) {
+      const r = await put(tables);
+      expect(r.status, JSON.stringify(tables)).toBe(422);
+      expect(r.body.error.message).toMatch(/primary field/);
+    }
+    // A type that is no type's name is refused on any field, primary or not.
+    for (const type of ['../../etc/passwd', 'single line', '', 'a'.repeat(65)]) {
+      const r = await put([table([name, { ...n, type }])]);
+      expect(r.status, type).toBeGreaterThanOrEqual(400);
+      expect(r.status, type).toBeLessThan(500);
+    }
+    const meta = await s.request('GET', '/v0/meta/bases/appEEEEEEEEEEEEEE/tables');
+    expect(meta.body.tables.map((t: { id: string }) => t.id)).toEqual(['tblEEEEEEEEEEEEE1']);
+    expect(meta.body.tables[0].fields.map((f: { type: string }) => f.type)).toEqual([
+      'singleLineText',
+      'number',
+    ]);
+    expect((await s.request('GET', '/v0/appEEEEEEEEEEEEEE/E/recEEEEEEEEEEEEEE')).body.fields).toEqual({
+      Name: 'kept',
+    });
+
+    // A link field whose other side is left out (a type unknown here) is left out too.
+    const other = {
+      id: 'tblEEEEEEEEEEEEE2',
+      name: 'F',
+      primaryFieldId: 'fldEEEEEEEEEEEEF1',
+      fields: [
+        { id: 'fldEEEEEEEEEEEEF1', name: 'Name', type: 'singleLineText' },
+        {
+          id: 'fldEEEEEEEEEEEEF2',
+          name: 'Es',
+          type: 'multipleRecordLinks',
+          options: { linkedTableId: 'tblEEEEEEEEEEEEE1', inverseLinkFieldId: 'fldEEEEEEEEEEEEE4' },
+        },
+      ],
+      views: [],
+    };
+    const unknownLink = { id: 'fldEEEEEEEEEEEEE4', name: 'Fs', type: 'aiSummaryV9' };
+    const applied = await put([table([name, n, unknownLink]), other]);
+    expect(applied.status).toBe(200);
+    expect(applied.body.skipped.map((f: { id: string }) => f.id).sort()).toEqual([
+      'fldEEEEEEEEEEEEE4',
+      'fldEEEEEEEEEEEEF2',
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allRecords,
   bytesOf,
+  expectCopyEqualsRemote,
   photoFieldId,
   png,
   startMirrorHarness,
@@ -10,6 +11,7 @@ import {
   withoutUrls,
 } from './harness';
 import type { MirrorHarness } from './harness';
+import { rewriteJson } from '../../fuzz/remote/shapes';
 import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
 
 let h: MirrorHarness;
@@ -100,6 +102,55 @@ describe('a refresh', () => {
     expect(lists.some((r) => decodeURIComponent(r.path).includes('LAST_MODIFIED_TIME()'))).toBe(true);
 
     expect(await mirrors.sync(summary.id)).toMatchObject({ sent: 0, received: 0, deleted: 0 });
+  });
+
+  it('reads a table whole once it gains a field, whose cells the service has for records not modified since', async () => {
+    // No overlap: a refresh by modification time would read no record at all.
+    const strict = h.mirrors({ refreshOverlapMs: 0 });
+    await strict.sync(summary.id);
+    const people = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
+    await h.hostedClient.meta.createField(h.baseId, people.id, {
+      name: 'Twice',
+      type: 'formula',
+      options: { formula: '{Age} * 2' },
+    });
+    const result = await strict.sync(summary.id);
+    expect(result.schemaChanges).toEqual(['Field "Twice" (formula) was added to "People"']);
+    await expectCopyEqualsRemote(h, ['People']);
+    // Once: the next refresh is by modification time again.
+    h.proxy.log.length = 0;
+    await strict.sync(summary.id);
+    const lists = h.proxy.log.filter((r) => r.method === 'GET' && r.path.includes(people.id));
+    expect(lists.every((r) => /LAST_MODIFIED_TIME|fields/.test(decodeURIComponent(r.path)))).toBe(true);
+  });
+
+  it('reads a table whole once it copies a field it left out, of a type the local server did not know', async () => {
+    const strict = h.mirrors({ refreshOverlapMs: 0 });
+    await strict.sync(summary.id);
+    // One schema answer gives Age a type the local server lacks: the copy leaves it out, with its cells.
+    h.proxy.inject(
+      rewriteJson((b) => {
+        const body = b as { tables: { fields: { name: string }[] }[] };
+        return {
+          tables: body.tables.map((t) => ({
+            ...t,
+            fields: t.fields.map((f) => (f.name === 'Age' ? { ...f, type: 'aiSummaryV9' } : f)),
+          })),
+        };
+      }),
+      { match: (r) => r.path.includes('/meta/bases/') },
+    );
+    const leaving = await strict.sync(summary.id);
+    expect(leaving.schemaChanges).toContain('Field "Age" of "People" was deleted');
+    expect(leaving.schemaChanges).toContain(
+      'Field "Age" (aiSummaryV9) is not copied: the local server has no such type',
+    );
+    expect((await allRecords(h.localClient, h.baseId, 'People')).some((r) => 'Age' in r.fields)).toBe(false);
+    // Known again: every record's Age comes back, none was modified, and the service keeps its own.
+    const remote = withoutUrls(await allRecords(h.hostedClient, h.baseId, 'People'));
+    expect(await strict.sync(summary.id)).toMatchObject({ sent: 0, conflicts: 0 });
+    await expectCopyEqualsRemote(h, ['People']);
+    expect(withoutUrls(await allRecords(h.hostedClient, h.baseId, 'People'))).toEqual(remote);
   });
 
   it("brings an edit made just after a sync, whose time on the service's clock is before the sync began", async () => {
