@@ -117,6 +117,27 @@ test('duplicates two selected rows with Ctrl+Shift+D: every field a person write
   await app.page.keyboard.press('Escape');
 });
 
+test('duplicates a field the view hides: the record is read whole first', async ({ app, door }) => {
+  await app.openTable(TASKS);
+  const before = await door.records(TASKS);
+  const ids = await app.rowIds(2);
+  const source = before.find((r) => r.id === ids[0]);
+  expect(source?.fields['Status']).toBeTruthy();
+  await app.table.locator('.ag-header-cell[col-id="Status"]').hover();
+  await app.table.getByRole('button', { name: 'Status column menu' }).click();
+  await app.table
+    .getByRole('menu', { name: 'Status column' })
+    .getByRole('menuitem', { name: 'Hide field' })
+    .click();
+  await expect(app.table.locator('.ag-header-cell[col-id="Status"]')).toHaveCount(0);
+  await app.cell(0, 'Name').click({ button: 'right' });
+  await menuOf(app, 0).getByRole('menuitem', { name: 'Duplicate 1 record' }).click();
+  const shown = await expectRows(app, [ids[0], undefined, ids[1]]);
+  const { added } = await created(door, before.length);
+  expect(added.map((r) => r.id)).toEqual([shown[1]]);
+  expect(added[0]?.fields['Status']).toEqual(source?.fields['Status']);
+});
+
 test("pastes the clipboard from the menu's cell, and says so when reading it is refused", async ({
   app,
   door,

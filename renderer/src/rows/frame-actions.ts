@@ -9,7 +9,7 @@ import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { keysOf, titleOf } from '../commands/shown';
-import { duplicateFields } from './duplicate';
+import { duplicateFields, wholeRecords } from './duplicate';
 import type { Confirmation } from '../ui/ConfirmDialog';
 import type { FrameGrid } from './frame-grid';
 import { planClear, planFillDown } from './range/bulk-plan';
@@ -191,11 +191,17 @@ export function frameActions({ editing, frame, selectAll, ask, askSetField }: De
   };
 
   /** A copy of each record acted on, in their order, below the last of them. */
-  const duplicate = (selection: Selection) => {
+  const duplicate = async (selection: Selection) => {
     const rows = rowsOf(selection);
     if (!rows) return;
+    const displayed = frame.displayed().map((f) => f.name);
+    const whole = await wholeRecords(editing.api, editing.target, editing.fields, displayed, rows.records);
+    if (typeof whole === 'string') {
+      editing.say(whole, 'error');
+      return;
+    }
     const shown = (row: RecordData, field: string) => editing.store.value(row, field);
-    const copies = rows.records.map((r) => duplicateFields(r, editing.fields, shown));
+    const copies = whole.map((r) => duplicateFields(r, editing.fields, shown));
     insertAt(copies, rows.bottom + 1, rows);
   };
 

@@ -90,7 +90,7 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
         // Not ag-grid's Enter (it would open the editor) nor the browser's Ctrl+Shift+D (bookmark the tabs).
         e.preventDefault();
         e.stopPropagation();
-        if (command === 'grid.duplicate') actions.duplicate(selection);
+        if (command === 'grid.duplicate') void actions.duplicate(selection);
         else actions.insert(selection, command === 'grid.insertAbove' ? 'above' : 'below');
         return;
       case 'grid.delete':

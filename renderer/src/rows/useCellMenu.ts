@@ -67,7 +67,7 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
       { id: 'grid.open', label: 'Expand record', run: () => expand(cell) },
       { id: 'grid.insertAbove', label: `Insert ${records} above`, run: () => actions.insert(acted, 'above') },
       { id: 'grid.insertBelow', label: `Insert ${records} below`, run: () => actions.insert(acted, 'below') },
-      { id: 'grid.duplicate', label: `Duplicate ${records}`, run: () => actions.duplicate(acted) },
+      { id: 'grid.duplicate', label: `Duplicate ${records}`, run: () => void actions.duplicate(acted) },
       ...(field
         ? [
             { id: 'grid.copy' as const, label: 'Copy', run: () => copy(frame.selection()) },
