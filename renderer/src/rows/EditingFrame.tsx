@@ -6,11 +6,11 @@
  */
 import { useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { CellPosition } from 'ag-grid-community';
 import type { MenuItem } from '../ui/CommandMenu';
 import { CommandMenu } from '../ui/CommandMenu';
 import { EditNotices } from './EditNotices';
 import { groupHeaderOf } from '../table/groups/group-rows';
+import type { CellPosition } from '../grid/port';
 import type { ViewCount } from '../status/StatusBar';
 import { cellProblem } from './cell-problem';
 import type { CellProblem } from './cell-problem';
@@ -71,15 +71,15 @@ export function EditingFrame({
   const [exportHidden, setExportHidden] = useState(false);
   const [importing, setImporting] = useState(false);
   const exportRunning = exporter.job?.state === 'running';
-  const grid = editing.gridApi;
+  const grid = editing.grid;
   const selectAll = useSelectAll({ api: editing.api, frame, viewId, count, selectedCount, ask: setAsk });
   const [setField, setSetField] = useState<SetFieldAsk>();
   const reads = frameGrid(editing, selectAll.wholeView);
   const actions = frameActions({ editing, frame: reads, selectAll, ask: setAsk, askSetField: setSetField });
   const clipboard = gridClipboard(editing, reads, setAsk);
 
-  const expand = (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) =>
-    setDetail({ index: cell.rowIndex, pinned: cell.rowPinned === 'top' });
+  const expand = (cell: Pick<CellPosition, 'row' | 'pinned'>) =>
+    setDetail({ index: cell.row, pinned: cell.pinned });
   const menu = useCellMenu({
     editing,
     frame: reads,
@@ -95,7 +95,7 @@ export function EditingFrame({
     frame,
     displayed: () => reads.displayed().map((f) => f.name),
     busy: reads.busy,
-    rowsSelected: () => (grid?.getSelectedNodes().length ?? 0) > 0,
+    rowsSelected: () => (grid?.selectedCount() ?? 0) > 0,
     onFill: (source, target) => actions.runBulk(planFillDrag(reads.bulk(), source, target), 'Filled'),
   });
 
@@ -113,23 +113,20 @@ export function EditingFrame({
     query: { view: query.view, formula: query.formula },
     fields: reads.displayed(),
     selectedIds: selectedRecords(reads.selection()).map((r) => r.id),
-    focusedColumn: grid?.getFocusedCell()?.column.getColId(),
+    focusedColumn: grid?.focusedCell()?.column,
   });
 
   const openFocused = () => {
-    const focused = grid?.getFocusedCell();
-    if (focused && groupHeaderOf(reads.rowAt(focused)?.data)) return;
-    expand({ rowIndex: focused?.rowIndex ?? 0, rowPinned: focused?.rowPinned });
+    const focused = grid?.focusedCell();
+    if (focused && groupHeaderOf(reads.recordAt(focused))) return;
+    expand({ row: focused?.row ?? 0, pinned: focused?.pinned ?? false });
   };
 
   const startExport = () => {
     setExportHidden(false);
     // A hidden export is shown again, not started twice.
     if (exportRunning) return;
-    const sort = (grid?.getColumnState() ?? [])
-      .filter((c) => c.sort)
-      .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
-      .map((c) => ({ field: c.colId, direction: c.sort ?? 'asc' }));
+    const sort = (grid?.sort() ?? []).map((s) => ({ field: s.column, direction: s.direction }));
     exporter.start(
       { ...query, ...(sort.length > 0 ? { sort } : {}) },
       reads.displayed().map((c) => c.name),
@@ -257,7 +254,11 @@ export function EditingFrame({
           onIndex={(index) => setDetail({ index, pinned: false })}
           onClose={() => {
             setDetail(undefined);
-            grid?.setFocusedCell(detail.index, editing.fields[0]?.name ?? '', detail.pinned ? 'top' : null);
+            grid?.focusCell({
+              row: detail.index,
+              column: editing.fields[0]?.name ?? '',
+              pinned: detail.pinned,
+            });
           }}
         />
       )}

@@ -190,15 +190,15 @@ function stepOf(e: KeyboardEvent): -1 | 1 | undefined {
 }
 
 export function RecordDetail({ editing, index, pinned = false, revision, onIndex, onClose }: Props) {
-  const grid = editing.gridApi;
-  const data = (pinned ? grid?.getPinnedTopRow(index) : grid?.getDisplayedRowAtIndex(index))?.data;
+  const grid = editing.grid;
+  const data = grid?.recordAt(index, pinned);
   // A group header of a grouped view is no record: Previous and Next pass it showing no form.
   const row = groupHeaderOf(data) ? undefined : data;
   // Previous and next follow the view's rows; a pinned row stands apart from them.
-  const count = pinned ? 0 : (grid?.getDisplayedRowCount() ?? 0);
+  const count = pinned ? 0 : (grid?.rowCount() ?? 0);
   const canStep = (step: -1 | 1) => !pinned && index + step >= 0 && index + step < count;
   useEffect(() => {
-    if (!pinned) grid?.ensureIndexVisible(index);
+    if (!pinned) grid?.showRow(index);
   }, [grid, index, pinned]);
   const dialog = useRef<HTMLDivElement>(null);
   /** The field focused when the form moved: the same field of the next record takes the focus. */

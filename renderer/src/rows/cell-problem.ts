@@ -2,9 +2,8 @@
  * Why a cell's editor refuses its text: the grid keeps an invalid entry open with a red outline only, so the
  * reason is worked out here (the field's own parse rules) and shown next to the cell.
  */
-import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
-import type { RecordData } from '../../../core/records/types';
+import type { GridPort } from '../grid/port';
 import { parseInput } from '../editing/parse';
 
 export interface CellProblem {
@@ -15,12 +14,12 @@ export interface CellProblem {
 }
 
 export function cellProblem(
-  grid: GridApi<RecordData>,
+  grid: GridPort,
   fields: readonly Column[],
   frame: HTMLElement,
 ): CellProblem | undefined {
-  const [editing] = grid.getEditingCells();
-  const field = fields.find((f) => f.name === editing?.column?.getColId());
+  const editing = grid.editingColumn();
+  const field = fields.find((f) => f.name === editing);
   const cell = frame.querySelector('.ag-cell-inline-editing');
   const input = cell?.querySelector('input, textarea');
   if (!field || !cell || !(input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement))

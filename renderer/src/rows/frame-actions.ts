@@ -146,7 +146,7 @@ export function frameActions({ editing, frame, selectAll, ask, askSetField }: De
     const focus = selection.focused?.column ?? frame.displayed()[0]?.name;
     if (selection.kind === 'cell') {
       const { row, pinned } = selection.focused;
-      const record = frame.rowAt({ rowIndex: row, rowPinned: pinned ? 'top' : null })?.data;
+      const record = frame.recordAt(selection.focused);
       return record && { records: [record], top: row, bottom: row, pinned, focus };
     }
     const indexes = rowsSpanned(selection);

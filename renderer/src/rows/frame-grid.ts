@@ -3,9 +3,9 @@
  * see selection.ts), the row at a position, and the grid as fill, clear and set-field plan over it. One
  * place, so the clipboard, the keys, the toolbar and the menus read the grid the same way.
  */
-import type { CellPosition, IRowNode } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
+import type { CellPosition } from '../grid/port';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import type { BulkGrid } from './range/bulk-plan';
 import { selectionOf } from './selection';
@@ -17,7 +17,8 @@ export interface FrameGrid {
   displayed: () => Column[];
   /** What is selected now: read at the moment of each action, the grid's own state being imperative. */
   selection: () => Selection;
-  rowAt: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => IRowNode<RecordData> | undefined;
+  /** The record at a cell's row, undefined while its block loads. */
+  recordAt: (cell: Pick<CellPosition, 'row' | 'pinned'>) => RecordData | undefined;
   bulk: () => BulkGrid;
   /** The view is grouped: its first row is a group's header, and rows have no place of their own in it. */
   grouped: () => boolean;
@@ -32,44 +33,30 @@ export const inGrid = (el: EventTarget): boolean =>
 
 /** `wholeView`: the view's count while the whole view is selected (select-all.ts). */
 export function frameGrid(editing: TableEditing, wholeView: number | undefined): FrameGrid {
-  const grid = editing.gridApi;
+  const grid = editing.grid;
   return {
-    displayed: () =>
-      (grid?.getAllDisplayedColumns() ?? []).flatMap((c) =>
-        editing.fields.filter((f) => f.name === c.getColId()),
-      ),
-    selection: () => {
-      const cell = grid?.getFocusedCell();
-      return selectionOf({
-        focused: cell
-          ? { row: cell.rowIndex, column: cell.column.getColId(), pinned: cell.rowPinned === 'top' }
-          : undefined,
+    displayed: () => (grid?.columns() ?? []).flatMap((id) => editing.fields.filter((f) => f.name === id)),
+    selection: () =>
+      selectionOf({
+        focused: grid?.focusedCell(),
         range: editing.range.range,
-        rows: (grid?.getSelectedNodes() ?? []).flatMap((n) =>
-          n.data === undefined || n.rowPinned || n.rowIndex === null
-            ? []
-            : [{ index: n.rowIndex, record: n.data as RecordData }],
-        ),
+        rows: grid?.selectedRows() ?? [],
         wholeView,
-      });
-    },
-    rowAt: (cell) =>
-      cell.rowPinned === 'top'
-        ? grid?.getPinnedTopRow(cell.rowIndex)
-        : grid?.getDisplayedRowAtIndex(cell.rowIndex),
+      }),
+    recordAt: (cell) => grid?.recordAt(cell.row, cell.pinned),
     bulk: () => ({
       rowAt: (i) => {
-        const data = grid?.getDisplayedRowAtIndex(i)?.data;
+        const data = grid?.recordAt(i);
         return groupHeaderOf(data) ? 'header' : data;
       },
       field: (name) => editing.fields.find((f) => f.name === name),
       shown: (row, field) => editing.store.value(row, field),
     }),
-    grouped: () => groupHeaderOf(grid?.getDisplayedRowAtIndex(0)?.data) !== undefined,
-    busy: () => !grid || grid.getEditingCells().length > 0,
+    grouped: () => groupHeaderOf(grid?.recordAt(0)) !== undefined,
+    busy: () => !grid || grid.editingColumn() !== undefined,
     refocus: () => {
-      const cell = grid?.getFocusedCell();
-      if (cell) grid?.setFocusedCell(cell.rowIndex, cell.column, cell.rowPinned);
+      const cell = grid?.focusedCell();
+      if (cell) grid?.focusCell(cell);
     },
   };
 }

@@ -6,12 +6,12 @@
  * the app grants its own page only, electron/permissions.ts).
  */
 import type { ClipboardEvent } from 'react';
-import type { CellPosition } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { keysOf } from '../commands/shown';
 import { formatCell } from '../grid/format';
+import type { CellPosition } from '../grid/port';
 import { linkText } from '../links/names';
 import { pastedLinks } from '../links/paste-links';
 import { recordIndexFrom } from '../table/groups/group-rows';
@@ -39,7 +39,7 @@ export function gridClipboard(
   frame: FrameGrid,
   ask: (c: Confirmation) => void,
 ): GridClipboard {
-  const grid = editing.gridApi;
+  const grid = editing.grid;
 
   const copiedText = (selection: Selection): string | undefined => {
     const columns = frame.displayed();
@@ -68,7 +68,7 @@ export function gridClipboard(
       }
       case 'cell': {
         const { focused } = selection;
-        const row = frame.rowAt({ rowIndex: focused.row, rowPinned: focused.pinned ? 'top' : null })?.data;
+        const row = frame.recordAt(focused);
         const field = columns.find((f) => f.name === focused.column);
         return row && field ? toTsv([[text(row, field)]]) : undefined;
       }
@@ -101,24 +101,24 @@ export function gridClipboard(
     const columns = frame.displayed();
     const start = Math.max(
       0,
-      columns.findIndex((c) => c.name === focused.column.getColId()),
+      columns.findIndex((c) => c.name === focused.column),
     );
-    const count = grid.getDisplayedRowCount();
-    const known = grid.isLastRowIndexKnown() ?? false;
+    const count = grid.rowCount();
+    const known = grid.countKnown();
     const lines = parseTsv(text);
     const pasteColumns = columns.slice(start);
     // Lines go down the records, passing over the headers of a grouped view.
-    const recordIndex = recordIndexFrom(grid, focused.rowIndex);
+    const recordIndex = recordIndexFrom(grid, focused.row);
     // Names in link cells are looked up in their linked tables first (one request per table).
     void pastedLinks(editing.api, editing.target, lines, pasteColumns).then((links) => {
       const plan = planPaste(lines, {
         columns: pasteColumns,
         links,
-        startRow: focused.rowIndex,
+        startRow: focused.row,
         rowAt: (i) => {
-          if (focused.rowPinned === 'top') return grid.getPinnedTopRow(i)?.data;
-          const at = recordIndex(i - focused.rowIndex);
-          return known && at >= count ? 'past-end' : grid.getDisplayedRowAtIndex(at)?.data;
+          if (focused.pinned) return grid.recordAt(i, true);
+          const at = recordIndex(i - focused.row);
+          return known && at >= count ? 'past-end' : grid.recordAt(at);
         },
         shown: (row, field) => editing.store.value(row, field),
       });
@@ -153,7 +153,7 @@ export function gridClipboard(
     const text = e.clipboardData.getData('text/plain');
     if (text === '') return;
     e.preventDefault();
-    const focused = grid.getFocusedCell();
+    const focused = grid.focusedCell();
     if (!focused) {
       editing.say('Click the cell to paste into first.', 'error');
       return;
@@ -173,7 +173,7 @@ export function gridClipboard(
       );
       return;
     }
-    if (text !== '' && grid && !grid.isDestroyed()) pasteAt(text, at);
+    if (text !== '' && grid && !grid.gone()) pasteAt(text, at);
   };
 
   return { copiedText, copyNow, pasteNow, onCopy, onPaste };

@@ -7,10 +7,10 @@
  * cell's menu and Esc drops a range.
  */
 import type { KeyboardEvent } from 'react';
-import type { CellPosition } from 'ag-grid-community';
 import { matchCommand } from '../commands/match';
 import { MAC, typingIn } from '../commands/shown';
 import { isToggle } from '../editing/column-editing';
+import type { CellPosition } from '../grid/port';
 import { groupHeaderOf } from '../table/groups/group-rows';
 import type { FrameActions } from './frame-actions';
 import { inGrid } from './frame-grid';
@@ -26,12 +26,12 @@ interface Deps {
   actions: FrameActions;
   /** Grows the range of cells by one key; false when there is none to grow. */
   extendRange: (key: ArrowKey, toEdge: boolean) => boolean;
-  expand: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => void;
+  expand: (cell: Pick<CellPosition, 'row' | 'pinned'>) => void;
   openMenu: (cell: CellPosition, at: { left: number; top: number }) => void;
 }
 
 export function gridKeys({ editing, frame, actions, extendRange, expand, openMenu }: Deps) {
-  const grid = editing.gridApi;
+  const grid = editing.grid;
   return (e: KeyboardEvent) => {
     // A cell being edited, or any text field, keeps its keys: the grid's commands are not asked then.
     const command = matchCommand(e, ['grid'], { mac: MAC, typing: frame.busy() || typingIn(e.target) });
@@ -46,24 +46,25 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
       return;
     }
     if (command === undefined || !inGrid(e.target) || !grid) return;
-    const focused = grid.getFocusedCell();
+    const focused = grid.focusedCell();
+    const record = focused ? frame.recordAt(focused) : undefined;
     // A group header's keys are its own (Enter or Space collapse it).
-    if (focused && groupHeaderOf(frame.rowAt(focused)?.data)) return;
-    const node = focused ? frame.rowAt(focused) : undefined;
+    if (groupHeaderOf(record)) return;
     const selection = frame.selection();
     switch (command) {
       case 'grid.open': {
         if (!focused) return;
         e.preventDefault();
-        const field = editing.fields.find((f) => f.name === focused.column.getColId());
-        if (isToggle(field) && node?.data) editing.toggle(node.data, field);
+        const field = editing.fields.find((f) => f.name === focused.column);
+        if (isToggle(field) && record) editing.toggle(record, field);
         else expand(focused);
         return;
       }
       case 'grid.selectRow':
         if (!focused) return;
         e.preventDefault();
-        node?.setSelected(!node.isSelected());
+        // The grid selects no pinned rows (records added with Add row).
+        if (!focused.pinned) grid.selectRow(focused.row, !grid.isSelected(focused.row));
         return;
       case 'grid.extend':
         if (!isArrowKey(e.key)) return;
@@ -73,9 +74,9 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
           e.stopPropagation();
         } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
           // Seen before the grid moves the focus: select the row left and the row about to be reached.
-          const to = focused.rowIndex + (e.key === 'ArrowDown' ? 1 : -1);
-          grid.getDisplayedRowAtIndex(focused.rowIndex)?.setSelected(true);
-          grid.getDisplayedRowAtIndex(to)?.setSelected(true);
+          const to = focused.row + (e.key === 'ArrowDown' ? 1 : -1);
+          grid.selectRow(focused.row);
+          grid.selectRow(to);
         }
         return;
       case 'grid.fillDown':

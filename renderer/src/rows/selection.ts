@@ -9,21 +9,13 @@
  * focused cell.
  */
 import type { RecordData } from '../../../core/records/types';
+import type { CellPosition, LoadedRow } from '../grid/port';
 import { cellsIn } from './range/cell-range';
 import type { CellRange } from './range/cell-range';
 
-export interface FocusedCell {
-  /** The grid's row index (the pinned new-row's own index when `pinned`). */
-  row: number;
-  column: string;
-  /** In the row pinned at the top (the new row), not a row of the view. */
-  pinned: boolean;
-}
-
-export interface SelectedRow {
-  index: number;
-  record: RecordData;
-}
+/** The grid's focused cell (in the pinned new row when `pinned`). */
+export type FocusedCell = CellPosition;
+export type SelectedRow = LoadedRow;
 
 export type Selection =
   | { kind: 'none' }

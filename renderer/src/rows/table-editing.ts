@@ -3,7 +3,7 @@
  * queue's events applied to the grid. The grid uses `readOnlyEdit`, so it never writes a value itself:
  * what a cell shows comes from the edit store until the service's record replaces the row's data.
  */
-import type { CellEditRequestEvent, GridApi, IRowNode } from 'ag-grid-community';
+import type { CellEdit, GridPort } from '../grid/port';
 import type { Column, EventPayload, TableDeskApi } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
@@ -52,7 +52,7 @@ const cellKey = (recordId: string, field: string) => `${recordId}\u0000${field}`
 
 export class TableEditing {
   readonly store: EditStore;
-  private grid: GridApi<RecordData> | undefined;
+  private port: GridPort | undefined;
   private columns: readonly Column[] = [];
   private view: EditingView = { uncertain: [], revision: 0 };
   private readonly listeners = new Set<(view: EditingView) => void>();
@@ -86,41 +86,37 @@ export class TableEditing {
       api.on('edits.state', (s) => this.store.apply(s)),
       api.on('edits.saved', (s) => {
         if (!sameTarget(s.target, target)) return;
-        this.grid?.getRowNode(s.recordId)?.setData(s.record);
+        this.port?.updateRecord(s.record);
         if (this.added.some((r) => r.id === s.recordId)) {
           this.added = this.added.map((r) => (r.id === s.recordId ? s.record : r));
-          this.pinnedNode(s.recordId)?.setData(s.record);
+          this.port?.updateRecord(s.record, true);
         }
       }),
       api.on('live.changes', (s) => {
         if (!sameTarget(s.target, target)) return;
         for (const { record, fields } of s.updated) {
           for (const f of fields) this.othersChanged.set(cellKey(record.id, f), s.at);
-          const node = this.grid?.getRowNode(record.id);
-          if (!node) continue;
-          node.setData(record);
-          this.grid?.flashCells({ rowNodes: [node], columns: fields });
+          if (this.port?.updateRecord(record)) this.port.flash(record.id, fields);
         }
       }),
       api.on('edits.reverted', (s) => {
         if (sameTarget(s.target, target)) this.refreshRows([s.recordId]);
       }),
       api.on('records.created', (s) => {
-        if (sameTarget(s.target, target) && this.adding === 0) this.grid?.refreshInfiniteCache();
+        if (sameTarget(s.target, target) && this.adding === 0) this.port?.reload();
       }),
       api.on('records.deleted', (s) => {
         if (!sameTarget(s.target, target)) return;
         for (const id of s.ids) {
-          const node = this.grid?.getRowNode(id);
+          const row = this.port?.rowOf(id);
           // A delete redone: where its rows were, for the next undo (the user's own deletes are noted before).
-          if (node?.data && node.rowIndex !== null && !this.deletedAt.has(id))
-            this.deletedAt.set(id, { index: node.rowIndex, record: node.data });
-          node?.setSelected(false);
+          if (row && !this.deletedAt.has(id)) this.deletedAt.set(id, row);
+          this.port?.deselectRecord(id);
         }
         this.placements.remove(s.ids);
         if (this.added.some((r) => s.ids.includes(r.id)))
           this.pin(this.added.filter((r) => !s.ids.includes(r.id)));
-        this.grid?.refreshInfiniteCache();
+        this.port?.reload();
       }),
       api.on('records.uncertain', (s) =>
         this.update({ uncertain: s.creates.filter((c) => sameTarget(c.target, target)) }),
@@ -142,16 +138,16 @@ export class TableEditing {
     );
   }
 
-  attach(grid: GridApi<RecordData>): void {
-    this.grid = grid;
+  attach(grid: GridPort): void {
+    this.port = grid;
   }
 
   setColumns(columns: readonly Column[]): void {
     this.columns = columns;
   }
 
-  get gridApi(): GridApi<RecordData> | undefined {
-    return this.grid;
+  get grid(): GridPort | undefined {
+    return this.port;
   }
 
   get fields(): readonly Column[] {
@@ -170,10 +166,10 @@ export class TableEditing {
   }
 
   /** A committed grid editor: the value is parsed by the field's rules, then queued. */
-  onCellEditRequest(e: CellEditRequestEvent<RecordData>): void {
-    const field = this.columns.find((c) => c.name === e.colDef.colId);
-    if (!field || !e.data) return;
-    let value: unknown = e.newValue ?? null;
+  onCellEditRequest(e: CellEdit): void {
+    const field = this.columns.find((c) => c.name === e.column);
+    if (!field || !e.record) return;
+    let value: unknown = e.value ?? null;
     let typecast = false;
     if (typeof value === 'string') {
       const parsed = parseInput(field, value);
@@ -184,19 +180,19 @@ export class TableEditing {
       ({ value, typecast } = parsed);
     }
     if (Array.isArray(value) && value.length === 0) value = null;
-    if (same(value, e.oldValue)) return;
+    if (same(value, e.previous)) return;
     const change: CellChange = {
-      recordId: e.data.id,
+      recordId: e.record.id,
       fields: { [field.name]: value },
-      previous: previousOf(e.oldValue, field.name),
+      previous: previousOf(e.previous, field.name),
       typecast,
     };
     // A cell someone else changed since it was shown: the edit waits for the user's answer (asked once a change).
-    const key = cellKey(e.data.id, field.name);
+    const key = cellKey(e.record.id, field.name);
     const changedAt = this.othersChanged.get(key);
     if (changedAt !== undefined) {
       this.othersChanged.delete(key);
-      this.update({ overwrite: { field, theirs: e.oldValue, changedAt, change } });
+      this.update({ overwrite: { field, theirs: e.previous, changedAt, change } });
       return;
     }
     void this.edit([change]);
@@ -297,21 +293,21 @@ export class TableEditing {
       const records = await this.create(fieldsList, false);
       const first = records[0];
       if (!first) return;
-      const grid = this.grid;
+      const grid = this.port;
       if (at === undefined) {
         this.pin([...records, ...this.added]);
         if (grid && focus !== undefined) {
-          grid.ensureIndexVisible(0);
-          grid.setFocusedCell(0, focus, 'top');
+          grid.showRow(0);
+          grid.focusCell({ row: 0, column: focus, pinned: true });
         }
         return;
       }
       this.placements.insert(at, records);
-      if (!grid || grid.isDestroyed()) return;
-      grid.refreshInfiniteCache();
+      if (!grid || grid.gone()) return;
+      grid.reload();
       if (focus !== undefined) {
-        grid.ensureIndexVisible(at);
-        grid.setFocusedCell(at, focus);
+        grid.showRow(at);
+        grid.focusCell({ row: at, column: focus, pinned: false });
       }
     } finally {
       this.adding--;
@@ -330,8 +326,8 @@ export class TableEditing {
   async delete(rows: RecordData[]): Promise<void> {
     const readOnlyFields = this.columns.filter((c) => READ_ONLY_FIELD_TYPES.has(c.type)).map((c) => c.name);
     for (const record of rows) {
-      const index = this.grid?.getRowNode(record.id)?.rowIndex;
-      if (typeof index === 'number') this.deletedAt.set(record.id, { index, record });
+      const index = this.port?.rowOf(record.id)?.index;
+      if (index !== undefined) this.deletedAt.set(record.id, { index, record });
     }
     try {
       const result = await this.api.call('records.delete', {
@@ -424,7 +420,7 @@ export class TableEditing {
     });
     if (placed.length === 0) return;
     this.placements.add(placed);
-    this.grid?.refreshInfiniteCache();
+    this.port?.reload();
   }
 
   private fail(e: unknown): void {
@@ -438,27 +434,11 @@ export class TableEditing {
 
   private pin(rows: RecordData[]): void {
     this.added = rows;
-    if (this.grid && !this.grid.isDestroyed()) this.grid.setGridOption('pinnedTopRowData', rows);
-  }
-
-  private pinnedNode(id: string): IRowNode<RecordData> | undefined {
-    const grid = this.grid;
-    if (!grid || grid.isDestroyed()) return undefined;
-    for (let i = 0; i < grid.getPinnedTopRowCount(); i++) {
-      const node = grid.getPinnedTopRow(i);
-      if (node?.data?.id === id) return node;
-    }
-    return undefined;
+    this.port?.pinRecords(rows);
   }
 
   private refreshRows(ids: string[]): void {
-    const grid = this.grid;
-    if (!grid || grid.isDestroyed()) return;
-    const rowNodes = ids.flatMap((id) => {
-      const nodes = [grid.getRowNode(id), this.pinnedNode(id)];
-      return nodes.filter((n): n is IRowNode<RecordData> => n !== undefined);
-    });
-    if (rowNodes.length > 0) grid.refreshCells({ rowNodes, force: true });
+    this.port?.redrawRecords(ids);
   }
 }
 

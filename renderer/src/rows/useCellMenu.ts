@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import type { MouseEvent } from 'react';
-import type { CellPosition } from 'ag-grid-community';
+import type { CellPosition } from '../grid/port';
 import { plural } from '../../../core/records/format';
 import type { MenuItem } from '../ui/CommandMenu';
 import { groupHeaderOf } from '../table/groups/group-rows';
@@ -31,7 +31,7 @@ interface Options {
   copy: (selection: Selection) => void;
   /** Pastes the clipboard from this cell (it reads the clipboard, which the page must be allowed to). */
   paste: (cell: CellPosition) => void;
-  expand: (cell: Pick<CellPosition, 'rowIndex' | 'rowPinned'>) => void;
+  expand: (cell: Pick<CellPosition, 'row' | 'pinned'>) => void;
   /** A cell menu's items about its column (sort, filter by the value, hide), from the tab. */
   columnMenu: (colId: string, value: { value: unknown }) => MenuItem[];
 }
@@ -39,27 +39,26 @@ interface Options {
 /** What the menu's row actions take: the selected rows or the range when the cell is in them, else the cell. */
 function actedOn(selection: Selection, cell: CellPosition, selected: boolean): Selection {
   if (selected && holdsRows(selection)) return selection;
-  const colId = cell.column.getColId();
-  if (selection.kind === 'range' && cell.rowPinned !== 'top') {
+  if (selection.kind === 'range' && !cell.pinned) {
     const { top, bottom, columns } = selection.range;
-    if (cell.rowIndex >= top && cell.rowIndex <= bottom && columns.includes(colId)) return selection;
+    if (cell.row >= top && cell.row <= bottom && columns.includes(cell.column)) return selection;
   }
-  return { kind: 'cell', focused: { row: cell.rowIndex, column: colId, pinned: cell.rowPinned === 'top' } };
+  return { kind: 'cell', focused: cell };
 }
 
 export function useCellMenu({ editing, frame, actions, copy, paste, expand, columnMenu }: Options) {
   const [menu, setMenu] = useState<OpenMenu>();
-  const grid = editing.gridApi;
+  const grid = editing.grid;
 
   const open = (cell: CellPosition, at: { left: number; top: number }) => {
-    const node = frame.rowAt(cell);
-    const data = node?.data;
-    if (!grid || !node || !data || groupHeaderOf(data)) return;
-    grid.setFocusedCell(cell.rowIndex, cell.column, cell.rowPinned);
+    const data = frame.recordAt(cell);
+    if (!grid || !data || groupHeaderOf(data)) return;
+    grid.focusCell(cell);
     const selection = frame.selection();
-    const colId = cell.column.getColId();
+    const colId = cell.column;
     const field = editing.fields.find((f) => f.name === colId);
-    const selected = node.isSelected();
+    // The grid selects no pinned rows (records added with Add row).
+    const selected = !cell.pinned && grid.isSelected(cell.row);
     const rows = selected && holdsRows(selection) ? selectedRecords(selection) : [data];
     const acted = actedOn(selection, cell, selected === true);
     const records = plural(acted.kind === 'cell' ? 1 : rowsSpanned(acted).length, 'record');
@@ -77,7 +76,9 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
       {
         id: 'grid.selectRow',
         label: selected ? 'Unselect row' : 'Select row',
-        run: () => node.setSelected(!selected),
+        run: () => {
+          if (!cell.pinned) grid.selectRow(cell.row, !selected);
+        },
       },
       {
         id: 'grid.delete',
@@ -86,7 +87,7 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
       },
       ...(field ? columnMenu(colId, { value: data.fields[colId] }) : []),
     ];
-    const row = cell.rowPinned === 'top' ? 'new row' : `row ${cell.rowIndex + 1}`;
+    const row = cell.pinned ? 'new row' : `row ${cell.row + 1}`;
     setMenu({ at, items, label: field ? `${field.name}, ${row}` : row });
   };
 
@@ -100,12 +101,12 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
     if (!(e.target instanceof Element) || frame.busy() || !grid) return;
     const cellEl = e.target.closest('.ag-cell[col-id]');
     const rowEl = e.target.closest('.ag-row[row-index]');
-    const column = grid.getColumn(cellEl?.getAttribute('col-id') ?? '');
+    const column = cellEl?.getAttribute('col-id') ?? '';
     const index = Number(rowEl?.getAttribute('row-index'));
-    if (!cellEl || !column || !Number.isInteger(index)) return;
+    if (!cellEl || !grid.hasColumn(column) || !Number.isInteger(index)) return;
     e.preventDefault();
-    const pinned = cellEl.closest('.ag-floating-top') ? 'top' : null;
-    open({ rowIndex: index, column, rowPinned: pinned }, { left: e.clientX, top: e.clientY });
+    const pinned = cellEl.closest('.ag-floating-top') !== null;
+    open({ row: index, column, pinned }, { left: e.clientX, top: e.clientY });
   };
 
   return { menu, open, close, onContextMenu };

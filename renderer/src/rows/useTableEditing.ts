@@ -86,7 +86,13 @@ export function useTableEditing(target: EditTarget) {
     };
     return {
       readOnlyEdit: true,
-      onCellEditRequest: (e) => editing.onCellEditRequest(e),
+      onCellEditRequest: (e) =>
+        editing.onCellEditRequest({
+          record: e.data,
+          column: e.colDef.colId,
+          value: e.newValue,
+          previous: e.oldValue,
+        }),
       invalidEditValueMode: 'block',
       stopEditingWhenCellsLoseFocus: true,
       // As in a spreadsheet: Enter commits and moves down, so a column is filled by typing and Enter.

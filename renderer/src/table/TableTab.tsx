@@ -12,6 +12,8 @@ import { PreviousRows } from '../grid/datasource';
 import { ScreenRows } from '../grid/screen-rows';
 import { showViewCount } from '../grid/row-count';
 import { TableGrid } from '../grid/TableGrid';
+import { gridPort } from '../grid/ag-port';
+import type { GridPort } from '../grid/port';
 import { FormulaBar } from '../formula/FormulaBar';
 import { choiceNames } from '../editing/parse';
 import { recentFormulas, rememberFormula } from '../formula/recent';
@@ -90,15 +92,17 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const client = useClientStatus(connectionId);
   const [recent, setRecent] = useState(() => recentFormulas(tableKey));
   const [gotoRow, setGotoRow] = useState('');
+  // The grid as the tab speaks to it; the grid's own modules (datasource, counts, links) take its api.
   const gridApi = useRef<GridApi<RecordData> | null>(null);
-  const memory = useLayoutMemory(tableKey, layout, query, gridApi);
-  const [readyGrid, setReadyGrid] = useState<GridApi<RecordData>>();
+  const port = useRef<GridPort | null>(null);
+  const memory = useLayoutMemory(tableKey, layout, query, port);
+  const [readyGrid, setReadyGrid] = useState<GridPort>();
   const gotoInput = useRef<HTMLInputElement>(null);
   const { editing, view: editingView, decorate, gridProps, selectedCount } = useTableEditing(target);
-  const knownColumns = useRef(new Set<string>());
+  const knownColumns = useRef<Set<string>>(undefined);
   const tableColumns = useRef<readonly Column[]>([]);
   useEffect(() => editing.setColumns(columns), [editing, columns]);
-  const currentGrid = useCallback(() => gridApi.current, []);
+  const currentGrid = useCallback(() => port.current, []);
   const tabElement = useCallback(() => section.current, []);
   const goto = useGoToRow({
     viewId,
@@ -214,15 +218,15 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
       // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
       onSortChanged: () => {
         editing.viewOrderAsked();
-        gridApi.current?.ensureIndexVisible(0, 'top');
-        setUserSorted(gridApi.current?.getColumnState().some((c) => c.sort) ?? false);
+        port.current?.showRow(0, 'top');
+        setUserSorted((port.current?.sort().length ?? 0) > 0);
         memory.save();
       },
       onNewColumnsLoaded: () => {
-        const api = gridApi.current;
-        if (!api) return;
-        knownColumns.current = restoreColumnPlaces(api, tableColumns.current, knownColumns.current);
-        memory.columnsLoaded(api);
+        const grid = port.current;
+        if (!grid) return;
+        knownColumns.current = restoreColumnPlaces(grid, tableColumns.current, knownColumns.current);
+        memory.columnsLoaded(grid);
       },
     }),
     [gridProps, grouping.gridProps, editing, memory, goto.rowClassRules],
@@ -244,7 +248,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     const { fields: _old, ...rest } = query;
     change({ ...rest, fields: shownColumns.map((c) => c.name).filter((n) => n !== name) });
   };
-  const grid = useCallback(() => gridApi.current, []);
+  const grid = useCallback(() => port.current, []);
   const formulaInput = () => section.current?.querySelector('textarea') ?? null;
   const grouped = grouping.groupBy.length > 0;
   const find = useFind({
@@ -411,17 +415,18 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             gridProps={tabGridProps}
             onReady={(api) => {
               gridApi.current = api;
+              port.current = gridPort(api);
               previousRows.attach(api);
               screenRows.attach(api);
-              setReadyGrid(api);
-              editing.attach(api);
+              setReadyGrid(port.current);
+              editing.attach(port.current);
             }}
           />
         </EditingFrame>
         {linked.form}
       </LinksContext.Provider>
       <SummaryBar
-        api={readyGrid}
+        grid={readyGrid}
         session={session}
         target={target}
         columns={shownColumns}
@@ -450,7 +455,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           connectionId={connectionId}
           baseId={baseId}
           table={table}
-          onRefreshed={() => editing.gridApi?.refreshInfiniteCache()}
+          onRefreshed={() => editing.grid?.reload()}
         />
       </StatusBar>
     </section>

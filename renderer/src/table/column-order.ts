@@ -1,5 +1,5 @@
-import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
+import type { GridPort } from '../grid/port';
 
 /**
  * Where re-shown fields go: the grid appends columns it did not have at the far right; each goes back right
@@ -27,17 +27,17 @@ export function placeColumns(
   return result;
 }
 
-/** Puts columns the grid has just added back in their table place; `known` is the column ids seen last time. */
-export function restoreColumnPlaces<T>(
-  api: GridApi<T>,
+/**
+ * Puts columns the grid has just added back in their table place; `known` is the field columns seen last time
+ * (undefined the first time: the grid's first columns come in table order).
+ */
+export function restoreColumnPlaces(
+  grid: GridPort,
   table: readonly Column[],
-  known: Set<string>,
+  known: ReadonlySet<string> | undefined,
 ): Set<string> {
-  const order = api.getColumnState().map((c) => c.colId);
-  const added = new Set(order.filter((id) => !known.has(id) && table.some((c) => c.name === id)));
-  if (known.size > 0 && added.size > 0) {
-    const placed = placeColumns(order, added, table);
-    api.applyColumnState({ state: placed.map((colId) => ({ colId })), applyOrder: true });
-  }
+  const order = grid.columnLayout().map((c) => c.id);
+  const added = new Set(order.filter((id) => !known?.has(id) && table.some((c) => c.name === id)));
+  if (known !== undefined && added.size > 0) grid.orderColumns(placeColumns(order, added, table));
   return new Set(order);
 }

@@ -4,19 +4,13 @@
  * choices. The stored text is
  * read like any input from outside: parsed in a bounded size, each part checked and bounded, the rest dropped.
  */
-import type { ColumnState, GridApi } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import { SUMMARY_KINDS } from '../../../core/records/aggregate';
 import type { SummaryKind } from '../../../core/records/aggregate';
 import type { SortDirection, SortSpec, TableSchema } from '../../../core/records/types';
+import type { ColumnLayout, GridPort } from '../grid/port';
 import { isRowHeight } from './row-height';
 import type { RowHeight } from './row-height';
-
-export interface ColumnLayout {
-  id: string;
-  width?: number;
-  pinned?: 'left' | 'right';
-}
 
 /** A column's summary in the summary bar. */
 export interface SummaryChoice {
@@ -125,18 +119,9 @@ export function saveLayout(tableKey: string, layout: TabLayout): void {
 }
 
 /** The grid's columns (order, widths, freezing) and its sort, as remembered. */
-export function gridLayout(api: GridApi): Pick<TabLayout, 'columns' | 'sort'> {
-  const state = api.getColumnState().filter((c) => !c.colId.startsWith('ag-Grid-'));
-  const columns = state.map((c) => ({
-    id: c.colId,
-    ...(typeof c.width === 'number' ? { width: c.width } : {}),
-    ...(c.pinned === 'left' || c.pinned === 'right' ? { pinned: c.pinned } : {}),
-  }));
-  const sort = state
-    .filter((c) => c.sort === 'asc' || c.sort === 'desc')
-    .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
-    .map((c) => ({ field: c.colId, direction: c.sort === 'desc' ? ('desc' as const) : ('asc' as const) }));
-  return { columns, ...(sort.length > 0 ? { sort } : {}) };
+export function gridLayout(grid: GridPort): Pick<TabLayout, 'columns' | 'sort'> {
+  const sort = grid.sort().map((s) => ({ field: s.column, direction: s.direction }));
+  return { columns: grid.columnLayout(), ...(sort.length > 0 ? { sort } : {}) };
 }
 
 /**
@@ -144,30 +129,13 @@ export function gridLayout(api: GridApi): Pick<TabLayout, 'columns' | 'sort'> {
  * fields not remembered keep their order after the remembered ones), widths and freezing, and the sort. A
  * field the table no longer has is skipped.
  */
-export function applyGridLayout(api: GridApi, layout: Pick<TabLayout, 'columns' | 'sort'>): void {
-  const current = api.getColumnState().map((c) => c.colId);
-  const present = new Set(current);
-  const remembered = (layout.columns ?? []).filter((c) => present.has(c.id));
-  const placed = new Set(remembered.map((c) => c.id));
-  const sortIndex = new Map(layout.sort?.map((s, i) => [s.field, i]));
-  const sortOf = (colId: string): Partial<ColumnState> => {
-    const i = sortIndex.get(colId);
-    const sort = i === undefined ? undefined : layout.sort?.[i];
-    return sort ? { sort: sort.direction, sortIndex: i } : {};
-  };
-  const state: ColumnState[] = [
-    ...current.filter((id) => id.startsWith('ag-Grid-')).map((colId) => ({ colId })),
-    ...remembered.map((c) => ({
-      colId: c.id,
-      ...(c.width !== undefined ? { width: c.width } : {}),
-      pinned: c.pinned ?? null,
-      ...sortOf(c.id),
-    })),
-    ...current
-      .filter((id) => !id.startsWith('ag-Grid-') && !placed.has(id))
-      .map((colId) => ({ colId, ...sortOf(colId) })),
-  ];
-  api.applyColumnState({ state, applyOrder: remembered.length > 0, defaultState: { sort: null } });
+export function applyGridLayout(grid: GridPort, layout: Pick<TabLayout, 'columns' | 'sort'>): void {
+  const present = new Set(grid.columnLayout().map((c) => c.id));
+  grid.applyLayout(
+    (layout.columns ?? []).filter((c) => present.has(c.id)),
+    // A remembered sort always has its direction (parseLayout); the service's default is ascending.
+    (layout.sort ?? []).map((s) => ({ column: s.field, direction: s.direction ?? 'asc' })),
+  );
 }
 
 /**

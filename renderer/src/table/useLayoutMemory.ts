@@ -6,7 +6,7 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
-import type { GridApi } from 'ag-grid-community';
+import type { GridPort } from '../grid/port';
 import type { ViewQuery } from './view-session';
 import { applyGridLayout, gridLayout, saveLayout } from './layout-memory';
 import type { SummaryChoice, TabLayout } from './layout-memory';
@@ -18,7 +18,7 @@ export function useLayoutMemory(
   tableKey: string,
   layout: TabLayout,
   query: BaseQuery,
-  gridApi: RefObject<GridApi | null>,
+  gridPort: RefObject<GridPort | null>,
 ) {
   const [rowHeight, setRowHeight] = useState(layout.rowHeight ?? 'short');
   const [summaries, setSummaries] = useState<readonly SummaryChoice[]>(layout.summaries ?? []);
@@ -28,8 +28,9 @@ export function useLayoutMemory(
   const save = useRef(() => {});
   useLayoutEffect(() => {
     save.current = () => {
-      const api = gridApi.current;
-      const grid = api && applied.current ? gridLayout(api) : { columns: layout.columns, sort: layout.sort };
+      const port = gridPort.current;
+      const grid =
+        port && applied.current ? gridLayout(port) : { columns: layout.columns, sort: layout.sort };
       saveLayout(tableKey, {
         ...query,
         ...grid,
@@ -38,7 +39,7 @@ export function useLayoutMemory(
       });
     };
     save.current();
-  }, [tableKey, layout, query, rowHeight, summaries, gridApi]);
+  }, [tableKey, layout, query, rowHeight, summaries, gridPort]);
 
   return useMemo(
     () => ({
@@ -50,10 +51,10 @@ export function useLayoutMemory(
       /** Saves the grid's sort, order, widths and freezing (call on sort changes). */
       save: () => save.current(),
       /** Puts the remembered columns and sort on the grid once its field columns are there. */
-      columnsLoaded: (api: GridApi) => {
-        if (applied.current || !api.getColumnState().some((c) => !c.colId.startsWith('ag-Grid-'))) return;
+      columnsLoaded: (grid: GridPort) => {
+        if (applied.current || grid.columnLayout().length === 0) return;
         applied.current = true;
-        applyGridLayout(api, layout);
+        applyGridLayout(grid, layout);
         setRestoredSort(undefined);
       },
       gridProps: {

@@ -6,8 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PointerEvent as ReactPointerEvent, RefObject } from 'react';
-import type { GridApi } from 'ag-grid-community';
-import type { RecordData } from '../../../../core/records/types';
+import type { GridPort } from '../../grid/port';
 import type { TableEditing } from '../table-editing';
 import { cellsIn, sameRange, stepCorner } from './cell-range';
 import type { ArrowKey, CellPoint, CellRange } from './cell-range';
@@ -59,7 +58,7 @@ interface HandleBox {
 export function useCellRange({ editing, frame, displayed, busy, rowsSelected, onFill }: Options) {
   const [handle, setHandle] = useState<HandleBox>();
   const [dragging, setDragging] = useState<'range' | 'fill'>();
-  const grid = editing.gridApi;
+  const grid = editing.grid;
   const selection = editing.range;
   const frameRequest = useRef(0);
   // The latest columns, read by listeners registered once per grid.
@@ -109,40 +108,29 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
   useEffect(() => () => cancelAnimationFrame(frameRequest.current), []);
 
   useEffect(() => {
-    if (!grid || grid.isDestroyed()) return;
+    if (!grid || grid.gone()) return;
     const focused = () => {
-      const cell = grid.getFocusedCell();
-      const column = cell?.column.getColId() ?? '';
+      const cell = grid.focusedCell();
       // A focus that moved outside the range (keys, a click) makes the focused cell the range.
-      if (cell && cell.rowPinned == null && !selection.contains(cell.rowIndex, column)) {
+      if (cell && !cell.pinned && !selection.contains(cell.row, cell.column)) {
         selection.set(
-          columns.current().includes(column) ? single({ row: cell.rowIndex, column }) : undefined,
+          columns.current().includes(cell.column)
+            ? single({ row: cell.row, column: cell.column })
+            : undefined,
         );
       }
       place();
     };
-    const events = [
-      'bodyScroll',
-      'modelUpdated',
-      'columnResized',
-      'columnMoved',
-      'viewportChanged',
-      'cellEditingStarted',
-      'cellEditingStopped',
-    ] as const;
-    for (const e of events) grid.addEventListener(e, place);
-    grid.addEventListener('cellFocused', focused);
-    const off = selection.onChange((now, before) => {
-      // Only ranges of several cells are drawn: moving the focused cell redraws nothing.
-      if ((now && cellsIn(now) > 1) || (before && cellsIn(before) > 1)) refreshRange(grid, now, before);
-      place();
-    });
-    return () => {
-      off();
-      if (grid.isDestroyed()) return;
-      for (const e of events) grid.removeEventListener(e, place);
-      grid.removeEventListener('cellFocused', focused);
-    };
+    const offs = [
+      ...(['scroll', 'rows', 'columns', 'viewport', 'editing'] as const).map((e) => grid.on(e, place)),
+      grid.on('focus', focused),
+      selection.onChange((now, before) => {
+        // Only ranges of several cells are drawn: moving the focused cell redraws nothing.
+        if ((now && cellsIn(now) > 1) || (before && cellsIn(before) > 1)) refreshRange(grid, now, before);
+        place();
+      }),
+    ];
+    return () => offs.forEach((off) => off());
   }, [grid, selection, place]);
 
   /** Follows the pointer (the window's, so a drag may leave the cell it began on) until the button is let go. */
@@ -165,10 +153,9 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
 
   /** The focused cell, when it is a field cell of a scrolling row. */
   const focusedPoint = (order: readonly string[]): CellPoint | undefined => {
-    const cell = grid?.getFocusedCell();
-    const column = cell?.column.getColId() ?? '';
-    return cell && cell.rowPinned == null && order.includes(column)
-      ? { row: cell.rowIndex, column }
+    const cell = grid?.focusedCell();
+    return cell && !cell.pinned && order.includes(cell.column)
+      ? { row: cell.row, column: cell.column }
       : undefined;
   };
 
@@ -202,7 +189,7 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
    * field cell to start from.
    */
   const extend = (key: ArrowKey, toEdge: boolean): boolean => {
-    if (!grid || grid.isDestroyed()) return false;
+    if (!grid || grid.gone()) return false;
     const order = displayed();
     const ends =
       selection.ends ??
@@ -211,12 +198,12 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
         return p && { anchor: p, corner: p };
       })();
     if (!ends) return false;
-    const lastRow = toEdge ? lastLoaded(grid, ends.corner.row) : grid.getDisplayedRowCount() - 1;
+    const lastRow = toEdge ? lastLoaded(grid, ends.corner.row) : grid.rowCount() - 1;
     const corner = stepCorner(ends.corner, key, toEdge, order, lastRow);
     if (!corner || !selection.span(ends.anchor, corner, order)) return false;
-    grid.ensureIndexVisible(corner.row);
-    grid.ensureColumnVisible(corner.column);
-    grid.setFocusedCell(corner.row, corner.column);
+    grid.showRow(corner.row);
+    grid.showColumn(corner.column);
+    grid.focusCell({ row: corner.row, column: corner.column, pinned: false });
     return true;
   };
 
@@ -244,34 +231,31 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
 }
 
 /** The last row at or below `from` whose record is loaded (the infinite model shows the rest as blanks). */
-function lastLoaded(grid: GridApi<RecordData>, from: number): number {
-  const count = grid.getDisplayedRowCount();
+function lastLoaded(grid: GridPort, from: number): number {
+  const count = grid.rowCount();
   let i = Math.min(from, count - 1);
-  while (i + 1 < count && grid.getDisplayedRowAtIndex(i + 1)?.data !== undefined) i++;
+  while (i + 1 < count && grid.recordAt(i + 1) !== undefined) i++;
   return i;
 }
 
-function cornerOf(
-  range: CellRange | undefined,
-  grid: GridApi<RecordData> | undefined,
-): CellPoint | undefined {
+function cornerOf(range: CellRange | undefined, grid: GridPort | undefined): CellPoint | undefined {
   if (range) return { row: range.bottom, column: range.columns.at(-1)! };
-  const cell = grid?.getFocusedCell();
-  return cell && cell.rowPinned == null ? { row: cell.rowIndex, column: cell.column.getColId() } : undefined;
+  const cell = grid?.focusedCell();
+  return cell && !cell.pinned ? { row: cell.row, column: cell.column } : undefined;
 }
 
 /** Redraws the cells leaving or entering the range so their class rule is asked again. */
-function refreshRange(grid: GridApi<RecordData>, now?: CellRange, before?: CellRange): void {
-  if (grid.isDestroyed()) return;
+function refreshRange(grid: GridPort, now?: CellRange, before?: CellRange): void {
+  if (grid.gone()) return;
   const rows = new Set<number>();
   const columns = new Set<string>();
   for (const r of [now, before]) {
     if (!r) continue;
     r.columns.forEach((c) => columns.add(c));
-    const first = Math.max(r.top, grid.getFirstDisplayedRowIndex());
-    const last = Math.min(r.bottom, grid.getLastDisplayedRowIndex());
+    const drawn = grid.drawnRows();
+    const first = Math.max(r.top, drawn.first);
+    const last = Math.min(r.bottom, drawn.last);
     for (let i = first; i <= last; i++) rows.add(i);
   }
-  const rowNodes = [...rows].flatMap((i) => grid.getDisplayedRowAtIndex(i) ?? []);
-  if (rowNodes.length > 0) grid.refreshCells({ rowNodes, columns: [...columns] });
+  grid.redrawRows(rows, [...columns]);
 }

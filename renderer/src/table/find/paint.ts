@@ -5,10 +5,10 @@
  * Highlight API, painted by the stylesheet's `::highlight(td-find)`. No cell renderer, React component or
  * grid refresh is involved, so typing costs one pass over the drawn cells (a few hundred), whatever the view.
  */
-import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
 import { cellMatches } from '../../../../core/records/find-formula';
 import type { RecordData } from '../../../../core/records/types';
+import type { GridPort } from '../../grid/port';
 
 export const HIT_CLASS = 'td-find-hit';
 export const CURRENT_CLASS = 'td-find-current';
@@ -45,7 +45,7 @@ function rangesIn(cell: Element, needle: string, out: Range[]): void {
  */
 export function paintFind(
   root: HTMLElement,
-  api: GridApi<RecordData>,
+  api: GridPort,
   fields: ReadonlyMap<string, Column>,
   text: string,
   current: string | undefined,
@@ -55,7 +55,7 @@ export function paintFind(
   let hits = 0;
   for (const row of root.querySelectorAll('.ag-row[row-id]')) {
     const id = row.getAttribute('row-id') ?? '';
-    const data = text === '' ? undefined : api.getRowNode(id)?.data;
+    const data = text === '' ? undefined : api.recordOf(id);
     for (const cell of row.querySelectorAll('.ag-cell[col-id]')) {
       const field = fields.get(cell.getAttribute('col-id') ?? '');
       const hit = field !== undefined && isRecord(data) && cellMatches(field, data.fields[field.name], text);

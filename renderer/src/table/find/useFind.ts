@@ -8,14 +8,13 @@
  * opened: scroll, focused cell and focus (row selection is never touched by Find).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
 import { MAX_FIND_TEXT, cellMatches, isFindable } from '../../../../core/records/find-formula';
-import type { RecordData } from '../../../../core/records/types';
 import { useApi } from '../../api/ApiProvider';
 import { errorMessage } from '../../api/call-errors';
 import { sameTarget } from '../../editing/edit-store';
 import type { EditTarget } from '../../editing/edit-store';
+import type { CellPosition, GridPort } from '../../grid/port';
 import { showRow } from '../goto/arrive';
 import { paintFind, watchFind } from './paint';
 
@@ -38,7 +37,7 @@ interface Options {
   viewId: string | undefined;
   /** The tab's table: its records created, deleted or edited (here or in another tab) change the count. */
   target: EditTarget;
-  grid: () => GridApi<RecordData> | null;
+  grid: () => GridPort | null;
   /** Where the grid draws its rows. */
   root: () => HTMLElement | null;
   /** The shown columns, in the grid's order. */
@@ -53,7 +52,7 @@ interface Options {
 interface Saved {
   top: number;
   left: number;
-  focused: { rowIndex: number; colId: string } | undefined;
+  focused: CellPosition | undefined;
   element: Element | null;
 }
 
@@ -157,14 +156,12 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
   const show = useCallback(() => {
     if (!open) {
       const api = grid();
-      const focused = api?.getFocusedCell();
+      const focused = api?.focusedCell();
       saved.current = {
         top: viewport(root())?.scrollTop ?? 0,
         left: viewport(root())?.scrollLeft ?? 0,
-        focused:
-          focused && focused.rowIndex !== null
-            ? { rowIndex: focused.rowIndex, colId: focused.column.getColId() }
-            : undefined,
+        // Put back in the view's rows (a pinned row may be gone by then).
+        focused: focused && { ...focused, pinned: false },
         element: document.activeElement,
       };
       setOpen(true);
@@ -181,14 +178,14 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     const s = saved.current;
     saved.current = undefined;
     const api = grid();
-    if (!s || !api || api.isDestroyed()) return;
+    if (!s || !api || api.gone()) return;
     const v = viewport(root());
     if (v) {
       v.scrollTop = s.top;
       v.scrollLeft = s.left;
     }
-    if (s.focused) api.setFocusedCell(s.focused.rowIndex, s.focused.colId);
-    else api.clearFocusedCell();
+    if (s.focused) api.focusCell(s.focused);
+    else api.clearFocus();
     if (s.element instanceof HTMLElement && s.element.isConnected) s.element.focus({ preventScroll: true });
   }, [services, viewId, grid, root]);
 
@@ -234,9 +231,9 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
                 : 'On to the last match.',
           });
         await showRow(api, match.row, { rowCount: answer.rowCount, held: answer.loaded });
-        const node = api.getDisplayedRowAtIndex(match.row);
-        const column = fields.find((f) => cellMatches(f, node?.data?.fields[f.name], q));
-        if (column) api.ensureColumnVisible(column.name);
+        const record = api.recordAt(match.row);
+        const column = fields.find((f) => cellMatches(f, record?.fields[f.name], q));
+        if (column) api.showColumn(column.name);
       } catch (e) {
         setSaid({ key: stepKey, note: errorMessage(e) });
       } finally {

@@ -1,17 +1,17 @@
 /** The grid's side of go to row: scroll a row into the middle once the services hold it, and focus it. */
-import type { GridApi, IRowNode } from 'ag-grid-community';
 import type { RecordData } from '../../../../core/records/types';
+import type { GridPort } from '../../grid/port';
 
 /** How long the grid may take to draw a block the services already hold. */
 const DRAW_TIMEOUT_MS = 10_000;
 
-function drawnRow(api: GridApi<RecordData>, index: number): Promise<IRowNode<RecordData> | undefined> {
+function drawnRow(grid: GridPort, index: number): Promise<RecordData | undefined> {
   const started = Date.now();
   return new Promise((resolve) => {
     const check = () => {
-      const node = api.isDestroyed() ? undefined : api.getDisplayedRowAtIndex(index);
-      if (node?.data !== undefined) resolve(node);
-      else if (api.isDestroyed() || Date.now() - started > DRAW_TIMEOUT_MS) resolve(undefined);
+      const record = grid.gone() ? undefined : grid.recordAt(index);
+      if (record !== undefined) resolve(record);
+      else if (grid.gone() || Date.now() - started > DRAW_TIMEOUT_MS) resolve(undefined);
       else setTimeout(check, 30);
     };
     check();
@@ -24,14 +24,14 @@ function drawnRow(api: GridApi<RecordData>, index: number): Promise<IRowNode<Rec
  * and has rows below the middle to show.
  */
 export async function showRow(
-  api: GridApi<RecordData>,
+  grid: GridPort,
   index: number,
   count: { rowCount?: number | undefined; held: number },
-): Promise<IRowNode<RecordData> | undefined> {
-  if (count.rowCount !== undefined) api.setRowCount(count.rowCount, true);
-  else if (count.held > api.getDisplayedRowCount()) api.setRowCount(count.held, false);
-  api.ensureIndexVisible(index, 'middle');
-  return drawnRow(api, index);
+): Promise<RecordData | undefined> {
+  if (count.rowCount !== undefined) grid.setRowCount(count.rowCount, true);
+  else if (count.held > grid.rowCount()) grid.setRowCount(count.held, false);
+  grid.showRow(index, 'middle');
+  return drawnRow(grid, index);
 }
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
@@ -47,23 +47,22 @@ const FOCUS_FRAMES = 60;
  * focused, is put back in the middle, where it arrived.
  */
 export async function focusFirstCell(
-  api: GridApi<RecordData>,
+  grid: GridPort,
   index: number,
   root: () => HTMLElement | null,
 ): Promise<void> {
-  const first = api.getAllDisplayedColumns().find((c) => !c.getColId().startsWith('ag-Grid-'));
-  const id = api.getDisplayedRowAtIndex(index)?.id;
+  const [first] = grid.columns();
+  const id = grid.rowIdAt(index);
   if (first === undefined || id === undefined) return;
   const row = `.ag-row[row-index="${index}"][row-id="${CSS.escape(id)}"]`;
-  const drawn = () =>
-    Boolean(root()?.querySelector(`${row} .ag-cell[col-id="${CSS.escape(first.getColId())}"]`));
+  const drawn = () => Boolean(root()?.querySelector(`${row} .ag-cell[col-id="${CSS.escape(first)}"]`));
   const focused = () =>
     document.activeElement?.closest('.ag-row')?.getAttribute('row-index') === String(index);
-  for (let i = 0; i < FOCUS_FRAMES && !api.isDestroyed(); i++) {
+  for (let i = 0; i < FOCUS_FRAMES && !grid.gone(); i++) {
     if (drawn()) {
-      api.setFocusedCell(index, first);
+      grid.focusCell({ row: index, column: first, pinned: false });
       if (focused()) {
-        api.ensureIndexVisible(index, 'middle');
+        grid.showRow(index, 'middle');
         return;
       }
     }

@@ -7,11 +7,10 @@
  * the next key or click. A row past the end goes to the last one and says how many records the view has.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { GridApi, RowClassParams } from 'ag-grid-community';
 import { plural } from '../../../../core/records/format';
-import type { RecordData } from '../../../../core/records/types';
 import { useApi } from '../../api/ApiProvider';
 import { errorMessage } from '../../api/call-errors';
+import type { GridPort, RowClassRule } from '../../grid/port';
 import { focusFirstCell, showRow } from './arrive';
 
 /** A walk under way: the row asked for, the rows it walks to, rows held now and when it began, for the pace. */
@@ -26,7 +25,7 @@ export interface GotoWalk {
 
 interface Options {
   viewId: string | undefined;
-  grid: () => GridApi<RecordData> | null;
+  grid: () => GridPort | null;
   /** The tab's element, where the grid draws its rows. */
   root: () => HTMLElement | null;
   /** Rows the services hold for the view now. */
@@ -67,9 +66,8 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
   }, [services, walking, viewId]);
 
   const rowClassRules = useMemo(
-    () => ({
-      [ARRIVED_CLASS]: (p: RowClassParams<RecordData>) =>
-        p.data !== undefined && p.data.id === marked.current,
+    (): Record<string, RowClassRule> => ({
+      [ARRIVED_CLASS]: (p) => p.data !== undefined && p.data.id === marked.current,
     }),
     [],
   );
@@ -110,7 +108,7 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
       if (!api || viewId === undefined || !Number.isInteger(row) || row < 1) return;
       unmark.current();
       setNote(undefined);
-      let rowCount = api.isLastRowIndexKnown() ? api.getDisplayedRowCount() : undefined;
+      let rowCount = api.countKnown() ? api.rowCount() : undefined;
       let held = 0;
       if (rowCount === undefined || row <= rowCount) {
         const now = Date.now();
@@ -122,7 +120,8 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
         );
         try {
           // The rows the grid draws: a row read where it is comes with the screen around it.
-          const screenRows = api.getLastDisplayedRowIndex() - api.getFirstDisplayedRowIndex() + 1;
+          const drawn = api.drawnRows();
+          const screenRows = drawn.last - drawn.first + 1;
           const answer = await services.call('view.walk', {
             viewId,
             to,
@@ -151,9 +150,9 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
       }
       setNote(past);
       if (index < 0) return;
-      const node = await showRow(api, index, { rowCount, held });
-      if (node?.data === undefined) return;
-      mark(node.data.id);
+      const record = await showRow(api, index, { rowCount, held });
+      if (record === undefined) return;
+      mark(record.id);
       await focusFirstCell(api, index, root);
     },
     [services, grid, viewId, mark, loaded, mapped, root],

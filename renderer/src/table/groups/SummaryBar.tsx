@@ -6,15 +6,14 @@
  * no longer offers, is kept but not asked for.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Column as GridColumn, GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
 import { summaryKinds } from '../../../../core/records/aggregate';
 import type { SummaryKind, SummaryValue } from '../../../../core/records/aggregate';
 import { plural } from '../../../../core/records/format';
-import type { RecordData } from '../../../../core/records/types';
 import { useApi } from '../../api/ApiProvider';
 import { errorMessage } from '../../api/call-errors';
 import { effectiveType, formatCell } from '../../grid/format';
+import type { ColumnPlace, GridPort } from '../../grid/port';
 import type { SummaryChoice } from '../layout-memory';
 import type { TableTarget, ViewSession } from '../view-session';
 import type { Aggregate } from './grouped-datasource';
@@ -37,48 +36,29 @@ export function summaryText(kind: SummaryKind, value: SummaryValue, column: Colu
   return formatCell(value, column);
 }
 
-interface Placed {
-  id: string;
-  left: number;
-  width: number;
-  pinned: boolean;
-}
-
 /** Where the grid draws its columns, and how far its body is scrolled sideways. */
-function useColumnPlaces(api: GridApi<RecordData> | undefined) {
-  const [places, setPlaces] = useState<Placed[]>([]);
+function useColumnPlaces(grid: GridPort | undefined) {
+  const [places, setPlaces] = useState<ColumnPlace[]>([]);
   const [scrollLeft, setScrollLeft] = useState(0);
   useEffect(() => {
-    if (!api) return;
+    if (!grid) return;
     const measure = () => {
-      if (api.isDestroyed()) return;
-      setPlaces(
-        api.getAllDisplayedColumns().map((c: GridColumn) => ({
-          id: c.getColId(),
-          left: c.getLeft() ?? 0,
-          width: c.getActualWidth(),
-          pinned: c.getPinned() === 'left',
-        })),
-      );
-    };
-    const onScroll = (e: { direction: string; left: number }) => {
-      if (e.direction === 'horizontal') setScrollLeft(e.left);
+      if (!grid.gone()) setPlaces(grid.columnPlaces());
     };
     measure();
-    const kinds = ['displayedColumnsChanged', 'columnResized', 'columnMoved', 'columnPinned'] as const;
-    for (const k of kinds) api.addEventListener(k, measure);
-    api.addEventListener('bodyScroll', onScroll);
-    return () => {
-      if (api.isDestroyed()) return;
-      for (const k of kinds) api.removeEventListener(k, measure);
-      api.removeEventListener('bodyScroll', onScroll);
-    };
-  }, [api]);
+    const offs = [
+      grid.on('columns', measure),
+      grid.on('scroll', (e) => {
+        if (e.direction === 'horizontal') setScrollLeft(e.left);
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [grid]);
   return { places, scrollLeft };
 }
 
 interface Props {
-  api: GridApi<RecordData> | undefined;
+  grid: GridPort | undefined;
   session: ViewSession;
   target: TableTarget;
   columns: readonly Column[];
@@ -92,14 +72,14 @@ interface Props {
 
 export function SummaryBar(props: Props) {
   const services = useApi();
-  const { api, session, target, columns, viewId, loaded, summaries, onSummaries } = props;
+  const { grid, session, target, columns, viewId, loaded, summaries, onSummaries } = props;
   const [answer, setAnswer] = useState<Aggregate>();
   const [error, setError] = useState<string>();
   /** The view the user asked to walk whole (a hosted view); a new view starts from the rows loaded again. */
   const [wholeView, setWholeView] = useState<string>();
   const scope = wholeView !== undefined && wholeView === viewId ? 'all' : 'loaded';
   const [edits, setEdits] = useState(0);
-  const { places, scrollLeft } = useColumnPlaces(api);
+  const { places, scrollLeft } = useColumnPlaces(grid);
   const byName = useMemo(() => new Map(columns.map((c) => [c.name, c])), [columns]);
   const chosen = useMemo(
     () =>
@@ -159,7 +139,7 @@ export function SummaryBar(props: Props) {
   const valueOf = (field: string, kind: SummaryKind) =>
     answer?.summaries.find((s) => s.field === field && s.kind === kind)?.value;
 
-  const cell = (p: Placed) => {
+  const cell = (p: ColumnPlace) => {
     const column = byName.get(p.id);
     const kind = chosen.get(p.id);
     const value = kind && valueOf(p.id, kind);

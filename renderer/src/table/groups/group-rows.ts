@@ -2,8 +2,8 @@
  * Group header rows in the grid: row data with an id no record has, kept apart from records so that editing,
  * selection, copy and paste can tell them from records (`groupHeaderOf`).
  */
-import type { GridApi } from 'ag-grid-community';
 import type { RecordData } from '../../../../core/records/types';
+import type { GridPort } from '../../grid/port';
 import type { GroupHeader } from './group-layout';
 
 const headers = new WeakMap<object, GroupHeader>();
@@ -36,12 +36,12 @@ export function groupHeaderOf(data: unknown): GroupHeader | undefined {
  * The grid index of the n-th record row from `start` on, passing over group headers (a paste runs down the
  * records of a grouped view as in an ungrouped one).
  */
-export function recordIndexFrom(grid: GridApi<RecordData>, start: number): (n: number) => number {
+export function recordIndexFrom(grid: GridPort, start: number): (n: number) => number {
   const found: number[] = [];
   let next = start;
   return (n) => {
     while (found.length <= n) {
-      while (groupHeaderOf(grid.getDisplayedRowAtIndex(next)?.data)) next++;
+      while (groupHeaderOf(grid.recordAt(next))) next++;
       found.push(next++);
     }
     return found[n]!;

@@ -4,9 +4,8 @@
  * and a keyboard user is back on the column's header.
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
-import type { RecordData } from '../../../../core/records/types';
+import type { GridPort } from '../../grid/port';
 import { CommandMenu } from '../../ui/CommandMenu';
 import { columnItems } from './column-actions';
 import type { HeaderMenus } from './header-menus';
@@ -14,7 +13,7 @@ import './columns.css';
 
 interface Props {
   menus: HeaderMenus;
-  api: () => GridApi<RecordData> | null;
+  api: () => GridPort | null;
   columns: readonly Column[];
   /** The tab's formula bar input, where "Filter by this field" writes. */
   formulaInput: () => HTMLTextAreaElement | null;
@@ -46,12 +45,12 @@ export function HeaderMenu({ menus, api, columns, formulaInput, onHide }: Props)
     const inMenu = (document.activeElement?.closest('[role="menu"]') ?? null) !== null;
     menus.close();
     const grid = api();
-    if (inMenu && grid?.getColumn(colId ?? '')) grid.setFocusedHeader(colId ?? '');
+    if (inMenu && grid?.hasColumn(colId ?? '')) grid.focusHeader(colId ?? '');
   }, [menus, api, colId]);
 
   // A menu whose column left the grid (hidden, another query) has nothing to act on.
   const grid = api();
-  const column = colId === undefined ? undefined : grid?.getColumn(colId);
+  const column = colId !== undefined && (grid?.hasColumn(colId) ?? false);
   const field = columns.find((c) => c.name === colId);
   useEffect(() => {
     if (open && !column) menus.close();

@@ -3,16 +3,15 @@
  * (a formula written into the formula bar as if typed), hide, freeze or unfreeze, autosize. The header's menu
  * offers them all, a cell's menu the ones about its value's column.
  */
-import type { GridApi } from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
-import type { RecordData } from '../../../../core/records/types';
+import type { GridPort } from '../../grid/port';
 import type { MenuItem } from '../../ui/CommandMenu';
 import type { CommandId } from '../../commands/table';
 import { filterDraft, withExisting } from './filter-template';
 import type { Draft } from './filter-template';
 
 export interface ColumnScope {
-  grid: GridApi<RecordData>;
+  grid: GridPort;
   colId: string;
   field: Column | undefined;
   /** The tab's formula bar input, where the filters write. */
@@ -38,12 +37,10 @@ export function columnItems(
   value: { value: unknown } | undefined,
   ids: readonly CommandId[],
 ): MenuItem[] {
-  const column = grid.getColumn(colId);
-  const sort = column?.getSort();
-  const pinned = column?.isPinned() ?? false;
+  const sort = grid.columnSort(colId);
+  const pinned = grid.isFrozen(colId);
   const locked = field?.primary ?? false;
-  const sortBy = (direction: 'asc' | 'desc') =>
-    grid.applyColumnState({ state: [{ colId, sort: direction }], defaultState: { sort: null } });
+  const sortBy = (direction: 'asc' | 'desc') => grid.sortBy(colId, direction);
   const filter = (at: { value: unknown } | undefined) => () => {
     const input = formulaInput();
     if (input && field) writeDraft(input, withExisting(input.value, filterDraft(field, at)));
@@ -52,18 +49,18 @@ export function columnItems(
     'column.sortAscending': { run: () => sortBy('asc') },
     'column.sortDescending': { run: () => sortBy('desc') },
     'column.clearSort': {
-      run: () => grid.applyColumnState({ state: [{ colId, sort: null }] }),
-      disabled: sort !== 'asc' && sort !== 'desc',
+      run: () => grid.sortBy(colId, null),
+      disabled: sort === undefined,
     },
     'column.filterByField': { run: filter(value), disabled: field === undefined },
     'column.filterByValue': { run: filter(value), disabled: field === undefined || value === undefined },
     'column.hide': { run: () => onHide(colId), disabled: locked },
     'column.freeze': {
       label: pinned ? 'Unfreeze column' : undefined,
-      run: () => grid.setColumnsPinned([colId], pinned ? null : 'left'),
+      run: () => grid.freeze(colId, !pinned),
       disabled: locked,
     },
-    'column.autosize': { run: () => grid.autoSizeColumns([colId]) },
+    'column.autosize': { run: () => grid.autosize(colId) },
   };
   return ids.flatMap((id) => {
     const item = all[id];

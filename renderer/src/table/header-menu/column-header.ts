@@ -7,6 +7,7 @@
 import type { ColDef, IHeaderComp, IHeaderParams } from 'ag-grid-community';
 import { isCommand } from '../../commands/match';
 import { MAC } from '../../commands/shown';
+import { gridPort } from '../../grid/ag-port';
 import { focusedValue } from './focused-value';
 import type { HeaderMenus } from './header-menus';
 
@@ -50,7 +51,7 @@ export class ColumnHeader implements IHeaderComp {
     // Read at the press, before focus leaves the cell: "Filter by this field" uses the focused cell's value.
     let focused: { value: unknown } | undefined;
     this.listen(this.root, 'pointerdown', () => {
-      focused = focusedValue(this.params.api, colId);
+      focused = focusedValue(gridPort(this.params.api), colId);
     });
     const openMenu = (byPointer: boolean) => {
       params.menus.toggle({ colId, anchor: this.button, focused }, byPointer);

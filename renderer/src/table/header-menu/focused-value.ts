@@ -1,16 +1,10 @@
-import type { GridApi } from 'ag-grid-community';
+import type { GridPort } from '../../grid/port';
 
 /** The focused cell's value when it is in this column (pinned rows too), undefined when another is focused. */
-export function focusedValue(api: GridApi, colId: string): { value: unknown } | undefined {
-  const cell = api.getFocusedCell();
-  if (!cell || cell.column.getColId() !== colId) return undefined;
-  const row =
-    cell.rowPinned === 'top'
-      ? api.getPinnedTopRow(cell.rowIndex)
-      : cell.rowPinned === 'bottom'
-        ? api.getPinnedBottomRow(cell.rowIndex)
-        : api.getDisplayedRowAtIndex(cell.rowIndex);
-  const data: unknown = row?.data;
+export function focusedValue(grid: GridPort, colId: string): { value: unknown } | undefined {
+  const cell = grid.focusedCell();
+  if (!cell || cell.column !== colId) return undefined;
+  const data: unknown = grid.recordAt(cell.row, cell.pinned);
   if (!data || typeof data !== 'object' || !('fields' in data)) return undefined;
   return { value: (data.fields as Record<string, unknown>)[colId] };
 }

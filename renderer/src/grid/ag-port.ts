@@ -1,0 +1,189 @@
+/**
+ * The grid port (port.ts) over ag-grid's GridApi. One port per grid, made once (a WeakMap by api), so the
+ * app's reads go straight to the api: no copies of rows, and no work added to a scroll frame.
+ */
+import type { AgPublicEventType, ColumnState, GridApi, IRowNode } from 'ag-grid-community';
+import type { RecordData } from '../../../core/records/types';
+import type { ColumnLayout, ColumnSort, GridEvents, GridPort, LoadedRow } from './port';
+
+type Api = GridApi<RecordData>;
+type Node = IRowNode<RecordData>;
+
+/** ag-grid's own columns (the row numbers' selection column) have ids of this form; fields never do. */
+const isOwnColumn = (id: string) => id.startsWith('ag-Grid-');
+
+const EVENTS: { [K in keyof GridEvents]: readonly AgPublicEventType[] } = {
+  focus: ['cellFocused'],
+  columns: ['displayedColumnsChanged', 'columnResized', 'columnMoved', 'columnPinned'],
+  scroll: ['bodyScroll'],
+  rows: ['modelUpdated'],
+  viewport: ['viewportChanged'],
+  editing: ['cellEditingStarted', 'cellEditingStopped'],
+  selection: ['selectionChanged'],
+  sort: ['sortChanged'],
+};
+
+const ports = new WeakMap<Api, GridPort>();
+
+/** The port of a grid (the same object for every call with the same api). */
+export function gridPort(api: Api): GridPort {
+  let port = ports.get(api);
+  if (!port) {
+    port = makePort(api);
+    ports.set(api, port);
+  }
+  return port;
+}
+
+function pinnedNode(api: Api, id: string): Node | undefined {
+  for (let i = 0; i < api.getPinnedTopRowCount(); i++) {
+    const node = api.getPinnedTopRow(i);
+    if (node?.data?.id === id) return node;
+  }
+  return undefined;
+}
+
+const loaded = (node: Node | undefined): LoadedRow | undefined =>
+  node?.data === undefined || node.rowPinned || node.rowIndex === null
+    ? undefined
+    : { index: node.rowIndex, record: node.data };
+
+const sortOf = (c: ColumnState) => (c.sort === 'asc' || c.sort === 'desc' ? c.sort : undefined);
+
+function makePort(api: Api): GridPort {
+  const gone = () => api.isDestroyed();
+  const fieldState = () => api.getColumnState().filter((c) => !isOwnColumn(c.colId));
+  const ownState = () =>
+    api
+      .getColumnState()
+      .filter((c) => isOwnColumn(c.colId))
+      .map((c) => ({ colId: c.colId }));
+  return {
+    gone,
+
+    rowCount: () => api.getDisplayedRowCount(),
+    countKnown: () => api.isLastRowIndexKnown() ?? false,
+    setRowCount: (count, known) => api.setRowCount(count, known),
+    recordAt: (row, pinned = false) =>
+      (pinned ? api.getPinnedTopRow(row) : api.getDisplayedRowAtIndex(row))?.data,
+    rowIdAt: (row) => api.getDisplayedRowAtIndex(row)?.id,
+    recordOf: (id) => api.getRowNode(id)?.data,
+    rowOf: (id) => loaded(api.getRowNode(id)),
+    updateRecord: (record, pinned = false) => {
+      if (gone()) return false;
+      const node = pinned ? pinnedNode(api, record.id) : api.getRowNode(record.id);
+      node?.setData(record);
+      return node !== undefined;
+    },
+    pinRecords: (records) => {
+      if (!gone()) api.setGridOption('pinnedTopRowData', [...records]);
+    },
+    drawnRows: () => ({ first: api.getFirstDisplayedRowIndex(), last: api.getLastDisplayedRowIndex() }),
+    showRow: (row, where) => api.ensureIndexVisible(row, where),
+    reload: () => api.refreshInfiniteCache(),
+    redrawRecords: (ids, columns) => {
+      if (gone()) return;
+      const rowNodes = ids.flatMap((id) =>
+        [api.getRowNode(id), pinnedNode(api, id)].filter((n): n is Node => n !== undefined),
+      );
+      if (rowNodes.length > 0)
+        api.refreshCells({ rowNodes, force: true, ...(columns ? { columns: [...columns] } : {}) });
+    },
+    redrawRows: (rows, columns) => {
+      if (gone()) return;
+      const rowNodes = [...rows].flatMap((i) => api.getDisplayedRowAtIndex(i) ?? []);
+      if (rowNodes.length > 0) api.refreshCells({ rowNodes, columns: [...columns] });
+    },
+    flash: (id, columns) => {
+      const node = api.getRowNode(id);
+      if (node) api.flashCells({ rowNodes: [node], columns: [...columns] });
+    },
+
+    focusedCell: () => {
+      const cell = api.getFocusedCell();
+      return cell
+        ? { row: cell.rowIndex, column: cell.column.getColId(), pinned: cell.rowPinned === 'top' }
+        : undefined;
+    },
+    focusCell: (cell) => api.setFocusedCell(cell.row, cell.column, cell.pinned ? 'top' : null),
+    clearFocus: () => api.clearFocusedCell(),
+    focusHeader: (column) => api.setFocusedHeader(column),
+    editingColumn: () => api.getEditingCells()[0]?.column?.getColId(),
+
+    selectedRows: () => api.getSelectedNodes().flatMap((n) => loaded(n) ?? []),
+    selectedCount: () => api.getSelectedNodes().length,
+    isSelected: (row) => api.getDisplayedRowAtIndex(row)?.isSelected() ?? false,
+    selectRow: (row, selected = true) => api.getDisplayedRowAtIndex(row)?.setSelected(selected),
+    deselectRecord: (id) => api.getRowNode(id)?.setSelected(false),
+
+    columns: () =>
+      api.getAllDisplayedColumns().flatMap((c) => (isOwnColumn(c.getColId()) ? [] : [c.getColId()])),
+    hasColumn: (id) => api.getColumn(id) !== null,
+    showColumn: (id) => api.ensureColumnVisible(id),
+    columnPlaces: () =>
+      api.getAllDisplayedColumns().map((c) => ({
+        id: c.getColId(),
+        left: c.getLeft() ?? 0,
+        width: c.getActualWidth(),
+        pinned: c.getPinned() === 'left',
+      })),
+    columnLayout: () =>
+      fieldState().map((c): ColumnLayout => ({
+        id: c.colId,
+        ...(typeof c.width === 'number' ? { width: c.width } : {}),
+        ...(c.pinned === 'left' || c.pinned === 'right' ? { pinned: c.pinned } : {}),
+      })),
+    applyLayout: (columns, sort) => {
+      const placed = new Set(columns.map((c) => c.id));
+      const sortIndex = new Map(sort.map((s, i) => [s.column, i]));
+      const sortState = (colId: string): Partial<ColumnState> => {
+        const i = sortIndex.get(colId);
+        return i === undefined ? {} : { sort: sort[i]!.direction, sortIndex: i };
+      };
+      const state: ColumnState[] = [
+        ...ownState(),
+        ...columns.map((c) => ({
+          colId: c.id,
+          ...(c.width !== undefined ? { width: c.width } : {}),
+          pinned: c.pinned ?? null,
+          ...sortState(c.id),
+        })),
+        ...fieldState()
+          .filter((c) => !placed.has(c.colId))
+          .map((c) => ({ colId: c.colId, ...sortState(c.colId) })),
+      ];
+      api.applyColumnState({ state, applyOrder: columns.length > 0, defaultState: { sort: null } });
+    },
+    orderColumns: (ids) =>
+      api.applyColumnState({ state: [...ownState(), ...ids.map((colId) => ({ colId }))], applyOrder: true }),
+    sort: () =>
+      fieldState()
+        .filter((c) => sortOf(c) !== undefined)
+        .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
+        .map((c): ColumnSort => ({ column: c.colId, direction: sortOf(c)! })),
+    sortBy: (column, direction) =>
+      api.applyColumnState(
+        direction === null
+          ? { state: [{ colId: column, sort: null }] }
+          : { state: [{ colId: column, sort: direction }], defaultState: { sort: null } },
+      ),
+    columnSort: (column) => {
+      const sort = api.getColumn(column)?.getSort();
+      return sort === 'asc' || sort === 'desc' ? sort : undefined;
+    },
+    isFrozen: (column) => api.getColumn(column)?.isPinned() ?? false,
+    freeze: (column, frozen) => api.setColumnsPinned([column], frozen ? 'left' : null),
+    autosize: (column) => api.autoSizeColumns([column]),
+
+    on: (event, listener) => {
+      const types = EVENTS[event];
+      // The listener takes ag-grid's event as it is (a scroll's has direction and left): nothing made per event.
+      const handler = listener as (e: unknown) => void;
+      for (const t of types) api.addEventListener(t, handler);
+      return () => {
+        if (gone()) return;
+        for (const t of types) api.removeEventListener(t, handler);
+      };
+    },
+  };
+}
