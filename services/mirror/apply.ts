@@ -76,6 +76,16 @@ export function heldByConflicts(ctx: EngineContext, m: MirrorRow): Set<string> {
   );
 }
 
+/** The records deleted here whose deletion a conflict holds back (deleted-local), as of the last merge. */
+export function deletedHeldByConflicts(ctx: EngineContext, m: MirrorRow): Set<string> {
+  return new Set(
+    ctx.store
+      .conflicts(m.id)
+      .filter((c) => c.kind === 'deleted-local')
+      .map((c) => c.recordId),
+  );
+}
+
 /**
  * The cells (field ids) in an open conflict, by record, which a merge keeps in conflict (see mergeRecord): the
  * mirror's conflicts read once per merge, not once per record merged.

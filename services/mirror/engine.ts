@@ -23,7 +23,7 @@ import { MirrorPull } from './pull';
 import { MirrorPush } from './push';
 import type { EngineContext, Run } from './run';
 import { mergeBase } from './apply';
-import { linkIds } from './links';
+import { linkIds, weave } from './links';
 import { mirroredTables, withCell } from './run';
 import { nameOf } from '../links/names';
 import { MirrorStore } from './store';
@@ -346,6 +346,31 @@ export class MirrorEngine implements Mirrors {
           this.store.noteRereads(m.id, table.id, [c.recordId]);
           for (const side of base.pairs.sidesOf(table))
             this.store.noteRereads(m.id, side.otherTableId, linkIds(remote, side.fieldId));
+          // The records linking it through a field with none back (a self-link): the copy took it out of their
+          // cells with its deletion, and puts it back where the base (the service) has it.
+          for (const t of mirroredTables(m)) {
+            const oneWay = t.fields.filter(
+              (f) =>
+                f.type === 'multipleRecordLinks' &&
+                !base.pairs.has(f) &&
+                f.options?.['linkedTableId'] === table.id,
+            );
+            if (oneWay.length === 0) continue;
+            const copy = await copyOf(t.id);
+            for (const [id, b] of this.store.baseRecords(m.id, t.id)) {
+              const mine = copy.get(id);
+              if (!mine) continue;
+              let fields = mine.fields;
+              for (const f of oneWay) {
+                const had = linkIds(b, f.id);
+                const now = linkIds(mine, f.id);
+                if (had.includes(c.recordId) && !now.includes(c.recordId))
+                  fields = withCell(fields, f.id, weave(now, [c.recordId], had));
+              }
+              // Edited since it was read: it keeps the edit, and the next sync compares it.
+              if (fields !== mine.fields) await put(t.id, { ...mine, fields });
+            }
+          }
         }
       }
       this.store.dropConflictById(c.id);

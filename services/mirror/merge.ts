@@ -9,7 +9,7 @@
  */
 import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { addsLinks, linkIds, mergeLinks } from './links';
+import { addsLinks, linkIds, mergeLinks, weave } from './links';
 import type { LinkCell, LinkPairs } from './links';
 import type { StoredConflict } from './store';
 import { sameCell, writableFields } from './values';
@@ -63,6 +63,23 @@ export interface MergeContext {
   held?: (id: string) => boolean;
   /** The record's cells (field ids) in an open conflict. */
   open?: ReadonlySet<string>;
+  /**
+   * Whether record `id` was deleted here in a conflict that holds its deletion back (deleted-local): the copy
+   * took it out of the link cells that are no pair (a self-link, a link with no field back), as it does every
+   * deleted record, and the service keeps it there until the user decides.
+   */
+  deletedHeld?: (id: string) => boolean;
+}
+
+/** A one-way link cell's ids that the copy lost with a record whose deletion is held (see deletedHeld). */
+function lostLinks(
+  fieldId: string,
+  base: RecordData,
+  mine: RecordData,
+  deletedHeld: (id: string) => boolean,
+): string[] {
+  const kept = new Set(linkIds(mine, fieldId));
+  return linkIds(base, fieldId).filter((id) => !kept.has(id) && deletedHeld(id));
 }
 
 /**
@@ -78,7 +95,7 @@ export function mergeRecord(
   base: RecordData | undefined,
   mine: RecordData | null | undefined,
   theirs: RecordData | null,
-  { held = () => false, open = new Set() }: MergeContext = {},
+  { held = () => false, open = new Set(), deletedHeld = () => false }: MergeContext = {},
 ): Merged {
   const none: Merged = { base: null, conflicts: [], send: {}, deleteRemote: false, links: new Map() };
   if (base === undefined) {
@@ -134,8 +151,12 @@ export function mergeRecord(
   });
   for (const f of table.fields) {
     const b = base.fields[f.id];
-    const m = mine.fields[f.id];
     const t = theirs.fields[f.id];
+    // A one-way link cell is merged as the copy would hold it had those records not gone, so the service keeps
+    // the links; the copy, which has not the records, never takes them.
+    const lost =
+      f.type === 'multipleRecordLinks' && !pairs.has(f) ? lostLinks(f.id, base, mine, deletedHeld) : [];
+    const m = lost.length > 0 ? weave(linkIds(mine, f.id), lost, linkIds(base, f.id)) : mine.fields[f.id];
     if (pairs.has(f)) {
       const cell = mergeLinks(linkIds(base, f.id), linkIds(mine, f.id), linkIds(theirs, f.id), held);
       links.set(f.id, cell);
@@ -148,6 +169,7 @@ export function mergeRecord(
       computed.push(f);
       continue;
     }
+    const changedBefore: boolean = localChanged;
     if (open.has(f.id) && !sameCell(f, m, t)) {
       put(local, f.id, m);
       put(next, f.id, b);
@@ -167,6 +189,14 @@ export function mergeRecord(
       put(local, f.id, m);
       put(next, f.id, b);
       conflicts.push(cellConflict(f.id, m, t));
+    }
+    if (lost.length > 0) {
+      const gone = new Set(lost);
+      const cell = local[f.id];
+      const kept = (Array.isArray(cell) ? (cell as string[]) : []).filter((id) => !gone.has(id));
+      if (kept.length > 0) local[f.id] = kept;
+      else delete local[f.id];
+      localChanged = changedBefore || !sameCell(f, mine.fields[f.id], local[f.id]);
     }
   }
   // Computed cells follow the cells they are computed from. With nothing of this record's left to send, the

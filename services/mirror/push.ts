@@ -7,7 +7,15 @@
  */
 import type { TableClient } from '../../core/api/index';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { MERGE_ROUNDS, commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
+import {
+  MERGE_ROUNDS,
+  commitMerge,
+  deletedHeldByConflicts,
+  heldByConflicts,
+  mergeBase,
+  openCells,
+  writeCopy,
+} from './apply';
 import type { MergedRecord } from './apply';
 import type { LocalChanges, Unsent } from './change-count';
 import type { MirrorCreates } from './creates';
@@ -93,18 +101,19 @@ export class MirrorPush {
       work.push({ table, remote, copy, created, ids, theirs, merged: [] });
     }
     const held = heldByConflicts(this.ctx, m);
+    const deletedHeld = deletedHeldByConflicts(this.ctx, m);
     for (const w of work)
-      for (const id of w.ids)
-        if (
-          wholeRecord(
-            w.table,
-            base.pairs,
-            this.baseOf(m, id),
-            w.copy.get(id) ?? null,
-            w.theirs.get(id) ?? null,
-          )
-        )
-          held.add(id);
+      for (const id of w.ids) {
+        const whole = wholeRecord(
+          w.table,
+          base.pairs,
+          this.baseOf(m, id),
+          w.copy.get(id) ?? null,
+          w.theirs.get(id) ?? null,
+        );
+        if (whole) held.add(id);
+        if (whole === 'deleted-local') deletedHeld.add(id);
+      }
     const isHeld = (id: string) => {
       if (known.has(id)) return held.has(id);
       // A record made here: its links go with its create, or with the next pass.
@@ -121,7 +130,7 @@ export class MirrorPush {
           this.baseOf(m, id),
           w.copy.get(id) ?? null,
           w.theirs.get(id) ?? null,
-          { held: isHeld, open: open(id) },
+          { held: isHeld, open: open(id), deletedHeld: (x) => deletedHeld.has(x) },
         ),
       }));
     const patched = planLinks(work);
@@ -134,7 +143,7 @@ export class MirrorPush {
     this.ctx.store.transaction(() => {
       for (const w of work) for (const x of w.merged) commitMerge(this.ctx, base, m, w.table, x.id, x.merged);
     });
-    for (const w of work) await this.sendUpdates(run, w, patched, base);
+    for (const w of work) await this.sendUpdates(run, w, patched, base, deletedHeld);
     for (const w of work) await this.sendDeletes(run, w, base);
     let files = false;
     for (const w of work) {
@@ -167,7 +176,13 @@ export class MirrorPush {
     return this.ctx.store.baseRecord(m.id, id);
   }
 
-  private async sendUpdates(run: Run, w: TableWork, patched: Patched, base: MergeBase): Promise<void> {
+  private async sendUpdates(
+    run: Run,
+    w: TableWork,
+    patched: Patched,
+    base: MergeBase,
+    deletedHeld: ReadonlySet<string>,
+  ): Promise<void> {
     const { table, remote, copy } = w;
     const byId = new Map(table.fields.map((f) => [f.id, f]));
     const merged = new Map(w.merged.map((x) => [x.id, x.merged]));
@@ -238,6 +253,14 @@ export class MirrorPush {
                     listOrNone(heldAs(answer, cell, cell.copy)),
                   );
                 } else keep(f.id, old?.fields[f.id], l?.fields[f.id]);
+              } else if (
+                f.type === 'multipleRecordLinks' &&
+                linkIds(r, f.id).some((id) => deletedHeld.has(id))
+              ) {
+                // A one-way link to a record deleted here in a conflict: the service keeps it, and the base; the
+                // copy, which has not the record, does not (see mergeRecord's deletedHeld).
+                const ids = linkIds(r, f.id).filter((id) => !deletedHeld.has(id));
+                mine.fields = withCell(mine.fields, f.id, listOrNone(ids));
               } else if (
                 l !== undefined &&
                 f.type === 'multipleAttachments' &&

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { RecordTableClient, SchedulerRegistry } from '../../../core/api/index';
+import type { TableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
 import { startServer } from '../../../server/index';
 import type { RunningServer } from '../../../server/index';
@@ -282,4 +283,31 @@ export function beforeFirstPost(path: string, during: () => Promise<void>): type
     }
     return globalThis.fetch(input, init);
   };
+}
+
+/** Resolves every open conflict of a mirror by "take theirs": a case starts with none, whatever the last left. */
+export async function resolveAllTheirs(mirrors: Mirrors, mirrorId: string): Promise<void> {
+  const open = await mirrors.conflicts(mirrorId);
+  if (open.length > 0)
+    await mirrors.resolve(
+      mirrorId,
+      open.map((c) => ({ conflictId: c.id, choice: 'theirs' as const })),
+    );
+}
+
+/** A link cell's ids as `client` reads them, by field name (none for an empty cell). */
+export const linkCell = async (client: TableClient, id: string, field: string): Promise<string[]> =>
+  ((await client.get(id)).fields[field] as string[] | undefined) ?? [];
+
+/** An idle sync after everything is settled sends and receives nothing, and the copy is the service. */
+export async function expectSettled(
+  h: MirrorHarness,
+  mirrors: Mirrors,
+  mirrorId: string,
+  tables: string[],
+): Promise<void> {
+  await expectCopyEqualsRemote(h, tables);
+  expect((await mirrors.list())[0]!.localChanges).toBe(0);
+  expect(await mirrors.sync(mirrorId)).toMatchObject({ sent: 0, received: 0, conflicts: 0 });
+  await expectCopyEqualsRemote(h, tables);
 }

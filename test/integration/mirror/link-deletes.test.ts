@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TableClient } from '../../../core/api/index';
 import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
-import { expectCopyEqualsRemote, startMirrorHarness } from './harness';
+import { expectSettled, linkCell, resolveAllTheirs, startMirrorHarness } from './harness';
 import type { MirrorHarness } from './harness';
 
 let h: MirrorHarness;
@@ -30,18 +30,9 @@ beforeAll(async () => {
   summary = await mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId });
 }, 120_000);
 afterAll(() => h.close());
-// Each case starts with no conflict open, whatever the one before it left.
-beforeEach(async () => {
-  const open = await mirrors.conflicts(summary.id);
-  if (open.length > 0)
-    await mirrors.resolve(
-      summary.id,
-      open.map((c) => ({ conflictId: c.id, choice: 'theirs' as const })),
-    );
-});
+beforeEach(() => resolveAllTheirs(mirrors, summary.id));
 
-const cell = async (client: TableClient, id: string, field: string) =>
-  ((await client.get(id)).fields[field] as string[] | undefined) ?? [];
+const cell = linkCell;
 
 /** A company and a person of its own for one case, linked or not, on both sides. */
 async function fresh(name: string, linked: boolean): Promise<{ company: string; person: string }> {
@@ -53,13 +44,7 @@ async function fresh(name: string, linked: boolean): Promise<{ company: string; 
   return { company, person };
 }
 
-/** An idle sync after everything is settled sends and receives nothing, and the copy is the service. */
-async function settled(): Promise<void> {
-  await expectCopyEqualsRemote(h, both);
-  expect((await mirrors.list())[0]!.localChanges).toBe(0);
-  expect(await mirrors.sync(summary.id)).toMatchObject({ sent: 0, received: 0, conflicts: 0 });
-  await expectCopyEqualsRemote(h, both);
-}
+const settled = () => expectSettled(h, mirrors, summary.id, both);
 
 /** The one open conflict, which must be over the whole of `recordId`. */
 async function wholeConflict(recordId: string, kind: 'deleted-local' | 'deleted-remote') {
