@@ -447,6 +447,8 @@ export class MirrorPull {
       merged: mergeRecord(table, base.pairs, x.base, x.mine, x.theirs, {
         held: (id) => held.has(id),
         open: open(x.id),
+        // A record deleted here is held out of one-way link cells too (the push settles it: see mergeRecord).
+        deletedHeld: (id) => held.has(id),
       }),
     }));
   }

@@ -2,7 +2,8 @@
  * Link pairs beyond one field between two tables: a record linked from two fields of one table and from a
  * second table, deleted on one side while the other changed it, settled by "take theirs" and "keep mine"
  * (every edge kept on the service while the conflict is open, restored on both sides or gone with the
- * record); a self-link (a link field with none back, so no pair) to a record deleted here, held the same way;
+ * record); a self-link (a link field with none back, so no pair) to a record deleted here, held the same way,
+ * and one another user adds to meanwhile (no conflict of its own);
  * and the order of a link cell set offline in a self-link and in a third table's cell.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -155,6 +156,39 @@ describe.each(['theirs', 'mine'] as const)('a conflict over a whole record, reso
       expect(made).toHaveLength(0);
       expect(await cell(copy('People'), p, 'Supplier')).toEqual([]);
     }
+    await settled();
+  });
+});
+
+describe('a self-link that another user adds to, in a record linking one deleted here', () => {
+  it('is no conflict of its own while that deletion is one, and keeps both links on the service', async () => {
+    const x = (await remote('People').create({ Name: 'Added there' })).id;
+    const p = (await remote('People').create({ Name: 'Deleted here' })).id;
+    const r = (await remote('People').create({ Name: 'Links both', Manager: [p] })).id;
+    await mirrors.sync(summary.id);
+    await copy('People').delete(p);
+    await remote('People').update(p, { Age: 71 });
+    await remote('People').update(r, { Manager: [p, x] });
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect(await mirrors.conflicts(summary.id)).toMatchObject([{ recordId: p, kind: 'deleted-local' }]);
+    expect(await cell(remote('People'), r, 'Manager')).toEqual([p, x]);
+    expect(await cell(copy('People'), r, 'Manager')).toEqual([x]);
+    const [c] = await mirrors.conflicts(summary.id);
+    await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice: 'theirs' }]);
+    expect(await cell(copy('People'), r, 'Manager')).toEqual([p, x]);
+    await settled();
+  });
+
+  it('goes with that record, when the service did not change it, and keeps the link added', async () => {
+    const x = (await remote('People').create({ Name: 'Added there 2' })).id;
+    const p = (await remote('People').create({ Name: 'Deleted here 2' })).id;
+    const r = (await remote('People').create({ Name: 'Links both 2', Manager: [p] })).id;
+    await mirrors.sync(summary.id);
+    await copy('People').delete(p);
+    await remote('People').update(r, { Manager: [p, x] });
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    await expect(remote('People').get(p)).rejects.toThrow();
+    expect(await cell(remote('People'), r, 'Manager')).toEqual([x]);
     await settled();
   });
 });
