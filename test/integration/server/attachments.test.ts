@@ -178,6 +178,36 @@ describe('uploadAttachment', () => {
     }
   });
 
+  it('a small image sent after several photos waits only for the decode under way', async () => {
+    // Photos of noise just under the heavy lane's bound, each another file (bytes after its end), all at once.
+    const photo = await sharp({
+      create: {
+        width: 1990,
+        height: 1990,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      },
+    })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const small = await jpeg(40, 30);
+    const record = (await s.request('POST', `/v0/${s.baseId}/People`, { fields: {} })).body.id as string;
+    const answered: string[] = [];
+    const send = async (name: string, bytes: Buffer) => {
+      await upload(s, record, bytes, name, 'image/jpeg');
+      answered.push(name);
+    };
+    const photos = Array.from({ length: 10 }, (_, i) =>
+      send(`photo${i}.jpg`, Buffer.concat([photo, Buffer.from(`${i} ${Math.random()}`)])),
+    );
+    // Sent once the first photo is answered, so the others are surely waiting in the lane.
+    await Promise.race(photos);
+    await Promise.all([...photos, send('small.jpg', small)]);
+    // After the first photo and the one decoding when it came (or one ending as it was read), not after all.
+    expect(answered.indexOf('small.jpg'), answered.join(', ')).toBeLessThanOrEqual(2);
+  });
+
   it('refuses what is not an upload: unknown record or field, other field types, bad base64, no key', async () => {
     const bytes = Buffer.from('x');
     expect((await upload(s, 'recNotARecord0000', bytes, 'a.txt', 'text/plain')).status).toBe(404);
