@@ -1,15 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AllCommunityModule, ModuleRegistry } from 'ag-grid-community';
 import { App } from './App';
 import { ApiProvider } from './api/ApiProvider';
+import { registerGridModules } from './grid/modules';
 import { pageBridge } from './api/page-bridge';
 import { ErrorBoundary } from './status/ErrorBoundary';
 import { installLastResort } from './status/last-resort';
 import './styles.css';
 
-// All of Community: the infinite row model plus tooltips, cell classes, column moving and resizing.
-ModuleRegistry.registerModules([AllCommunityModule]);
+registerGridModules();
 
 installLastResort(window);
 

@@ -3,7 +3,6 @@
  * `data-ag-theme-mode` on <html>; the app's own CSS uses the same media query.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import { themeQuartz } from 'ag-grid-community';
 
 const query = '(prefers-color-scheme: dark)';
 
@@ -23,26 +22,3 @@ export function useColorScheme(): ColorScheme {
   }, [scheme]);
   return scheme;
 }
-
-/**
- * The grid takes the app's own palette (styles.css) in both modes, so in dark mode it matches the toolbar and
- * status bar around it instead of Quartz's own dark blue-grey.
- */
-const palette = {
-  backgroundColor: 'var(--bg)',
-  foregroundColor: 'var(--fg)',
-  chromeBackgroundColor: 'var(--bg-2)',
-  headerBackgroundColor: 'var(--bg-2)',
-  borderColor: 'var(--border)',
-  accentColor: 'var(--accent)',
-};
-
-export const gridTheme = themeQuartz
-  .withParams({
-    fontSize: 13,
-    spacing: 6,
-    headerFontWeight: 600,
-    wrapperBorderRadius: 0,
-  })
-  .withParams(palette, 'light')
-  .withParams(palette, 'dark');

@@ -8,7 +8,7 @@ import type { AgGridReactProps } from 'ag-grid-react';
 import type { ColDef, GridApi, GridReadyEvent, IDatasource, GetRowIdParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { gridTheme } from '../theme';
+import { gridTheme } from './theme';
 import { columnDefs } from './columns';
 
 interface Props {

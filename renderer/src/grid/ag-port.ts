@@ -89,6 +89,20 @@ function makePort(api: Api): GridPort {
       if (rowNodes.length > 0)
         api.refreshCells({ rowNodes, force: true, ...(columns ? { columns: [...columns] } : {}) });
     },
+    redrawCellsWhere: (columns, where) => {
+      if (gone()) return;
+      const holds = (node: Node) =>
+        columns.some((colKey) => where(api.getCellValue({ rowNode: node, colKey })));
+      const rowNodes: Node[] = [];
+      api.forEachNode((node) => {
+        if (node.data && holds(node)) rowNodes.push(node);
+      });
+      for (let i = 0; i < api.getPinnedTopRowCount(); i++) {
+        const node = api.getPinnedTopRow(i);
+        if (node && holds(node)) rowNodes.push(node);
+      }
+      if (rowNodes.length > 0) api.refreshCells({ rowNodes, columns: [...columns], force: true });
+    },
     redrawRows: (rows, columns) => {
       if (gone()) return;
       const rowNodes = [...rows].flatMap((i) => api.getDisplayedRowAtIndex(i) ?? []);

@@ -92,6 +92,9 @@ export class PreviousRows {
   }
 }
 
+/** What the grid reads its rows from, one per query (the grid destroys a replaced one). */
+export type RowSource = IDatasource;
+
 export interface DatasourceOptions {
   previous?: PreviousRows;
   /** The rows on screen, asked for with each block, and the rows of blocks left unread. */

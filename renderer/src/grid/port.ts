@@ -108,6 +108,11 @@ export interface GridPort {
   reload(): void;
   /** Draws again the cells of these records, in the view and pinned, whether their data changed or not. */
   redrawRecords(ids: readonly string[], columns?: readonly string[]): void;
+  /**
+   * Draws again, in `columns`, the loaded and pinned rows where one of those cells' shown values (the
+   * column's getter's, edits included) passes `where`.
+   */
+  redrawCellsWhere(columns: readonly string[], where: (value: unknown) => boolean): void;
   /** Draws again the cells of these rows of the view in `columns`, where the grid sees a change. */
   redrawRows(rows: Iterable<number>, columns: readonly string[]): void;
   /** Flashes a record's cells in `columns` (someone else changed them). */

@@ -5,10 +5,10 @@
  */
 import { useEffect, useMemo } from 'react';
 import type { RefObject } from 'react';
-import type { GridApi, IRowNode } from 'ag-grid-community';
 import type { Column, TableDeskApi } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { useApi } from '../api/ApiProvider';
+import type { GridPort } from '../grid/port';
 import { linkIds, linkNames, linkedTableId } from './names';
 
 /** The tab's columns as last rendered; rows that arrive before the first columns wait for them. */
@@ -33,7 +33,7 @@ class RowNames {
 }
 
 export function useLinkCells(
-  grid: RefObject<GridApi<RecordData> | null>,
+  grid: RefObject<GridPort | null>,
   columns: readonly Column[],
   target: { connectionId: string; baseId: string; table: string },
 ): RowNames {
@@ -53,23 +53,11 @@ export function useLinkCells(
   useEffect(
     () =>
       linkNames.subscribe((tableId, ids) => {
-        const gridApi = grid.current;
+        const port = grid.current;
         const fields = columns.filter((c) => linkedTableId(c) === tableId).map((c) => c.name);
-        if (!gridApi || gridApi.isDestroyed() || fields.length === 0) return;
+        if (!port || port.gone() || fields.length === 0) return;
         // The values shown (the edit store's, through the column's getter), not only the loaded ones.
-        const holds = (node: IRowNode<RecordData>) =>
-          fields.some((f) =>
-            linkIds(gridApi.getCellValue({ rowNode: node, colKey: f })).some((id) => ids.has(id)),
-          );
-        const rowNodes: IRowNode<RecordData>[] = [];
-        gridApi.forEachNode((node) => {
-          if (node.data && holds(node)) rowNodes.push(node);
-        });
-        for (let i = 0; i < gridApi.getPinnedTopRowCount(); i++) {
-          const node = gridApi.getPinnedTopRow(i);
-          if (node && holds(node)) rowNodes.push(node);
-        }
-        if (rowNodes.length > 0) gridApi.refreshCells({ rowNodes, columns: fields, force: true });
+        port.redrawCellsWhere(fields, (value) => linkIds(value).some((id) => ids.has(id)));
       }),
     [grid, columns],
   );

@@ -111,7 +111,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     loaded: progress.loaded,
     mapped: count && !count.exact ? count.count : 0,
   });
-  const rowNames = useLinkCells(gridApi, columns, { connectionId, baseId, table });
+  const rowNames = useLinkCells(port, columns, { connectionId, baseId, table });
   const linked = useLinkedForms(connectionId, baseId);
   const mirror = mirrorServedAs(useMirrors().mirrors, connectionId, baseId);
 

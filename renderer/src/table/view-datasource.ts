@@ -1,8 +1,7 @@
 /** The grid datasource of one query of a table tab, reading rows through the tab's view session. */
-import type { IDatasource } from 'ag-grid-community';
 import type { Response } from '../../../core/contract';
 import { createDatasource } from '../grid/datasource';
-import type { PreviousRows } from '../grid/datasource';
+import type { PreviousRows, RowSource } from '../grid/datasource';
 import type { ScreenRows } from '../grid/screen-rows';
 import { Placements, placedRows } from '../rows/placements';
 import { SupersededError } from './view-session';
@@ -26,7 +25,7 @@ export function viewDatasource(
   placements: Placements = new Placements(),
   previous?: PreviousRows,
   screen?: ScreenRows,
-): IDatasource {
+): RowSource {
   // The grid destroys a replaced datasource; its late answers must not touch the new view's state.
   let current = true;
   const ds = createDatasource(
