@@ -202,7 +202,7 @@ describe('the built main process, loaded as Electron loads it', () => {
       expect(await app.send({ do: 'call-from', frame }), frame).toEqual(REFUSED);
   });
 
-  it('refuses every permission request, permission check and device permission', async () => {
+  it('refuses every permission request, permission check and device permission but a clipboard read by the app page', async () => {
     const app = await start();
     const state = await until(app, windowOpen);
     expect(state.handlers).toEqual({
@@ -210,7 +210,15 @@ describe('the built main process, loaded as Electron loads it', () => {
       permissionCheck: true,
       devicePermission: true,
     });
-    expect(await app.send({ do: 'permissions' })).toEqual({ request: false, check: false, device: false });
+    expect(await app.send({ do: 'permissions' })).toEqual({
+      request: false,
+      check: false,
+      device: false,
+      clipboardRequest: true,
+      clipboardCheck: true,
+      clipboardRequestElsewhere: false,
+      clipboardCheckElsewhere: false,
+    });
   });
 
   it('serves the renderer on app:// with its CSP, nothing outside it, and blocks navigation away', async () => {

@@ -248,7 +248,13 @@ class App extends EventEmitter {
 export const app = new App();
 
 type PermissionCheck = (wc: unknown, permission: string, origin: string, details: unknown) => boolean;
-type PermissionRequest = (wc: unknown, permission: string, callback: (granted: boolean) => void) => void;
+/** Electron passes `details` (the requesting page's URL among them) to every request. */
+type PermissionRequest = (
+  wc: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details: { requestingUrl: string },
+) => void;
 type DevicePermission = (details: { deviceType: string; origin: string }) => boolean;
 
 export const session = {

@@ -148,11 +148,17 @@ async function answer(command: Command): Promise<unknown> {
     case 'permissions': {
       const { permissionRequest, permissionCheck, devicePermission } = session.defaultSession;
       const wc = window().webContents;
-      const requested = await new Promise<boolean>((resolve) => permissionRequest?.(wc, 'media', resolve));
+      const request = (permission: string, requestingUrl: string) =>
+        new Promise<boolean>((resolve) => permissionRequest?.(wc, permission, resolve, { requestingUrl }));
+      const check = (permission: string, origin: string) => permissionCheck?.(wc, permission, origin, {});
       return {
-        request: requested,
-        check: permissionCheck?.(wc, 'media', 'app://tabledesk', {}),
+        request: await request('media', 'app://tabledesk/index.html'),
+        check: check('media', 'app://tabledesk'),
         device: devicePermission?.({ deviceType: 'hid', origin: 'app://tabledesk' }),
+        clipboardRequest: await request('clipboard-read', 'app://tabledesk/index.html'),
+        clipboardCheck: check('clipboard-read', 'app://tabledesk'),
+        clipboardRequestElsewhere: await request('clipboard-read', 'https://example.com/'),
+        clipboardCheckElsewhere: check('clipboard-read', 'https://example.com'),
       };
     }
     case 'preload':
