@@ -10,12 +10,19 @@ export class FormulaError {
 }
 
 /** A date/time instant. `timeZone`/`locale` are set by SET_TIMEZONE / SET_LOCALE for DATETIME_FORMAT. */
+/** The furthest a JavaScript Date reaches from 1970, in ms either way (ECMAScript's time value range). */
+const MAX_DATE_MS = 8.64e15;
+
 export class FormulaDate {
+  /** NaN for a date no Date can hold (`{Due} + 100000000000`): every reader of `ms` takes NaN as invalid. */
+  readonly ms: number;
   constructor(
-    readonly ms: number,
+    ms: number,
     readonly timeZone?: string,
     readonly locale?: string,
-  ) {}
+  ) {
+    this.ms = Math.abs(ms) <= MAX_DATE_MS ? ms : NaN;
+  }
 }
 
 export type FormulaValue =

@@ -28,6 +28,9 @@ function onDates(
   return (args, _r, ctx) => {
     const ds = args.slice(0, n).map(toDate);
     for (const d of ds) if (d === null || d instanceof FormulaError) return d;
+    // A date past what a Date holds (FormulaDate made it NaN) has no parts and no text.
+    if (ds.some((d) => Number.isNaN((d as FormulaDate).ms)))
+      return new FormulaError('The date is out of range');
     return f(ds as FormulaDate[], args, ctx);
   };
 }

@@ -170,3 +170,17 @@ describe('dates in comparisons and arithmetic', () => {
     );
   });
 });
+
+describe('a date past the range a Date holds (±8.64e15 ms)', () => {
+  it.each([
+    ['{Due} + 100000000000', undefined],
+    ['DATEADD({Due}, 100000000000, "days")', undefined],
+    ['({Due} + 100000000000) & ""', undefined],
+    ['DATETIME_FORMAT({Due} + 100000000000)', { error: '#ERROR!' }],
+    ['DATETIME_FORMAT({Due} + 100000000000, "YYYY")', { error: '#ERROR!' }],
+    ['YEAR(DATEADD({Due}, 100000000000, "days"))', { error: '#ERROR!' }],
+    ['{Due} - 100000000000', undefined],
+  ])('%s → %j (a blank cell or an error), never a thrown RangeError', (formula, value) => {
+    expect(cell(formula)).toEqual(value);
+  });
+});
