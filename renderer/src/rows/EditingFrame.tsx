@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import type { MenuItem } from '../ui/CommandMenu';
 import { CommandMenu } from '../ui/CommandMenu';
 import { EditNotices } from './EditNotices';
-import { groupHeaderOf } from '../table/groups/group-rows';
+import { groupHeaderOf } from '../grid/group-rows';
 import type { CellPosition } from '../grid/port';
 import type { ViewCount } from '../status/StatusBar';
 import { cellProblem } from './cell-problem';

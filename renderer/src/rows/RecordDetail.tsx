@@ -19,7 +19,7 @@ import { linkedTableId } from '../links/names';
 import { LinkedRecords } from '../links/LinkedRecords';
 import type { TableEditing } from './table-editing';
 import { Attachments } from './attachments/Attachments';
-import { groupHeaderOf } from '../table/groups/group-rows';
+import { groupHeaderOf } from '../grid/group-rows';
 import { useModalFocus } from '../ui/useModalFocus';
 import { isCommand } from '../commands/match';
 import { MAC } from '../commands/shown';

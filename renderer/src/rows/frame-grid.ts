@@ -6,7 +6,7 @@
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import type { CellPosition } from '../grid/port';
-import { groupHeaderOf } from '../table/groups/group-rows';
+import { groupHeaderOf } from '../grid/group-rows';
 import type { BulkGrid } from './range/bulk-plan';
 import { selectionOf } from './selection';
 import type { Selection } from './selection';

@@ -14,7 +14,7 @@ import { formatCell } from '../grid/format';
 import type { CellPosition } from '../grid/port';
 import { linkText } from '../links/names';
 import { pastedLinks } from '../links/paste-links';
-import { recordIndexFrom } from '../table/groups/group-rows';
+import { recordIndexFrom } from '../grid/group-rows';
 import type { Confirmation } from '../ui/ConfirmDialog';
 import { inGrid } from './frame-grid';
 import type { FrameGrid } from './frame-grid';

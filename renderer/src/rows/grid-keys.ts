@@ -11,7 +11,7 @@ import { matchCommand } from '../commands/match';
 import { MAC, typingIn } from '../commands/shown';
 import { isToggle } from '../editing/column-editing';
 import type { CellPosition } from '../grid/port';
-import { groupHeaderOf } from '../table/groups/group-rows';
+import { groupHeaderOf } from '../grid/group-rows';
 import type { FrameActions } from './frame-actions';
 import { inGrid } from './frame-grid';
 import type { FrameGrid } from './frame-grid';

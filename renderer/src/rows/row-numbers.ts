@@ -15,7 +15,7 @@ import type {
   SelectionColumnDef,
 } from 'ag-grid-community';
 import type { RecordData } from '../../../core/records/types';
-import { recordNumberOf } from '../table/groups/group-rows';
+import { recordNumberOf } from '../grid/group-rows';
 
 /**
  * Sent (bubbling) from the header checkbox when it selects every loaded row, with `detail.selected` their

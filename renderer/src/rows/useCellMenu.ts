@@ -10,7 +10,7 @@ import type { MouseEvent } from 'react';
 import type { CellPosition } from '../grid/port';
 import { plural } from '../../../core/records/format';
 import type { MenuItem } from '../ui/CommandMenu';
-import { groupHeaderOf } from '../table/groups/group-rows';
+import { groupHeaderOf } from '../grid/group-rows';
 import type { FrameActions } from './frame-actions';
 import type { FrameGrid } from './frame-grid';
 import { holdsRows, rowsSpanned, selectedRecords } from './selection';

@@ -11,7 +11,7 @@ import { RecordTableClient } from '../../../core/api/index';
 import type { TableDeskApi } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { groupedDatasource } from '../../../renderer/src/table/groups/grouped-datasource';
-import { groupHeaderOf, recordNumberOf } from '../../../renderer/src/table/groups/group-rows';
+import { groupHeaderOf, recordNumberOf } from '../../../renderer/src/grid/group-rows';
 import { viewDatasource } from '../../../renderer/src/table/view-datasource';
 import { ViewSession } from '../../../renderer/src/table/view-session';
 import type { OpenedView } from '../../../renderer/src/table/view-session';

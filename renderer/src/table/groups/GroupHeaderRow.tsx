@@ -4,7 +4,7 @@ import type { Column } from '../../../../core/contract';
 import { plural } from '../../../../core/records/format';
 import type { RecordData } from '../../../../core/records/types';
 import { formatCell } from '../../grid/format';
-import { groupHeaderOf } from './group-rows';
+import { groupHeaderOf } from '../../grid/group-rows';
 
 /** What the header rows need from their tab, kept current by the tab (the renderer itself stays one). */
 export class GroupRowContext {

@@ -5,17 +5,7 @@
  * (and its subgroups) are skipped.
  */
 import type { GroupNode } from '../../../../core/records/aggregate';
-
-export interface GroupHeader {
-  /** Stable across layouts of one grouping: the values of the group and of its parents. */
-  key: string;
-  /** 0 for the first group field, 1 for the second. */
-  level: number;
-  field: string;
-  value: unknown;
-  count: number;
-  collapsed: boolean;
-}
+import type { GroupHeader } from '../../grid/group-rows';
 
 export type LayoutRow = { header: GroupHeader } | { offset: number };
 

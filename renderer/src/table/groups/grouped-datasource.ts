@@ -18,7 +18,7 @@ import { SupersededError } from '../view-session';
 import type { ViewQuery, ViewSession } from '../view-session';
 import type { ViewDatasourceEvents } from '../view-datasource';
 import { GroupLayout } from './group-layout';
-import { headerRowData, numberedRecord } from './group-rows';
+import { headerRowData, numberedRecord } from '../../grid/group-rows';
 
 export type Aggregate = Response<'view.aggregate'>;
 

@@ -23,7 +23,7 @@ import type { TableTarget, ViewQuery, ViewSession } from '../view-session';
 import { GroupRowContext, groupHeaderRenderer } from './GroupHeaderRow';
 import { groupedDatasource } from './grouped-datasource';
 import type { Aggregate, GroupedDatasource } from './grouped-datasource';
-import { groupHeaderOf, headerRowData } from './group-rows';
+import { groupHeaderOf, headerRowData } from '../../grid/group-rows';
 
 const sameTable = (a: { connectionId: string; baseId: string; table: string }, b: TableTarget) =>
   a.connectionId === b.connectionId && a.baseId === b.baseId && a.table === b.table;

@@ -1,10 +1,22 @@
 /**
  * Group header rows in the grid: row data with an id no record has, kept apart from records so that editing,
- * selection, copy and paste can tell them from records (`groupHeaderOf`).
+ * selection, copy and paste can tell them from records (`groupHeaderOf`). Here, below the features, because
+ * both the tab that groups (`table/groups/`) and the editing frame that passes over headers (`rows/`) read it.
  */
-import type { RecordData } from '../../../../core/records/types';
-import type { GridPort } from '../../grid/port';
-import type { GroupHeader } from './group-layout';
+import type { RecordData } from '../../../core/records/types';
+import type { GridPort } from './port';
+
+/** A group's header row: which group, its value and size, and whether its rows are shown. */
+export interface GroupHeader {
+  /** Stable across layouts of one grouping: the values of the group and of its parents. */
+  key: string;
+  /** 0 for the first group field, 1 for the second. */
+  level: number;
+  field: string;
+  value: unknown;
+  count: number;
+  collapsed: boolean;
+}
 
 const headers = new WeakMap<object, GroupHeader>();
 /** A grouped grid's record rows, with their number in the view (headers are not counted). */
