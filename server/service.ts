@@ -8,6 +8,7 @@ import type { Field, Table } from './store/catalog';
 import { CursorStore } from './store/cursors';
 import type { Db } from './store/db';
 import { PageReader } from './store/list';
+import { ExpressionIndexes } from './store/indexes';
 import { Lookups } from './store/lookups';
 import { QueryCache } from './store/query-cache';
 import type { StoredRecord } from './store/records';
@@ -56,8 +57,9 @@ export class Service {
     opts: { offsetTtlMs: number; dataDir?: string; attachmentUrlTtlMs: number },
   ) {
     this.catalog = new Catalog(db);
-    this.records = new RecordStore(db, this.catalog);
-    this.pages = new PageReader(db);
+    const indexes = new ExpressionIndexes(db);
+    this.records = new RecordStore(db, this.catalog, indexes);
+    this.pages = new PageReader(db, indexes);
     this.lookups = new Lookups(db, this.pages);
     this.cursors = new CursorStore(opts.offsetTtlMs);
     const changes = db.prepare('SELECT total_changes()').pluck();

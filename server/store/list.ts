@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Field, SortRule, Table } from './catalog';
 import type { Db } from './db';
+import type { ExpressionIndexes } from './indexes';
 import type { RecordRow, StoredRecord } from './records';
 import { fromRow, linkSortKey } from './records';
 
@@ -153,9 +154,10 @@ function indexOf(fields: Field[], exprs: string[], dirs: ('asc' | 'desc')[], seq
  * costs, and a filtered read resumed after each 20 ms slice starts where it stopped by a range of the index.
  */
 export class PageReader {
-  private readonly indexed = new Set<string>();
-
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly indexes: ExpressionIndexes,
+  ) {}
 
   read(table: Table, spec: PageSpec, after?: Keyset): PageRead {
     const order = this.order(table, spec.sort);
@@ -418,11 +420,7 @@ export class PageReader {
 
   /** Whether the one-field sort index of `field` exists: a lookup by its sort key is then a seek. */
   hasIndexOf(field: Field): boolean {
-    const { name } = indexOf([field], [sortExpression(field)], ['asc'], 'asc');
-    if (this.indexed.has(name)) return true;
-    if (!this.exists(name)) return false;
-    this.indexed.add(name);
-    return true;
+    return this.indexes.has(indexOf([field], [sortExpression(field)], ['asc'], 'asc').name);
   }
 
   /**
@@ -436,33 +434,13 @@ export class PageReader {
     seqDir: 'asc' | 'desc',
   ): string {
     const { name, prefix, columns } = indexOf(fields, exprs, dirs, seqDir);
-    if (this.indexed.has(name)) return name;
-    const stale = this.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB ? AND name != ?")
-      .pluck()
-      .all(`${prefix}${'?'.repeat(10)}`, name) as string[];
-    if (exprs.length > 1 && !this.exists(name)) {
-      const composite = this.db
-        .prepare(
-          "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'sort_*_*_*' ORDER BY rowid",
-        )
-        .pluck()
-        .all() as string[];
-      stale.push(...composite.slice(0, Math.max(0, composite.length - MAX_COMPOSITE_INDEXES + 1)));
-    }
-    for (const s of new Set(stale)) {
-      this.db.exec(`DROP INDEX IF EXISTS ${s}`);
-      this.indexed.delete(s);
-    }
-    this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON records(table_id, ${columns})`);
-    this.indexed.add(name);
-    return name;
-  }
-
-  private exists(index: string): boolean {
-    return (
-      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(index) !==
-      undefined
-    );
+    return this.indexes.ensure(name, columns, () => {
+      const stale = this.indexes.named(`${prefix}${'?'.repeat(10)}`);
+      if (exprs.length > 1 && !this.indexes.has(name)) {
+        const composite = this.indexes.named('sort_*_*_*');
+        stale.push(...composite.slice(0, Math.max(0, composite.length - MAX_COMPOSITE_INDEXES + 1)));
+      }
+      return stale;
+    });
   }
 }

@@ -6,6 +6,7 @@ import { isComputed } from './catalog';
 import type { CellWriter } from './cells';
 import { isBlank, writeCell } from './cells';
 import type { Db } from './db';
+import type { ExpressionIndexes } from './indexes';
 import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
 import { RequestWork } from '../filter/cost';
@@ -36,6 +37,9 @@ export const fromRow = (r: RecordRow): StoredRecord => ({
   modifiedTime: r.modified_time,
   data: JSON.parse(r.data) as Record<string, unknown>,
 });
+
+/** The expression an upsert compares a merge field by, and its index holds (the stored JSON, type and all). */
+const mergeKey = (field: Field): string => `data -> '$."${field.id}"'`;
 
 /** A stored cell as JSON: computed times come from the record row; the rest is stored as written. */
 export function jsonCell(field: Field, rec: StoredRecord): unknown {
@@ -93,8 +97,6 @@ export class RecordStore {
   private readonly sql;
   private readonly statements = new Map<string, Statement>();
   private readonly choicesAdded = new Set<Field>();
-  /** Fields whose merge index exists (see ensureMergeIndex). */
-  private readonly mergeIndexes = new Set<string>();
   /** The formula budget of the write under way (see write()). */
   private work: RequestWork | undefined;
   /** Records the write under way has created, and other records it has computed again. */
@@ -107,6 +109,7 @@ export class RecordStore {
   constructor(
     private readonly db: Db,
     private readonly catalog: Catalog,
+    private readonly indexes: ExpressionIndexes,
   ) {
     this.existingStatement = db.prepare(
       'SELECT id FROM records WHERE table_id = ? AND id IN (SELECT value FROM json_each(?))',
@@ -255,11 +258,7 @@ export class RecordStore {
    * first use (as a sort's index is), outside the write's transaction, whose rollback would take it back.
    */
   private ensureMergeIndex(field: Field): void {
-    if (this.mergeIndexes.has(field.id)) return;
-    this.db.exec(
-      `CREATE INDEX IF NOT EXISTS merge_${field.id} ON records(table_id, data -> '$."${field.id}"')`,
-    );
-    this.mergeIndexes.add(field.id);
+    this.indexes.ensure(`merge_${field.id}`, mergeKey(field));
   }
 
   private matchOn(
@@ -269,6 +268,26 @@ export class RecordStore {
     opts: WriteOptions,
     index: number,
   ): string | undefined {
+    const match = this.mergeMatch(table, fields, values, opts, index);
+    if (!match) return undefined;
+    const rows = this.db.prepare(match.sql).all(...match.params) as { id: string }[];
+    if (rows.length > 1)
+      throw new ServiceError(
+        422,
+        'INVALID_VALUE_FOR_COLUMN',
+        'More than one record matches the fields to merge on; an upsert needs them to identify one record',
+      );
+    return rows[0]?.id;
+  }
+
+  /** The statement finding the records whose merge fields hold `values`; none when a key is blank. */
+  private mergeMatch(
+    table: Table,
+    fields: Field[],
+    values: Record<string, unknown>,
+    opts: WriteOptions,
+    index: number,
+  ): { sql: string; params: unknown[] } | undefined {
     const writer = this.writer(opts);
     const keys = this.byField(table, values);
     const where: string[] = ['table_id = ?'];
@@ -283,19 +302,19 @@ export class RecordStore {
       const v = writeCell(f, keys.get(f), writer);
       // A blank key identifies no record: the record is created (as Airtable does with a null key).
       if (v === undefined) return undefined;
-      where.push(`data -> '$."${f.id}"' = ?`);
+      where.push(`${mergeKey(f)} = ?`);
       params.push(JSON.stringify(v));
     }
-    const rows = this.db
-      .prepare(`SELECT id FROM records WHERE ${where.join(' AND ')} LIMIT 2`)
-      .all(...params) as { id: string }[];
-    if (rows.length > 1)
-      throw new ServiceError(
-        422,
-        'INVALID_VALUE_FOR_COLUMN',
-        'More than one record matches the fields to merge on; an upsert needs them to identify one record',
-      );
-    return rows[0]?.id;
+    return { sql: `SELECT id FROM records WHERE ${where.join(' AND ')} LIMIT 2`, params };
+  }
+
+  /** SQLite's plan of the statement an upsert matches `values` by (for tests). */
+  mergePlan(table: Table, mergeOn: Field[], values: Record<string, unknown>): string[] {
+    const match = this.mergeMatch(table, mergeOn, values, {}, 0);
+    if (!match) return [];
+    return (
+      this.db.prepare(`EXPLAIN QUERY PLAN ${match.sql}`).all(...match.params) as { detail: string }[]
+    ).map((r) => r.detail);
   }
 
   private insertAll(table: Table, list: Record<string, unknown>[], opts: WriteOptions): StoredRecord[] {

@@ -2,7 +2,8 @@
  * Every sort is read from an index, once: on a real database, each statement a page runs (from the start, and
  * after a keyset deep in the table) seeks the sort's own index and sorts nothing, for sorts of one to three
  * fields in either direction. A statement that sorted would sort the table again in every 20 ms slice of a
- * filtered read (a formula under two sorts ran out of time after 10 s on 50,000 records).
+ * filtered read (a formula under two sorts ran out of time after 10 s on 50,000 records). An upsert's match
+ * seeks its merge index the same way, and the maker of both keeps the indexes bounded.
  */
 import { describe, expect, it } from 'vitest';
 import { RequestWork } from '../../../server/filter/cost';
@@ -66,5 +67,60 @@ describe('sorted reads', () => {
     }
     expect(sliced).toEqual(whole);
     expect(whole.length).toBeGreaterThan(50);
+  });
+});
+
+describe('an upsert', () => {
+  // A scan of 50,000 records per record upserted held every request 6 s: each match must be a seek.
+  it.each([
+    ['one text field', ['Name']],
+    ['a text field and a long text field', ['Name', 'Notes']],
+  ])('merging on %s seeks the first field’s merge index, shared with the sort indexes’ maker', (_, names) => {
+    const fields = names.map((n) => service.catalog.field(tasks, n)!);
+    const values = { Name: `merged on ${names.join(' and ')}`, Notes: 'n' };
+    const done = service.records.upsert(tasks, [{ fields: values }], names);
+    expect(done.created).toHaveLength(1);
+    const plan = service.records.mergePlan(tasks, fields, values).join(' | ');
+    expect(plan).toMatch(new RegExp(`USING INDEX merge_${fields[0]!.id}`));
+    expect(plan).not.toMatch(/^SCAN/);
+    expect(service.records.upsert(tasks, [{ fields: values }], names).updated).toEqual(done.created);
+  });
+});
+
+describe('the indexes sorts make', () => {
+  const indexes = (glob: string) =>
+    service.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB ?")
+      .pluck()
+      .all(glob) as string[];
+
+  it('keep at most 12 of two fields or more, dropping the oldest, and the newest stays', () => {
+    const names = ['Name', 'Budget', 'Status', 'Due', 'Priority', 'Created'];
+    const pairs = names.flatMap((a) => names.filter((b) => b !== a).map((b) => [rule(a), rule(b)]));
+    for (const sort of pairs.slice(0, 16)) {
+      service.pages.read(tasks, { sort, limit: 1 });
+      const composite = indexes('sort_*_*_*');
+      expect(composite.length).toBeLessThanOrEqual(12);
+      const plan = service.pages.plans(tasks, sort)[0]!.join(' | ');
+      const used = /USING INDEX (sort_\S+)/.exec(plan)?.[1];
+      expect(composite).toContain(used);
+    }
+  });
+
+  it('drop a field’s old index when its sort expression changes (a select’s choices reordered)', () => {
+    const status = service.catalog.field(tasks, 'Status')!;
+    service.pages.read(tasks, { sort: [rule('Status')], limit: 1 });
+    const before = indexes(`sort_${status.id}_??????????`);
+    expect(before).toHaveLength(1);
+    const choices = (status.options!.choices as { name: string }[]).slice();
+    status.options = { ...status.options, choices: choices.reverse() };
+    try {
+      service.pages.read(tasks, { sort: [rule('Status')], limit: 1 });
+      const after = indexes(`sort_${status.id}_??????????`);
+      expect(after).toHaveLength(1);
+      expect(after).not.toEqual(before);
+    } finally {
+      status.options = { ...status.options, choices: choices.reverse() };
+    }
   });
 });
