@@ -212,6 +212,11 @@ export class Journal {
   private closed = false;
   /** Damaged lines the disk would not let be set aside: they stay in the file (it is not rewritten). */
   private damagedInPlace = 0;
+  /**
+   * The file was renamed into place and its folder not synced since: the rename, and with it every line
+   * appended to the new file, may not survive a power cut, so no write counts until the folder is synced.
+   */
+  private renamedUnsynced = false;
 
   private constructor(
     private readonly files: JournalFiles,
@@ -381,7 +386,8 @@ export class Journal {
         this.live.set(line.id, { line, pending: new Set(Object.keys(line.fields)), failed: new Map() });
         return;
       case 'create':
-        this.creates.set(line.id, { line });
+        // A create of no records and no upload would make nothing: there is nothing to look for or list.
+        if (line.records.length > 0 || line.upload !== undefined) this.creates.set(line.id, { line });
         return;
       case 'create-unknown': {
         const c = this.creates.get(line.id);
@@ -463,12 +469,21 @@ export class Journal {
         try {
           await writeAll(this.handle, text);
           await this.handle.datasync();
+          if (this.renamedUnsynced) {
+            await syncDir(this.files, this.dir);
+            this.renamedUnsynced = false;
+          }
         } catch (e) {
-          await this.cutBack();
+          const cut = await this.cutBack();
           const error = refusal(e);
           for (const w of batch) {
             if (w.fact === true) this.owed.push(w);
-            else w.reject(error);
+            else {
+              w.reject(error);
+              // Its lines may be whole in the file still (or again after a power cut): written off before anything
+              // else, so no start sends what the user was told was not saved.
+              if (!cut) this.owed.push(...w.lines.flatMap(cancelling));
+            }
           }
           continue;
         }
@@ -487,14 +502,19 @@ export class Journal {
     }
   }
 
-  /** Takes a write cut short back off the file, so the next line does not start in the middle of it. */
-  private async cutBack(): Promise<void> {
+  /**
+   * Takes a refused write back off the file, so the next line does not start in the middle of it; false when the
+   * disk would not (or did not say it did).
+   */
+  private async cutBack(): Promise<boolean> {
     try {
       await this.handle.truncate(this.size);
       await this.handle.datasync();
       this.torn = false;
+      return true;
     } catch {
       this.torn = true;
+      return false;
     }
   }
 
@@ -565,18 +585,51 @@ export class Journal {
     await this.handle.close();
     try {
       await this.files.rename(tmp, this.path);
-      await syncDir(this.files, this.dir);
-    } finally {
+    } catch (e) {
+      await this.files.remove(tmp).catch(() => undefined);
       this.handle = await this.files.open(this.path, 'a', PRIVATE_FILE);
+      throw e;
     }
+    this.handle = await this.files.open(this.path, 'a', PRIVATE_FILE);
+    // The file is the copy from here on, whether or not its folder syncs.
     this.size = Buffer.byteLength(text);
     this.torn = false;
     // Everything the service said is in the rewritten file.
     this.owed = [];
+    this.renamedUnsynced = true;
+    await syncDir(this.files, this.dir);
+    this.renamedUnsynced = false;
   }
 }
 
+/** Lines that make a refused line count for nothing when read back (it may be in the file after all). */
+function cancelling(line: JournalLine): Waiter[] {
+  const cancel: JournalLine | undefined =
+    line.t === 'edit'
+      ? { t: 'discard', refs: Object.keys(line.fields).map((field) => [line.id, field] as const) }
+      : line.t === 'create'
+        ? { t: 'create-dismissed', id: line.id }
+        : line.t === 'delete'
+          ? { t: 'delete-dismissed', id: line.id }
+          : undefined;
+  if (cancel === undefined) return [];
+  return [
+    {
+      lines: [cancel],
+      fact: true,
+      text: JSON.stringify(cancel) + '\n',
+      resolve: () => undefined,
+      reject: () => undefined,
+    },
+  ];
+}
+
+/**
+ * Makes a rename in `dir` durable. Windows has no sync of a folder (it cannot be opened as a file); NTFS
+ * journals the rename itself.
+ */
 async function syncDir(files: JournalFiles, dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
   const handle = await files.open(dir, 'r');
   try {
     await handle.sync();

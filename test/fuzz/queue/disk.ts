@@ -8,6 +8,8 @@ import type { JournalFiles, JournalHandle } from '../../../services/edits/ports'
 
 const fail = (code: string, message: string) => Object.assign(new Error(message), { code });
 
+export type Fault = 'datasync' | 'truncate' | 'rename' | 'dirSync';
+
 export class FuzzDisk {
   /** Bytes the disk takes before it is full (Infinity: room enough). */
   room = Infinity;
@@ -16,6 +18,11 @@ export class FuzzDisk {
   /** Writes refused for lack of room, and writes cut short: the fuzzer says whether the disk was tried. */
   refused = 0;
   short = 0;
+  /**
+   * Operations that throw the given code until taken out (a disk failing in one way): the journal file's syncs
+   * and truncation, a folder's sync (`dirSync`), a rename.
+   */
+  readonly faults = new Map<Fault, string>();
   private epoch = 0;
   /** Files the running process has open: the OS closes them when it dies. */
   private open = new Set<JournalHandle>();
@@ -33,7 +40,11 @@ export class FuzzDisk {
     const alive = () => {
       if (this.epoch !== epoch) throw fail('EBADF', 'the process was killed');
     };
-    const wrap = (handle: JournalHandle): JournalHandle => {
+    const fault = (op: Fault) => {
+      const code = this.faults.get(op);
+      if (code !== undefined) throw fail(code, `${code}: the disk failed, ${op}`);
+    };
+    const wrap = (handle: JournalHandle, dir: boolean): JournalHandle => {
       this.open.add(handle);
       return {
         write: async (data) => {
@@ -53,14 +64,17 @@ export class FuzzDisk {
         },
         datasync: async () => {
           alive();
+          fault('datasync');
           await handle.datasync();
         },
         sync: async () => {
           alive();
+          if (dir) fault('dirSync');
           await handle.sync();
         },
         truncate: async (length) => {
           alive();
+          fault('truncate');
           await handle.truncate(length);
         },
         close: async () => {
@@ -76,7 +90,7 @@ export class FuzzDisk {
       },
       open: async (path, flags, mode) => {
         alive();
-        return wrap(await diskFiles.open(path, flags, mode));
+        return wrap(await diskFiles.open(path, flags, mode), flags === 'r');
       },
       readText: async (path) => {
         alive();
@@ -84,6 +98,7 @@ export class FuzzDisk {
       },
       rename: async (from, to) => {
         alive();
+        fault('rename');
         await diskFiles.rename(from, to);
       },
       remove: async (path) => {

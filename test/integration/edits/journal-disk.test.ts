@@ -3,7 +3,7 @@
  * or refused (in words, the cell back as it was), a damaged line is set aside and reported, never fatal, and
  * never costs the line after it.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { journalDir } from '../../../services/edits';
@@ -97,7 +97,9 @@ describe('a journal write is complete on disk, or refused', () => {
     expect(await journalText(h)).not.toMatch(/\n$/);
     disk.room = Infinity;
     await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'whole' } }] });
-    const [piece, whole, end] = (await journalText(h)).split('\n');
+    // The refused edit is written off first (its piece may be whole after all), then the new line.
+    const [piece, cancel, whole, end] = (await journalText(h)).split('\n');
+    expect(JSON.parse(cancel!)).toMatchObject({ t: 'discard', refs: [[expect.any(String), 'Name']] });
     expect(JSON.parse(whole!)).toMatchObject({ t: 'edit', fields: { Name: 'whole' } });
     expect(piece!.length).toBe(40);
     expect(end).toBe('');
@@ -107,6 +109,98 @@ describe('a journal write is complete on disk, or refused', () => {
     await again.parts.queue.whenIdle();
     expect((await again.snapshot('Tasks')).get(rec.id)?.fields.Name).toBe('whole');
     expect((await again.call('edits.status', {})).journalDamage).toMatchObject({ lines: 1 });
+  });
+});
+
+describe('a disk that fails to sync or rename', () => {
+  const slow = { settleMs: 10_000, maxHoldMs: 10_000 };
+
+  it('refuses an edit whose sync fails, and no later start sends it, though its line could not be cut back', async () => {
+    const disk = new FuzzDisk();
+    const h = await start({ journalFiles: disk.files(), queue: slow });
+    const { rec, target } = await oneTask(h);
+    // The disk takes the line, then fails to sync it and to take it back: it stays whole in the file.
+    disk.faults.set('datasync', 'EIO');
+    disk.faults.set('truncate', 'EIO');
+    await expect(
+      h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'never saved' } }] }),
+    ).rejects.toMatchObject({
+      kind: 'storage',
+      message: expect.stringMatching(/^Not saved: .*because the disk reported an error/),
+    });
+    expect(h.parts.queue.status().records).toEqual([]);
+    expect(await journalText(h)).toContain('never saved');
+    disk.faults.clear();
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Points: 5 } }] });
+    // Killed: the next start owes the edit that was saved, and not the one the user was told was not.
+    await h.kill();
+    const again = await start({ restartOf: h });
+    await again.parts.queue.whenIdle();
+    const fields = (await again.snapshot('Tasks')).get(rec.id)?.fields;
+    expect(fields).toMatchObject({ Points: 5, Name: rec.fields.Name });
+    expect((await again.call('edits.status', {})).journalDamage).toBeUndefined();
+  });
+
+  it('saves nothing until the folder of a journal just compacted is synced, and cuts a refused line back to it', async () => {
+    const h = await start({ queue: slow });
+    const { rec, target } = await oneTask(h);
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'acknowledged' } }] });
+    h.parts.queue.sendNow();
+    await h.parts.queue.whenIdle();
+    await h.kill();
+    expect(wholeLines(await journalText(h)).map((l) => l.t)).toEqual(['edit', 'ack']);
+    // The start compacts the journal (renamed over the old one), and the folder will not sync: the rename
+    // may not survive a power cut, and with it what is appended to the new file.
+    const disk = new FuzzDisk();
+    disk.faults.set('dirSync', 'EIO');
+    const again = await start({ restartOf: h, journalFiles: disk.files(), queue: slow });
+    await expect(
+      again.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Points: 7 } }] }),
+    ).rejects.toMatchObject({ kind: 'storage', message: expect.stringContaining('the disk reported an error') });
+    // Cut back to the compacted file's length, not the old one's (a longer length pads it with zero bytes).
+    expect(await journalText(again)).toBe('');
+    disk.faults.clear();
+    await again.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Points: 8 } }] });
+    expect(wholeLines(await journalText(again))).toEqual([
+      expect.objectContaining({ t: 'edit', fields: { Points: 8 } }),
+    ]);
+  });
+
+  it('starts on a journal it cannot rename over, as it is, and leaves no copy behind', async () => {
+    const h = await start({ queue: slow });
+    const { rec, target } = await oneTask(h);
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'owed' } }] });
+    await h.kill();
+    const before = await journalText(h);
+    const disk = new FuzzDisk();
+    disk.faults.set('rename', 'ENOSPC');
+    const again = await start({ restartOf: h, journalFiles: disk.files(), queue: slow });
+    // As it was (the start sends the owed edit at once: its acknowledgement may be appended already).
+    expect((await journalText(again)).startsWith(before)).toBe(true);
+    expect(await readdir(journalDir(h.userDataDir))).not.toContain('journal.jsonl.tmp');
+    again.parts.queue.sendNow();
+    await again.parts.queue.whenIdle();
+    expect((await again.snapshot('Tasks')).get(rec.id)?.fields.Name).toBe('owed');
+  });
+});
+
+describe('odd lines', () => {
+  it('owes nothing for a create of no records (no upload): nothing listed, sent or reported', async () => {
+    const h = await start();
+    const target = h.target('Tasks');
+    await h.services.close();
+    const path = join(journalDir(h.userDataDir), 'journal.jsonl');
+    await writeFile(path, JSON.stringify({ t: 'create', id: 'empty', at: Date.now(), target, records: [] }) + '\n');
+    const count = (await h.snapshot('Tasks')).size;
+    const again = await start({ restartOf: h });
+    const status = await again.call('edits.status', {});
+    expect(status.uncertainCreates).toEqual([]);
+    expect(status.journalDamage).toBeUndefined();
+    await again.parts.records.recover();
+    expect(again.eventsOf('records.created')).toEqual([]);
+    expect((await again.snapshot('Tasks')).size).toBe(count);
+    await again.services.close();
+    expect(await readFile(path, 'utf8')).toBe('');
   });
 });
 
