@@ -156,7 +156,10 @@ describe('a disk that fails to sync or rename', () => {
     const again = await start({ restartOf: h, journalFiles: disk.files(), queue: slow });
     await expect(
       again.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Points: 7 } }] }),
-    ).rejects.toMatchObject({ kind: 'storage', message: expect.stringContaining('the disk reported an error') });
+    ).rejects.toMatchObject({
+      kind: 'storage',
+      message: expect.stringContaining('the disk reported an error'),
+    });
     // Cut back to the compacted file's length, not the old one's (a longer length pads it with zero bytes).
     expect(await journalText(again)).toBe('');
     disk.faults.clear();
@@ -190,7 +193,10 @@ describe('odd lines', () => {
     const target = h.target('Tasks');
     await h.services.close();
     const path = join(journalDir(h.userDataDir), 'journal.jsonl');
-    await writeFile(path, JSON.stringify({ t: 'create', id: 'empty', at: Date.now(), target, records: [] }) + '\n');
+    await writeFile(
+      path,
+      JSON.stringify({ t: 'create', id: 'empty', at: Date.now(), target, records: [] }) + '\n',
+    );
     const count = (await h.snapshot('Tasks')).size;
     const again = await start({ restartOf: h });
     const status = await again.call('edits.status', {});
