@@ -6,7 +6,7 @@ import type { SchedulerRegistry } from '../core/api/index';
 import type { EventPayload } from '../core/contract';
 import type { RunningServer } from '../server/index';
 import { commentHandlers } from './comments/comments';
-import { Budget } from './budget/budget';
+import { Budget, viewSizeKey } from './budget/budget';
 import { budgetHandlers } from './budget/handlers';
 import { Connections, DEMO_CONNECTION_ID } from './connections/connections';
 import { createDispatcher } from './dispatch';
@@ -212,6 +212,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     exportDestination: options.exportDestination,
     journalFiles: options.journalFiles,
     consent: budget.consent,
+    walkCalls: (target, query) => budget.callsFor(viewSizeKey(target, query)),
   });
 
   const uploads = new Uploads({

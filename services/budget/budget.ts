@@ -32,6 +32,12 @@ export const FEW_CALLS = 5;
 /** Records a walk reads per call: the service's largest page. */
 export const RECORDS_PER_CALL = 100;
 const EMIT_EVERY_MS = 500;
+
+/** The key a view's size is remembered by: its table, named view and filter (not its sort or fields). */
+export const viewSizeKey = (
+  t: { connectionId: string; baseId: string; table: string },
+  q: { view?: string | undefined; formula?: string | undefined },
+): string => JSON.stringify([t.connectionId, t.baseId, t.table, q.view ?? '', q.formula?.trim() ?? '']);
 /** Events of a connection kept while the app learns whether its server is metered. */
 const MAX_BUFFERED = 10_000;
 
@@ -71,6 +77,10 @@ export interface ConsentRequest {
   /** Aborted: the work is no longer wanted (its view closed); the question goes away. */
   signal?: AbortSignal;
 }
+
+/** A request's `calls`, left out where not known (exactOptionalPropertyTypes). */
+export const callsOf = (calls: number | undefined): { calls?: number } =>
+  calls === undefined ? {} : { calls };
 
 /** The consent of a base's background work, as the services that run such work see it. */
 export type Consent = (request: ConsentRequest) => Promise<boolean>;
@@ -279,9 +289,14 @@ export class Budget {
     this.store.setSize(viewKey, records);
   }
 
+  /** A view's size when it was last counted. */
+  sizeOf(viewKey: string): number | undefined {
+    return this.store.file.sizes[viewKey];
+  }
+
   /** Calls a walk of a view will take, where its size was counted before. */
   callsFor(viewKey: string): number | undefined {
-    const size = this.store.file.sizes[viewKey];
+    const size = this.sizeOf(viewKey);
     return size === undefined ? undefined : Math.max(1, Math.ceil(size / RECORDS_PER_CALL));
   }
 

@@ -9,6 +9,7 @@
  * shows the OS save dialog from the main process; without it (the browser door) the CSV is kept for
  * `export.take` and the browser downloads it.
  */
+import { callsOf } from '../budget/budget';
 import type { Consent } from '../budget/budget';
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import type { ListOptions } from '../../core/api';
 import type { ViewQuery } from '../../core/contract';
 import type { RecordData } from '../../core/records/types';
 import { toChannelError } from '../errors';
-import type { TableFor } from './ports';
+import type { TableFor, WalkCalls } from './ports';
 import type { Emit } from './queue';
 import type { EditTarget } from './types';
 
@@ -113,6 +114,7 @@ export class CsvExports {
     private readonly settleEdits?: (target: EditTarget) => Promise<void>,
     /** The request budget's word on the walk: every record of the view, a call per 100 (see run). */
     private readonly consent?: Consent,
+    private readonly walkCalls?: WalkCalls,
   ) {}
 
   /**
@@ -183,6 +185,7 @@ export class CsvExports {
           baseId,
           purpose: 'export',
           subject: `Export ${view} as CSV: read every record of it`,
+          ...callsOf(this.walkCalls?.(req.target, req.query)),
           signal,
         })) ?? true;
       if (!agreed) job.controller.abort();

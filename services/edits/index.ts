@@ -4,6 +4,7 @@
  * `createEditServices(...).handlers` is spread into the app's handler map; events go to the app's hub.
  */
 import type { Consent } from '../budget/budget';
+import type { WalkCalls } from './ports';
 import { join } from 'node:path';
 import type { editChannels, editEvents } from '../../core/contract/edits';
 import type { replaceChannels, replaceEvents } from '../../core/contract/replace';
@@ -45,6 +46,8 @@ export interface EditServicesOptions {
    * request budget: on a limited plan it asks, with "always for this base"); without it, always.
    */
   consent?: Consent;
+  /** Calls a walk of a view will take where its size is known (the budget remembers the views it counted). */
+  walkCalls?: WalkCalls;
   /** Batching and retry timing of the queue (tests shorten them). */
   queue?: Pick<
     EditQueueOptions,
@@ -100,7 +103,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       onDropped: (ids) => history.forgetEdits(ids),
     });
     const history = new History(queue, records, emit);
-    const replaces = new Replaces(tableFor, queue, history, emit);
+    const replaces = new Replaces(tableFor, queue, history, emit, options.consent, options.walkCalls);
     queue.replay();
     // What an earlier run left unfinished, after the edits it owed are queued: deletes go on (or are listed
     // as they had failed), and creates of unknown outcome are looked for on the service.
@@ -121,6 +124,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
         options.exportDestination,
         (target) => queue.settle(target),
         options.consent,
+        options.walkCalls,
       ),
       replaces,
       journal,

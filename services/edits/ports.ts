@@ -14,6 +14,15 @@ export type EditsTable = Pick<
 /** Finds the table client for a target (the connection's client, created on first use). */
 export type TableFor = (target: EditTarget) => EditsTable | Promise<EditsTable>;
 
+/**
+ * Calls a walk of a view (its named view and filter) will take, where the request budget knows its size from
+ * an earlier count; undefined where it does not.
+ */
+export type WalkCalls = (
+  target: EditTarget,
+  query: { view?: string | undefined; formula?: string | undefined },
+) => number | undefined;
+
 /** An open file of the journal. */
 export interface JournalHandle {
   /**

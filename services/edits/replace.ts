@@ -9,6 +9,8 @@
  * is left as edited and named as skipped: the plan never writes over a value it did not see.
  */
 import { BATCH_SIZE } from '../../core/api/batches';
+import { callsOf, RECORDS_PER_CALL } from '../budget/budget';
+import type { Consent } from '../budget/budget';
 import type { ListOptions } from '../../core/api';
 import type { EditEventName, EditEventPayload } from '../../core/contract/edits';
 import { PREVIEW_LIST_LIMIT } from '../../core/contract/replace';
@@ -25,7 +27,7 @@ import type { ReplaceField, ReplaceSpec } from '../../core/records/replace';
 import type { RecordData } from '../../core/records/types';
 import { ServiceError, toChannelError } from '../errors';
 import type { History, Operation } from './history';
-import type { TableFor } from './ports';
+import type { TableFor, WalkCalls } from './ports';
 import type { EditQueue } from './queue';
 import { targetKey } from './types';
 import type { EditTarget, FieldValues } from './types';
@@ -68,6 +70,8 @@ interface Plan {
   controller?: AbortController;
   /** The undo step of the runs so far, as pushed (so a resume can extend it). */
   step?: Operation;
+  /** The request budget agreed to the writes (asked at the first apply; a no leaves the plan to resume). */
+  agreed?: boolean;
 }
 
 /** The service's answer rate: the preview's time estimate. */
@@ -101,6 +105,9 @@ export class Replaces {
     private readonly queue: EditQueue,
     private readonly history: History,
     private readonly emit: ReplaceEmit,
+    /** The request budget's word on the preview's walk and on apply's writes (see preview and apply). */
+    private readonly consent?: Consent,
+    private readonly walkCalls?: WalkCalls,
   ) {}
 
   /** Fed every edit event: a record handed over by a replace is settled once nothing of it is pending. */
@@ -180,6 +187,13 @@ export class Replaces {
       // over the service's older value would send that value back over it.
       await this.queue.settle(req.target);
       mark = this.queue.mark();
+      // The walk is a call per 100 records read (the whole view, where the field's text in a formula differs
+      // from what replace reads): on a limited plan it says so first, and a no reads nothing (issue 26).
+      if (searched.length > 0 && !(await this.readingAgreed(req, controller.signal)))
+        throw new ServiceError(
+          'invalid-request',
+          'Nothing was read: reading the records for Replace all was not agreed to (the API calls question).',
+        );
       const table = await this.tableFor(req.target);
       const candidates = candidateFormula(replacer, searched);
       const fields = [
@@ -260,6 +274,22 @@ export class Replaces {
     const controller = new AbortController();
     plan.controller = controller;
     const total = plan.records.length;
+    if (plan.agreed !== true) {
+      plan.agreed = await this.writesAgreed(plan, controller.signal).catch((e: unknown) => {
+        plan.controller = undefined;
+        throw e;
+      });
+      if (!plan.agreed) plan.controller = undefined;
+      if (!plan.agreed)
+        return {
+          state: 'stopped' as const,
+          skippedCount: 0,
+          skipped: [],
+          sentCount: 0,
+          sent: [],
+          left: total,
+        };
+    }
     let settled = plan.handed;
     const progress = (state: 'running' | 'done' | 'stopped' | 'failed') =>
       this.emit('replace.progress', { replaceId, phase: 'sending', done: settled, total, state });
@@ -314,6 +344,44 @@ export class Replaces {
         ),
       left,
     };
+  }
+
+  /** The preview's walk on a limited plan: the selected ids 100 a call, or the view where its size is known. */
+  private readingAgreed(req: ReplaceRequest, signal: AbortSignal): Promise<boolean> {
+    if (this.consent === undefined) return Promise.resolve(true);
+    const { connectionId, baseId, table } = req.target;
+    const ids = req.recordIds === undefined ? undefined : new Set(req.recordIds).size;
+    const where =
+      ids === undefined
+        ? req.query.view === undefined
+          ? table
+          : `${table} (${req.query.view})`
+        : `${ids.toLocaleString('en-US')} selected records of ${table}`;
+    return this.consent({
+      connectionId,
+      baseId,
+      purpose: 'find',
+      subject: `Replace “${clip(req.spec.find)}” in ${where}: read the records that may match (writing the changes asks again)`,
+      ...callsOf(
+        ids === undefined ? this.walkCalls?.(req.target, req.query) : Math.ceil(ids / RECORDS_PER_CALL),
+      ),
+      signal,
+    });
+  }
+
+  /** Apply's writes on a limited plan: one PATCH per 10 records changed, the preview's `requests`. */
+  private writesAgreed(plan: Plan, signal: AbortSignal): Promise<boolean> {
+    if (this.consent === undefined) return Promise.resolve(true);
+    const { connectionId, baseId, table } = plan.target;
+    const records = plan.records.length - plan.handed;
+    return this.consent({
+      connectionId,
+      baseId,
+      purpose: 'edits',
+      subject: `Replace all in ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'} of ${table}: write the changes, 10 records a call`,
+      calls: Math.ceil(records / BATCH_SIZE),
+      signal,
+    });
   }
 
   /** Stops every reading and sending (what was handed to the queue stays journaled). */

@@ -7,6 +7,7 @@ import type { RecordData } from '../../core/records/types';
 import type { Connections } from '../connections/connections';
 import { ServiceError } from '../errors';
 import type { Metadata } from '../metadata/metadata';
+import { RECORDS_PER_CALL, viewSizeKey } from '../budget/budget';
 import type { Budget } from '../budget/budget';
 import { aggregateView } from './aggregate';
 import { mapReader, seekReader } from './far-pages';
@@ -30,7 +31,7 @@ const sameTable = (a: ViewTarget, b: ViewTarget): boolean =>
 export const PAGE_SIZE = 100;
 
 /** What the views need of the request budget: its consent for walks, and the sizes it remembers. */
-export type ViewBudget = Pick<Budget, 'consent' | 'noteSize' | 'callsFor'>;
+export type ViewBudget = Pick<Budget, 'consent' | 'noteSize' | 'callsFor' | 'sizeOf'>;
 
 /** One view's question to the budget, its base and its closing already known. */
 export type ViewConsent = (
@@ -41,9 +42,6 @@ export type ViewConsent = (
 ) => Promise<boolean>;
 
 const rowNumber = new Intl.NumberFormat('en-US');
-
-const sizeKey = (t: ViewTarget, q: { view?: string | undefined; formula?: string | undefined }): string =>
-  JSON.stringify([t.connectionId, t.baseId, t.table, q.view ?? '', q.formula?.trim() ?? '']);
 
 /**
  * How the view's far rows are read: by the `seek` extension where the server names it (the local server),
@@ -123,7 +121,7 @@ export class TableViews {
             signal: signal === undefined ? closed.signal : AbortSignal.any([closed.signal, signal]),
           });
     const viewName = query.view === undefined ? table : `${table} (${query.view})`;
-    const counted = sizeKey(target, query);
+    const counted = viewSizeKey(target, query);
     // Counted (and, where the service only walks, mapped) by the view's own query, beside the rows and never
     // ahead of them (see view-count.ts).
     const count = new ViewCount({
@@ -142,6 +140,16 @@ export class TableViews {
           signal,
         ),
     });
+    /**
+     * What a search may spend where the view's size is known: the walk of its matching ids (at most the whole
+     * view, 100 a call) and, to show a match beyond the loaded rows, the view's own pages up to it (at most
+     * the rest of the view): the walk to a match's row is Find's too, not only the count of matches.
+     */
+    const findCalls = (loaded: number): number | undefined => {
+      const size = count.exact ?? budget?.sizeOf(counted);
+      if (size === undefined) return undefined;
+      return Math.ceil(size / RECORDS_PER_CALL) + Math.ceil(Math.max(0, size - loaded) / PAGE_SIZE);
+    };
     let reader: Promise<FarReader | undefined> | undefined;
     const view = new TableView({
       viewId,
@@ -168,7 +176,12 @@ export class TableViews {
       table: client.withPurpose('find').table(baseId, table),
       query,
       primaryFieldId: schema?.primaryFieldId,
-      consent: (text) => consent('find', `Find “${text}” in ${viewName}: walk its matching records`),
+      consent: (text) =>
+        consent(
+          'find',
+          `Find “${text}” in ${viewName}: walk its matching records, and the view up to a match`,
+          findCalls(view.loaded),
+        ),
     });
     this.views.set(viewId, {
       view,
@@ -253,7 +266,7 @@ export class TableViews {
           entry.consent(
             'summary',
             `Summarise the whole of ${entry.query.view === undefined ? table : `${table} (${entry.query.view})`}`,
-            this.budget?.callsFor(sizeKey(entry.target, entry.query)),
+            this.budget?.callsFor(viewSizeKey(entry.target, entry.query)),
           ),
         baseId,
         table,

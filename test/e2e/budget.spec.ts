@@ -59,3 +59,38 @@ test('the month’s calls in the status bar; on a Team plan the count asks first
   await expect(count).toHaveText('2,000 records');
   await expect(question).toHaveCount(0);
 });
+
+test('deleting a whole view says what reading and deleting it costs, of the month, in the budget’s words', async ({
+  app,
+}, info) => {
+  test.setTimeout(180_000);
+  const { page } = app;
+  await openHostedTasks(app);
+  await expect(app.status.getByTestId('row-count')).toHaveText('2,000 records');
+  const figure = app.status.getByTestId('budget-figure');
+  await figure.click();
+  const panel = page.getByRole('dialog', { name: 'API calls this month' });
+  await panel.getByLabel('Plan').selectOption({ label: 'Free (1,000 calls a month)' });
+  await expect(figure).toContainText(/\d+ of 1,000 API calls this month/);
+  await panel.getByRole('button', { name: 'Close API calls' }).click();
+
+  await app.table.getByRole('checkbox', { name: 'Select all rows' }).check();
+  const offer = page.getByRole('dialog', { name: 'Select all records' });
+  const loaded = Number(
+    (/([\d,]+) loaded rows? (is|are) selected/.exec(await offer.innerText())?.[1] ?? '').replace(/,/g, ''),
+  );
+  expect(loaded).toBeGreaterThan(0);
+  await offer.getByRole('button', { name: 'Select all 2,000' }).click();
+  await app.table.getByRole('button', { name: /^Delete [\d,]+ rows$/ }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete records' });
+  // The rows not loaded are read (a call per 100), then all 2,000 deleted (a call per 10).
+  const calls = Math.ceil((2000 - loaded) / 100) + 200;
+  await expect(confirm).toContainText(
+    new RegExp(
+      `Delete all 2,000 records of this view\\?.* Reading and deleting them takes about ${calls} API calls of this workspace’s 1,000 this month \\(\\d+ used\\)\\.`,
+    ),
+  );
+  await app.screenshot(info, 'budget-delete-view');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+});

@@ -40,6 +40,12 @@ function ScopeReport({
         {scopeLabel(scope.scope)}
         {!scope.workspace && <span className="td-muted"> (its workspace cannot be read with this key)</span>}
       </h3>
+      {!scope.workspace && (
+        <p className="td-muted" data-testid="budget-per-base">
+          Counted for this base alone: the plan’s allowance is its workspace’s, and the workspace’s other
+          bases spend from it too. A key with enterprise scopes lets the app count the whole workspace.
+        </p>
+      )}
       <label>
         Plan{' '}
         <select value={scope.plan} onChange={(e) => onPlan(e.target.value as Plan)}>

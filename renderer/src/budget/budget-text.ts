@@ -48,12 +48,15 @@ export const resetDate = (resetsAt: number): string =>
 export const scopeLabel = (scope: string): string =>
   scope.startsWith('base:') ? `Base ${scope.slice(5)}` : `Workspace ${scope}`;
 
-/** The status bar's figure: "1,234 of 100,000 API calls this month". */
+/**
+ * The status bar's figure: "1,234 of 100,000 API calls this month". Where the key may not read the base's
+ * workspace (no enterprise scope) the calls are this base's alone, while the allowance is the workspace's,
+ * which its other bases spend too: the figure says so rather than pass for the workspace's.
+ */
 export function figureText(status: BudgetStatus): string {
   const calls = number.format(status.calls);
-  return status.limit === undefined
-    ? `${calls} API calls this month`
-    : `${calls} of ${number.format(status.limit)} API calls this month`;
+  const of = status.limit === undefined ? '' : ` of ${number.format(status.limit)}`;
+  return `${calls}${of} API calls this month${status.workspace ? '' : ' by this base alone'}`;
 }
 
 /** The warning beside the figure, if any. */
@@ -63,21 +66,47 @@ export function warningText(status: BudgetStatus): string | undefined {
   if (status.refused)
     return `The service refused this ${status.workspace ? 'workspace' : 'base'}’s calls for the month: background work stopped until ${resets}.`;
   if (level === 'over') return `This month’s calls are spent; the service will refuse more until ${resets}.`;
-  if (level === 'nearer') return `95% of this month’s calls are used (they reset on ${resets}).`;
-  if (level === 'near') return `80% of this month’s calls are used (they reset on ${resets}).`;
+  // Counted per base, the figure is a floor: the workspace's other bases spend from the same allowance.
+  const used = (share: number) =>
+    status.workspace
+      ? `${share}% of this month’s calls are used`
+      : `This base alone used ${share}% of this month’s calls; the workspace’s other bases spend them too`;
+  if (level === 'nearer') return `${used(95)} (they reset on ${resets}).`;
+  if (level === 'near') return `${used(80)} (they reset on ${resets}).`;
   return undefined;
 }
 
-/** The question: what it costs, of what. */
-export function askText(ask: BudgetAsk): string {
-  const cost =
-    ask.calls === undefined
-      ? `1 API call per ${ask.recordsPerCall} records (the size is not known yet)`
-      : `about ${number.format(ask.calls)} API call${ask.calls === 1 ? '' : 's'}${ask.hourly === true ? ' an hour' : ''}`;
-  const { status } = ask;
+/**
+ * What work costs, of what: "about 5,500 API calls of this workspace’s 1,000 this month (12 used)". Every
+ * question about calls says it in these words, the budget's bar and a confirmation alike.
+ */
+export function costText(
+  cost: Pick<BudgetAsk, 'calls' | 'hourly' | 'recordsPerCall'>,
+  status: Pick<BudgetStatus, 'limit' | 'workspace' | 'calls'>,
+): string {
+  const calls =
+    cost.calls === undefined
+      ? `1 API call per ${cost.recordsPerCall} records (the size is not known yet)`
+      : `about ${number.format(cost.calls)} API call${cost.calls === 1 ? '' : 's'}${cost.hourly === true ? ' an hour' : ''}`;
   const of =
     status.limit === undefined
       ? ''
       : ` of this ${status.workspace ? 'workspace' : 'base'}’s ${number.format(status.limit)} this month (${number.format(status.calls)} used)`;
-  return `${ask.subject}: ${cost}${of}.`;
+  return `${calls}${of}`;
 }
+
+/** The question: what it costs, of what. */
+export function askText(ask: BudgetAsk): string {
+  return `${ask.subject}: ${costText(ask, ask.status)}.`;
+}
+
+/** Records a read of the service returns per call (its largest page), and records a write carries. */
+export const RECORDS_PER_READ = 100;
+export const RECORDS_PER_WRITE = 10;
+
+/**
+ * Deleting a whole view: its records not loaded yet are read (a call per 100), then all of them are deleted
+ * (a call per 10): 50,000 records cost about 5,500 calls.
+ */
+export const wholeViewDeleteCalls = (count: number, loaded: number): number =>
+  Math.ceil(Math.max(0, count - loaded) / RECORDS_PER_READ) + Math.ceil(count / RECORDS_PER_WRITE);

@@ -21,6 +21,7 @@ import { ExportPanel, exportShort } from './export/ExportPanel';
 import { useExportJob } from './export/useExportJob';
 import type { ExportQuery } from './export/useExportJob';
 import { frameActions } from './frame-actions';
+import { useBudgetStatus } from '../budget/useBudget';
 import type { SetFieldAsk } from './frame-actions';
 import { frameGrid } from './frame-grid';
 import { gridClipboard } from './grid-clipboard';
@@ -75,7 +76,15 @@ export function EditingFrame({
   const selectAll = useSelectAll({ api: editing.api, frame, viewId, count, selectedCount, ask: setAsk });
   const [setField, setSetField] = useState<SetFieldAsk>();
   const reads = frameGrid(editing, selectAll.wholeView);
-  const actions = frameActions({ editing, frame: reads, selectAll, ask: setAsk, askSetField: setSetField });
+  const budget = useBudgetStatus(editing.target.connectionId, editing.target.baseId);
+  const actions = frameActions({
+    editing,
+    budget,
+    frame: reads,
+    selectAll,
+    ask: setAsk,
+    askSetField: setSetField,
+  });
   const clipboard = gridClipboard(editing, reads, setAsk);
 
   const expand = (cell: Pick<CellPosition, 'row' | 'pinned'>) =>

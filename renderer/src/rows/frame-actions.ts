@@ -5,9 +5,11 @@
  * (selection.ts), read by the caller at the moment of the action. Fill, clear and set field are one
  * plan each, sent as one `edits.edit` call (one undo step), with a line on what was done and what was left out.
  */
+import type { BudgetStatus } from '../../../core/contract';
 import { MAX_EDITS_PER_CALL } from '../../../core/contract/edits';
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
+import { costText, RECORDS_PER_READ, wholeViewDeleteCalls } from '../budget/budget-text';
 import { keysOf, titleOf } from '../commands/shown';
 import { duplicateFields, wholeRecords } from './duplicate';
 import type { Confirmation } from '../ui/ConfirmDialog';
@@ -27,6 +29,8 @@ export interface SetFieldAsk {
 
 interface Deps {
   editing: TableEditing;
+  /** The base's request budget, where its server is metered: a whole-view delete says what it costs. */
+  budget: BudgetStatus | undefined;
   frame: FrameGrid;
   selectAll: ReturnType<typeof useSelectAll>;
   ask: (c: Confirmation) => void;
@@ -45,7 +49,7 @@ interface ActedRows {
   focus: string | undefined;
 }
 
-export function frameActions({ editing, frame, selectAll, ask, askSetField }: Deps) {
+export function frameActions({ editing, budget, frame, selectAll, ask, askSetField }: Deps) {
   const runBulk = (plan: BulkPlan, done: string) => {
     const left = [
       ...plan.skipped,
@@ -125,9 +129,21 @@ export function frameActions({ editing, frame, selectAll, ask, askSetField }: De
   const deleteSelected = (selection: Selection) => {
     if (selection.kind === 'rows') deleteRows(selection.rows.map((r) => r.record));
     if (selection.kind !== 'view') return;
+    // On the hosted service this is the costliest thing a click does (50,000 records: about 5,500 calls), so
+    // it says so in the budget's own words (issue 26); the local server has no allowance.
+    const cost =
+      budget?.metered === true
+        ? ` Reading and deleting them takes ${costText(
+            {
+              calls: wholeViewDeleteCalls(selection.count, selection.rows.length),
+              recordsPerCall: RECORDS_PER_READ,
+            },
+            budget,
+          )}.`
+        : '';
     ask({
       title: 'Delete records',
-      text: `Delete all ${plural(selection.count, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.`,
+      text: `Delete all ${plural(selection.count, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.${cost}`,
       action: 'Delete',
       run: () =>
         void selectAll.readAll().then((rows) => {

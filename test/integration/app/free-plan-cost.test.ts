@@ -274,3 +274,99 @@ describe('every other walk of a whole view on the Free plan', () => {
     expect(started).toMatchObject({ cancelled: true, declined: true });
   }, 30_000);
 });
+
+describe('each question says what its walk costs, and the walk spends no more', () => {
+  /** The first 1,000 tasks: a view small enough to walk here, big enough to ask about (10 calls a walk). */
+  const FIRST = '{Task #} <= 1000';
+  const query = { formula: FIRST };
+  let viewId = '';
+
+  /** Opens the view and counts it with a yes, so the budget knows its size (1,000 records). */
+  beforeAll(async () => {
+    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
+    // The questions earlier tests left open (the whole table's count) are not this view's.
+    for (const a of (await h.call('budget.asks', {})).asks)
+      await h.call('budget.answer', { askId: a.askId, choice: 'no' });
+    ({ viewId } = await h.call('view.open', { connectionId, baseId: hosted.baseId, table: 'Tasks', query }));
+    await h.call('view.rows', { viewId, start: 0, end: 100 });
+    const count = await askOf('count');
+    await h.call('budget.answer', { askId: count.askId, choice: 'yes' });
+    await until(() => h.eventsOf('view.count').some((c) => c.viewId === viewId && c.exact), 30_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await h.call('view.close', { viewId });
+  });
+
+  it('Find asks for the walk of its matches and the view’s pages up to a match, and spends at most that', async () => {
+    const { records } = await h.call('view.rows', { viewId, start: 0, end: 1 });
+    const text = String(records[0]!.fields['Name']);
+    const from = proxy.log.length;
+    // Backwards from the first row: the last match, past the loaded rows, is the longest walk Find makes.
+    const stepping = h.call('find.next', { viewId, text, fields: ['Name'], from: 0, direction: 'previous' });
+    const ask = await askOf('find');
+    // The walk of matching ids (at most the view, 10 calls) and the view's pages past the 100 loaded (9).
+    expect(ask.calls).toBe(10 + 9);
+    expect(listed(from)).toBe(0);
+    await h.call('budget.answer', { askId: ask.askId, choice: 'yes' });
+    const step = await stepping;
+    expect(step.match?.row).toBeGreaterThanOrEqual(100);
+    const spent = proxy.log.length - from;
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(ask.calls!);
+  }, 60_000);
+
+  it('an export’s question says the walk’s calls where the view’s size is known', async () => {
+    const target = { connectionId, baseId: hosted.baseId, table: 'Tasks' };
+    const from = proxy.log.length;
+    const { exportId } = await h.call('export.start', { target, query });
+    const ask = await askOf('export');
+    expect(ask.calls).toBe(10);
+    await h.call('budget.answer', { askId: ask.askId, choice: 'no' });
+    await until(() =>
+      h.eventsOf('export.progress').some((p) => p.exportId === exportId && p.state === 'cancelled'),
+    );
+    expect(listed(from)).toBe(0);
+  }, 30_000);
+
+  const replace = (replaceId: string) =>
+    h.call('replace.preview', {
+      replaceId,
+      target: { connectionId, baseId: hosted.baseId, table: 'Tasks' },
+      query,
+      fields: [{ name: 'Name', type: 'singleLineText' }],
+      spec: { find: 'e', replacement: 'E', regex: false, matchCase: true, wholeCell: false },
+    });
+
+  it('Replace all asks before its preview reads; declined, nothing is read', async () => {
+    const from = proxy.log.length;
+    const preview = replace('replaceNo');
+    const ask = await askOf('find');
+    expect(ask.subject).toMatch(/^Replace “e” in Tasks: read the records that may match/);
+    expect(ask.calls).toBe(10);
+    await h.call('budget.answer', { askId: ask.askId, choice: 'no' });
+    await expect(preview).rejects.toMatchObject({ message: expect.stringContaining('not agreed to') });
+    expect(listed(from)).toBe(0);
+  }, 30_000);
+
+  it('Replace all’s preview reads at most what it said; Apply asks for its writes, and a no sends nothing', async () => {
+    const from = proxy.log.length;
+    const preview = replace('replaceYes');
+    const read = await askOf('find');
+    await h.call('budget.answer', { askId: read.askId, choice: 'yes' });
+    const planned = await preview;
+    expect(proxy.log.length - from).toBeLessThanOrEqual(read.calls!);
+    expect(planned.requests).toBeGreaterThan(FEW_CALLS);
+    const sending = proxy.log.length;
+    const applying = h.call('replace.apply', { replaceId: 'replaceYes' });
+    const write = await askOf('edits');
+    expect(write).toMatchObject({
+      calls: planned.requests,
+      subject: `Replace all in ${planned.recordCount.toLocaleString('en-US')} records of Tasks: write the changes, 10 records a call`,
+    });
+    await h.call('budget.answer', { askId: write.askId, choice: 'no' });
+    expect(await applying).toMatchObject({ state: 'stopped', sentCount: 0, left: planned.recordCount });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(proxy.log.slice(sending).filter((r) => r.method === 'PATCH')).toHaveLength(0);
+  }, 60_000);
+});

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { BudgetAsk, BudgetStatus } from '../../../core/contract';
-import { askText, budgetLevel, figureText, warningText } from '../../../renderer/src/budget/budget-text';
+import {
+  askText,
+  budgetLevel,
+  costText,
+  figureText,
+  warningText,
+  wholeViewDeleteCalls,
+} from '../../../renderer/src/budget/budget-text';
 
 const status = (over: Partial<BudgetStatus> = {}): BudgetStatus => ({
   connectionId: 'c',
@@ -62,5 +69,26 @@ describe('the budget in words', () => {
     ).toBe(
       'Show other people’s changes in Tasks: about 60 API calls an hour of this workspace’s 100,000 this month (250 used).',
     );
+  });
+
+  it('says a base’s figure is its own where the workspace cannot be read, not the workspace’s', () => {
+    const perBase = status({ workspace: false, scope: 'base:appX', calls: 850, plan: 'free', limit: 1000 });
+    expect(figureText(perBase)).toBe('850 of 1,000 API calls this month by this base alone');
+    expect(figureText({ ...perBase, limit: undefined })).toBe('850 API calls this month by this base alone');
+    expect(warningText(perBase)).toBe(
+      'This base alone used 80% of this month’s calls; the workspace’s other bases spend them too (they reset on December 1).',
+    );
+    expect(costText({ calls: 20, recordsPerCall: 100 }, perBase)).toBe(
+      'about 20 API calls of this base’s 1,000 this month (850 used)',
+    );
+  });
+
+  it('counts a whole view’s delete as its reads past the loaded rows and its deletes, 10 a call', () => {
+    expect(wholeViewDeleteCalls(50_000, 100)).toBe(499 + 5000);
+    expect(wholeViewDeleteCalls(2000, 2000)).toBe(200);
+    expect(wholeViewDeleteCalls(5, 100)).toBe(1);
+    expect(
+      costText({ calls: 5499, recordsPerCall: 100 }, status({ calls: 12, plan: 'free', limit: 1000 })),
+    ).toBe('about 5,499 API calls of this workspace’s 1,000 this month (12 used)');
   });
 });
