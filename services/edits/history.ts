@@ -60,7 +60,7 @@ function inverse(op: Operation): Operation {
   }
 }
 
-const sizeOf = (op: Operation): number => (op.kind === 'edit' ? op.changes.length : op.records.length);
+export const sizeOf = (op: Operation): number => (op.kind === 'edit' ? op.changes.length : op.records.length);
 
 function describe(op: Operation): string {
   const n = sizeOf(op);
@@ -81,6 +81,11 @@ export class History {
     private readonly queue: EditQueue,
     private readonly records: RecordWriter,
     private readonly emit: Emit,
+    /**
+     * Whether a step may spend its calls (the request budget: undoing a whole view's delete re-creates every
+     * record, 10 a call); without it, always.
+     */
+    private readonly agreed?: (target: EditTarget, op: Operation, subject: string) => Promise<boolean>,
   ) {}
 
   /** Records a new operation the user made; it clears what could be redone. */
@@ -150,6 +155,14 @@ export class History {
   private async step(target: EditTarget, direction: 'undo' | 'redo'): Promise<HistoryResult> {
     const s = this.of(target);
     const other = direction === 'undo' ? 'redo' : 'undo';
+    const asked = s[direction].at(-1);
+    if (asked === undefined) return { done: false, idChanges: [], message: `Nothing to ${direction}.` };
+    const said = `${direction === 'undo' ? 'Undo' : 'Redo'} ${describe(asked)} of ${target.table}`;
+    if (this.agreed !== undefined && !(await this.agreed(target, asked, said)))
+      return { done: false, idChanges: [], message: `${said}: not sent, its API calls were not agreed to.` };
+    // Another step made while the question was open is not the one agreed to.
+    if (s[direction].at(-1) !== asked)
+      return { done: false, idChanges: [], message: `The edits changed meanwhile: ${direction} again.` };
     const op = s[direction].pop();
     if (op === undefined) return { done: false, idChanges: [], message: `Nothing to ${direction}.` };
     let outcome: Outcome;

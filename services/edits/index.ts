@@ -3,7 +3,9 @@
  * creates and deletes, undo/redo and CSV export, bound to the part-2 channels of the contract.
  * `createEditServices(...).handlers` is spread into the app's handler map; events go to the app's hub.
  */
+import { FEW_CALLS } from '../budget/budget';
 import type { Consent } from '../budget/budget';
+import { BATCH_SIZE } from '../../core/api/batches';
 import type { WalkCalls } from './ports';
 import { join } from 'node:path';
 import type { editChannels, editEvents } from '../../core/contract/edits';
@@ -12,7 +14,7 @@ import type { PayloadOf, RequestOut, ResponseOf } from '../../core/contract/defi
 import { ServiceError, toChannelError } from '../errors';
 import { CsvExports } from './csv-export';
 import type { ChooseDestination } from './csv-export';
-import { History } from './history';
+import { History, sizeOf } from './history';
 import { Journal } from './journal';
 import type { DeleteLine } from './journal';
 import type { JournalFiles, TableFor } from './ports';
@@ -102,7 +104,9 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       onRejected: (ids) => history.forgetEdits(ids),
       onDropped: (ids) => history.forgetEdits(ids),
     });
-    const history = new History(queue, records, emit);
+    const history = new History(queue, records, emit, (target, op, subject) =>
+      writesAgreed(target, sizeOf(op), subject),
+    );
     const replaces = new Replaces(tableFor, queue, history, emit, options.consent, options.walkCalls);
     queue.replay();
     // What an earlier run left unfinished, after the edits it owed are queued: deletes go on (or are listed
@@ -185,8 +189,25 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     return { deleted: result.deleted, remaining: result.remaining };
   }
 
+  /**
+   * Writes of many records at once (a fill or set field over a whole view's loaded rows, a big paste, an
+   * import's records, an undo of a whole view's delete) on a limited plan: a call per 10 records, asked in
+   * the budget's question like any costly walk; a few calls never ask, and the local server never does.
+   */
+  async function writesAgreed(target: EditTarget, records: number, subject: string): Promise<boolean> {
+    const calls = Math.ceil(records / BATCH_SIZE);
+    if (options.consent === undefined || calls <= FEW_CALLS) return true;
+    const { connectionId, baseId } = target;
+    return options.consent({ connectionId, baseId, purpose: 'edits', subject, calls });
+  }
+
+  const notAgreed = (what: string) =>
+    new ServiceError('invalid-request', `Not sent: ${what} was not agreed to (the API calls question).`);
+
   const handlers: EditHandlers = {
     'edits.edit': async ({ target, changes, undoable }) => {
+      const many = `Change ${changes.length.toLocaleString('en-US')} records of ${target.table}`;
+      if (!(await writesAgreed(target, changes.length, many))) throw notAgreed(`changing them`);
       const { queue, history } = await ready;
       const editIds = await queue.edit(target, changes);
       if (undoable && changes.every((c) => c.previous !== undefined)) {
@@ -232,6 +253,8 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     'edits.retryAll': async (match) => ({ records: await (await ready).queue.retryAll(match) }),
     'edits.discardAll': async (match) => ({ records: await (await ready).queue.discardAll(match) }),
     'records.create': async ({ target, records: list, typecast, undoable }) => {
+      const many = `Add ${list.length.toLocaleString('en-US')} records to ${target.table}`;
+      if (!(await writesAgreed(target, list.length, many))) throw notAgreed('adding them');
       const { records, history } = await ready;
       const result = await records.create(
         target,

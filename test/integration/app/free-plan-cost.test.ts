@@ -370,3 +370,54 @@ describe('each question says what its walk costs, and the walk spends no more', 
     expect(proxy.log.slice(sending).filter((r) => r.method === 'PATCH')).toHaveLength(0);
   }, 60_000);
 });
+
+describe('writes of many records on the Free plan', () => {
+  const target = () => ({ connectionId, baseId: hosted.baseId, table: 'Tasks' });
+  const sentSince = (from: number, method: string) =>
+    proxy.log.slice(from).filter((r) => r.method === method).length;
+
+  it('a change of 60 records asks for its 6 calls; declined, nothing is sent', async () => {
+    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
+    const { viewId } = await h.call('view.open', { ...target(), query: { formula: '{Task #} <= 60' } });
+    const { records } = await h.call('view.rows', { viewId, start: 0, end: 100 });
+    expect(records).toHaveLength(60);
+    const from = proxy.log.length;
+    const editing = h.call('edits.edit', {
+      target: target(),
+      changes: records.map((r) => ({
+        recordId: r.id,
+        fields: { Points: 1 },
+        previous: { Points: r.fields['Points'] ?? null },
+      })),
+    });
+    const ask = await askOf('edits');
+    expect(ask).toMatchObject({ calls: 6, subject: 'Change 60 records of Tasks' });
+    await h.call('budget.answer', { askId: ask.askId, choice: 'no' });
+    await expect(editing).rejects.toMatchObject({ message: expect.stringContaining('not agreed to') });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sentSince(from, 'PATCH')).toBe(0);
+    await h.call('view.close', { viewId });
+  }, 30_000);
+
+  it('adding 60 records asks; undoing them asks again for its calls, and a no deletes nothing', async () => {
+    const from = proxy.log.length;
+    const creating = h.call('records.create', {
+      target: target(),
+      records: Array.from({ length: 60 }, (_, i) => ({ fields: { Name: `budget ${i}` } })),
+      undoable: true,
+    });
+    const add = await askOf('edits');
+    expect(add).toMatchObject({ calls: 6, subject: 'Add 60 records to Tasks' });
+    await h.call('budget.answer', { askId: add.askId, choice: 'yes' });
+    expect((await creating).created).toHaveLength(60);
+    expect(sentSince(from, 'POST')).toBe(6);
+
+    const undoing = h.call('history.undo', { target: target() });
+    const undo = await askOf('edits');
+    expect(undo).toMatchObject({ calls: 6, subject: 'Undo adding 60 records of Tasks' });
+    await h.call('budget.answer', { askId: undo.askId, choice: 'no' });
+    expect(await undoing).toMatchObject({ done: false, canUndo: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sentSince(from, 'DELETE')).toBe(0);
+  }, 30_000);
+});
