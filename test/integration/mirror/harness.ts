@@ -7,14 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { RecordTableClient, SchedulerRegistry } from '../../../core/api/index';
 import type { TableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
 import { startServer } from '../../../server/index';
 import type { RunningServer } from '../../../server/index';
 import { createMirrors } from '../../../services/mirror/index';
-import type { MirrorDeps, Mirrors } from '../../../services/mirror/index';
+import type { MirrorDeps, Mirrors, MirrorSummary } from '../../../services/mirror/index';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 
@@ -310,4 +310,57 @@ export async function expectSettled(
   expect((await mirrors.list())[0]!.localChanges).toBe(0);
   expect(await mirrors.sync(mirrorId)).toMatchObject({ sent: 0, received: 0, conflicts: 0 });
   await expectCopyEqualsRemote(h, tables);
+}
+
+/** One offline copy of a hosted base, shared by the cases of a test file (see offlineCopyOf). */
+export interface OfflineCopy {
+  readonly h: MirrorHarness;
+  readonly mirrors: Mirrors;
+  readonly summary: MirrorSummary;
+  /** A table of the hosted service, straight. */
+  remote(table: string): TableClient;
+  /** A table of the copy, through the embedded server's Web API (as another app would edit it). */
+  copy(table: string): TableClient;
+  /** expectSettled over the file's tables. */
+  settled(): Promise<void>;
+}
+
+/**
+ * Registers the file's hooks: a harness whose hosted base `shape` changes first (fields, tables), made
+ * available offline once; each case starts with no conflict open; the harness closes after the last.
+ */
+export function offlineCopyOf(
+  opts: Parameters<typeof startMirrorHarness>[0],
+  tables: string[],
+  shape: (h: MirrorHarness) => Promise<void> = async () => {},
+): OfflineCopy {
+  let h: MirrorHarness | undefined;
+  let mirrors: Mirrors | undefined;
+  let summary: MirrorSummary | undefined;
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the offline copy is made in beforeAll');
+    return value;
+  };
+  beforeAll(async () => {
+    h = await startMirrorHarness(opts);
+    await shape(h);
+    mirrors = h.mirrors();
+    summary = await mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId });
+  }, 120_000);
+  afterAll(() => h?.close());
+  beforeEach(() => resolveAllTheirs(ready(mirrors), ready(summary).id));
+  return {
+    get h() {
+      return ready(h);
+    },
+    get mirrors() {
+      return ready(mirrors);
+    },
+    get summary() {
+      return ready(summary);
+    },
+    remote: (table) => ready(h).hostedClient.table(ready(h).baseId, table),
+    copy: (table) => ready(h).localClient.table(ready(h).baseId, table),
+    settled: () => expectSettled(ready(h), ready(mirrors), ready(summary).id, tables),
+  };
 }

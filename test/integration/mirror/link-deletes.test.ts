@@ -5,34 +5,19 @@
  * service deleted stays in the copy. Both tables of the pair play the deleted record, since a pull takes the
  * tables one after the other.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TableClient } from '../../../core/api/index';
-import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
-import { expectSettled, linkCell, resolveAllTheirs, startMirrorHarness } from './harness';
-import type { MirrorHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { linkCell, offlineCopyOf } from './harness';
 
-let h: MirrorHarness;
-let mirrors: Mirrors;
-let summary: MirrorSummary;
+const both = ['People', 'Companies'];
 /** The field of Companies that links back to People's Company. */
 let inverse = '';
-const remote = (table: string): TableClient => h.hostedClient.table(h.baseId, table);
-const copy = (table: string): TableClient => h.localClient.table(h.baseId, table);
-const both = ['People', 'Companies'];
-
-beforeAll(async () => {
-  h = await startMirrorHarness({ records: 6, fast: true });
+const offline = offlineCopyOf({ records: 6, fast: true }, both, async (h) => {
   const schema = await h.hostedClient.meta.baseSchema(h.baseId);
   const company = schema.find((t) => t.name === 'People')!.fields.find((f) => f.name === 'Company')!;
   const inverseId = String(company.options?.['inverseLinkFieldId']);
   inverse = schema.find((t) => t.name === 'Companies')!.fields.find((f) => f.id === inverseId)!.name;
-  mirrors = h.mirrors();
-  summary = await mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId });
-}, 120_000);
-afterAll(() => h.close());
-beforeEach(() => resolveAllTheirs(mirrors, summary.id));
-
-const cell = linkCell;
+});
+const { remote, copy, settled } = offline;
 
 /** A company and a person of its own for one case, linked or not, on both sides. */
 async function fresh(name: string, linked: boolean): Promise<{ company: string; person: string }> {
@@ -40,15 +25,13 @@ async function fresh(name: string, linked: boolean): Promise<{ company: string; 
   const person = (
     await remote('People').create({ Name: `Person ${name}`, ...(linked ? { Company: [company] } : {}) })
   ).id;
-  await mirrors.sync(summary.id);
+  await offline.mirrors.sync(offline.summary.id);
   return { company, person };
 }
 
-const settled = () => expectSettled(h, mirrors, summary.id, both);
-
 /** The one open conflict, which must be over the whole of `recordId`. */
 async function wholeConflict(recordId: string, kind: 'deleted-local' | 'deleted-remote') {
-  const list = await mirrors.conflicts(summary.id);
+  const list = await offline.mirrors.conflicts(offline.summary.id);
   expect(list).toHaveLength(1);
   expect(list[0]).toMatchObject({ recordId, kind });
   expect(list[0]!.fieldName).toBeUndefined();
@@ -61,20 +44,20 @@ describe('a record deleted here that another user linked a new record to', () =>
     await copy('Companies').delete(company);
     const theirs = (await remote('People').create({ Name: 'Made there', Company: [company] })).id;
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     const conflict = await wholeConflict(company, 'deleted-local');
     // Nothing the other user wrote is lost: the company and the new person's link stay on the service.
-    expect(await cell(remote('People'), theirs, 'Company')).toEqual([company]);
-    expect(await cell(remote('Companies'), company, inverse)).toEqual([theirs]);
+    expect(await linkCell(remote('People'), theirs, 'Company')).toEqual([company]);
+    expect(await linkCell(remote('Companies'), company, inverse)).toEqual([theirs]);
     // The copy has the new person, without the company it deleted.
-    expect(await cell(copy('People'), theirs, 'Company')).toEqual([]);
+    expect(await linkCell(copy('People'), theirs, 'Company')).toEqual([]);
     // Held until the user decides: another sync changes nothing.
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
-    expect(await cell(remote('People'), theirs, 'Company')).toEqual([company]);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
+    expect(await linkCell(remote('People'), theirs, 'Company')).toEqual([company]);
 
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
-    expect(await cell(copy('People'), theirs, 'Company')).toEqual([company]);
-    expect(await cell(copy('Companies'), company, inverse)).toEqual([theirs]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
+    expect(await linkCell(copy('People'), theirs, 'Company')).toEqual([company]);
+    expect(await linkCell(copy('Companies'), company, inverse)).toEqual([theirs]);
     await settled();
   });
 
@@ -83,13 +66,13 @@ describe('a record deleted here that another user linked a new record to', () =>
     await copy('People').delete(person);
     const theirs = (await remote('Companies').create({ Name: 'Made there', [inverse]: [person] })).id;
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     const conflict = await wholeConflict(person, 'deleted-local');
-    expect(await cell(remote('People'), person, 'Company')).toEqual([theirs]);
-    expect(await cell(copy('Companies'), theirs, inverse)).toEqual([]);
+    expect(await linkCell(remote('People'), person, 'Company')).toEqual([theirs]);
+    expect(await linkCell(copy('Companies'), theirs, inverse)).toEqual([]);
 
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
-    expect(await cell(copy('People'), person, 'Company')).toEqual([theirs]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
+    expect(await linkCell(copy('People'), person, 'Company')).toEqual([theirs]);
     await settled();
   });
 
@@ -97,12 +80,12 @@ describe('a record deleted here that another user linked a new record to', () =>
     const { company } = await fresh('new-link-3', false);
     await copy('Companies').delete(company);
     const theirs = (await remote('People').create({ Name: 'Made there too', Company: [company] })).id;
-    await mirrors.sync(summary.id);
+    await offline.mirrors.sync(offline.summary.id);
     const conflict = await wholeConflict(company, 'deleted-local');
 
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'mine' }]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'mine' }]);
     await expect(remote('Companies').get(company)).rejects.toThrow();
-    expect(await cell(remote('People'), theirs, 'Company')).toEqual([]);
+    expect(await linkCell(remote('People'), theirs, 'Company')).toEqual([]);
     await settled();
   });
 });
@@ -113,13 +96,13 @@ describe('a record deleted here that another user changed only through a link', 
     await copy('Companies').delete(company);
     await remote('People').update(person, { Company: [company] });
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     const conflict = await wholeConflict(company, 'deleted-local');
-    expect(await cell(remote('People'), person, 'Company')).toEqual([company]);
-    expect(await cell(copy('People'), person, 'Company')).toEqual([]);
+    expect(await linkCell(remote('People'), person, 'Company')).toEqual([company]);
+    expect(await linkCell(copy('People'), person, 'Company')).toEqual([]);
 
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
-    expect(await cell(copy('People'), person, 'Company')).toEqual([company]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
+    expect(await linkCell(copy('People'), person, 'Company')).toEqual([company]);
     await settled();
   });
 
@@ -128,13 +111,13 @@ describe('a record deleted here that another user changed only through a link', 
     await copy('People').delete(person);
     await remote('Companies').update(company, { [inverse]: [person] });
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     const conflict = await wholeConflict(person, 'deleted-local');
-    expect(await cell(remote('Companies'), company, inverse)).toEqual([person]);
-    expect(await cell(copy('Companies'), company, inverse)).toEqual([]);
+    expect(await linkCell(remote('Companies'), company, inverse)).toEqual([person]);
+    expect(await linkCell(copy('Companies'), company, inverse)).toEqual([]);
 
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
-    expect(await cell(copy('Companies'), company, inverse)).toEqual([person]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
+    expect(await linkCell(copy('Companies'), company, inverse)).toEqual([person]);
     await settled();
   });
 
@@ -143,9 +126,9 @@ describe('a record deleted here that another user changed only through a link', 
     await copy('Companies').delete(company);
     await remote('People').update(person, { Company: [] });
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(0);
     await expect(remote('Companies').get(company)).rejects.toThrow();
-    expect(await cell(remote('People'), person, 'Company')).toEqual([]);
+    expect(await linkCell(remote('People'), person, 'Company')).toEqual([]);
     await settled();
   });
 
@@ -154,13 +137,13 @@ describe('a record deleted here that another user changed only through a link', 
     await copy('Companies').delete(company);
     await remote('Companies').update(company, { Name: 'Co renamed' });
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     const conflict = await wholeConflict(company, 'deleted-local');
     expect((await remote('Companies').get(company)).fields['Name']).toBe('Co renamed');
-    expect(await cell(remote('People'), person, 'Company')).toEqual([company]);
+    expect(await linkCell(remote('People'), person, 'Company')).toEqual([company]);
 
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
-    expect(await cell(copy('People'), person, 'Company')).toEqual([company]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
+    expect(await linkCell(copy('People'), person, 'Company')).toEqual([company]);
     await settled();
   });
 });
@@ -172,19 +155,21 @@ describe('a record deleted on the service that the copy linked a record to', () 
     await copy('People').create({ Name: 'Made here', Company: [company] });
     await remote('Companies').delete(company);
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     const conflict = await wholeConflict(company, 'deleted-remote');
-    expect(await cell(copy('People'), person, 'Company')).toEqual([company]);
+    expect(await linkCell(copy('People'), person, 'Company')).toEqual([company]);
     // Made on the service (so with the service's id), without the link it cannot take there yet.
     const [mine] = await copy('People').all({ formula: "{Name} = 'Made here'" });
     expect(mine!.fields['Company']).toEqual([company]);
-    expect(await cell(remote('People'), mine!.id, 'Company')).toEqual([]);
-    expect([...(await cell(copy('Companies'), company, inverse))].sort()).toEqual([person, mine!.id].sort());
+    expect(await linkCell(remote('People'), mine!.id, 'Company')).toEqual([]);
+    expect([...(await linkCell(copy('Companies'), company, inverse))].sort()).toEqual(
+      [person, mine!.id].sort(),
+    );
 
     // "Keep mine" makes it again on the service, with both links.
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'mine' }]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'mine' }]);
     const [made] = await remote('Companies').all({ formula: "{Name} = 'Co gone-there'" });
-    expect(await cell(remote('People'), person, 'Company')).toEqual([made!.id]);
+    expect(await linkCell(remote('People'), person, 'Company')).toEqual([made!.id]);
     expect((await remote('People').all({ formula: "{Name} = 'Made here'" }))[0]!.fields['Company']).toEqual([
       made!.id,
     ]);
@@ -198,23 +183,23 @@ describe('a record deleted on the service and edited here', () => {
     await copy('People').update(person, { Notes: 'edited here' });
     await remote('People').delete(person);
 
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     let conflict = await wholeConflict(person, 'deleted-remote');
-    expect(await cell(copy('People'), person, 'Company')).toEqual([company]);
-    expect(await cell(copy('Companies'), company, inverse)).toEqual([person]);
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
+    expect(await linkCell(copy('People'), person, 'Company')).toEqual([company]);
+    expect(await linkCell(copy('Companies'), company, inverse)).toEqual([person]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'theirs' }]);
     await settled();
 
     const other = await fresh('edited-here-2', true);
     await copy('Companies').update(other.company, { Size: 7 });
     await remote('Companies').delete(other.company);
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     conflict = await wholeConflict(other.company, 'deleted-remote');
-    expect(await cell(copy('People'), other.person, 'Company')).toEqual([other.company]);
-    expect(await cell(copy('Companies'), other.company, inverse)).toEqual([other.person]);
-    await mirrors.resolve(summary.id, [{ conflictId: conflict.id, choice: 'mine' }]);
+    expect(await linkCell(copy('People'), other.person, 'Company')).toEqual([other.company]);
+    expect(await linkCell(copy('Companies'), other.company, inverse)).toEqual([other.person]);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: conflict.id, choice: 'mine' }]);
     const [made] = await remote('Companies').all({ formula: "{Name} = 'Co edited-here-2'" });
-    expect(await cell(remote('People'), other.person, 'Company')).toEqual([made!.id]);
+    expect(await linkCell(remote('People'), other.person, 'Company')).toEqual([made!.id]);
     await settled();
   });
 });

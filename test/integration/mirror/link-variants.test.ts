@@ -6,29 +6,13 @@
  * and one another user adds to meanwhile (no conflict of its own);
  * and the order of a link cell set offline in a self-link and in a third table's cell.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TableClient } from '../../../core/api/index';
-import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
-import {
-  expectCopyEqualsRemote,
-  expectSettled,
-  linkCell,
-  resolveAllTheirs,
-  startMirrorHarness,
-} from './harness';
-import type { MirrorHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { expectCopyEqualsRemote, linkCell, offlineCopyOf } from './harness';
 
-let h: MirrorHarness;
-let mirrors: Mirrors;
-let summary: MirrorSummary;
-const remote = (table: string): TableClient => h.hostedClient.table(h.baseId, table);
-const copy = (table: string): TableClient => h.localClient.table(h.baseId, table);
 const all = ['People', 'Companies', 'Projects'];
 /** By the name of each field linking to Companies, the name of its inverse in Companies. */
 const inverseOf: Record<string, string> = {};
-
-beforeAll(async () => {
-  h = await startMirrorHarness({ records: 4, fast: true });
+const offline = offlineCopyOf({ records: 4, fast: true }, all, async (h) => {
   const schema = await h.hostedClient.meta.baseSchema(h.baseId);
   const people = schema.find((t) => t.name === 'People')!;
   const companies = schema.find((t) => t.name === 'Companies')!;
@@ -58,15 +42,8 @@ beforeAll(async () => {
     for (const f of t.fields)
       if (f.type === 'multipleRecordLinks' && f.options?.['linkedTableId'] === co.id && t.id !== co.id)
         inverseOf[f.name] = co.fields.find((x) => x.id === f.options?.['inverseLinkFieldId'])!.name;
-  mirrors = h.mirrors();
-  summary = await mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId });
-}, 120_000);
-afterAll(() => h.close());
-beforeEach(() => resolveAllTheirs(mirrors, summary.id));
-
-const cell = linkCell;
-
-const settled = () => expectSettled(h, mirrors, summary.id, all);
+});
+const { remote, copy, settled } = offline;
 
 describe.each(['theirs', 'mine'] as const)('a conflict over a whole record, resolved by %s', (choice) => {
   it('on a company deleted here, linked from two fields and a second table, and renamed there', async () => {
@@ -76,30 +53,30 @@ describe.each(['theirs', 'mine'] as const)('a conflict over a whole record, reso
     ).id;
     const q = (await remote('People').create({ Name: `Q ${choice}`, Supplier: [company] })).id;
     const pr = (await remote('Projects').create({ Name: `Pr ${choice}`, Client: [company] })).id;
-    await mirrors.sync(summary.id);
-    await expectCopyEqualsRemote(h, all);
+    await offline.mirrors.sync(offline.summary.id);
+    await expectCopyEqualsRemote(offline.h, all);
     await copy('Companies').delete(company);
     await remote('Companies').update(company, { Name: 'renamed' });
-    const r1 = await mirrors.sync(summary.id);
+    const r1 = await offline.mirrors.sync(offline.summary.id);
     expect(r1.conflicts).toBe(1);
-    expect(await cell(remote('People'), p, 'Company')).toEqual([company]);
-    expect(await cell(remote('People'), p, 'Supplier')).toEqual([company]);
-    expect(await cell(remote('People'), q, 'Supplier')).toEqual([company]);
-    expect(await cell(remote('Projects'), pr, 'Client')).toEqual([company]);
-    const [c] = await mirrors.conflicts(summary.id);
-    const rr = await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice }]);
+    expect(await linkCell(remote('People'), p, 'Company')).toEqual([company]);
+    expect(await linkCell(remote('People'), p, 'Supplier')).toEqual([company]);
+    expect(await linkCell(remote('People'), q, 'Supplier')).toEqual([company]);
+    expect(await linkCell(remote('Projects'), pr, 'Client')).toEqual([company]);
+    const [c] = await offline.mirrors.conflicts(offline.summary.id);
+    const rr = await offline.mirrors.resolve(offline.summary.id, [{ conflictId: c!.id, choice }]);
     expect(rr).toMatchObject({ resolved: 1 });
     if (choice === 'theirs') {
-      expect(await cell(copy('People'), p, 'Company')).toEqual([company]);
-      expect(await cell(copy('People'), p, 'Supplier')).toEqual([company]);
-      expect(await cell(copy('People'), q, 'Supplier')).toEqual([company]);
-      expect(await cell(copy('Projects'), pr, 'Client')).toEqual([company]);
-      expect(await cell(copy('Companies'), company, inverseOf['Company']!)).toEqual([p]);
-      expect(await cell(copy('Companies'), company, inverseOf['Supplier']!)).toEqual([p, q]);
-      expect(await cell(copy('Companies'), company, inverseOf['Client']!)).toEqual([pr]);
+      expect(await linkCell(copy('People'), p, 'Company')).toEqual([company]);
+      expect(await linkCell(copy('People'), p, 'Supplier')).toEqual([company]);
+      expect(await linkCell(copy('People'), q, 'Supplier')).toEqual([company]);
+      expect(await linkCell(copy('Projects'), pr, 'Client')).toEqual([company]);
+      expect(await linkCell(copy('Companies'), company, inverseOf['Company']!)).toEqual([p]);
+      expect(await linkCell(copy('Companies'), company, inverseOf['Supplier']!)).toEqual([p, q]);
+      expect(await linkCell(copy('Companies'), company, inverseOf['Client']!)).toEqual([pr]);
     } else {
       await expect(remote('Companies').get(company)).rejects.toThrow();
-      expect(await cell(remote('Projects'), pr, 'Client')).toEqual([]);
+      expect(await linkCell(remote('Projects'), pr, 'Client')).toEqual([]);
     }
     await settled();
   });
@@ -108,27 +85,27 @@ describe.each(['theirs', 'mine'] as const)('a conflict over a whole record, reso
     const boss = (await remote('People').create({ Name: `Boss ${choice}` })).id;
     const p = (await remote('People').create({ Name: `Worker ${choice}`, Manager: [boss] })).id;
     const r = (await remote('People').create({ Name: `Report ${choice}`, Manager: [p] })).id;
-    await mirrors.sync(summary.id);
-    await expectCopyEqualsRemote(h, all);
+    await offline.mirrors.sync(offline.summary.id);
+    await expectCopyEqualsRemote(offline.h, all);
     await copy('People').delete(p);
     await remote('People').update(p, { Age: 77 });
     // The record linking it is sent (renamed here): the service's answer has the link, the copy must not.
     await copy('People').update(r, { Name: `Report renamed ${choice}` });
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
     expect((await remote('People').get(r)).fields).toMatchObject({
       Name: `Report renamed ${choice}`,
       Manager: [p],
     });
-    expect(await cell(copy('People'), r, 'Manager')).toEqual([]);
-    expect(await cell(remote('People'), p, 'Manager')).toEqual([boss]);
-    const [c] = await mirrors.conflicts(summary.id);
-    await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice }]);
+    expect(await linkCell(copy('People'), r, 'Manager')).toEqual([]);
+    expect(await linkCell(remote('People'), p, 'Manager')).toEqual([boss]);
+    const [c] = await offline.mirrors.conflicts(offline.summary.id);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: c!.id, choice }]);
     if (choice === 'theirs') {
-      expect(await cell(copy('People'), r, 'Manager')).toEqual([p]);
-      expect(await cell(copy('People'), p, 'Manager')).toEqual([boss]);
+      expect(await linkCell(copy('People'), r, 'Manager')).toEqual([p]);
+      expect(await linkCell(copy('People'), p, 'Manager')).toEqual([boss]);
     } else {
       await expect(remote('People').get(p)).rejects.toThrow();
-      expect(await cell(remote('People'), r, 'Manager')).toEqual([]);
+      expect(await linkCell(remote('People'), r, 'Manager')).toEqual([]);
     }
     await settled();
   });
@@ -137,24 +114,24 @@ describe.each(['theirs', 'mine'] as const)('a conflict over a whole record, reso
     const company = (await remote('Companies').create({ Name: `Gone ${choice}` })).id;
     const p = (await remote('People').create({ Name: `G ${choice}` })).id;
     const pr = (await remote('Projects').create({ Name: `GPr ${choice}` })).id;
-    await mirrors.sync(summary.id);
+    await offline.mirrors.sync(offline.summary.id);
     await copy('People').update(p, { Company: [company], Supplier: [company] });
     await copy('Projects').update(pr, { Client: [company] });
     await remote('Companies').delete(company);
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
-    expect(await cell(copy('People'), p, 'Supplier')).toEqual([company]);
-    expect(await cell(copy('Projects'), pr, 'Client')).toEqual([company]);
-    const [c] = await mirrors.conflicts(summary.id);
-    await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice }]);
-    await mirrors.sync(summary.id);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
+    expect(await linkCell(copy('People'), p, 'Supplier')).toEqual([company]);
+    expect(await linkCell(copy('Projects'), pr, 'Client')).toEqual([company]);
+    const [c] = await offline.mirrors.conflicts(offline.summary.id);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: c!.id, choice }]);
+    await offline.mirrors.sync(offline.summary.id);
     const made = await remote('Companies').all({ formula: `{Name} = 'Gone ${choice}'` });
     if (choice === 'mine') {
       expect(made).toHaveLength(1);
-      expect(await cell(remote('People'), p, 'Supplier')).toEqual([made[0]!.id]);
-      expect(await cell(remote('Projects'), pr, 'Client')).toEqual([made[0]!.id]);
+      expect(await linkCell(remote('People'), p, 'Supplier')).toEqual([made[0]!.id]);
+      expect(await linkCell(remote('Projects'), pr, 'Client')).toEqual([made[0]!.id]);
     } else {
       expect(made).toHaveLength(0);
-      expect(await cell(copy('People'), p, 'Supplier')).toEqual([]);
+      expect(await linkCell(copy('People'), p, 'Supplier')).toEqual([]);
     }
     await settled();
   });
@@ -165,17 +142,19 @@ describe('a self-link that another user adds to, in a record linking one deleted
     const x = (await remote('People').create({ Name: 'Added there' })).id;
     const p = (await remote('People').create({ Name: 'Deleted here' })).id;
     const r = (await remote('People').create({ Name: 'Links both', Manager: [p] })).id;
-    await mirrors.sync(summary.id);
+    await offline.mirrors.sync(offline.summary.id);
     await copy('People').delete(p);
     await remote('People').update(p, { Age: 71 });
     await remote('People').update(r, { Manager: [p, x] });
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
-    expect(await mirrors.conflicts(summary.id)).toMatchObject([{ recordId: p, kind: 'deleted-local' }]);
-    expect(await cell(remote('People'), r, 'Manager')).toEqual([p, x]);
-    expect(await cell(copy('People'), r, 'Manager')).toEqual([x]);
-    const [c] = await mirrors.conflicts(summary.id);
-    await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice: 'theirs' }]);
-    expect(await cell(copy('People'), r, 'Manager')).toEqual([p, x]);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(1);
+    expect(await offline.mirrors.conflicts(offline.summary.id)).toMatchObject([
+      { recordId: p, kind: 'deleted-local' },
+    ]);
+    expect(await linkCell(remote('People'), r, 'Manager')).toEqual([p, x]);
+    expect(await linkCell(copy('People'), r, 'Manager')).toEqual([x]);
+    const [c] = await offline.mirrors.conflicts(offline.summary.id);
+    await offline.mirrors.resolve(offline.summary.id, [{ conflictId: c!.id, choice: 'theirs' }]);
+    expect(await linkCell(copy('People'), r, 'Manager')).toEqual([p, x]);
     await settled();
   });
 
@@ -183,12 +162,12 @@ describe('a self-link that another user adds to, in a record linking one deleted
     const x = (await remote('People').create({ Name: 'Added there 2' })).id;
     const p = (await remote('People').create({ Name: 'Deleted here 2' })).id;
     const r = (await remote('People').create({ Name: 'Links both 2', Manager: [p] })).id;
-    await mirrors.sync(summary.id);
+    await offline.mirrors.sync(offline.summary.id);
     await copy('People').delete(p);
     await remote('People').update(r, { Manager: [p, x] });
-    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    expect((await offline.mirrors.sync(offline.summary.id)).conflicts).toBe(0);
     await expect(remote('People').get(p)).rejects.toThrow();
-    expect(await cell(remote('People'), r, 'Manager')).toEqual([x]);
+    expect(await linkCell(remote('People'), r, 'Manager')).toEqual([x]);
     await settled();
   });
 });
@@ -201,12 +180,12 @@ describe('link order set offline', () => {
     const ps = await remote('People').createMany([{ Name: 'M1' }, { Name: 'M2' }, { Name: 'M3' }]);
     const pid = ps.map((x) => x.id);
     const boss = (await remote('People').create({ Name: 'Many bosses', Manager: pid })).id;
-    await mirrors.sync(summary.id);
+    await offline.mirrors.sync(offline.summary.id);
     await copy('Projects').update(pr, { Client: [ids[2]!, ids[0]!, ids[1]!] });
     await copy('People').update(boss, { Manager: [pid[1]!, pid[2]!, pid[0]!] });
-    await mirrors.sync(summary.id);
-    expect(await cell(remote('Projects'), pr, 'Client')).toEqual([ids[2], ids[0], ids[1]]);
-    expect(await cell(remote('People'), boss, 'Manager')).toEqual([pid[1], pid[2], pid[0]]);
+    await offline.mirrors.sync(offline.summary.id);
+    expect(await linkCell(remote('Projects'), pr, 'Client')).toEqual([ids[2], ids[0], ids[1]]);
+    expect(await linkCell(remote('People'), boss, 'Manager')).toEqual([pid[1], pid[2], pid[0]]);
     await settled();
   });
 });
