@@ -110,21 +110,31 @@ export class PendingSet {
     this.count++;
   }
 
+  /** The rank of the table the next record is taken from (Infinity when none waits). */
+  nextRank(): number {
+    return this.first().rank;
+  }
+
   /** The next record: the first waiting in the first table (by rank) that has any. */
   take(): Pending | undefined {
-    let best: Map<string, Pending> | undefined;
-    let bestRank = Infinity;
-    for (const [tableId, records] of this.byTable) {
-      const r = this.rank(tableId);
-      if (records.size > 0 && r < bestRank) {
-        best = records;
-        bestRank = r;
-      }
-    }
+    const best = this.first().records;
     const first = best?.values().next();
     if (!best || !first || first.done) return undefined;
     best.delete(first.value.id);
     this.count--;
     return first.value;
+  }
+
+  private first(): { records?: Map<string, Pending>; rank: number } {
+    let records: Map<string, Pending> | undefined;
+    let rank = Infinity;
+    for (const [tableId, waiting] of this.byTable) {
+      const r = this.rank(tableId);
+      if (waiting.size > 0 && r < rank) {
+        records = waiting;
+        rank = r;
+      }
+    }
+    return { records, rank };
   }
 }
