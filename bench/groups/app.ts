@@ -374,7 +374,7 @@ async function bareGridScroll(browser: Browser): Promise<BenchResult[]> {
 const BARE_REACT_SCRIPT = fileURLToPath(new URL('../../out/bench/bare-grid.js', import.meta.url));
 /** Goal: the app's main-thread time per scroll frame and p95 frame within this of bare ag-grid-react's. */
 const FLOOR_GOAL = 1.15;
-/** The app's row-number column (renderer/src/rows/row-numbers.ts), pinned left before the fields. */
+/** The app's row-number column (renderer/src/grid/row-numbers.ts), pinned left before the fields. */
 const ROW_NUMBER_WIDTH = 92;
 /** Every field column's width in a fresh layout (the grid's default column width, renderer/src/grid). */
 const FIELD_WIDTH = 180;

@@ -4,9 +4,8 @@
  * no depth of `../` and no form of import (static, re-export, dynamic, `require`, `import type`) gets past it.
  * Bare module names are checked by layer too: Node's built-ins only where Node runs, and always with `node:`.
  */
-import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -44,15 +43,11 @@ const PACKAGES = [
 const ONE_IMPORTER = { 'renderer/src/api/page-bridge': 'renderer/src/main.tsx' };
 
 /**
- * ag-grid behind one door: only renderer/src/grid/ (the grid port, port.ts) may load an ag-grid package; the
- * rest of the renderer speaks rows, columns, positions and selections. The files not behind the door
- * yet (the grid's editors, renderers and options), listed in grid-door-pending.json: the list only shrinks
- * (test/unit/lint/layers.test.ts fails on a file that no longer loads ag-grid, and on a longer list).
+ * ag-grid behind one door: only renderer/src/grid/ (the grid port, port.ts, and what the features plug into
+ * it, parts.ts) may load an ag-grid package; the rest of the renderer speaks rows, columns, positions and
+ * selections.
  */
 const GRID_DOOR = 'renderer/src/grid/';
-const NOT_YET_BEHIND_THE_GRID_DOOR = JSON.parse(
-  readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'grid-door-pending.json'), 'utf8'),
-);
 const isAgGrid = (name) => /^(@ag-grid-[^/]+\/|ag-grid-)/.test(name);
 
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
@@ -106,12 +101,7 @@ function check(context, node, spec) {
   if (rule && !rule.only.includes(from))
     return report(`${from}/ may not load "${name}" (only ${rule.only.map((l) => `${l}/`).join(', ')}).`);
   const path = relative(ROOT, file).split(sep).join('/');
-  if (
-    from === 'renderer' &&
-    isAgGrid(name) &&
-    !path.startsWith(GRID_DOOR) &&
-    !NOT_YET_BEHIND_THE_GRID_DOOR.includes(path)
-  )
+  if (from === 'renderer' && isAgGrid(name) && !path.startsWith(GRID_DOOR))
     report(
       `Only ${GRID_DOOR} may load "${name}": speak to the grid through its port (renderer/src/grid/port.ts; docs/ARCHITECTURE.md, The grid port).`,
     );

@@ -3,8 +3,7 @@
  * (ag-grid's date string editor dropped the time part when committing in our tests, so this one is ours.)
  */
 import { useEffect, useRef } from 'react';
-import type { CustomCellEditorProps } from 'ag-grid-react';
-import type { RecordData } from '../../../core/records/types';
+import type { CellEditorProps } from '../grid/parts';
 
 /** An ISO instant as the value of a datetime-local input (local wall time, minutes). */
 export function toLocalInput(iso: unknown): string {
@@ -14,7 +13,7 @@ export function toLocalInput(iso: unknown): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-export function DateTimeEditor({ initialValue, onValueChange }: CustomCellEditorProps<RecordData, string>) {
+export function DateTimeEditor({ initialValue, onValueChange }: CellEditorProps<string>) {
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   return (

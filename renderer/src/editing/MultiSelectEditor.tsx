@@ -1,9 +1,8 @@
 /** The multiple-selects cell editor: a popup list of the field's choices, each toggled by a checkbox. */
 import { useEffect, useRef } from 'react';
-import type { CustomCellEditorProps } from 'ag-grid-react';
-import type { RecordData } from '../../../core/records/types';
+import type { CellEditorProps } from '../grid/parts';
 
-type Props = CustomCellEditorProps<RecordData, string[]> & { choices: string[] };
+type Props = CellEditorProps<string[]> & { choices: string[] };
 
 export function MultiSelectEditor({ value, onValueChange, choices, stopEditing }: Props) {
   const chosen = Array.isArray(value) ? value : [];

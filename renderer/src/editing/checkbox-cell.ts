@@ -2,13 +2,12 @@
  * A checkbox cell drawn as a box, empty or ticked (an unchecked box is absent from the record, and must
  * not look like an empty or unknown value). Toggling is the table's job (one click or Space), not an editor's.
  */
-import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
-import type { RecordData } from '../../../core/records/types';
+import type { CellDraw, CellView } from '../grid/parts';
 
-export class CheckboxCell implements ICellRendererComp<RecordData> {
+export class CheckboxCell implements CellView {
   private readonly box = document.createElement('span');
 
-  init(params: ICellRendererParams<RecordData, unknown>): void {
+  init(params: CellDraw): void {
     this.box.setAttribute('role', 'checkbox');
     this.render(params);
   }
@@ -17,12 +16,12 @@ export class CheckboxCell implements ICellRendererComp<RecordData> {
     return this.box;
   }
 
-  refresh(params: ICellRendererParams<RecordData, unknown>): boolean {
+  refresh(params: CellDraw): boolean {
     this.render(params);
     return true;
   }
 
-  private render(params: ICellRendererParams<RecordData, unknown>): void {
+  private render(params: CellDraw): void {
     const checked = params.value === true;
     this.box.className = checked ? 'td-checkbox is-checked' : 'td-checkbox';
     this.box.setAttribute('aria-checked', String(checked));

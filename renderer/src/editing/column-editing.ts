@@ -3,10 +3,10 @@
  * pending, retrying and rejected cells. Values shown come from the edit store, so unsent and rejected
  * edits show as the user expects until the service has answered.
  */
-import type { CellClassParams, ColDef, ICellEditorParams, ValueGetterParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { effectiveType } from '../grid/format';
+import type { ColumnEditing, ColumnEditor } from '../grid/parts';
 import type { EditStore } from './edit-store';
 import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
@@ -15,36 +15,31 @@ import { MultiSelectEditor } from './MultiSelectEditor';
 import { SingleSelectEditor } from './single-select-editor';
 import { choiceNames, isEditable, parseInput } from './parse';
 
-type Def = ColDef<RecordData>;
+/** Typed text by the field's rules: its value, or the text as typed where it does not parse. */
+const parsed = (field: Column) => (typed: unknown) => {
+  const result = parseInput(field, String(typed ?? ''));
+  return result.ok ? result.value : typed;
+};
 
 /** Typed text is parsed by the field's rules; an invalid entry keeps the editor open with the reason. */
-function textEditor(field: Column, useFormatter: boolean): Partial<Def> {
+function textEditor(field: Column, formatted: boolean): ColumnEditor {
   return {
-    cellEditor: 'agTextCellEditor',
-    cellEditorParams: {
-      useFormatter,
-      getValidationErrors: ({ value }: { value: unknown }) => {
-        if (typeof value !== 'string') return null;
-        const parsed = parseInput(field, value);
-        return parsed.ok ? null : [parsed.error];
-      },
+    kind: 'text',
+    formatted,
+    check: (text) => {
+      const result = parseInput(field, text);
+      return result.ok ? null : result.error;
     },
-    valueParser: (p) => {
-      const parsed = parseInput(field, String(p.newValue ?? ''));
-      return parsed.ok ? parsed.value : p.newValue;
-    },
+    parse: parsed(field),
   };
 }
 
-function editorFor(field: Column): Partial<Def> {
+/** The editor of an editable field's column (a checkbox has none: see withEditing). */
+function editorFor(field: Column): ColumnEditor {
   const type = effectiveType(field);
   switch (type) {
     case 'multilineText':
-      return {
-        cellEditor: 'agLargeTextCellEditor',
-        cellEditorPopup: true,
-        cellEditorParams: { maxLength: 100_000 },
-      };
+      return { kind: 'longText', maxLength: 100_000 };
     case 'number':
     case 'currency':
     case 'percent':
@@ -52,60 +47,54 @@ function editorFor(field: Column): Partial<Def> {
       return textEditor(field, true);
     case 'rating': {
       const max = typeof field.options?.['max'] === 'number' ? field.options['max'] : 5;
-      return { cellEditor: 'agNumberCellEditor', cellEditorParams: { min: 0, max, precision: 0 } };
+      return { kind: 'number', min: 0, max, precision: 0 };
     }
-    case 'checkbox':
-      // No editor: one click or Space toggles the box (the table's cell handlers).
-      return { editable: false, cellRenderer: CheckboxCell };
     case 'dateTime':
-      return { cellEditor: DateTimeEditor };
+      return { kind: 'custom', editor: DateTimeEditor, popup: false, params: {} };
     case 'date':
-      return {
-        cellEditor: 'agDateStringCellEditor',
-        valueParser: (p) => {
-          const parsed = parseInput(field, String(p.newValue ?? ''));
-          return parsed.ok ? parsed.value : p.newValue;
-        },
-      };
+      return { kind: 'date', parse: parsed(field) };
     case 'singleSelect':
-      return { cellEditor: SingleSelectEditor, cellEditorPopup: true, cellEditorParams: { field } };
+      return { kind: 'custom', editor: SingleSelectEditor, popup: true, params: { field } };
     case 'multipleRecordLinks':
-      return { cellEditor: LinkPicker, cellEditorPopup: true, cellEditorParams: { field } };
+      return { kind: 'custom', editor: LinkPicker, popup: true, params: { field } };
     case 'multipleSelects':
       return {
-        cellEditor: MultiSelectEditor,
-        cellEditorPopup: true,
-        cellEditorParams: (_: ICellEditorParams) => ({ choices: choiceNames(field) }),
+        kind: 'custom',
+        editor: MultiSelectEditor,
+        popup: true,
+        params: { choices: choiceNames(field) },
       };
     default:
       return textEditor(field, false);
   }
 }
 
-function classList(cellClass: Def['cellClass']): string[] {
-  if (Array.isArray(cellClass)) return cellClass;
-  return typeof cellClass === 'string' ? [cellClass] : [];
-}
-
 /**
- * Adds editing to a column made by `columnDefs`. A cell's mark (pending, retrying, rejected) is one class
- * from one `cellClass` function rather than three `cellClassRules`: the grid runs every rule and toggles its
- * class, on or off, for each cell a scroll brings in (scrolling 10 rows a frame, script 8.4 → 7.9 ms and
- * main-thread CPU 21.2 → 20.5 ms per frame, medians of 5 Chrome traces each, taken in turn). The grid runs
- * `cellClass` again when a cell is refreshed with `force`, as the edit layer refreshes rows whose marks change.
+ * The editing of a field's column, whose cells have `classes` by type. A cell's mark (pending, retrying,
+ * rejected) is one class from one `classes` function rather than three class rules: the grid runs every rule
+ * and toggles its class, on or off, for each cell a scroll brings in (scrolling 10 rows a frame, script 8.4 →
+ * 7.9 ms and main-thread CPU 21.2 → 20.5 ms per frame, medians of 5 Chrome traces each, taken in turn). The
+ * grid asks `classes` again when a row is redrawn, as the edit layer redraws rows whose marks change.
  */
-export function withEditing(def: Def, field: Column, store: EditStore): Def {
-  const valueGetter = (p: ValueGetterParams<RecordData>) => store.value(p.data, field.name);
+export function withEditing(field: Column, classes: readonly string[], store: EditStore): ColumnEditing {
+  const value = (cell: { data: RecordData | undefined }) => store.value(cell.data, field.name);
   const editable = isEditable(field);
-  const classes = editable ? classList(def.cellClass) : [...classList(def.cellClass), 'td-cell-readonly'];
-  const cellClass = (p: CellClassParams<RecordData>): string[] => {
-    const mark = store.mark(p.data?.id, field.name);
-    return mark === undefined ? classes : [...classes, `td-cell-${mark}`];
+  const own = editable ? [...classes] : [...classes, 'td-cell-readonly'];
+  const cellClasses = (cell: { data: RecordData | undefined }): string[] => {
+    const mark = store.mark(cell.data?.id, field.name);
+    return mark === undefined ? own : [...own, `td-cell-${mark}`];
   };
-  const base: Def = { ...def, valueGetter, cellClass };
-  if (!editable) return { ...base, editable: false };
+  if (!editable) return { value, classes: cellClasses, editable: false };
+  // No editor: one click or Space toggles the box (the table's cell handlers).
+  if (effectiveType(field) === 'checkbox')
+    return { value, classes: cellClasses, editable: false, cell: CheckboxCell };
   // A row still loading has nothing to edit yet: typing there would have no record to go to.
-  return { ...base, editable: (p) => p.data !== undefined, ...editorFor(field) };
+  return {
+    value,
+    classes: cellClasses,
+    editable: (cell) => cell.data !== undefined,
+    editor: editorFor(field),
+  };
 }
 
 /** Whether a column is a checkbox the user may toggle with one click or Space. */

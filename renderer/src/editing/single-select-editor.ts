@@ -5,21 +5,20 @@
  * A plain DOM editor, not a React one: the grid makes it and focuses its box in the key's own event, so the
  * letters a fast typist sends next are never lost (a React editor mounts a moment later, and they were).
  */
-import type { ICellEditorComp, ICellEditorParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
-import type { RecordData } from '../../../core/records/types';
 import { pillClass } from '../grid/cells';
+import type { CellEditorView, EditorStart } from '../grid/parts';
 import { filterChoices } from './choice-filter';
 import { choiceNames } from './parse';
 
-type Params = ICellEditorParams<RecordData, unknown> & { field: Column };
+type Params = EditorStart & { field: Column };
 
 /** The option that empties the cell, offered while nothing is typed. */
 const NONE = '';
 
 let editors = 0;
 
-export class SingleSelectEditor implements ICellEditorComp<RecordData> {
+export class SingleSelectEditor implements CellEditorView<Params> {
   private readonly gui = document.createElement('div');
   private readonly box = document.createElement('input');
   private readonly list = document.createElement('ul');

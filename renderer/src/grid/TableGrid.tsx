@@ -5,28 +5,89 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { AgGridReactProps } from 'ag-grid-react';
-import type { ColDef, GridApi, GridReadyEvent, IDatasource, GetRowIdParams } from 'ag-grid-community';
+import type { GridApi, GridReadyEvent, GetRowIdParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
+import { gridPort, isOwnColumn } from './ag-port';
 import { gridTheme } from './theme';
 import { columnDefs } from './columns';
+import type { DecorateColumn } from './columns';
+import type { RowSource } from './datasource';
+import type { GridOptions } from './parts';
+import type { GridPort } from './port';
+import { rowNumberColumn, rowSelection } from './row-numbers';
 
 interface Props {
   columns: readonly Column[];
-  datasource: IDatasource;
+  datasource: RowSource;
   blockSize: number;
-  onReady: (api: GridApi<RecordData>) => void;
-  /** Editing: editors and cell marks per column, and the grid options that go with them. */
-  decorate?: (def: ColDef<RecordData>, field: Column) => ColDef<RecordData>;
-  gridProps?: AgGridReactProps<RecordData>;
+  onReady: (grid: GridPort) => void;
+  /** Editing and headers: editors, cell marks and the header per column. */
+  decorate?: DecorateColumn;
+  options?: GridOptions;
 }
 
 const getRowId = (p: GetRowIdParams<RecordData>) => p.data.id;
 
 const defaultColDef = { resizable: true, sortable: true, minWidth: 60, width: 180 };
 
-export function TableGrid({ columns, datasource, blockSize, onReady, decorate, gridProps }: Props) {
+/** The features' options as ag-grid's, made again only when they change (never per row or frame). */
+function gridProps(o: GridOptions): AgGridReactProps<RecordData> {
+  const props: AgGridReactProps<RecordData> = {};
+  if (o.rowHeight !== undefined) props.rowHeight = o.rowHeight;
+  if (o.rowClasses) props.rowClassRules = o.rowClasses;
+  const { onEdit, onRowCheck, onSelection, onCellClick, onCellKey, fullWidth, selectable } = o;
+  const { onLayoutChanged, onSortChanged, onColumnsLoaded } = o;
+  if (onEdit) {
+    Object.assign(props, {
+      // The grid never writes a value itself: the app takes the edit (and shows it) or refuses it.
+      readOnlyEdit: true,
+      onCellEditRequest: (e) =>
+        onEdit({ record: e.data, column: e.colDef.colId, value: e.newValue, previous: e.oldValue }),
+      invalidEditValueMode: 'block',
+      stopEditingWhenCellsLoseFocus: true,
+      // As in a spreadsheet: Enter commits and moves down, so a column is filled by typing and Enter.
+      enterNavigatesVerticallyAfterEdit: true,
+    } satisfies AgGridReactProps<RecordData>);
+  }
+  if (onRowCheck) {
+    props.rowSelection = rowSelection;
+    // The checkbox and the row's number, first and pinned; its header selects all (see row-numbers.ts).
+    props.selectionColumnDef = { ...rowNumberColumn, cellRendererParams: { onCheck: onRowCheck } };
+  }
+  if (onSelection) props.onSelectionChanged = () => onSelection();
+  if (onCellClick)
+    props.onCellClicked = (e) => {
+      const column = e.column.getColId();
+      if (e.rowIndex === null || isOwnColumn(column)) return;
+      onCellClick({
+        cell: { row: e.rowIndex, column, pinned: e.rowPinned === 'top' },
+        record: e.data,
+        mouse: (e.event as MouseEvent | null | undefined) ?? undefined,
+      });
+    };
+  if (onCellKey)
+    props.onCellKeyDown = (e) => {
+      if (e.event instanceof KeyboardEvent) onCellKey({ record: e.data, event: e.event });
+    };
+  if (fullWidth) {
+    props.isFullWidthRow = (p) => fullWidth.is(p.rowNode.data);
+    props.fullWidthCellRenderer = fullWidth.Row;
+  }
+  if (selectable) props.isRowSelectable = (node) => selectable(node.data);
+  if (onLayoutChanged) {
+    props.onColumnMoved = (e) => e.finished && onLayoutChanged();
+    props.onColumnResized = (e) => e.finished && onLayoutChanged();
+    props.onColumnPinned = () => onLayoutChanged();
+  }
+  if (onSortChanged) props.onSortChanged = () => onSortChanged();
+  if (onColumnsLoaded) props.onNewColumnsLoaded = () => onColumnsLoaded();
+  return props;
+}
+
+export function TableGrid({ columns, datasource, blockSize, onReady, decorate, options }: Props) {
   const defs = useMemo(() => columnDefs(columns, decorate), [columns, decorate]);
+  const props = useMemo(() => gridProps(options ?? {}), [options]);
   const api = useRef<GridApi<RecordData> | null>(null);
   // A new datasource is a new query: its rows start at the top.
   useEffect(() => api.current?.ensureIndexVisible(0, 'top'), [datasource]);
@@ -62,10 +123,10 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, g
         // feature with its own listeners as it is created, about a tenth of the script time per scroll frame
         // (measured in a trace), for tooltips only the headers have.
         enableBrowserTooltips
-        {...gridProps}
+        {...props}
         onGridReady={(e: GridReadyEvent<RecordData>) => {
           api.current = e.api;
-          onReady(e.api);
+          onReady(gridPort(e.api));
         }}
       />
     </div>

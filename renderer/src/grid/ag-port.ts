@@ -10,7 +10,7 @@ type Api = GridApi<RecordData>;
 type Node = IRowNode<RecordData>;
 
 /** ag-grid's own columns (the row numbers' selection column) have ids of this form; fields never do. */
-const isOwnColumn = (id: string) => id.startsWith('ag-Grid-');
+export const isOwnColumn = (id: string) => id.startsWith('ag-Grid-');
 
 const EVENTS: { [K in keyof GridEvents]: readonly AgPublicEventType[] } = {
   focus: ['cellFocused'],

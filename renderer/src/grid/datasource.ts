@@ -8,9 +8,29 @@
  * is answered at once with those rows while the new query's rows load ("Loading…"); when they come, the grid
  * is asked to read its blocks again (ag-grid keeps the rows shown while it does), and they replace them.
  */
-import type { GridApi, IDatasource, IGetRowsParams, SortModelItem } from 'ag-grid-community';
 import type { RecordData, SortSpec } from '../../../core/records/types';
+import type { GridPort } from './port';
 import type { RowRange, ScreenRows } from './screen-rows';
+
+/**
+ * The grid asks a RowSource for a block of rows, from `startRow` to before `endRow`, in its sort (the column
+ * ids in the order of the user's clicks), and is answered once: with the rows (undefined for a row not read
+ * yet) and the last row, -1 while the end is not known; or with a failure. The grid hands its own request,
+ * typed here by what a source reads.
+ */
+export interface RowRequest {
+  startRow: number;
+  endRow: number;
+  sortModel: readonly { colId: string; sort: 'asc' | 'desc' }[];
+  successCallback(rows: (RecordData | undefined)[], lastRow?: number): void;
+  failCallback(): void;
+}
+
+/** What the grid reads its rows from, one per query (the grid destroys a replaced one). */
+export interface RowSource {
+  getRows(request: RowRequest): void;
+  destroy?(): void;
+}
 
 export interface RowsResult {
   records: RecordData[];
@@ -31,7 +51,7 @@ export type FetchRows = (
 ) => Promise<RowsResult>;
 
 /** Column ids are field names (see columns.ts), in the order of the user's clicks. */
-export function sortSpecs(model: readonly SortModelItem[]): SortSpec[] {
+export function sortSpecs(model: RowRequest['sortModel']): SortSpec[] {
   return model.map((m) => ({ field: m.colId, direction: m.sort }));
 }
 
@@ -49,14 +69,14 @@ export class PreviousRows {
   private readonly blocks = new Map<number, RecordData[]>();
   private standing = 0;
 
-  /** Asks the grid to read its blocks again (ag-grid's refreshInfiniteCache), once the grid is ready. */
+  /** Asks the grid to read its blocks again (GridPort.reload), once the grid is ready. */
   private reload: () => void = () => undefined;
 
   /** @param onLoading true while a block shows stand-ins, false once its query's rows have come or failed. */
   constructor(private readonly onLoading: (loading: boolean) => void) {}
 
-  attach(api: Pick<GridApi, 'refreshInfiniteCache'>): void {
-    this.reload = () => api.refreshInfiniteCache();
+  attach(grid: Pick<GridPort, 'reload'>): void {
+    this.reload = () => grid.reload();
   }
 
   /** The grid asks for a block of `query`: the rows another query showed there, while `query` has shown none. */
@@ -92,9 +112,6 @@ export class PreviousRows {
   }
 }
 
-/** What the grid reads its rows from, one per query (the grid destroys a replaced one). */
-export type RowSource = IDatasource;
-
 export interface DatasourceOptions {
   previous?: PreviousRows;
   /** The rows on screen, asked for with each block, and the rows of blocks left unread. */
@@ -107,9 +124,9 @@ export function createDatasource(
   fetchRows: FetchRows,
   onError: (error: unknown) => void,
   { previous, screen, queryKey = (sort) => JSON.stringify(sort) }: DatasourceOptions = {},
-): IDatasource {
+): RowSource {
   return {
-    getRows(params: IGetRowsParams) {
+    getRows(params: RowRequest) {
       const { startRow, endRow } = params;
       const sort = sortSpecs(params.sortModel);
       const query = queryKey(sort);

@@ -2,12 +2,12 @@
  * The view's record count given to the grid, so its scrollbar spans the whole view: exactly once the count
  * is known, or as "at least n" rows while a walk counts it (the grid then still grows past it as blocks load).
  */
-import type { GridApi } from 'ag-grid-community';
+import type { GridPort } from './port';
 
-export function showViewCount(api: GridApi, count: { count: number; exact: boolean }): void {
-  if (api.isDestroyed()) return;
-  const rows = api.getDisplayedRowCount();
+export function showViewCount(grid: GridPort, count: { count: number; exact: boolean }): void {
+  if (grid.gone()) return;
+  const rows = grid.rowCount();
   if (count.exact) {
-    if (!api.isLastRowIndexKnown() || rows !== count.count) api.setRowCount(count.count, true);
-  } else if (!api.isLastRowIndexKnown() && count.count > rows) api.setRowCount(count.count, false);
+    if (!grid.countKnown() || rows !== count.count) grid.setRowCount(count.count, true);
+  } else if (!grid.countKnown() && count.count > rows) grid.setRowCount(count.count, false);
 }

@@ -3,38 +3,36 @@
  * they are (a jump far ahead: go to row, a scrollbar drag), a block is answered with the rows around the screen
  * only, so that the screen costs one request; the block's other rows stay empty (ag-grid draws a row without
  * data as loading). When such rows come on screen, the grid is asked to read its blocks again
- * (refreshInfiniteCache keeps the rows shown meanwhile), and the services read them then.
+ * (ag-grid's refreshInfiniteCache keeps the rows shown meanwhile), and the services read them then.
  */
-import type { GridApi } from 'ag-grid-community';
+import type { GridPort } from './port';
 
 export interface RowRange {
   start: number;
   end: number;
 }
 
-type Grid = Pick<
-  GridApi,
-  'getFirstDisplayedRowIndex' | 'getLastDisplayedRowIndex' | 'refreshInfiniteCache' | 'addEventListener'
->;
+type Grid = Pick<GridPort, 'drawnRows' | 'reload' | 'on'>;
 
 export class ScreenRows {
-  private api: Grid | undefined;
+  private grid: Grid | undefined;
   /** Rows not read yet, by the start of the block that has them, for the query they belong to. */
   private readonly unread = new Map<number, RowRange[]>();
   private query: string | undefined;
   /** The screen a read again was asked for: asked once per screen, so a row that cannot be read is no loop. */
   private askedFor: string | undefined;
 
-  attach(api: Grid): void {
-    this.api = api;
-    api.addEventListener('viewportChanged', () => this.check());
+  attach(grid: Grid): void {
+    this.grid = grid;
+    grid.on('viewport', () => this.check());
   }
 
   /** The rows the grid draws now (its buffer rows included); undefined before the grid is ready. */
   screen(): RowRange | undefined {
-    const first = this.api?.getFirstDisplayedRowIndex();
-    const last = this.api?.getLastDisplayedRowIndex();
-    if (first === undefined || last === undefined || first < 0 || last < first) return undefined;
+    const drawn = this.grid?.drawnRows();
+    if (drawn === undefined) return undefined;
+    const { first, last } = drawn;
+    if (first < 0 || last < first) return undefined;
     return { start: first, end: last + 1 };
   }
 
@@ -58,7 +56,7 @@ export class ScreenRows {
     for (const ranges of this.unread.values()) {
       if (ranges.some((r) => r.start < screen.end && r.end > screen.start)) {
         this.askedFor = key;
-        this.api?.refreshInfiniteCache();
+        this.grid?.reload();
         return;
       }
     }

@@ -4,15 +4,14 @@
  * chosen ids become the cell's new value when editing stops, and go through the edit queue like any edit.
  */
 import { useCallback, useContext, useEffect, useRef, useState } from 'react';
-import type { CustomCellEditorProps } from 'ag-grid-react';
 import type { Column } from '../../../core/contract';
-import type { RecordData } from '../../../core/records/types';
 import { useApi } from '../api/ApiProvider';
 import { errorMessage } from '../api/call-errors';
+import type { CellEditorProps } from '../grid/parts';
 import { LinksContext } from './context';
 import { linkIds, linkNames, linkedTableId } from './names';
 
-type Props = CustomCellEditorProps<RecordData, string[] | null> & { field: Column };
+type Props = CellEditorProps<string[]> & { field: Column };
 
 /** Typing settles for this long before the service is asked. */
 const DEBOUNCE_MS = 250;

@@ -11,7 +11,7 @@ import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import type { ViewCount } from '../status/StatusBar';
 import type { Confirmation } from '../ui/ConfirmDialog';
-import { SELECT_ALL_LOADED } from './row-numbers';
+import { SELECT_ALL_LOADED } from '../grid/row-numbers';
 
 /** The most rows one `view.rows` call may ask for. */
 const ROWS_PER_CALL = 1000;

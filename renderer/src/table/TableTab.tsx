@@ -3,16 +3,15 @@
  * Every change of view, fields, sort or formula asks for a new view on the services side (a new page chain).
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ColDef, GridApi } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
-import type { RecordData } from '../../../core/records/types';
 import { useApi } from '../api/ApiProvider';
 import { errorMessage, isChannelError } from '../api/call-errors';
 import { PreviousRows } from '../grid/datasource';
 import { ScreenRows } from '../grid/screen-rows';
 import { showViewCount } from '../grid/row-count';
 import { TableGrid } from '../grid/TableGrid';
-import { gridPort } from '../grid/ag-port';
+import type { DecorateColumn } from '../grid/columns';
+import type { GridOptions } from '../grid/parts';
 import type { GridPort } from '../grid/port';
 import { FormulaBar } from '../formula/FormulaBar';
 import { choiceNames } from '../editing/parse';
@@ -34,7 +33,7 @@ import { useClientStatus } from '../status/useClientStatus';
 import { restoreColumnPlaces } from './column-order';
 import { mergeColumns } from './columns-merge';
 import { FieldChooser } from './FieldChooser';
-import { withColumnHeader } from './header-menu/column-header';
+import { columnHeader } from './header-menu/column-header';
 import { columnItems } from './header-menu/column-actions';
 import { HeaderMenu } from './header-menu/HeaderMenu';
 import { HeaderMenus } from './header-menu/header-menus';
@@ -92,8 +91,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const client = useClientStatus(connectionId);
   const [recent, setRecent] = useState(() => recentFormulas(tableKey));
   const [gotoRow, setGotoRow] = useState('');
-  // The grid as the tab speaks to it; the grid's own modules (datasource, counts, links) take its api.
-  const gridApi = useRef<GridApi<RecordData> | null>(null);
+  // The grid as the tab speaks to it, once it is ready.
   const port = useRef<GridPort | null>(null);
   const memory = useLayoutMemory(tableKey, layout, query, port);
   const [readyGrid, setReadyGrid] = useState<GridPort>();
@@ -127,7 +125,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     [api, connectionId, baseId, table, onOpened],
   );
   useEffect(() => () => session.restart(), [session]);
-  const grouping = useGrouping(session, target, columns, gridApi);
+  const grouping = useGrouping(session, target, columns, port);
   const datasourceFor = grouping.datasource;
   // A grouped grid's rows are headers and records: the layout gives their count, not the view's.
   const groupedGrid = grouping.groupBy.length > 0;
@@ -146,7 +144,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     const offCount = api.on('view.count', ({ viewId: id, ...c }) => {
       if (id !== viewId) return;
       setCount(c);
-      if (gridApi.current && !groupedGrid) showViewCount(gridApi.current, c);
+      if (port.current && !groupedGrid) showViewCount(port.current, c);
     });
     return () => {
       offState();
@@ -210,11 +208,11 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     tableColumns.current = columns;
   }, [columns]);
   const tabGridProps = useMemo(
-    () => ({
+    (): GridOptions => ({
       ...gridProps,
       ...memory.gridProps,
       ...grouping.gridProps,
-      rowClassRules: goto.rowClassRules,
+      rowClasses: goto.rowClassRules,
       // A new order starts at its first row: the grid would keep the scroll position, hiding the top.
       onSortChanged: () => {
         editing.viewOrderAsked();
@@ -222,7 +220,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
         setUserSorted((port.current?.sort().length ?? 0) > 0);
         memory.save();
       },
-      onNewColumnsLoaded: () => {
+      onColumnsLoaded: () => {
         const grid = port.current;
         if (!grid) return;
         knownColumns.current = restoreColumnPlaces(grid, tableColumns.current, knownColumns.current);
@@ -231,8 +229,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     }),
     [gridProps, grouping.gridProps, editing, memory, goto.rowClassRules],
   );
-  const tabDecorate = useCallback(
-    (def: ColDef<RecordData>, field: Column) => withColumnHeader(decorate(def, field), menus),
+  const tabDecorate = useCallback<DecorateColumn>(
+    (field, classes) => ({ ...decorate(field, classes), header: columnHeader(menus) }),
     [decorate, menus],
   );
   useEffect(() => editing.viewOrderAsked(), [editing, datasource]);
@@ -412,14 +410,13 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             datasource={datasource}
             blockSize={PAGE_SIZE}
             decorate={tabDecorate}
-            gridProps={tabGridProps}
-            onReady={(api) => {
-              gridApi.current = api;
-              port.current = gridPort(api);
-              previousRows.attach(api);
-              screenRows.attach(api);
-              setReadyGrid(port.current);
-              editing.attach(port.current);
+            options={tabGridProps}
+            onReady={(grid) => {
+              port.current = grid;
+              previousRows.attach(grid);
+              screenRows.attach(grid);
+              setReadyGrid(grid);
+              editing.attach(grid);
             }}
           />
         </EditingFrame>

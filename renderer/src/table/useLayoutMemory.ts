@@ -6,6 +6,7 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
+import type { GridOptions } from '../grid/parts';
 import type { GridPort } from '../grid/port';
 import type { ViewQuery } from './view-session';
 import { applyGridLayout, gridLayout, saveLayout } from './layout-memory';
@@ -59,10 +60,8 @@ export function useLayoutMemory(
       },
       gridProps: {
         rowHeight: ROW_HEIGHTS[rowHeight],
-        onColumnMoved: (e: { finished: boolean }) => e.finished && save.current(),
-        onColumnResized: (e: { finished: boolean }) => e.finished && save.current(),
-        onColumnPinned: () => save.current(),
-      },
+        onLayoutChanged: () => save.current(),
+      } satisfies GridOptions,
     }),
     [rowHeight, summaries, restoredSort, layout],
   );

@@ -5,8 +5,8 @@
  * the rows on screen at that moment, as the tab's datasources ask the grid. Lets a test scroll as a person does
  * and count the requests at the service without a browser.
  */
-import type { IDatasource, IGetRowsParams } from 'ag-grid-community';
 import type { RecordData } from '../../../core/records/types';
+import type { RowRequest, RowSource } from '../../../renderer/src/grid/datasource';
 import { ScreenRows } from '../../../renderer/src/grid/screen-rows';
 
 const BLOCK = 100;
@@ -22,21 +22,22 @@ export class InfiniteGrid {
   private top = 0;
   private asks = 0;
 
-  private readonly datasource: IDatasource;
+  private readonly datasource: RowSource;
 
   /** `datasource` is made with the grid's ScreenRows, as the tab makes it. */
   constructor(
     private readonly screenSize: number,
-    datasource: (screen: ScreenRows) => IDatasource,
+    datasource: (screen: ScreenRows) => RowSource,
   ) {
     this.datasource = datasource(this.screenRows);
-    const api = {
-      getFirstDisplayedRowIndex: () => this.top,
-      getLastDisplayedRowIndex: () => this.top + this.screenSize - 1,
-      refreshInfiniteCache: () => this.refresh(),
-      addEventListener: (_event: string, listener: () => void) => this.viewportChanged.push(listener),
-    };
-    this.screenRows.attach(api as unknown as Parameters<ScreenRows['attach']>[0]);
+    this.screenRows.attach({
+      drawnRows: () => ({ first: this.top, last: this.top + this.screenSize - 1 }),
+      reload: () => this.refresh(),
+      on: (_event, listener) => {
+        this.viewportChanged.push(() => listener(undefined as never));
+        return () => undefined;
+      },
+    });
   }
 
   /** Scrolls so that `top` is the first row on screen, and waits until every block asked for has come. */
@@ -74,12 +75,10 @@ export class InfiniteGrid {
     const ask = ++this.asks;
     this.asked.set(start, ask);
     const done = new Promise<void>((resolve) => {
-      const params = {
+      const params: RowRequest = {
         startRow: start,
         endRow: start + BLOCK,
         sortModel: [],
-        filterModel: {},
-        context: undefined,
         successCallback: (rows: (RecordData | undefined)[], lastRow?: number) => {
           if (this.asked.get(start) === ask) {
             this.blocks.set(start, rows);
@@ -89,7 +88,7 @@ export class InfiniteGrid {
         },
         failCallback: () => resolve(),
       };
-      this.datasource.getRows(params as unknown as IGetRowsParams);
+      this.datasource.getRows(params);
     });
     this.loading.add(done);
     void done.then(() => this.loading.delete(done));

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ColDef } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { EditStore } from '../../../renderer/src/editing/edit-store';
 import { withEditing } from '../../../renderer/src/editing/column-editing';
 import { isEditable, parseInput } from '../../../renderer/src/editing/parse';
 import { formatCell } from '../../../renderer/src/grid/format';
+import type { ColumnEditing } from '../../../renderer/src/grid/parts';
 import { planPaste } from '../../../renderer/src/rows/paste';
 import { parseTsv, toTsv } from '../../../renderer/src/rows/tsv';
 
@@ -202,16 +202,12 @@ describe('EditStore', () => {
 describe('withEditing', () => {
   const target = { connectionId: 'c', baseId: 'app1', table: 'T' };
   const row: RecordData = { id: 'rec1', createdTime: '', fields: { Name: 'Server', Total: 3 } };
-  /** The classes the grid gives a cell of `def` in `row`. */
-  const classes = (def: ColDef<RecordData>) => (def.cellClass as (p: unknown) => string[])({ data: row });
+  /** The classes the grid gives a cell of a column with this editing in `row`. */
+  const classes = (editing: ColumnEditing) => editing.classes({ data: row });
 
   it("gives a cell its mark as a class, next to its column's own", () => {
     const store = new EditStore(target);
-    const def = withEditing(
-      { colId: 'Name', cellClass: ['td-cell-singleLineText'] },
-      field('Name', 'singleLineText'),
-      store,
-    );
+    const def = withEditing(field('Name', 'singleLineText'), ['td-cell-singleLineText'], store);
     expect(classes(def)).toEqual(['td-cell-singleLineText']);
     const call = store.local([{ recordId: 'rec1', fields: { Name: 'Mine' } }]);
     expect(classes(def)).toEqual(['td-cell-singleLineText', 'td-cell-pending']);
@@ -238,11 +234,7 @@ describe('withEditing', () => {
   });
 
   it('marks a computed field read-only', () => {
-    const def = withEditing(
-      { colId: 'Total', cellClass: 'td-cell-formula' },
-      field('Total', 'formula'),
-      new EditStore(target),
-    );
+    const def = withEditing(field('Total', 'formula'), ['td-cell-formula'], new EditStore(target));
     expect(classes(def)).toEqual(['td-cell-formula', 'td-cell-readonly']);
     expect(def.editable).toBe(false);
   });

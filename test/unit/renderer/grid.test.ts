@@ -70,7 +70,7 @@ describe('the rows shown while a new query loads', () => {
     const loading: boolean[] = [];
     let reloads = 0;
     const previous = new PreviousRows((l) => loading.push(l));
-    previous.attach({ refreshInfiniteCache: () => void reloads++ });
+    previous.attach({ reload: () => void reloads++ });
     const pending: {
       resolve: (r: { records: ReturnType<typeof record>[] }) => void;
       reject: (e: Error) => void;

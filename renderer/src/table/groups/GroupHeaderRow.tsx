@@ -1,9 +1,9 @@
 /** A group's header row across the grid: its field, its value as the cells show it, and its record count. */
-import type { CustomCellRendererProps } from 'ag-grid-react';
 import type { Column } from '../../../../core/contract';
 import { plural } from '../../../../core/records/format';
 import type { RecordData } from '../../../../core/records/types';
 import { formatCell } from '../../grid/format';
+import type { FullWidthRows } from '../../grid/parts';
 import { groupHeaderOf } from '../../grid/group-rows';
 
 /** What the header rows need from their tab, kept current by the tab (the renderer itself stays one). */
@@ -23,8 +23,8 @@ export function groupValueText(value: unknown, column: Column | undefined): stri
   return text === '' ? '(empty)' : text;
 }
 
-export function groupHeaderRenderer(context: GroupRowContext) {
-  return function GroupHeaderRow({ data }: CustomCellRendererProps<RecordData>) {
+export function groupHeaderRenderer(context: GroupRowContext): FullWidthRows['Row'] {
+  return function GroupHeaderRow({ data }: { data?: RecordData | undefined }) {
     const header = groupHeaderOf(data);
     if (!header) return null;
     const column = context.columns.find((c) => c.name === header.field);

@@ -9,10 +9,10 @@
  * rows where they are, a screen (a collapsed group, a jump to a group deep in the view) then costs one
  * request, and a block's records not read yet stay empty until they come on screen.
  */
-import type { IDatasource, IGetRowsParams } from 'ag-grid-community';
 import type { Request, Response } from '../../../../core/contract';
 import type { RecordData, SortSpec } from '../../../../core/records/types';
 import { sortSpecs } from '../../grid/datasource';
+import type { RowRequest, RowSource } from '../../grid/datasource';
 import type { RowRange, ScreenRows } from '../../grid/screen-rows';
 import { SupersededError } from '../view-session';
 import type { ViewQuery, ViewSession } from '../view-session';
@@ -30,7 +30,7 @@ export interface Grouping {
   scope: 'loaded' | 'all';
 }
 
-export interface GroupedDatasource extends IDatasource {
+export interface GroupedDatasource extends RowSource {
   /** Asks for the groups again at the next block (rows were added or deleted). */
   regroup: () => void;
 }
@@ -114,7 +114,7 @@ export function groupedDatasource(
   };
 
   return {
-    getRows(params: IGetRowsParams) {
+    getRows(params: RowRequest) {
       const sort = sortSpecs(params.sortModel);
       block(params.startRow, params.endRow, sort, screen?.screen()).then(
         ({ data, rowCount, unreadRows, collapsed }) => {

@@ -4,17 +4,12 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
-import type {
-  CellKeyDownEvent,
-  GridApi,
-  IDatasource,
-  IsFullWidthRowParams,
-  IRowNode,
-} from 'ag-grid-community';
 import type { Column } from '../../../../core/contract';
-import type { RecordData, SortSpec } from '../../../../core/records/types';
+import type { SortSpec } from '../../../../core/records/types';
 import { useApi } from '../../api/ApiProvider';
-import type { PreviousRows } from '../../grid/datasource';
+import type { PreviousRows, RowSource } from '../../grid/datasource';
+import type { GridOptions } from '../../grid/parts';
+import type { GridPort } from '../../grid/port';
 import type { ScreenRows } from '../../grid/screen-rows';
 import type { Placements } from '../../rows/placements';
 import { viewDatasource } from '../view-datasource';
@@ -32,7 +27,7 @@ export function useGrouping(
   session: ViewSession,
   target: TableTarget,
   columns: readonly Column[],
-  grid: RefObject<GridApi<RecordData> | null>,
+  grid: RefObject<GridPort | null>,
 ) {
   const api = useApi();
   const [groupBy, setGroupBy] = useState<Required<SortSpec>[]>([]);
@@ -48,10 +43,9 @@ export function useGrouping(
       collapsed.current = next;
       // The header turns at once; the rows under it follow when the block is read again (which may walk the
       // page chain to a group deep in the view, as Go to row does).
-      const node = grid.current?.getRowNode(`group:${key}`);
-      const header = groupHeaderOf(node?.data);
-      if (node && header) node.setData(headerRowData({ ...header, collapsed: next.has(key) }));
-      grid.current?.refreshInfiniteCache();
+      const header = groupHeaderOf(grid.current?.recordOf(`group:${key}`));
+      if (header) grid.current?.updateRecord(headerRowData({ ...header, collapsed: next.has(key) }));
+      grid.current?.reload();
     },
     [grid],
   );
@@ -75,7 +69,7 @@ export function useGrouping(
       placements?: Placements,
       previous?: PreviousRows,
       screen?: ScreenRows,
-    ): IDatasource => {
+    ): RowSource => {
       if (groupBy.length === 0) return viewDatasource(viewSession, query, on, placements, previous, screen);
       const ds = groupedDatasource(
         viewSession,
@@ -104,22 +98,20 @@ export function useGrouping(
       if (!sameTable(s.target, target)) return;
       session.restart();
       grouped.current?.regroup();
-      grid.current?.refreshInfiniteCache();
+      grid.current?.reload();
     };
     const offs = [api.on('records.created', regroup), api.on('records.deleted', regroup)];
     return () => offs.forEach((off) => off());
   }, [api, groupBy, session, target, grid]);
 
   const gridProps = useMemo(
-    () => ({
-      isFullWidthRow: (p: IsFullWidthRowParams<RecordData>) => groupHeaderOf(p.rowNode.data) !== undefined,
-      fullWidthCellRenderer: renderer,
-      isRowSelectable: (node: IRowNode<RecordData>) => groupHeaderOf(node.data) === undefined,
-      onCellKeyDown: (e: CellKeyDownEvent<RecordData>) => {
-        const header = groupHeaderOf(e.data);
-        const key = e.event instanceof KeyboardEvent ? e.event.key : '';
-        if (header && (key === 'Enter' || key === ' ')) {
-          e.event?.preventDefault();
+    (): GridOptions => ({
+      fullWidth: { is: (record) => groupHeaderOf(record) !== undefined, Row: renderer },
+      selectable: (record) => groupHeaderOf(record) === undefined,
+      onCellKey: ({ record, event }) => {
+        const header = groupHeaderOf(record);
+        if (header && (event.key === 'Enter' || event.key === ' ')) {
+          event.preventDefault();
           toggle(header.key);
         }
       },

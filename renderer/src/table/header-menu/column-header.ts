@@ -4,16 +4,17 @@
  * menu also opens with a right click, or from the keyboard on a focused header (Alt+↓, Shift+F10 or the
  * context-menu key). Plain DOM, built once per column: headers stay as cheap as ag-grid's own.
  */
-import type { ColDef, IHeaderComp, IHeaderParams } from 'ag-grid-community';
 import { isCommand } from '../../commands/match';
 import { MAC } from '../../commands/shown';
-import { gridPort } from '../../grid/ag-port';
+import type { ColumnHeaderOf, HeaderCell, HeaderView } from '../../grid/parts';
 import { focusedValue } from './focused-value';
 import type { HeaderMenus } from './header-menus';
 
-export interface ColumnHeaderParams extends IHeaderParams {
+interface MenuParams {
   menus: HeaderMenus;
 }
+
+type ColumnHeaderParams = HeaderCell & MenuParams;
 
 const ARROW = { asc: '↑', desc: '↓' } as const;
 const WORD = { asc: 'ascending', desc: 'descending' } as const;
@@ -21,7 +22,7 @@ const WORD = { asc: 'ascending', desc: 'descending' } as const;
 export const opensMenu = (e: KeyboardEvent) =>
   isCommand('grid.columnMenu', e, MAC) || isCommand('grid.contextMenu', e, MAC);
 
-export class ColumnHeader implements IHeaderComp {
+export class ColumnHeader implements HeaderView<MenuParams> {
   private params!: ColumnHeaderParams;
   private readonly root = document.createElement('div');
   private readonly text = document.createElement('span');
@@ -47,18 +48,18 @@ export class ColumnHeader implements IHeaderComp {
     this.root.className = 'td-col-header';
     this.root.append(label, this.button);
 
-    const colId = params.column.getColId();
+    const colId = params.column;
     // Read at the press, before focus leaves the cell: "Filter by this field" uses the focused cell's value.
     let focused: { value: unknown } | undefined;
     this.listen(this.root, 'pointerdown', () => {
-      focused = focusedValue(gridPort(this.params.api), colId);
+      focused = focusedValue(this.params.grid, colId);
     });
     const openMenu = (byPointer: boolean) => {
       params.menus.toggle({ colId, anchor: this.button, focused }, byPointer);
       focused = undefined;
     };
     this.listen(label, 'click', (e) => {
-      if (params.enableSorting) params.progressSort((e as MouseEvent).shiftKey);
+      if (params.sortable) params.progressSort((e as MouseEvent).shiftKey);
     });
     this.listen(this.button, 'click', (e) => {
       e.stopPropagation();
@@ -68,18 +69,14 @@ export class ColumnHeader implements IHeaderComp {
       e.preventDefault();
       openMenu(true);
     });
-    this.listen(params.eGridHeader, 'keydown', (e) => {
+    this.listen(params.frame, 'keydown', (e) => {
       if (!opensMenu(e as KeyboardEvent)) return;
       e.preventDefault();
       e.stopPropagation();
       openMenu(false);
     });
     const refresh = () => this.draw();
-    params.api.addEventListener('sortChanged', refresh);
-    this.cleanups.push(
-      () => params.api.removeEventListener('sortChanged', refresh),
-      params.menus.subscribe(refresh),
-    );
+    this.cleanups.push(params.grid.on('sort', refresh), params.menus.subscribe(refresh));
     this.draw();
   }
 
@@ -103,19 +100,16 @@ export class ColumnHeader implements IHeaderComp {
   }
 
   private draw(): void {
-    const { column, displayName, api, menus } = this.params;
-    const colId = column.getColId();
-    this.text.textContent = displayName;
-    this.button.setAttribute('aria-label', `${displayName} column menu`);
+    const { column: colId, name, grid, menus } = this.params;
+    this.text.textContent = name;
+    this.button.setAttribute('aria-label', `${name} column menu`);
     this.button.setAttribute('aria-expanded', String(menus.open?.colId === colId));
 
-    const sort = column.getSort();
-    const sorted = api.getColumnState().filter((c) => c.sort).length;
-    const index = column.getSortIndex();
-    this.sortMark.textContent =
-      sort === 'asc' || sort === 'desc'
-        ? `${ARROW[sort]}${sorted > 1 && index !== null && index !== undefined ? index + 1 : ''}`
-        : '';
+    const sort = grid.sort();
+    const sorted = sort.length;
+    const index = sort.findIndex((s) => s.column === colId);
+    const own = sort[index];
+    this.sortMark.textContent = own ? `${ARROW[own.direction]}${sorted > 1 ? index + 1 : ''}` : '';
 
     // A sort of the user's replaces the view's order (the service sorts by it instead).
     const mark = sorted === 0 ? menus.viewSortOf(colId) : undefined;
@@ -126,7 +120,8 @@ export class ColumnHeader implements IHeaderComp {
   }
 }
 
-/** A field column with this header and its menu. */
-export function withColumnHeader<T>(def: ColDef<T>, menus: HeaderMenus): ColDef<T> {
-  return { ...def, headerComponent: ColumnHeader, headerComponentParams: { menus } };
-}
+/** A field column's header with its menu. */
+export const columnHeader = (menus: HeaderMenus): ColumnHeaderOf<MenuParams> => ({
+  view: ColumnHeader,
+  params: { menus },
+});

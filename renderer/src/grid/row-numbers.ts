@@ -15,7 +15,7 @@ import type {
   SelectionColumnDef,
 } from 'ag-grid-community';
 import type { RecordData } from '../../../core/records/types';
-import { recordNumberOf } from '../grid/group-rows';
+import { recordNumberOf } from './group-rows';
 
 /**
  * Sent (bubbling) from the header checkbox when it selects every loaded row, with `detail.selected` their
@@ -23,13 +23,8 @@ import { recordNumberOf } from '../grid/group-rows';
  */
 export const SELECT_ALL_LOADED = 'td-select-all-loaded';
 
-/** What a click on a row's checkbox does: the editing layer selects, or with Shift selects a range. */
-export type RowCheck = (
-  api: GridApi<RecordData>,
-  node: IRowNode<RecordData>,
-  checked: boolean,
-  shiftKey: boolean,
-) => void;
+/** What a click on a row's checkbox does (GridOptions.onRowCheck): the app selects, with Shift a range. */
+export type RowCheck = (row: number, checked: boolean, shiftKey: boolean) => void;
 
 type RowNumberParams = ICellRendererParams<RecordData> & { onCheck?: RowCheck };
 
@@ -60,9 +55,9 @@ class RowNumberCell implements ICellRendererComp<RecordData> {
     this.number.className = 'td-row-number';
     this.gui.append(this.box, this.number);
     this.box.addEventListener('click', (e) => {
-      const node = this.node;
-      if (!node) return;
-      params.onCheck?.(params.api, node, this.box.checked, e.shiftKey);
+      const index = this.node?.rowIndex;
+      if (index === null || index === undefined) return;
+      params.onCheck?.(index, this.box.checked, e.shiftKey);
       this.update();
     });
     this.attach(params.node);
