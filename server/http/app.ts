@@ -198,7 +198,7 @@ export async function buildApp(service: Service, opts: AppOptions): Promise<Fast
   registerCommentRoutes(app, service, userOf);
   registerMetaRoutes(app, service, userOf);
   if (opts.extensions) registerExtensionRoutes(app, service);
-  registerFileRoutes(app, service);
+  registerFileRoutes(app, service, userOf);
   registerMirrorRoutes(app, service, userOf);
   registerWebhookRoutes(app, service);
   return app;
