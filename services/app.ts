@@ -30,6 +30,7 @@ import { createMirrors } from './mirror/index';
 import { OfflineMirrors } from './offline/offline-mirrors';
 import { Secrets } from './secrets';
 import { ServiceError } from './errors';
+import { cannotStart } from './storage/disk-refusal';
 import { lockFolder } from './storage/folder-lock';
 import { privateDir, privateDirSync } from './storage/private-files';
 import { TableViews } from './table-view/table-views';
@@ -86,10 +87,17 @@ export interface AppServices {
 
 export function createAppServices(options: AppServicesOptions): AppServices {
   // Profiles, keys, the journal and the demo server's data live here: no other user may list or read them.
-  privateDirSync(options.userDataDir);
+  // A folder that cannot be made (read-only, not this user's) refuses the start, through `ready`, in words.
+  let folderRefused: unknown;
+  try {
+    privateDirSync(options.userDataDir);
+  } catch (e) {
+    folderRefused = e;
+  }
   // One process per data folder, and nothing starts before it holds the folder: a second instance must not
   // open (or seed) the demo server's database it is about to be refused.
   const lock = (async () => {
+    if (folderRefused !== undefined) throw folderRefused;
     const dir = journalDir(options.userDataDir);
     await privateDir(dir);
     return lockFolder(dir);
@@ -287,20 +295,35 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     events,
     handlers,
     embedded,
-    ready: edits.ready.then(() => undefined),
+    ready: edits.ready.then(
+      () => undefined,
+      (e: unknown) => {
+        throw cannotStart(options.userDataDir, e);
+      },
+    ),
     hasPendingEdits: () => edits.hasPending(),
     live,
     async close() {
-      await live.close();
-      views.closeAll();
-      await imports.close();
-      await offline.close();
-      await edits.close();
-      await budget.close();
-      connections.close();
-      const server = await embedded?.catch(() => undefined);
-      await server?.close();
-      await (await lock.catch(() => undefined))?.release();
+      // Every part closes though one before it failed (a data folder gone read-only refuses their last
+      // writes): the demo server and the lock go whatever happened, and the failure is logged, not thrown.
+      const steps: (() => unknown)[] = [
+        () => live.close(),
+        () => views.closeAll(),
+        () => imports.close(),
+        () => offline.close(),
+        () => edits.close(),
+        () => budget.close(),
+        () => connections.close(),
+        async () => (await embedded?.catch(() => undefined))?.close(),
+        async () => (await lock.catch(() => undefined))?.release(),
+      ];
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (e) {
+          console.error('TableDesk: a part of the app did not close cleanly', e);
+        }
+      }
     },
   };
 }

@@ -25,6 +25,7 @@ import { z } from 'zod';
 import { editTargetSchema } from '../../core/contract/edits';
 import { channelErrorSchema } from '../../core/contract/schemas';
 import { ServiceError } from '../errors';
+import { notSaved } from '../storage/disk-refusal';
 import { lockFolder } from '../storage/folder-lock';
 import type { FolderLock } from '../storage/folder-lock';
 import { PRIVATE_FILE, privateDir } from '../storage/private-files';
@@ -156,28 +157,6 @@ export const diskFiles: JournalFiles = {
   remove: (path) => rm(path, { force: true }),
   size: async (path) => (await stat(path)).size,
 };
-
-/** A write the disk refused, in words for the user (the cell goes back, the call fails with this). */
-export function refusal(e: unknown): ServiceError {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const why =
-    code === 'ENOSPC'
-      ? 'the disk is full'
-      : code === 'EDQUOT'
-        ? 'your disk quota is used up'
-        : code === 'EROFS'
-          ? 'the disk is read-only'
-          : code === 'EACCES' || code === 'EPERM'
-            ? 'the journal file may not be written'
-            : code === 'EIO'
-              ? 'the disk reported an error'
-              : `the disk refused it (${e instanceof Error ? e.message : String(e)})`;
-  return new ServiceError(
-    'storage',
-    `Not saved: TableDesk could not write it to its journal on this computer, because ${why}. ` +
-      'Free some space (or fix the disk), then make the change again.',
-  );
-}
 
 interface Waiter {
   /** One call's lines: written in one piece, so all of them or none count. */
@@ -475,7 +454,7 @@ export class Journal {
           }
         } catch (e) {
           const cut = await this.cutBack();
-          const error = refusal(e);
+          const error = notSaved(this.dir, e);
           for (const w of batch) {
             if (w.fact === true) this.owed.push(w);
             else {

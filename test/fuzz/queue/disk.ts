@@ -8,7 +8,7 @@ import type { JournalFiles, JournalHandle } from '../../../services/edits/ports'
 
 const fail = (code: string, message: string) => Object.assign(new Error(message), { code });
 
-export type Fault = 'datasync' | 'truncate' | 'rename' | 'dirSync';
+export type Fault = 'write' | 'datasync' | 'truncate' | 'rename' | 'dirSync';
 
 export class FuzzDisk {
   /** Bytes the disk takes before it is full (Infinity: room enough). */
@@ -19,7 +19,7 @@ export class FuzzDisk {
   refused = 0;
   short = 0;
   /**
-   * Operations that throw the given code until taken out (a disk failing in one way): the journal file's syncs
+   * Operations that throw the given code until taken out (a disk failing in one way): a file's writes, syncs
    * and truncation, a folder's sync (`dirSync`), a rename.
    */
   readonly faults = new Map<Fault, string>();
@@ -49,6 +49,7 @@ export class FuzzDisk {
       return {
         write: async (data) => {
           alive();
+          fault('write');
           let n = Math.min(data.length, this.room);
           if (this.shortWrites > 0 && n > this.shortWrites) {
             n = this.shortWrites;

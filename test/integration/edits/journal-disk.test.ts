@@ -187,6 +187,40 @@ describe('a disk that fails to sync or rename', () => {
   });
 });
 
+describe('a data folder that becomes read-only while the app runs', () => {
+  it.each([
+    ['EROFS', 'because the disk is read-only. Make that disk writable, then make the change again.'],
+    ['EACCES', 'because your user may not write in it. Give your user the right to write in that folder'],
+  ])(
+    'refuses an edit (%s) in words naming the folder, and takes it again once it can',
+    async (code, words) => {
+      const disk = new FuzzDisk();
+      const h = await start({ journalFiles: disk.files(), queue: { settleMs: 10_000, maxHoldMs: 10_000 } });
+      const { rec, target } = await oneTask(h);
+      disk.faults.set('write', code);
+      const refused = await h
+        .call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'read-only' } }] })
+        .then(
+          () => undefined,
+          (e: unknown) => e as { kind: string; message: string },
+        );
+      expect(refused).toMatchObject({
+        kind: 'storage',
+        message: expect.stringContaining(
+          `Not saved: TableDesk could not write it to its journal in ${journalDir(h.userDataDir)}, ${words}`,
+        ),
+      });
+      expect(refused?.message).not.toMatch(/E[A-Z]{3,}|permission denied/);
+      expect(h.parts.queue.status().records).toEqual([]);
+      disk.faults.clear();
+      await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: 'read-only' } }] });
+      h.parts.queue.sendNow();
+      await h.parts.queue.whenIdle();
+      expect((await h.snapshot('Tasks')).get(rec.id)?.fields.Name).toBe('read-only');
+    },
+  );
+});
+
 describe('odd lines', () => {
   it('owes nothing for a create of no records (no upload): nothing listed, sent or reported', async () => {
     const h = await start();
