@@ -381,7 +381,8 @@ export class Journal {
         this.creates.delete(line.id);
         return;
       case 'delete':
-        this.deletes.set(line.id, { line, left: new Set(line.ids) });
+        // Nothing to delete, nothing to resume or list (it would stay listed with no rows, for good).
+        if (line.ids.length > 0) this.deletes.set(line.id, { line, left: new Set(line.ids) });
         return;
       case 'delete-done': {
         const d = this.deletes.get(line.id);

@@ -242,6 +242,25 @@ describe('odd lines', () => {
     await again.services.close();
     expect(await readFile(path, 'utf8')).toBe('');
   });
+
+  it('owes nothing for a delete of no records, interrupted or failed: nothing listed or resumed', async () => {
+    const h = await start();
+    const target = h.target('Tasks');
+    await h.services.close();
+    const path = join(journalDir(h.userDataDir), 'journal.jsonl');
+    const error = { kind: 'network', message: 'The service did not answer.' };
+    const lines = [
+      { t: 'delete', id: 'none', at: Date.now(), target, ids: [] },
+      { t: 'delete', id: 'none-failed', at: Date.now(), target, ids: [] },
+      { t: 'delete-failed', id: 'none-failed', error },
+    ];
+    await writeFile(path, lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    const again = await start({ restartOf: h });
+    expect(await again.call('records.pendingDeletes', {})).toEqual({ deletes: [] });
+    expect((await again.call('edits.status', {})).journalDamage).toBeUndefined();
+    await again.services.close();
+    expect(await readFile(path, 'utf8')).toBe('');
+  });
 });
 
 describe('damaged lines', () => {
