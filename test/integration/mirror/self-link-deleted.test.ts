@@ -1,0 +1,66 @@
+/**
+ * A record that links to itself (a self-link field, no field back), edited in the copy and deleted on the
+ * service: a conflict over the whole record; nothing lost, nothing brought back wrongly. The copy holds it,
+ * with its edit and its link to itself, until the user decides; "take theirs" drops it from the copy with that
+ * link; "keep mine" makes it again on the service linking to its new self (not to the id the service deleted).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TableClient } from '../../../core/api/index';
+import type { Mirrors, MirrorSummary } from '../../../services/mirror/index';
+import { expectSettled, linkCell, resolveAllTheirs, startMirrorHarness } from './harness';
+import type { MirrorHarness } from './harness';
+
+let h: MirrorHarness;
+let mirrors: Mirrors;
+let summary: MirrorSummary;
+const remote = (table: string): TableClient => h.hostedClient.table(h.baseId, table);
+const copy = (table: string): TableClient => h.localClient.table(h.baseId, table);
+const tables = ['People', 'Companies'];
+
+beforeAll(async () => {
+  h = await startMirrorHarness({ records: 3, fast: true });
+  const people = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
+  await h.hostedClient.meta.createField(h.baseId, people.id, {
+    name: 'Manager',
+    type: 'multipleRecordLinks',
+    options: { linkedTableId: people.id },
+  });
+  mirrors = h.mirrors();
+  summary = await mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId });
+}, 120_000);
+afterAll(() => h.close());
+beforeEach(() => resolveAllTheirs(mirrors, summary.id));
+
+describe.each(['theirs', 'mine'] as const)(
+  'a self-linked record edited here, deleted there (%s)',
+  (choice) => {
+    it('is one conflict, and its resolution leaves both sides equal with the links consistent', async () => {
+      const self = (await remote('People').create({ Name: `Self ${choice}` })).id;
+      await remote('People').update(self, { Manager: [self] });
+      await mirrors.sync(summary.id);
+      expect(await linkCell(copy('People'), self, 'Manager')).toEqual([self]);
+      await copy('People').update(self, { Age: 41 });
+      await remote('People').delete(self);
+
+      expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+      const [c] = await mirrors.conflicts(summary.id);
+      expect(c).toMatchObject({ recordId: self, kind: 'deleted-remote' });
+      expect(c!.fieldName).toBeUndefined();
+      // Held: the copy keeps the record, its edit and its link to itself until the user decides.
+      expect((await copy('People').get(self)).fields).toMatchObject({ Age: 41, Manager: [self] });
+
+      await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice }]);
+      await mirrors.sync(summary.id);
+      const named = await remote('People').all({ formula: `{Name} = 'Self ${choice}'` });
+      if (choice === 'theirs') {
+        expect(named).toHaveLength(0);
+        await expect(copy('People').get(self)).rejects.toThrow();
+      } else {
+        expect(named).toHaveLength(1);
+        const made = named[0]!;
+        expect(made.fields).toMatchObject({ Age: 41, Manager: [made.id] });
+      }
+      await expectSettled(h, mirrors, summary.id, tables);
+    });
+  },
+);
