@@ -113,7 +113,7 @@ export async function readRecordsByIds(
     const first = place.get(chunk[0] ?? '') ?? 0;
     let offset: string | undefined;
     let n = 0;
-    const chain = new OffsetChain('a read of records by id');
+    const chain = new OffsetChain('a read of records by id', MAX_IDS_PER_REQUEST);
     do {
       const page = await listPage({
         ...list,
@@ -121,12 +121,15 @@ export async function readRecordsByIds(
         pageSize: MAX_IDS_PER_REQUEST,
         ...(offset === undefined ? {} : { offset }),
       });
+      let asked = 0;
       for (const r of page.records)
         if (chunk.includes(r.id)) {
+          if (!found.has(r.id)) asked++;
           found.set(r.id, r);
           rank.set(r.id, [first, n++]);
         }
-      offset = chain.next(page.offset);
+      // Only records asked for fill a page: a service padding its pages with others walks on no further.
+      offset = chain.next(page.offset, asked);
     } while (offset !== undefined);
     for (const id of chunk) read.add(id);
   };

@@ -1,5 +1,5 @@
 /** The metadata API: bases, base schemas, whoami, and creating bases, tables and fields. */
-import { OffsetChain } from './offsets';
+import { DEFAULT_PAGE_SIZE, OffsetChain } from './offsets';
 import type { BaseInfo, FieldSchema, FieldType, TableSchema } from '../records/types';
 import type { RequestOptions } from './options';
 import { encodeSegment, withQuery } from './query';
@@ -73,7 +73,8 @@ export class Meta implements MetaClient {
   async bases(opts?: RequestOptions): Promise<BaseInfo[]> {
     const out: BaseInfo[] = [];
     let offset: string | undefined;
-    const chain = new OffsetChain('GET /v0/meta/bases');
+    // Airtable's pages of bases hold up to 1,000: no full one holds fewer than a page of records.
+    const chain = new OffsetChain('GET /v0/meta/bases', DEFAULT_PAGE_SIZE);
     do {
       const query = new URLSearchParams(offset === undefined ? {} : { offset });
       const body = await this.#get(ACCOUNT, withQuery('/v0/meta/bases', query), opts);
@@ -81,6 +82,7 @@ export class Meta implements MetaClient {
       out.push(...page.list);
       offset = chain.next(
         typeof page.body.offset === 'string' && page.body.offset.length > 0 ? page.body.offset : undefined,
+        page.list.length,
       );
     } while (offset !== undefined);
     return out;

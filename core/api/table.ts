@@ -1,5 +1,5 @@
 /** Records of one table: list (pages, iteration), get, create, update, replace, upsert, delete. */
-import { OffsetChain, WalkedIds } from './offsets';
+import { DEFAULT_PAGE_SIZE, OffsetChain, WalkedIds } from './offsets';
 import type { CellValue, RecordData } from '../records/types';
 import { runBatches } from './batches';
 import { readRecordsByIds } from './by-ids';
@@ -137,7 +137,8 @@ export class Table implements TableClient {
     const max = opts.maxRecords;
     let offset: string | undefined;
     let restarts = 0;
-    let chain = new OffsetChain(`GET ${this.#path}`);
+    const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+    let chain = new OffsetChain(`GET ${this.#path}`, pageSize);
     let walked = new WalkedIds(`GET ${this.#path}`);
     for (;;) {
       let page: ListPage;
@@ -148,7 +149,7 @@ export class Table implements TableClient {
           restarts++;
           offset = undefined;
           // A new iteration: the service may name the offsets of the old one again.
-          chain = new OffsetChain(`GET ${this.#path}`);
+          chain = new OffsetChain(`GET ${this.#path}`, pageSize);
           walked = new WalkedIds(`GET ${this.#path}`);
           continue;
         }
@@ -160,7 +161,7 @@ export class Table implements TableClient {
       for (const r of fresh) seen.add(r.id);
       if (fresh.length > 0) yield fresh;
       if (page.offset === undefined || (max !== undefined && seen.size >= max)) return;
-      offset = chain.next(page.offset);
+      offset = chain.next(page.offset, page.records.length);
     }
   }
 
