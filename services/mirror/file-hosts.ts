@@ -3,10 +3,22 @@
  * far as the Airtable API lets it be. Airtable serves attachments from its content hosts (`dl.airtable.com`,
  * `*.airtableusercontent.com`) over HTTPS; any other service from its own host name. A URL whose host
  * resolves to a loopback, private or link-local address is refused unless the service itself is on one (the
- * local server, a test double), and a redirect is followed only to a URL that passes the same checks.
+ * local server, a test double), and a redirect is followed only to a URL that passes the same checks. The
+ * name is resolved again when connecting (`lookup`, the connection's own), and checked again there, so the
+ * address connected to is one checked: no DNS rebinding between the check and the connection.
  */
-import { lookup } from 'node:dns/promises';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import type { LookupFunction } from 'node:net';
+
+/** A host name's addresses (the system's resolver; tests give one of their own). */
+export type Resolve = (host: string) => Promise<LookupAddress[]>;
+
+const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+/** A URL the mirror does not fetch from, or an address it does not connect to. */
+export class Refused extends Error {}
 
 const AIRTABLE_API = /(^|\.)airtable\.com$/;
 const AIRTABLE_FILES = (host: string) =>
@@ -26,8 +38,9 @@ for (const [net, bits] of [
 ] as const)
   INTERNAL.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  // The unspecified and loopback addresses, and IPv4-compatible ones (`::127.0.0.1`), which some stacks
+  // still connect to as the IPv4 address.
+  ['::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -41,23 +54,60 @@ function isInternal(address: string): boolean {
   return family === 0 || INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** A host name's addresses (an address literal is its own); none when it does not resolve. */
-async function addressesOf(host: string): Promise<string[]> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (isIP(bare)) return [bare];
-  try {
-    return (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
-  } catch {
-    return [];
-  }
-}
-
 export class FileHosts {
   private local: Promise<boolean> | undefined;
   private readonly service: URL;
 
-  constructor(serviceUrl: string) {
+  constructor(
+    serviceUrl: string,
+    private readonly resolve: Resolve = systemResolve,
+  ) {
     this.service = new URL(serviceUrl);
+  }
+
+  /** A host name's addresses (an address literal is its own); none when it does not resolve. */
+  private async addressesOf(host: string): Promise<string[]> {
+    const bare = host.replace(/^\[|\]$/g, '');
+    if (isIP(bare)) return [bare];
+    try {
+      return (await this.resolve(bare)).map((a) => a.address);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Whether the service itself is on this machine or its network (its files may then be too). */
+  private isLocal(): Promise<boolean> {
+    this.local ??= this.addressesOf(this.service.hostname).then(
+      (all) => all.length > 0 && all.every(isInternal),
+    );
+    return this.local;
+  }
+
+  /**
+   * The lookup of a download's connection (node:net's `lookup` option): the name resolved again and its
+   * addresses checked again, so the connection goes to an address checked, never one the name turned to
+   * after `refusal` passed it. An address literal is not looked up (node connects to it as it is, and
+   * `refusal` checked it).
+   */
+  readonly lookup: LookupFunction = (hostname, options, callback) => {
+    const answer = (error: NodeJS.ErrnoException | null, all: LookupAddress[]) =>
+      options.all ? callback(error, all) : callback(error, all[0]?.address ?? '', all[0]?.family);
+    this.connectable(hostname, options.family).then(
+      (all) => answer(null, all),
+      (e: unknown) => answer(e instanceof Error ? e : new Error(String(e)), []),
+    );
+  };
+
+  private async connectable(hostname: string, family: unknown): Promise<LookupAddress[]> {
+    const all = (await this.resolve(hostname)).filter(
+      (a) => family === undefined || family === 0 || a.family === family,
+    );
+    if (all.length === 0)
+      throw Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' });
+    if (!(await this.isLocal()) && all.some((a) => isInternal(a.address)))
+      throw new Refused(`${hostname} is an address of this machine or its network`);
+    return all;
   }
 
   /** Why `url` may not be downloaded, or undefined when it may. */
@@ -68,9 +118,8 @@ export class FileHosts {
     const hosted = AIRTABLE_API.test(this.service.hostname.toLowerCase());
     if (hosted ? !(AIRTABLE_FILES(host) && url.protocol === 'https:') : host !== this.service.hostname)
       return `${host} is not a file host of the service`;
-    this.local ??= addressesOf(this.service.hostname).then((all) => all.length > 0 && all.every(isInternal));
-    if (await this.local) return undefined;
-    const addresses = await addressesOf(host);
+    if (await this.isLocal()) return undefined;
+    const addresses = await this.addressesOf(host);
     if (addresses.length === 0) return `${host} does not resolve`;
     if (addresses.some(isInternal)) return `${host} is an address of this machine or its network`;
     return undefined;

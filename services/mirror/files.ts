@@ -11,15 +11,14 @@ import { readRemote } from './remote-read';
 import type { CopyFile, EngineContext, Run } from './run';
 import { tick } from './run';
 import { writableFields } from './values';
-import { FileHosts } from './file-hosts';
+import { FileHosts, Refused } from './file-hosts';
+import { fetchFile } from './file-fetch';
 import { ServiceError } from '../errors';
 
 const FILE_TRIES = 3;
 const FILE_TIMEOUT_MS = 60_000;
 /** The local server's file route takes up to 100 MB (server/http/mirror-routes.ts). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
-/** Redirects followed by one download, each to a URL that passes the same checks (see file-hosts.ts). */
-const MAX_REDIRECTS = 5;
 
 /** An attachment as the service sends it. */
 interface RemoteFile {
@@ -31,8 +30,6 @@ interface RemoteFile {
 }
 
 class TooLarge extends Error {}
-/** A URL the mirror does not fetch from (see file-hosts.ts). */
-class Refused extends Error {}
 
 export const cellOf = (r: RecordData, f: FieldSchema): CopyFile[] =>
   Array.isArray(r.fields[f.id]) ? (r.fields[f.id] as CopyFile[]) : [];
@@ -42,34 +39,12 @@ export class MirrorFiles {
 
   constructor(private readonly ctx: EngineContext) {}
 
-  /**
-   * The answer at `url`, following redirects by hand: each URL, the first and every one redirected to, must
-   * be a file host of the service (see file-hosts.ts), or nothing is fetched from it.
-   */
-  private async fetchChecked(run: Run, url: string, signal: AbortSignal): Promise<Response> {
+  /** The file hosts of the run's service (see file-hosts.ts), made once per service. */
+  private hostsOf(run: Run): FileHosts {
     const serviceUrl = run.client.baseUrl;
     let hosts = this.hosts.get(serviceUrl);
     if (!hosts) this.hosts.set(serviceUrl, (hosts = new FileHosts(serviceUrl)));
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      throw new Refused('The attachment URL is not a URL');
-    }
-    for (let hop = 0; ; hop++) {
-      const why = await hosts.refusal(target);
-      if (why) throw new Refused(`The attachment was not downloaded from ${target.origin}: ${why}`);
-      const res = await (this.ctx.deps.fetch ?? globalThis.fetch)(target, { signal, redirect: 'manual' });
-      const location = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || location === null) return res;
-      await res.body?.cancel();
-      if (hop >= MAX_REDIRECTS) throw new Refused('The attachment URL redirects too many times');
-      try {
-        target = new URL(location, target);
-      } catch {
-        throw new Refused('The attachment URL redirects to no URL');
-      }
-    }
+    return hosts;
   }
 
   /**
@@ -206,7 +181,7 @@ export class MirrorFiles {
       const stop = () => bounded.abort(run.signal.reason);
       run.signal.addEventListener('abort', stop, { once: true });
       try {
-        const res = await this.fetchChecked(run, url, bounded.signal);
+        const res = await fetchFile(this.hostsOf(run), url, bounded.signal);
         if (res.ok) {
           const bytes = await boundedBody(res, limit, tooLarge);
           return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
