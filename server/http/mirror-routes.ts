@@ -100,6 +100,13 @@ const touchedQuery = z.object({
   limit: z.coerce.number().int().min(1).max(10_000).default(10_000),
 });
 
+/**
+ * The largest body of a write of records: parsing and checking one holds every other request, so it is bounded
+ * to what takes a small part of a second (a 64 MB body held them for seconds); the mirror writes in pieces
+ * under it (services/mirror/local.ts).
+ */
+export const MAX_RECORDS_BODY = 8 * 1024 * 1024;
+
 /** Files as raw bytes, up to this size (Airtable's attachments may be far larger than an upload's 5 MB). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
@@ -146,7 +153,7 @@ export function registerMirrorRoutes(
 
     scope.post<{ Params: TableParams; Body: z.infer<typeof putBody> }>(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/records`,
-      { schema: { body: putBody }, bodyLimit: 64 * 1024 * 1024 },
+      { schema: { body: putBody }, bodyLimit: MAX_RECORDS_BODY },
       async (req) => {
         const { skipped, modifiedTime } = writes.putRecords(
           tableOf(req.params),

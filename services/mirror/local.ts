@@ -5,6 +5,7 @@
  */
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { ServiceError } from '../errors';
+import { MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
 
 export interface LocalTarget {
   url: string;
@@ -38,6 +39,28 @@ export class LocalRefusal extends ServiceError {
 const READ_PAGE = 1000;
 /** Records per write: a page of the hosted service is 100, so a write is never large. */
 const WRITE_CHUNK = 500;
+/** Bytes of records a write carries: half the route's bound, which leaves room for the rest of its body. */
+const WRITE_BYTES = MAX_RECORDS_BODY / 2;
+
+/**
+ * Records in writes of at most WRITE_CHUNK records and WRITE_BYTES of JSON (a record larger than that alone,
+ * which the route refuses with a 413 as it would any body past its bound).
+ */
+function* writeChunks(records: RecordData[]): Generator<RecordData[]> {
+  let chunk: RecordData[] = [];
+  let bytes = 0;
+  for (const r of records) {
+    const size = Buffer.byteLength(JSON.stringify(r.fields));
+    if (chunk.length > 0 && (chunk.length >= WRITE_CHUNK || bytes + size > WRITE_BYTES)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(r);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
 
 export class LocalCopy {
   /** The modification time of each record as read here (a record derived from it is another object). */
@@ -134,8 +157,7 @@ export class LocalCopy {
   ): Promise<Set<string>> {
     const skipped = new Set<string>();
     const taken = new Set<string>();
-    for (let i = 0; i < records.length; i += WRITE_CHUNK) {
-      const list = records.slice(i, i + WRITE_CHUNK);
+    for (const list of writeChunks(records)) {
       const chunk = list.map((r) => ({ id: r.id, createdTime: r.createdTime, fields: r.fields }));
       const answer = await this.call<{ skipped?: string[]; modifiedTime?: string }>(
         'POST',
