@@ -8,6 +8,13 @@ import { stripQuery } from './query';
 import { queuePriority } from './scheduler';
 import type { BaseScheduler, SchedulerRegistry, SchedulerStats, TokenGate } from './scheduler';
 
+/**
+ * Retries of an attempt that timed out: a service that let the whole timeout pass twice is not answering (a
+ * connection held open, headers or a body in drips), and each more retry would cost the user another timeout
+ * (six of them at the default five retries: six minutes of a pull or a page waiting on nothing).
+ */
+const MAX_TIMEOUT_RETRIES = 1;
+
 export interface RetryPolicy {
   /**
    * Retries of what the attempt marked retryable: 5xx, timeouts, network errors, non-JSON 2xx bodies (for a
@@ -171,6 +178,7 @@ export class Requester {
     const emit = (e: Omit<ClientEvent, keyof typeof base | 'at'>) =>
       config.onEvent?.({ ...base, ...e, at: Date.now() });
     let retries = 0;
+    let timeouts = 0;
     let rateLimitRetries = 0;
     for (let attempt = 1; ; attempt++) {
       const queuedAt = Date.now();
@@ -241,6 +249,7 @@ export class Requester {
         }
         // The attempt decided `retryable`: for a create, only where the service provably did nothing.
         if (!error.retryable || retries >= config.maxRetries) throw error;
+        if (error.kind === 'timeout' && timeouts++ >= MAX_TIMEOUT_RETRIES) throw error;
         retries++;
         const delay = failure.retryAfterMs ?? backoffMs(config, retries);
         emit({

@@ -154,6 +154,27 @@ describe('5xx, bad bodies, dropped connections and slow answers on idempotent re
     expect(err).toMatchObject({ kind: 'timeout', retryable: true, attempts: 2 });
   });
 
+  it('gives up on a service that never answers after two timeouts, headers or body in drips', async () => {
+    const c = h.client({ ...FAST, timeoutMs: 300, maxRetries: 5 });
+    const tc = c.table(h.baseId, t.table);
+    for (const fault of [
+      { type: 'delay', ms: 5_000, after: 'response' },
+      { type: 'drip', chunks: 100, everyMs: 100 },
+    ] as const) {
+      h.proxy.reset();
+      h.proxy.inject(fault, { match: isList, times: Infinity });
+      const started = Date.now();
+      const err = await caught(tc.listPage({ pageSize: 1 }));
+      expect(err, fault.type).toMatchObject({ kind: 'timeout', attempts: 2 });
+      expect(Date.now() - started, fault.type).toBeLessThan(2_000);
+      expect(
+        h.proxy.log.filter((e) => isList(e)),
+        fault.type,
+      ).toHaveLength(2);
+    }
+    h.proxy.reset();
+  });
+
   it('keeps the API key out of every error', async () => {
     const c = h.client({ ...FAST, maxRetries: 0 });
     h.proxy.inject(

@@ -66,17 +66,20 @@ function send(body: Buffer, announced: boolean): Promise<number> {
         },
       },
       (res) => {
+        answered = true;
         res.resume();
         resolve(res.statusCode ?? 0);
       },
     );
+    // Once answered, the rest is not sent: only the server's work is measured, not this thread's writing.
+    let answered = false;
     // The server may answer and close before it has taken the whole body.
     req.on('error', (e: NodeJS.ErrnoException) =>
       e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e),
     );
     let at = 0;
     const more = () => {
-      while (at < body.length) {
+      while (at < body.length && !answered) {
         const piece = body.subarray(at, (at += 1024 * 1024));
         if (!req.write(piece)) return void req.once('drain', more);
       }
