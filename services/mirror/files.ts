@@ -170,6 +170,9 @@ export class MirrorFiles {
   private async download(run: Run, url: string): Promise<Buffer> {
     const limit = this.ctx.deps.maxFileBytes ?? MAX_FILE_BYTES;
     const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
+    const origin = URL.canParse(url) ? new URL(url).origin : url;
+    if (run.slowHosts.has(origin))
+      throw new ServiceError('network', `A download from ${origin} timed out earlier in this run`);
     let last: unknown;
     for (let i = 0; i < FILE_TRIES; i++) {
       // Its own timer (not AbortSignal.timeout inside AbortSignal.any, which Node 20 may collect unfired).
@@ -192,6 +195,7 @@ export class MirrorFiles {
       } catch (e) {
         if (run.signal.aborted) throw e;
         last = e;
+        if (bounded.signal.aborted) run.slowHosts.add(origin);
         if (bounded.signal.aborted || e instanceof TooLarge || e instanceof Refused) break;
       } finally {
         clearTimeout(timer);
