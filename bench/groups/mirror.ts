@@ -1,6 +1,7 @@
 /**
  * Mirrors (services/mirror) against a local server playing the hosted service, rate limit on, 250 ms of added
- * latency: a full pull of a 10,000-record table as four chains, as one chain, and airtable.js's `all()` of
+ * latency: a full pull of a 10,000-record table as chains that follow the latency (as many as the base's
+ * measured round trip needs, core/api/partitioned-walk.ts), as one chain, and airtable.js's `all()` of
  * the same table, each timed whole and rated at the service; a refresh after 100 of the 10,000 records
  * changed (requests spent against the changed pages plus the id sweep); a push of 1,000 edited cells (PATCH
  * requests, rate against the 5/s ceiling); the badge's count of local changes after the sync (the whole copy
@@ -104,7 +105,8 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
   const locals: { close(): Promise<void> }[] = [];
   const open: Mirrors[] = [];
 
-  const mirrorsWith = async (partitions: number) => {
+  /** Mirrors whose walks run `partitions` chains, or (undefined) as many as the measured round trip needs. */
+  const mirrorsWith = async (partitions: number | undefined) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-bench-mirror-'));
     roots.push(dataDir);
     const local = await startChildServer(join(dataDir, 'local-server'));
@@ -114,7 +116,7 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
       dataDir,
       clientFor: () => remote,
       local: { connectionId: 'demo', url: local.url, apiKey: local.apiKey },
-      partitions,
+      ...(partitions === undefined ? {} : { partitions }),
       refreshOverlapMs: 2000,
     });
     open.push(mirrors);
@@ -133,7 +135,7 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
       const span = ((mine.at(-1)?.at ?? 0) - (mine[0]?.at ?? 0)) / 1000;
       return mine.length > 1 && span > 0 ? (mine.length - 1) / span : 0;
     };
-    /** The three full pulls at the proxy's latency now: four chains, one chain, airtable.js's `all()`. */
+    /** The three full pulls at the proxy's latency now: chains by latency, one chain, airtable.js's `all()`. */
     const pulls = async (profile: string) => {
       const label = (who: string) => `${who}: pull ${RECORDS} records, ${profile}`;
       const atService = (who: string, rate: number): BenchResult => ({
@@ -142,10 +144,10 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
         unit: 'req/s',
         ratio: rate / CEILING,
       });
-      const four = await mirrorsWith(4);
+      const adaptive = await mirrorsWith(undefined);
       let mark = hits.length;
       const partitioned = await timed(statuses, async () => {
-        const summary = await pull(four.mirrors);
+        const summary = await pull(adaptive.mirrors);
         if (summary.state !== 'ready') throw new Error('the pull did not finish');
       });
       const partitionedSpan = spanRate(mark);
@@ -161,16 +163,16 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
       });
       const theirsSpan = spanRate(mark);
       const figures = [
-        ...rows(label('mirror, four chains'), partitioned),
-        atService('mirror, four chains', partitionedSpan),
+        ...rows(label('mirror, chains by latency'), partitioned),
+        atService('mirror, chains by latency', partitionedSpan),
         ...rows(label('mirror, one chain'), single, partitioned),
         atService('mirror, one chain', singleSpan),
         ...rows(label('airtable.js all() (read only)'), theirs, partitioned),
         atService('airtable.js all() (read only)', theirsSpan),
       ];
-      return { four, figures };
+      return { adaptive, figures };
     };
-    const { four, figures: pulls250 } = await pulls(`${LATENCY} ms latency`);
+    const { adaptive, figures: pulls250 } = await pulls(`${LATENCY} ms latency`);
     let pullsHosted: BenchResult[] = [];
     if (options.hostedLatency) {
       proxy.drawLatency = logNormalLatency(SEED);
@@ -189,16 +191,16 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
         fields: { [tasks.primaryFieldId]: `changed ${i}` },
       })),
     );
-    const mirrorId = (await four.mirrors.list())[0]!.id;
+    const mirrorId = (await adaptive.mirrors.list())[0]!.id;
     const refresh = await timed(statuses, async () => {
-      const r = await four.mirrors.sync(mirrorId);
+      const r = await adaptive.mirrors.sync(mirrorId);
       if (r.received < CHANGED) throw new Error(`the refresh received ${r.received} records`);
     });
     const idSweepPages = Math.ceil(RECORDS / 100) + 4;
     const goal = Math.ceil(CHANGED / 100) + idSweepPages + 1;
 
     // 1,000 cells edited in the copy, then one sync.
-    const copy = new RecordTableClient({ baseUrl: four.local.url, apiKey: four.local.apiKey });
+    const copy = new RecordTableClient({ baseUrl: adaptive.local.url, apiKey: adaptive.local.apiKey });
     const notes = tasks.fields.find((f) => f.type === 'multilineText' || f.type === 'singleLineText')!;
     await copy
       .table(baseId, tasks.id)
@@ -207,7 +209,7 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
       );
     const mark = hits.length;
     const push = await timed(statuses, async () => {
-      const r = await four.mirrors.sync(mirrorId);
+      const r = await adaptive.mirrors.sync(mirrorId);
       if (r.sent !== EDITED) throw new Error(`the push sent ${r.sent} records`);
     });
     const patchHits = hits.slice(mark).filter((h) => h.method === 'PATCH');
@@ -219,14 +221,14 @@ export default async function mirrorBench(options: BenchOptions): Promise<BenchR
     // The badge's count of local changes: the first after a sync compares the whole copy with the base; the
     // next, after a few edits, compares only the records touched since (services/mirror/change-count.ts).
     const countAfterSync = await elapsed(async () => {
-      const n = (await four.mirrors.list())[0]!.localChanges;
+      const n = (await adaptive.mirrors.list())[0]!.localChanges;
       if (n !== 0) throw new Error(`${n} local changes counted after the push`);
     });
     await copy
       .table(baseId, tasks.id)
       .updateMany(ids.slice(0, 10).map((id, i) => ({ id, fields: { [notes.id]: `edited again ${i}` } })));
     const countAfterEdits = await elapsed(async () => {
-      const n = (await four.mirrors.list())[0]!.localChanges;
+      const n = (await adaptive.mirrors.list())[0]!.localChanges;
       if (n !== 10) throw new Error(`${n} local changes counted after 10 edits`);
     });
 

@@ -193,7 +193,10 @@ export class Requester {
             emit({ type: 'started', attempt, waitMs: startedAt - queuedAt });
             try {
               const { status, body } = await sendAttempt(config, spec, spec.signal);
-              emit({ type: 'finished', attempt, status, durationMs: Date.now() - startedAt });
+              const durationMs = Date.now() - startedAt;
+              // Only answers that passed: a failure's time (a timeout, a refused connection) is no round trip.
+              scheduler.noteRoundTrip(durationMs);
+              emit({ type: 'finished', attempt, status, durationMs });
               return body;
             } catch (e) {
               const err = e instanceof AttemptError ? e.failure.error : undefined;

@@ -26,6 +26,7 @@ import {
   withQuery,
 } from './query';
 import type { Requester, SendSpec } from './requester';
+import type { BasePace } from './scheduler';
 import { asCount, asDeleted, asList, asRecord, asRecordList, asSeek, asStringArray } from './responses';
 import type { DeletedRecord, SeekResult } from './responses';
 
@@ -82,6 +83,8 @@ export interface TableClient {
   upsertMany(records: readonly UpsertRecord[], opts: UpsertOptions): Promise<UpsertResult>;
   delete(id: string, opts?: RequestOptions): Promise<DeletedRecord>;
   deleteMany(ids: readonly string[], opts?: RequestOptions): Promise<DeletedRecord[]>;
+  /** The base's throttle: its spacing of starts and its measured round trip (for walks of several chains). */
+  pace(): BasePace;
 }
 
 /** How often a full iteration restarts after expired offsets before it gives up. */
@@ -122,6 +125,10 @@ export class Table implements TableClient {
 
   get #path(): string {
     return tablePath(this.baseId, this.table);
+  }
+
+  pace(): BasePace {
+    return this.#requester.scheduler(this.baseId).pace();
   }
 
   async listPage(opts: ListPageOptions = {}): Promise<ListPage> {

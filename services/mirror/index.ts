@@ -102,7 +102,7 @@ export interface MirrorDeps {
    * service's modification and creation times are compared with (tests set it apart from the service's).
    */
   now?: () => number;
-  /** Chains of a full walk (default 4, see core/api/partitioned-walk.ts). */
+  /** Chains of a full walk, fixed (default: as many as the base's measured round trip needs, see core/api/partitioned-walk.ts). */
   partitions?: number;
   /** The longest an attachment's download may take (default 60 s); a slower one stays a link until later. */
   fileTimeoutMs?: number;

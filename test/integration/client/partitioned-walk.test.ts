@@ -112,3 +112,57 @@ describe('a full walk as several chains at once', () => {
     expect(listRequests().length).toBe(sent);
   });
 });
+
+describe('a walk whose chains follow the round trip', () => {
+  /** The most requests of the base queued or in flight at once while `walk` runs: each chain has one. */
+  const mostPending = async (walk: AsyncIterable<unknown>, onPage?: (page: number) => boolean) => {
+    let most = 0;
+    const sample = () => {
+      const s = client.stats(h.baseId);
+      most = Math.max(most, s.queued + s.inFlight);
+    };
+    const timer = setInterval(sample, 20);
+    let pages = 0;
+    try {
+      for await (const page of walk) {
+        void page;
+        sample();
+        if (onPage?.(++pages) === false) break;
+      }
+    } finally {
+      clearInterval(timer);
+    }
+    return most;
+  };
+
+  it('runs few chains at a short round trip and more, mid-walk, once the round trip grows', async () => {
+    // Answers at loopback speed first: the base's measured round trip is a few milliseconds.
+    await tasks.listPage({ pageSize: 1 });
+    await tasks.listPage({ pageSize: 1 });
+    let early = 0;
+    const late = await mostPending(walkPartitioned(tasks, { fields: ['Name'], pageSize: 20 }), (page) => {
+      if (page === 4) {
+        early = client.stats(h.baseId).queued + client.stats(h.baseId).inFlight;
+        h.proxy.latencyMs = 600;
+      }
+      // Once the walk runs more chains than it started with, it has followed the change: stop it there.
+      const s = client.stats(h.baseId);
+      return !(page > 4 && s.queued + s.inFlight >= 5);
+    });
+    expect(early).toBeLessThanOrEqual(2);
+    expect(late).toBeGreaterThanOrEqual(5);
+    expect(late).toBeLessThanOrEqual(12);
+  }, 40_000);
+
+  it('walks a small result in few calls: chains started late take what is left together', async () => {
+    await tasks.listPage({ pageSize: 1 });
+    const formula = "FIND('7', {Name}) > 0";
+    const expected = (await tasks.all({ formula, fields: ['Name'] })).map((r) => r.id).sort();
+    expect(expected.length).toBeLessThan(300);
+    const before = listRequests().length;
+    const ids = await idsOf(walkPartitioned(tasks, { formula, fields: ['Name'] }));
+    expect([...ids].sort()).toEqual(expected);
+    // A share for each chain wanted would be a call each; the first chains' finds tell the rest fit in one more.
+    expect(listRequests().length - before).toBeLessThanOrEqual(4);
+  });
+});
