@@ -266,6 +266,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     'live.interval': async (r) => ({
       seconds: r.seconds === undefined ? await live.interval() : await live.setInterval(r.seconds),
     }),
+    'live.focus': async (r) => {
+      live.setFocused(r.focused);
+      return {};
+    },
     'live.refresh': async (r) => live.refresh(r),
     'view.rows': (r) => views.rows(r),
     'view.close': async (r) => {

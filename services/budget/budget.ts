@@ -29,6 +29,13 @@ export const PLAN_LIMITS: Record<Plan, number | undefined> = {
 
 /** Work that costs at most this many calls never asks. */
 export const FEW_CALLS = 5;
+/**
+ * Hourly work (looking for other people's changes) asks when a working day of it (8 hours) would spend more
+ * than this share of the month's allowance: on Free (1,000) every interval asks, on Team (100,000) a look a
+ * minute per open table (480 calls a day) does not, while the prompt choice (3,600 an hour) does.
+ */
+export const HOURLY_DAY_SHARE = 0.03;
+export const WORKING_HOURS_A_DAY = 8;
 /** Records a walk reads per call: the service's largest page. */
 export const RECORDS_PER_CALL = 100;
 const EMIT_EVERY_MS = 500;
@@ -69,7 +76,8 @@ export interface ConsentRequest {
   calls?: number;
   /**
    * `calls` are an hour's, for as long as the work goes on: however few, it adds up over a month (60 calls an
-   * hour of looking for changes spend a Free workspace's month in 17 hours), so it always asks.
+   * hour of looking for changes spend a Free workspace's month in 17 hours), so it asks when a working day of
+   * it spends more than HOURLY_DAY_SHARE of the month's allowance.
    */
   hourly?: boolean;
   /** Called when the question is put to the user: a caller that must not wait for the answer goes on. */
@@ -234,9 +242,16 @@ export class Budget {
     await this.learnWorkspace(request.connectionId, request.baseId);
     const scope = this.scopeOf(request.connectionId, request.baseId);
     if (this.isRefused(scope)) return false;
-    if (PLAN_LIMITS[this.planOf(scope)] === undefined) return true;
+    const limit = PLAN_LIMITS[this.planOf(scope)];
+    if (limit === undefined) return true;
     if (this.store.file.always.includes(baseKey(request.connectionId, request.baseId))) return true;
     if (request.hourly !== true && request.calls !== undefined && request.calls <= FEW_CALLS) return true;
+    if (
+      request.hourly === true &&
+      request.calls !== undefined &&
+      request.calls * WORKING_HOURS_A_DAY <= HOURLY_DAY_SHARE * limit
+    )
+      return true;
     if (request.signal?.aborted) return false;
     const askId = `ask${this.nextAsk++}`;
     return new Promise<boolean>((resolve) => {

@@ -21,6 +21,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { RecordTableClient, TableChanges } from '../../core/api/index';
 import type { EventPayload } from '../../core/contract';
+import { LIVE_MIN_POLL_S, liveCallsPerHour } from '../../core/contract/live';
 import type { RecordData, TableSchema } from '../../core/records/types';
 import type { Consent } from '../budget/budget';
 import type { EventSink } from '../events';
@@ -69,6 +70,8 @@ export interface LiveOptions {
 /** The budget's answer for a base's looks: undefined while the question is open. */
 interface Agreement {
   yes?: boolean;
+  /** The interval asked about: a shorter one costs more, and asks again. */
+  seconds: number;
   controller: AbortController;
   /** Settles when the answer is in, or the question is put to the user (the looks go on without the base). */
   settled: Promise<void>;
@@ -105,11 +108,13 @@ interface Hook {
 }
 
 const lookEvery = (seconds: number): string =>
-  seconds < 60
-    ? `every ${seconds} s`
-    : seconds === 60
-      ? 'every minute'
-      : `every ${Math.round(seconds / 60)} min`;
+  seconds < LIVE_MIN_POLL_S
+    ? `every ${seconds === 1 ? 'second' : `${seconds} s`} while this window is focused`
+    : seconds < 60
+      ? `every ${seconds} s`
+      : seconds === 60
+        ? 'every minute'
+        : `every ${Math.round(seconds / 60)} min`;
 const keyOf = (t: ViewTarget) => JSON.stringify([t.connectionId, t.baseId, t.table]);
 const baseKeyOf = (t: ViewTarget) => JSON.stringify([t.connectionId, t.baseId]);
 const statusOf = (e: unknown): unknown => (e as { status?: unknown } | null)?.status;
@@ -146,6 +151,10 @@ export class LiveChanges {
   private seconds = DEFAULT_INTERVAL_S;
   private readonly loaded: Promise<void>;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The app's window is focused (the renderer says): the prompt choice's reads go only then. */
+  private focused = false;
+  /** When each base was last looked at by the timer: a base not read promptly waits its full interval. */
+  private readonly lastLook = new Map<string, number>();
   private closed = false;
   private readonly now: () => number;
 
@@ -168,15 +177,23 @@ export class LiveChanges {
   async setInterval(seconds: number): Promise<number> {
     await this.loaded;
     this.seconds = seconds;
-    // The user chose what looking costs: bases declined (or asked at the old cost) are asked again.
+    // The user chose what looking costs: bases declined, asked at the old cost, or agreed to a lower cost
+    // than this interval's (its day may now spend a real share of the month) are asked again.
     for (const [key, a] of this.agreed)
-      if (a.yes !== true) {
+      if (a.yes !== true || (seconds > 0 && seconds < a.seconds)) {
         a.controller.abort();
         this.agreed.delete(key);
       }
     await writeJsonFile(this.file, { version: 1, seconds });
     this.schedule();
     return seconds;
+  }
+
+  /** The app's window gained or lost focus: the prompt choice reads every second only while it has it. */
+  setFocused(focused: boolean): void {
+    if (this.focused === focused) return;
+    this.focused = focused;
+    if (this.timer !== undefined || this.watches.size > 0) void this.loaded.then(() => this.schedule());
   }
 
   /** A view opened: its table is watched from now on (the next look comes at the interval). */
@@ -230,6 +247,7 @@ export class LiveChanges {
         a.controller.abort();
         this.agreed.delete(key);
       }
+    for (const key of [...this.lastLook.keys()]) if (!bases.has(key)) this.lastLook.delete(key);
     for (const [key, hook] of this.hooks)
       if (!bases.has(key)) {
         this.hooks.delete(key);
@@ -237,16 +255,32 @@ export class LiveChanges {
       }
   }
 
-  /** Looks at every open table now (the timer's work; tests and benchmarks call it to wait for one look). */
-  async lookNow(): Promise<void> {
+  /** Looks at every open table now (tests and benchmarks call it to wait for one look). */
+  lookNow(): Promise<void> {
+    return this.looks(true);
+  }
+
+  /**
+   * A look at the open tables. The timer's (`all` false) looks only at the bases due: every tick, a base whose
+   * webhook is read promptly (the prompt choice, the window focused); the others once their interval passed
+   * since their last look (never more often than LIVE_MIN_POLL_S: a poll is a call per open table).
+   */
+  private async looks(all: boolean): Promise<void> {
     this.forgetClosed();
     const byBase = new Map<string, Watch[]>();
     for (const w of this.watches.values()) {
       const key = baseKeyOf(w.target);
       byBase.set(key, [...(byBase.get(key) ?? []), w]);
     }
+    const now = this.now();
+    const tickMs = this.tickSeconds() * 1000;
     await Promise.all(
-      [...byBase.values()].map(async (watches) => {
+      [...byBase].map(async ([key, watches]) => {
+        const prompt = this.prompt() && this.hooks.get(key)?.id !== undefined;
+        // Half a tick of slack: a timer that fires a little early still looks at a base due.
+        const due = now - (this.lastLook.get(key) ?? -Infinity) >= this.fullSeconds() * 1000 - tickMs / 2;
+        if (!all && !prompt && !due) return;
+        this.lastLook.set(key, now);
         if (!(await this.mayLook(watches))) return;
         const { hook, made } = await this.hookFor(watches[0]!.target);
         // A webhook made just now holds nothing from before: this look polls for what changed since the last.
@@ -279,7 +313,11 @@ export class LiveChanges {
     const key = baseKeyOf(watches[0]!.target);
     let agreement = this.agreed.get(key);
     if (agreement === undefined) {
-      const a: Agreement = { controller: new AbortController(), settled: Promise.resolve() };
+      const a: Agreement = {
+        seconds: this.seconds,
+        controller: new AbortController(),
+        settled: Promise.resolve(),
+      };
       const tables = watches.map((w) => w.target.table).join(', ');
       a.settled = new Promise<void>((settle) => {
         consent({
@@ -287,8 +325,12 @@ export class LiveChanges {
           baseId,
           purpose: 'live',
           subject: `Show other people’s changes in ${tables}: a look ${lookEvery(this.seconds)} while open`,
-          // Polled, a look is a call per open table; by webhook, one per base.
-          calls: Math.ceil(3600 / Math.max(1, this.seconds)) * watches.length,
+          // Polled, a look is a call per open table; by webhook, one per base. The prompt choice's cost is
+          // its webhook's reads while focused (a polled base of it looks at LIVE_MIN_POLL_S, for less).
+          calls:
+            this.seconds < LIVE_MIN_POLL_S
+              ? liveCallsPerHour(this.seconds)
+              : liveCallsPerHour(this.seconds) * watches.length,
           hourly: true,
           signal: a.controller.signal,
           asked: settle,
@@ -311,16 +353,30 @@ export class LiveChanges {
     return agreement.yes === true;
   }
 
+  /** The prompt choice (an interval under LIVE_MIN_POLL_S) while the window is focused. */
+  private prompt(): boolean {
+    return this.seconds > 0 && this.seconds < LIVE_MIN_POLL_S && this.focused;
+  }
+
+  /** The interval of a base not read promptly: the user's, at least LIVE_MIN_POLL_S. */
+  private fullSeconds(): number {
+    return Math.max(this.seconds, LIVE_MIN_POLL_S);
+  }
+
+  private tickSeconds(): number {
+    return this.prompt() ? this.seconds : this.fullSeconds();
+  }
+
   private schedule(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed || this.seconds === 0 || this.watches.size === 0) return;
     this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.lookNow()
-        .catch(() => undefined)
-        .finally(() => this.schedule());
-    }, this.seconds * 1000);
+      // The next tick is timed from this one's start, not its answer: a prompt read waits a second, not a
+      // second and a round trip. A base still being read when it comes joins that read (`looking`).
+      this.schedule();
+      void this.looks(false).catch(() => undefined);
+    }, this.tickSeconds() * 1000);
     this.timer.unref?.();
   }
 

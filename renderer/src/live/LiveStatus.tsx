@@ -8,9 +8,7 @@ import { plural } from '../../../core/records/format';
 import { useApi } from '../api/ApiProvider';
 import { errorMessage } from '../api/call-errors';
 import { sameTarget } from '../editing/edit-store';
-
-const intervalLabel = (s: number): string =>
-  s === 0 ? 'Never' : s < 60 ? `Every ${s} s` : `Every ${s / 60} min`;
+import { intervalLabel } from './interval-label';
 
 interface Props {
   connectionId: string;
@@ -36,6 +34,17 @@ export function LiveStatus({ connectionId, baseId, table, onRefreshed }: Props) 
     );
     return off;
   }, [api, target]);
+  useEffect(() => {
+    // The prompt choice reads every second only while someone looks at the window (a call each).
+    const tell = () => void api.call('live.focus', { focused: document.hasFocus() }).catch(() => undefined);
+    tell();
+    window.addEventListener('focus', tell);
+    window.addEventListener('blur', tell);
+    return () => {
+      window.removeEventListener('focus', tell);
+      window.removeEventListener('blur', tell);
+    };
+  }, [api]);
   const choose = (s: number) =>
     void api.call('live.interval', { seconds: s }).then(
       (r) => setSeconds(r.seconds),
@@ -64,7 +73,7 @@ export function LiveStatus({ connectionId, baseId, table, onRefreshed }: Props) 
       {seconds !== undefined && (
         <label
           className="td-status-live-interval"
-          title="How often this app looks for other people’s changes: one API call a look for each open table, counted in API calls"
+          title="How often this app looks for other people’s changes: one API call a look for each open table (one a base by webhook), counted in API calls"
         >
           Changes:{' '}
           <select

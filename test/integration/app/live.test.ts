@@ -27,9 +27,11 @@ const isWebhookCreate = (r: { method: string; path: string }) =>
   r.method === 'POST' && /\/v0\/bases\/[^/]+\/webhooks$/.test(r.path.split('?')[0]!);
 
 /** `polling`: the service refuses webhooks (as Airtable does a token without `webhook:manage`). */
-async function setUp(mode: 'webhook' | 'polling') {
+/** `plan`: the workspace's plan, said before the first look. */
+async function setUp(mode: 'webhook' | 'polling', plan?: 'team') {
   let connectionId: string;
   ({ hosted, proxy, h, connectionId } = await startHostedHarness({ demo: { largeTableRecords: 300 } }));
+  if (plan) await h.call('budget.setPlan', { scope: 'wspLocalTableDesk', plan });
   if (mode === 'polling')
     proxy.inject(
       { type: 'status', status: 403, body: '{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}' },
@@ -163,5 +165,61 @@ describe('live changes by polling', () => {
     expect(await h.call('live.interval', {})).toEqual({ seconds: 60 });
     expect(await h.call('live.interval', { seconds: 10 })).toEqual({ seconds: 10 });
     expect(await h.call('live.interval', {})).toEqual({ seconds: 10 });
+  });
+});
+
+describe('the prompt choice (payloads read every second while the window is focused)', () => {
+  const until = async (check: () => boolean, ms: number): Promise<boolean> => {
+    const end = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > end) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  };
+
+  it('shows another user’s edit within 2 s while focused, and reads no payloads a second once the window is not', async () => {
+    const { records, other } = await setUp('webhook');
+    await h.call('live.focus', { focused: true });
+    await h.call('live.interval', { seconds: 1 });
+    const changed = records[4]!;
+    const t = Date.now();
+    await other.update(changed.id, { Name: 'Changed by Sam, promptly' });
+    const shown = await until(
+      () =>
+        h
+          .eventsOf('live.changes')
+          .some((e) => e.updated.some((u) => u.record.fields['Name'] === 'Changed by Sam, promptly')),
+      2000,
+    );
+    expect(shown, `not shown ${Date.now() - t} ms after the edit`).toBe(true);
+    expect(liveCalls()).toHaveLength(1); // the first look's poll only: the rest were payload reads
+
+    await h.call('live.focus', { focused: false });
+    // A read in flight when focus went may still land; after it, none for the poll interval (10 s).
+    await new Promise((r) => setTimeout(r, 1200));
+    const reads = payloadCalls().length;
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(payloadCalls().length).toBe(reads);
+  });
+
+  it('on a Team plan, a look a minute goes unasked; the prompt choice, a real share of the month a day, asks first', async () => {
+    // The first look (in setUp) was at the default minute, on Team: it did not ask.
+    await setUp('webhook', 'team');
+    expect(await hooksOf()).toHaveLength(1);
+    const liveAsks = async () => (await h.call('budget.asks', {})).asks.filter((a) => a.purpose === 'live');
+    expect(await liveAsks()).toHaveLength(0);
+
+    await h.call('live.focus', { focused: true });
+    await h.call('live.interval', { seconds: 1 });
+    const before = payloadCalls().length;
+    await h.services.live.lookNow();
+    const asks = await liveAsks();
+    expect(asks).toHaveLength(1);
+    expect(asks[0]).toMatchObject({ calls: 3600, hourly: true });
+    // Nothing is read promptly until the user says yes.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(payloadCalls().length).toBe(before);
+    await h.call('budget.answer', { askId: asks[0]!.askId, choice: 'no' });
   });
 });
