@@ -3,6 +3,7 @@
  * reason is worked out here (the field's own parse rules) and shown next to the cell.
  */
 import type { Column } from '../../../core/contract';
+import { editingCell } from '../grid/dom';
 import type { GridPort } from '../grid/port';
 import { parseInput } from '../editing/parse';
 
@@ -20,7 +21,7 @@ export function cellProblem(
 ): CellProblem | undefined {
   const editing = grid.editingColumn();
   const field = fields.find((f) => f.name === editing);
-  const cell = frame.querySelector('.ag-cell-inline-editing');
+  const cell = editingCell(frame);
   const input = cell?.querySelector('input, textarea');
   if (!field || !cell || !(input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement))
     return undefined;

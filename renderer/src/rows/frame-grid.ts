@@ -28,9 +28,6 @@ export interface FrameGrid {
   refocus: () => void;
 }
 
-export const inGrid = (el: EventTarget): boolean =>
-  el instanceof Element && el.closest('.ag-root-wrapper') !== null;
-
 /** `wholeView`: the view's count while the whole view is selected (select-all.ts). */
 export function frameGrid(editing: TableEditing, wholeView: number | undefined): FrameGrid {
   const grid = editing.grid;

@@ -16,7 +16,7 @@ import { linkText } from '../links/names';
 import { pastedLinks } from '../links/paste-links';
 import { recordIndexFrom } from '../grid/group-rows';
 import type { Confirmation } from '../ui/ConfirmDialog';
-import { inGrid } from './frame-grid';
+import { inGrid } from '../grid/dom';
 import type { FrameGrid } from './frame-grid';
 import { planPaste } from './paste';
 import type { TableEditing } from './table-editing';

@@ -10,10 +10,10 @@ import type { KeyboardEvent } from 'react';
 import { matchCommand } from '../commands/match';
 import { MAC, typingIn } from '../commands/shown';
 import { isToggle } from '../editing/column-editing';
+import { anyCellOf, inGrid } from '../grid/dom';
 import type { CellPosition } from '../grid/port';
 import { groupHeaderOf } from '../grid/group-rows';
 import type { FrameActions } from './frame-actions';
-import { inGrid } from './frame-grid';
 import type { FrameGrid } from './frame-grid';
 import { isArrowKey } from './range/cell-range';
 import { holdsRows } from './selection';
@@ -104,7 +104,7 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
         }
         return;
       case 'grid.contextMenu': {
-        const el = e.target instanceof Element ? e.target.closest('.ag-cell') : null;
+        const el = e.target instanceof Element ? anyCellOf(e.target) : null;
         // A header's menu is its own (column-header.ts).
         if (!focused || !el) return;
         e.preventDefault();

@@ -7,6 +7,7 @@
  */
 import { useState } from 'react';
 import type { MouseEvent } from 'react';
+import { cellOf, inPinnedRow } from '../grid/dom';
 import type { CellPosition } from '../grid/port';
 import { plural } from '../../../core/records/format';
 import type { MenuItem } from '../ui/CommandMenu';
@@ -99,14 +100,11 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
 
   const onContextMenu = (e: MouseEvent) => {
     if (!(e.target instanceof Element) || frame.busy() || !grid) return;
-    const cellEl = e.target.closest('.ag-cell[col-id]');
-    const rowEl = e.target.closest('.ag-row[row-index]');
-    const column = cellEl?.getAttribute('col-id') ?? '';
-    const index = Number(rowEl?.getAttribute('row-index'));
-    if (!cellEl || !grid.hasColumn(column) || !Number.isInteger(index)) return;
+    const cell = cellOf(e.target);
+    if (!cell || !grid.hasColumn(cell.column) || !Number.isInteger(cell.row)) return;
     e.preventDefault();
-    const pinned = cellEl.closest('.ag-floating-top') !== null;
-    open({ row: index, column, pinned }, { left: e.clientX, top: e.clientY });
+    const pinned = inPinnedRow(cell.element);
+    open({ row: cell.row, column: cell.column, pinned }, { left: e.clientX, top: e.clientY });
   };
 
   return { menu, open, close, onContextMenu };

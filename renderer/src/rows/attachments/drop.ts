@@ -4,6 +4,7 @@
  */
 import type { DragEvent } from 'react';
 import type { Column } from '../../../../core/contract';
+import { cellOf, recordIdOf } from '../../grid/dom';
 import { effectiveType } from '../../grid/format';
 import type { UploadTracker } from './uploads';
 
@@ -15,9 +16,9 @@ function cellUnder(
   fields: readonly Column[],
 ): { recordId: string; field: string } | undefined {
   if (!(target instanceof Element)) return undefined;
-  const cell = target.closest('.ag-cell[col-id]');
-  const recordId = cell?.closest('.ag-row[row-id]')?.getAttribute('row-id');
-  const field = fields.find((f) => f.name === cell?.getAttribute('col-id'));
+  const cell = cellOf(target);
+  const recordId = cell && recordIdOf(cell.element);
+  const field = fields.find((f) => f.name === cell?.column);
   if (!recordId || !field || effectiveType(field) !== 'multipleAttachments') return undefined;
   return { recordId, field: field.name };
 }

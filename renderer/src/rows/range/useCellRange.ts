@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PointerEvent as ReactPointerEvent, RefObject } from 'react';
+import { cellOf as cellOfElement, drawnCell, headerBox, horizontalScrollBox } from '../../grid/dom';
 import type { GridPort } from '../../grid/port';
 import type { TableEditing } from '../table-editing';
 import { cellsIn, sameRange, stepCorner } from './cell-range';
@@ -13,13 +14,10 @@ import type { ArrowKey, CellPoint, CellRange } from './cell-range';
 
 /** The grid cell (a field column of a scrolling row, not a pinned one) an element belongs to. */
 export function cellOf(el: Element | null, fields: readonly string[]): CellPoint | undefined {
-  const cell = el?.closest('.ag-cell[col-id]');
-  const row = cell?.closest('.ag-row[row-index]');
-  const index = Number(row?.getAttribute('row-index'));
-  const column = cell?.getAttribute('col-id') ?? '';
+  const cell = cellOfElement(el);
   // Rows pinned at the top are indexed "t-0": not part of a range.
-  if (!Number.isInteger(index) || !fields.includes(column)) return undefined;
-  return { row: index, column };
+  if (!cell || !Number.isInteger(cell.row) || !fields.includes(cell.column)) return undefined;
+  return { row: cell.row, column: cell.column };
 }
 
 /** The range the fill handle extends `source` to, toward the cell under the pointer: down/up or sideways. */
@@ -74,14 +72,10 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
     frameRequest.current = 0;
     const box = frame.current?.getBoundingClientRect();
     const corner = cornerOf(selection.range, grid);
-    const cell =
-      corner &&
-      frame.current?.querySelector(
-        `.ag-row[row-index="${corner.row}"]:not(.ag-row-pinned) .ag-cell[col-id="${CSS.escape(corner.column)}"]`,
-      );
+    const cell = corner && drawnCell(frame.current, corner.row, corner.column);
     // The rows' band: under the header, above the horizontal scroll bar (a corner outside it is hidden).
-    const header = frame.current?.querySelector('.ag-header')?.getBoundingClientRect();
-    const scrollbar = frame.current?.querySelector('.ag-body-horizontal-scroll')?.getBoundingClientRect();
+    const header = headerBox(frame.current);
+    const scrollbar = horizontalScrollBox(frame.current);
     const rect = cell?.getBoundingClientRect();
     // An open editor hides the handle: a popup editor (a select's list, a link picker) covers the corner.
     if (

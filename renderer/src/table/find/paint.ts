@@ -8,6 +8,7 @@
 import type { Column } from '../../../../core/contract';
 import { cellMatches } from '../../../../core/records/find-formula';
 import type { RecordData } from '../../../../core/records/types';
+import { cellColumn, drawnRows, rowCells, rowRecordId } from '../../grid/dom';
 import type { GridPort } from '../../grid/port';
 
 export const HIT_CLASS = 'td-find-hit';
@@ -53,11 +54,11 @@ export function paintFind(
   const ranges: Range[] = [];
   const needle = text.toLowerCase();
   let hits = 0;
-  for (const row of root.querySelectorAll('.ag-row[row-id]')) {
-    const id = row.getAttribute('row-id') ?? '';
+  for (const row of drawnRows(root)) {
+    const id = rowRecordId(row);
     const data = text === '' ? undefined : api.recordOf(id);
-    for (const cell of row.querySelectorAll('.ag-cell[col-id]')) {
-      const field = fields.get(cell.getAttribute('col-id') ?? '');
+    for (const cell of rowCells(row)) {
+      const field = fields.get(cellColumn(cell));
       const hit = field !== undefined && isRecord(data) && cellMatches(field, data.fields[field.name], text);
       cell.classList.toggle(HIT_CLASS, hit);
       cell.classList.toggle(CURRENT_CLASS, hit && isRecord(data) && data.id === current);

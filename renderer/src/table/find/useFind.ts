@@ -14,6 +14,7 @@ import { useApi } from '../../api/ApiProvider';
 import { errorMessage } from '../../api/call-errors';
 import { sameTarget } from '../../editing/edit-store';
 import type { EditTarget } from '../../editing/edit-store';
+import { scroller } from '../../grid/dom';
 import type { CellPosition, GridPort } from '../../grid/port';
 import { showRow } from '../goto/arrive';
 import { paintFind, watchFind } from './paint';
@@ -55,9 +56,6 @@ interface Saved {
   focused: CellPosition | undefined;
   element: Element | null;
 }
-
-/** The element ag-grid scrolls, both ways. */
-const viewport = (root: HTMLElement | null) => root?.querySelector<HTMLElement>('.ag-grid-viewport') ?? null;
 
 export function useFind({ viewId, target, grid, root, columns, active, grouped }: Options) {
   const services = useApi();
@@ -158,8 +156,8 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
       const api = grid();
       const focused = api?.focusedCell();
       saved.current = {
-        top: viewport(root())?.scrollTop ?? 0,
-        left: viewport(root())?.scrollLeft ?? 0,
+        top: scroller(root())?.scrollTop ?? 0,
+        left: scroller(root())?.scrollLeft ?? 0,
         // Put back in the view's rows (a pinned row may be gone by then).
         focused: focused && { ...focused, pinned: false },
         element: document.activeElement,
@@ -179,7 +177,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
     saved.current = undefined;
     const api = grid();
     if (!s || !api || api.gone()) return;
-    const v = viewport(root());
+    const v = scroller(root());
     if (v) {
       v.scrollTop = s.top;
       v.scrollLeft = s.left;

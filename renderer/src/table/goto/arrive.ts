@@ -1,5 +1,6 @@
 /** The grid's side of go to row: scroll a row into the middle once the services hold it, and focus it. */
 import type { RecordData } from '../../../../core/records/types';
+import { focusedRowIndex, recordDrawnAt } from '../../grid/dom';
 import type { GridPort } from '../../grid/port';
 
 /** How long the grid may take to draw a block the services already hold. */
@@ -54,10 +55,8 @@ export async function focusFirstCell(
   const [first] = grid.columns();
   const id = grid.rowIdAt(index);
   if (first === undefined || id === undefined) return;
-  const row = `.ag-row[row-index="${index}"][row-id="${CSS.escape(id)}"]`;
-  const drawn = () => Boolean(root()?.querySelector(`${row} .ag-cell[col-id="${CSS.escape(first)}"]`));
-  const focused = () =>
-    document.activeElement?.closest('.ag-row')?.getAttribute('row-index') === String(index);
+  const drawn = () => recordDrawnAt(root(), index, id, first);
+  const focused = () => focusedRowIndex() === String(index);
   for (let i = 0; i < FOCUS_FRAMES && !grid.gone(); i++) {
     if (drawn()) {
       grid.focusCell({ row: index, column: first, pinned: false });

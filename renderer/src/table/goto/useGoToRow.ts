@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { plural } from '../../../../core/records/format';
 import { useApi } from '../../api/ApiProvider';
 import { errorMessage } from '../../api/call-errors';
+import { recordRows } from '../../grid/dom';
 import type { GridPort, RowClassRule } from '../../grid/port';
 import { focusFirstCell, showRow } from './arrive';
 
@@ -81,7 +82,7 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
     (id: string) => {
       unmark.current();
       marked.current = id;
-      const rows = () => root()?.querySelectorAll(`.ag-row[row-id="${CSS.escape(id)}"]`) ?? [];
+      const rows = () => recordRows(root(), id);
       for (const row of rows()) row.classList.add(ARRIVED_CLASS);
       const listening = new AbortController();
       const clear = () => {
