@@ -194,6 +194,9 @@ export function createEditServices(options: EditServicesOptions): EditServices {
    * import's records, an undo of a whole view's delete) on a limited plan: a call per 10 records, asked in
    * the budget's question like any costly walk; a few calls never ask, and the local server never does.
    */
+  const asks = (records: number): boolean =>
+    options.consent !== undefined && Math.ceil(records / BATCH_SIZE) > FEW_CALLS;
+
   async function writesAgreed(target: EditTarget, records: number, subject: string): Promise<boolean> {
     const calls = Math.ceil(records / BATCH_SIZE);
     if (options.consent === undefined || calls <= FEW_CALLS) return true;
@@ -207,7 +210,9 @@ export function createEditServices(options: EditServicesOptions): EditServices {
   const handlers: EditHandlers = {
     'edits.edit': async ({ target, changes, undoable }) => {
       const many = `Change ${changes.length.toLocaleString('en-US')} records of ${target.table}`;
-      if (!(await writesAgreed(target, changes.length, many))) throw notAgreed(`changing them`);
+      // A few changes (typing) go to the queue with no await first: a Replace all clicked meanwhile reads them.
+      if (asks(changes.length) && !(await writesAgreed(target, changes.length, many)))
+        throw notAgreed(`changing them`);
       const { queue, history } = await ready;
       const editIds = await queue.edit(target, changes);
       if (undoable && changes.every((c) => c.previous !== undefined)) {
