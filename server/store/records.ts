@@ -41,6 +41,10 @@ export const fromRow = (r: RecordRow): StoredRecord => ({
 /** The expression an upsert compares a merge field by, and its index holds (the stored JSON, type and all). */
 const mergeKey = (field: Field): string => `data -> '$."${field.id}"'`;
 
+/** The link fields of `t` that link to `table`. */
+const linksTo = (t: Table, table: Table): Field[] =>
+  t.fields.filter((f) => f.type === 'multipleRecordLinks' && f.options?.linkedTableId === table.id);
+
 /** A stored cell as JSON: computed times come from the record row; the rest is stored as written. */
 export function jsonCell(field: Field, rec: StoredRecord): unknown {
   if (field.type === 'createdTime') return rec.createdTime;
@@ -509,8 +513,7 @@ export class RecordStore {
     if (depth >= MAX_LINK_DEPTH || changed.size === 0) return;
     const tables = this.catalog.base(table.baseId)?.tables ?? [];
     for (const t of tables) {
-      for (const field of t.fields) {
-        if (field.type !== 'multipleRecordLinks' || field.options?.linkedTableId !== table.id) continue;
+      for (const field of linksTo(t, table)) {
         if (!readsChange(t, field.id, table, changed)) continue;
         const pending = this.pendingSet(tables);
         const inverse = this.catalog.inverseOf(field);
@@ -739,9 +742,7 @@ export class RecordStore {
   private linkersOf(table: Table, gone: ReadonlyMap<string, StoredRecord>): Map<Table, Set<string>> {
     const out = new Map<Table, Set<string>>();
     for (const t of this.catalog.base(table.baseId)?.tables ?? []) {
-      const links = t.fields.filter(
-        (f) => f.type === 'multipleRecordLinks' && f.options?.linkedTableId === table.id,
-      );
+      const links = linksTo(t, table);
       if (links.length === 0) continue;
       const found = new Set<string>();
       for (const f of links) {
@@ -760,9 +761,7 @@ export class RecordStore {
   /** Removes deleted records from the link cells of their linkers (see linkersOf). */
   private unlink(table: Table, ids: ReadonlySet<string>, linkers: ReadonlyMap<Table, Set<string>>): void {
     for (const [t, found] of linkers) {
-      const links = t.fields.filter(
-        (f) => f.type === 'multipleRecordLinks' && f.options?.linkedTableId === table.id,
-      );
+      const links = linksTo(t, table);
       for (const id of found) {
         const rec = this.get(t, id);
         if (!rec) continue;

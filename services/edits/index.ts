@@ -198,10 +198,15 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     options.consent !== undefined && Math.ceil(records / BATCH_SIZE) > FEW_CALLS;
 
   async function writesAgreed(target: EditTarget, records: number, subject: string): Promise<boolean> {
-    const calls = Math.ceil(records / BATCH_SIZE);
-    if (options.consent === undefined || calls <= FEW_CALLS) return true;
+    if (options.consent === undefined || !asks(records)) return true;
     const { connectionId, baseId } = target;
-    return options.consent({ connectionId, baseId, purpose: 'edits', subject, calls });
+    return options.consent({
+      connectionId,
+      baseId,
+      purpose: 'edits',
+      subject,
+      calls: Math.ceil(records / BATCH_SIZE),
+    });
   }
 
   const notAgreed = (what: string) =>

@@ -279,8 +279,8 @@ export class Replaces {
         plan.controller = undefined;
         throw e;
       });
-      if (!plan.agreed) plan.controller = undefined;
-      if (!plan.agreed)
+      if (!plan.agreed) {
+        plan.controller = undefined;
         return {
           state: 'stopped' as const,
           skippedCount: 0,
@@ -289,6 +289,7 @@ export class Replaces {
           sent: [],
           left: total,
         };
+      }
     }
     let settled = plan.handed;
     const progress = (state: 'running' | 'done' | 'stopped' | 'failed') =>

@@ -2,8 +2,8 @@
  * The pull of a mirror: the schema first (applied to the copy, changes listed); then a table never pulled is
  * walked whole as several offset chains, as many as the latency needs (core/api/partitioned-walk.ts); a table
  * pulled before is refreshed by the records modified since the last pull started (less an overlap for clocks
- * that disagree) and an id sweep (the
- * primary field only) that finds deletions, every table's swept before any is merged. A table that gained a
+ * that disagree) and an id sweep (the primary field only) that finds deletions, every table's swept before
+ * any is merged. A table that gained a
  * field with cells on records not modified since (a computed one added on the service, or one the copy left
  * out before, of a type the local server did not know) is read whole instead, once. Each page of remote
  * records is staged in the mirror store before it touches the copy and unstaged with the new merge base in one
