@@ -21,7 +21,8 @@ test('another user’s edit shows in place, his new record waits for Refresh, ov
   await openHostedTasks(app);
   const interval = app.status.getByLabel('Look for other people’s changes');
   await expect(interval).toHaveValue('0');
-  await interval.selectOption({ label: 'Every 15 min' });
+  // The menu says what each interval costs (a look per open table, 4 an hour at 15 min).
+  await interval.selectOption({ label: 'Every 15 min (4 calls/hour a table)' });
   await expect(interval).toHaveValue('900');
   const sam = door.hosted.other.table(door.hosted.baseId, 'Tasks');
   const mine = door.hosted.client.table(door.hosted.baseId, 'Tasks');
