@@ -27,6 +27,8 @@ export interface HostedDoor extends TestDoor {
     other: RecordTableClient;
     /** The app looks for other people's changes now (what its interval does), and the look is answered. */
     lookNow(): Promise<void>;
+    /** This month's calls the app's budget counted as looks for other people's changes, on every base. */
+    liveCalls(): Promise<number>;
   };
 }
 
@@ -68,6 +70,11 @@ export async function openHostedDoor(
       client: client(HOSTED_KEY),
       other: client(OTHER_KEY),
       lookNow: () => app.services.live.lookNow(),
+      liveCalls: async () =>
+        (await app.services.handlers['budget.report']({})).scopes.reduce(
+          (n, s) => n + (s.purposes.live ?? 0),
+          0,
+        ),
     },
     async close() {
       await door.close();

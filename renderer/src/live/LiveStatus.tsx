@@ -35,14 +35,20 @@ export function LiveStatus({ connectionId, baseId, table, onRefreshed }: Props) 
     return off;
   }, [api, target]);
   useEffect(() => {
-    // The prompt choice reads every second only while someone looks at the window (a call each).
-    const tell = () => void api.call('live.focus', { focused: document.hasFocus() }).catch(() => undefined);
+    // The prompt choice reads every second only while someone looks at the window (a call each): not once it
+    // loses focus, nor while it is hidden (minimized, behind another desktop) though it kept focus.
+    const tell = () =>
+      void api
+        .call('live.focus', { focused: document.hasFocus() && document.visibilityState === 'visible' })
+        .catch(() => undefined);
     tell();
     window.addEventListener('focus', tell);
     window.addEventListener('blur', tell);
+    document.addEventListener('visibilitychange', tell);
     return () => {
       window.removeEventListener('focus', tell);
       window.removeEventListener('blur', tell);
+      document.removeEventListener('visibilitychange', tell);
     };
   }, [api]);
   const choose = (s: number) =>
