@@ -30,12 +30,18 @@ export const PLAN_LIMITS: Record<Plan, number | undefined> = {
 /** Work that costs at most this many calls never asks. */
 export const FEW_CALLS = 5;
 /**
- * Hourly work (looking for other people's changes) asks when a working day of it (8 hours) would spend more
- * than this share of the month's allowance: on Free (1,000) every interval asks, on Team (100,000) a look a
- * minute per open table (480 calls a day) does not, while the prompt choice (3,600 an hour) does.
+ * Hourly work (looking for other people's changes) is paid for as long as a view is open, all month: it asks
+ * when a working month of it (8 hours a day, 21 days) would spend more than this share of the month's
+ * allowance. On Free (50 calls) every interval asks. On Team (5,000) a look a minute at one table, about 10,000
+ * calls a month (a tenth of it), asks, as does the prompt choice (about 600,000); a look every 5 minutes (about
+ * 2,000) does not, nor every 15 (about 700). Without a limit nothing asks.
  */
-export const HOURLY_DAY_SHARE = 0.03;
-export const WORKING_HOURS_A_DAY = 8;
+export const HOURLY_MONTH_SHARE = 0.05;
+export const WORKING_HOURS_A_MONTH = 8 * 21;
+
+/** Whether hourly work of `callsPerHour` asks first on a plan of `limit` calls a month (see above). */
+export const hourlyAsks = (callsPerHour: number, limit: number): boolean =>
+  callsPerHour * WORKING_HOURS_A_MONTH > HOURLY_MONTH_SHARE * limit;
 /** Records a walk reads per call: the service's largest page. */
 export const RECORDS_PER_CALL = 100;
 const EMIT_EVERY_MS = 500;
@@ -76,8 +82,7 @@ export interface ConsentRequest {
   calls?: number;
   /**
    * `calls` are an hour's, for as long as the work goes on: however few, it adds up over a month (60 calls an
-   * hour of looking for changes spend a Free workspace's month in 17 hours), so it asks when a working day of
-   * it spends more than HOURLY_DAY_SHARE of the month's allowance.
+   * hour of looking for changes spend a Free workspace's month in 17 hours), so it asks by `hourlyAsks`.
    */
   hourly?: boolean;
   /** Called when the question is put to the user: a caller that must not wait for the answer goes on. */
@@ -246,11 +251,7 @@ export class Budget {
     if (limit === undefined) return true;
     if (this.store.file.always.includes(baseKey(request.connectionId, request.baseId))) return true;
     if (request.hourly !== true && request.calls !== undefined && request.calls <= FEW_CALLS) return true;
-    if (
-      request.hourly === true &&
-      request.calls !== undefined &&
-      request.calls * WORKING_HOURS_A_DAY <= HOURLY_DAY_SHARE * limit
-    )
+    if (request.hourly === true && request.calls !== undefined && !hourlyAsks(request.calls, limit))
       return true;
     if (request.signal?.aborted) return false;
     const askId = `ask${this.nextAsk++}`;

@@ -8,6 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api/index';
+import type { Plan } from '../../../core/contract/budget';
 import type { FaultProxy } from '../../support/fault-proxy';
 import type { LocalServer } from '../../support/local-server';
 import { startHostedHarness } from './harness';
@@ -27,11 +28,12 @@ const isWebhookCreate = (r: { method: string; path: string }) =>
   r.method === 'POST' && /\/v0\/bases\/[^/]+\/webhooks$/.test(r.path.split('?')[0]!);
 
 /** `polling`: the service refuses webhooks (as Airtable does a token without `webhook:manage`). */
-/** `plan`: the workspace's plan, said before the first look. */
-async function setUp(mode: 'webhook' | 'polling', plan?: 'team') {
+/** `plan`: the workspace's plan, and `seconds` the look interval, said before the first look. */
+async function setUp(mode: 'webhook' | 'polling', plan?: Plan, seconds?: number) {
   let connectionId: string;
   ({ hosted, proxy, h, connectionId } = await startHostedHarness({ demo: { largeTableRecords: 300 } }));
   if (plan) await h.call('budget.setPlan', { scope: 'wspLocalTableDesk', plan });
+  if (seconds !== undefined) await h.call('live.interval', { seconds });
   if (mode === 'polling')
     proxy.inject(
       { type: 'status', status: 403, body: '{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}' },
@@ -203,11 +205,9 @@ describe('the prompt choice (payloads read every second while the window is focu
     expect(payloadCalls().length).toBe(reads);
   });
 
-  it('on a Team plan, a look a minute goes unasked; the prompt choice, a real share of the month a day, asks first', async () => {
-    // The first look (in setUp) was at the default minute, on Team: it did not ask.
-    await setUp('webhook', 'team');
+  it('on a Team plan, a look every 5 minutes goes unasked; the prompt choice asks first, and reads nothing until yes', async () => {
+    await setUp('webhook', 'team', 300);
     expect(await hooksOf()).toHaveLength(1);
-    const liveAsks = async () => (await h.call('budget.asks', {})).asks.filter((a) => a.purpose === 'live');
     expect(await liveAsks()).toHaveLength(0);
 
     await h.call('live.focus', { focused: true });
@@ -221,5 +221,34 @@ describe('the prompt choice (payloads read every second while the window is focu
     await new Promise((r) => setTimeout(r, 1500));
     expect(payloadCalls().length).toBe(before);
     await h.call('budget.answer', { askId: asks[0]!.askId, choice: 'no' });
+  });
+});
+
+const liveAsks = async () => (await h.call('budget.asks', {})).asks.filter((a) => a.purpose === 'live');
+
+describe('what looking costs asks first where a working month of it is more than 5 % of the plan’s month', () => {
+  // Calls an hour at one open table, polled (by webhook the same a base): a working month is 168 hours.
+  it.each([
+    { plan: 'free', seconds: 900, calls: 4, asks: true }, // 672 a month of 1,000
+    { plan: 'team', seconds: 1, calls: 3600, asks: true }, // the prompt choice
+    { plan: 'team', seconds: 60, calls: 60, asks: true }, // about 10,000 of 100,000
+    { plan: 'team', seconds: 300, calls: 12, asks: false }, // about 2,000
+    { plan: 'team', seconds: 900, calls: 4, asks: false },
+    { plan: 'unlimited', seconds: 1, calls: 3600, asks: false },
+    { plan: 'unknown', seconds: 10, calls: 360, asks: false },
+  ] as const)('$plan, a look every $seconds s: asks $asks', async ({ plan, seconds, calls, asks }) => {
+    let connectionId: string;
+    ({ hosted, proxy, h, connectionId } = await startHostedHarness({ demo: { largeTableRecords: 300 } }));
+    await h.call('budget.setPlan', { scope: 'wspLocalTableDesk', plan });
+    await h.call('live.focus', { focused: true });
+    await h.call('live.interval', { seconds });
+    await h.call('view.open', { connectionId, baseId: hosted.baseId, table: 'Tasks' });
+    await h.services.live.lookNow();
+    const asked = await liveAsks();
+    expect(asked.map((a) => ({ calls: a.calls, hourly: a.hourly }))).toEqual(
+      asks ? [{ calls, hourly: true }] : [],
+    );
+    // Asked, nothing is spent on looking until a yes; unasked, the first look made the base's webhook.
+    expect(await hooksOf()).toHaveLength(asks ? 0 : 1);
   });
 });
