@@ -65,7 +65,10 @@ export const mirrorConflictSchema = z.object({
   recordId: z.string(),
   /** The record's primary field as of the last sync, to name it by; absent where it has none. */
   recordName: z.string().optional(),
-  /** Absent for a record deleted on one side and edited on the other. */
+  /**
+   * Absent for a record deleted on one side and edited on the other. A change the copy lost to a schema change
+   * names its field with why, as in `Age (deleted on the service)`.
+   */
   fieldName: z.string().optional(),
   kind: z.enum(['cell', 'deleted-remote', 'deleted-local']),
   /** The value as of the last sync, the local one and the service's (undefined: no value, or deleted). */

@@ -7,7 +7,7 @@ import type { EngineContext } from './run';
 import { mirroredTables } from './run';
 import type { MirrorRow } from './store';
 
-const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
+export const newConflictId = () => `cnf${randomBytes(8).toString('hex')}`;
 
 /**
  * Rounds of reading the copy again for records edited in it while a merge's outcome was written there (the
@@ -59,7 +59,7 @@ export function commitMerge(
   else base.drop(recordId);
   const current = new Set(merged.conflicts.map((c) => c.fieldId));
   for (const c of ctx.store.conflicts(m.id, recordId))
-    if (!current.has(c.fieldId)) ctx.store.dropConflict(m.id, recordId, c.fieldId);
+    if (!current.has(c.fieldId) && c.gone === undefined) ctx.store.dropConflict(m.id, recordId, c.fieldId);
   for (const c of merged.conflicts) ctx.store.putConflict(m.id, c, newConflictId);
 }
 

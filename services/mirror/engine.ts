@@ -246,6 +246,18 @@ export class MirrorEngine implements Mirrors {
     return this.store.conflicts(mirrorId).map((c) => {
       const table = m.schema.find((t) => t.id === c.tableId);
       const field = table?.fields.find((f) => f.id === c.fieldId);
+      if (c.gone)
+        return {
+          id: c.id,
+          tableId: c.tableId,
+          tableName: c.gone.tableName,
+          recordId: c.recordId,
+          fieldName: `${c.gone.fieldName} (${c.gone.reason})`,
+          kind: c.kind,
+          base: c.base ?? null,
+          mine: c.mine ?? null,
+          theirs: null,
+        };
       // Both sides knew the record by its name at the last sync (the merge base is keyed by field id).
       const primary = table && this.store.baseRecord(mirrorId, c.recordId)?.fields[table.primaryFieldId];
       return {
@@ -303,6 +315,15 @@ export class MirrorEngine implements Mirrors {
     const base = mergeBase(this.ctx, m);
     for (const r of resolutions) {
       const c = all.get(r.conflictId);
+      // A change whose field the service no longer has as it was: nothing to send it to. Theirs lets it go
+      // (the list showed the value); mine or a value typed leaves it listed.
+      if (c?.gone) {
+        if (r.choice === 'theirs') {
+          this.store.dropConflictById(c.id);
+          resolved++;
+        }
+        continue;
+      }
       const table = c && m.schema.find((t) => t.id === c.tableId);
       if (!c || !table) continue;
       const was = this.store.baseRecord(m.id, c.recordId);

@@ -14,9 +14,18 @@ import type { TableClient } from '../../core/api/index';
 import { walkPartitioned, walkPartitionedGathered } from '../../core/api/partitioned-walk';
 import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { MERGE_ROUNDS, commitMerge, heldByConflicts, mergeBase, openCells, writeCopy } from './apply';
+import {
+  MERGE_ROUNDS,
+  commitMerge,
+  heldByConflicts,
+  mergeBase,
+  newConflictId,
+  openCells,
+  writeCopy,
+} from './apply';
 import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
+import { leavingChanges, leavingFields, lostSentences } from './leaving';
 import type { MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
@@ -120,6 +129,13 @@ export class MirrorPull {
       m.schema = schema;
       this.ctx.store.saveMirror(m);
     }
+    // Local changes in what the copy is about to lose are kept as conflicts first: a run killed after the copy
+    // took the new schema could not find them again.
+    const lost = claimed ? await leavingChanges(this.ctx, m, leavingFields(m.schema, schema)) : [];
+    this.ctx.store.transaction(() => {
+      for (const c of lost) this.ctx.store.putConflict(m.id, c, newConflictId);
+    });
+    run.result.schemaChanges.push(...lostSentences(lost));
     const applied = await this.ctx.local.applySchema(m.sourceBaseId, m.baseName, schema);
     const skipped = new Set(applied.skipped.map((f) => f.id));
     const kept = schema.map((t) => ({ ...t, fields: t.fields.filter((f) => !skipped.has(f.id)) }));

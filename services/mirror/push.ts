@@ -167,7 +167,7 @@ export class MirrorPush {
     const listed = new Set(changed);
     const ids = this.ctx.store
       .conflicts(m.id)
-      .filter((c) => c.kind === 'cell' && c.tableId === table.id && copy.has(c.recordId))
+      .filter((c) => c.kind === 'cell' && !c.gone && c.tableId === table.id && copy.has(c.recordId))
       .map((c) => c.recordId);
     return [...new Set(ids)].filter((id) => !listed.has(id));
   }

@@ -37,6 +37,17 @@ export interface StoredConflict {
   base: unknown;
   mine: unknown;
   theirs: unknown;
+  /**
+   * Set for a local change whose field (or table) the copy lost to a schema change on the service: where it
+   * was, and why. No merge settles it (the copy has no such cell any more); only the user's choice does.
+   */
+  gone?: GoneField;
+}
+
+export interface GoneField {
+  tableName: string;
+  fieldName: string;
+  reason: string;
 }
 
 export interface PendingCreate {
@@ -119,6 +130,9 @@ export class MirrorStore {
     // A commit survives the process being killed (only an OS crash may lose the last ones).
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    // Stores made before conflicts could outlive their field.
+    const columns = this.db.pragma('table_info(conflicts)') as { name: string }[];
+    if (!columns.some((c) => c.name === 'gone')) this.db.exec('ALTER TABLE conflicts ADD COLUMN gone TEXT');
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
   }
 
@@ -210,8 +224,11 @@ export class MirrorStore {
 
   forgetTable(mirrorId: string, tableId: string): void {
     this.transaction(() => {
+      // A local change the table's deletion took from the copy stays listed until the user settles it.
       for (const t of PER_TABLE)
-        this.sql(`DELETE FROM ${t} WHERE mirror_id = ? AND table_id = ?`).run(mirrorId, tableId);
+        this.sql(
+          `DELETE FROM ${t} WHERE mirror_id = ? AND table_id = ?${t === 'conflicts' ? ' AND gone IS NULL' : ''}`,
+        ).run(mirrorId, tableId);
     });
   }
 
@@ -312,6 +329,7 @@ export class MirrorStore {
       base: string | null;
       mine: string | null;
       theirs: string | null;
+      gone: string | null;
     }[];
     return rows.map((r) => ({
       id: r.id,
@@ -322,15 +340,21 @@ export class MirrorStore {
       base: parse(r.base),
       mine: parse(r.mine),
       theirs: parse(r.theirs),
+      ...(r.gone === null ? {} : { gone: parse(r.gone) as GoneField }),
     }));
   }
 
-  /** A conflict keeps its id while it lasts, so a report the user has open stays valid after another sync. */
+  /**
+   * A conflict keeps its id while it lasts, so a report the user has open stays valid after another sync. A
+   * change the copy lost (`gone`) is not written over by a merge's conflict on the same cell.
+   */
   putConflict(mirrorId: string, c: Omit<StoredConflict, 'id'>, newId: () => string): void {
     this.sql(
-      `INSERT INTO conflicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO conflicts (id, mirror_id, table_id, record_id, field_id, kind, base, mine, theirs, gone)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(mirror_id, record_id, field_id) DO UPDATE SET kind = excluded.kind, base = excluded.base,
-           mine = excluded.mine, theirs = excluded.theirs`,
+           mine = excluded.mine, theirs = excluded.theirs, gone = excluded.gone
+         WHERE conflicts.gone IS NULL OR excluded.gone IS NOT NULL`,
     ).run(
       newId(),
       mirrorId,
@@ -341,6 +365,7 @@ export class MirrorStore {
       json(c.base),
       json(c.mine),
       json(c.theirs),
+      json(c.gone),
     );
   }
 
