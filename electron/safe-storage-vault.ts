@@ -11,6 +11,7 @@ import { safeStorage } from 'electron';
 import type { KeyStorageInfo, KeyVault } from '../services/keys/key-vault';
 import { createFileVault } from '../services/keys/file-vault';
 import type { Opened } from '../services/keys/file-vault';
+import { ServiceError } from '../services/errors';
 
 const BASIC_TEXT_WARNING =
   'This system has no secret store (such as GNOME Keyring or KWallet), so saved API keys are only ' +
@@ -40,7 +41,8 @@ async function open(sealed: string): Promise<Opened> {
     const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'));
     return { plain: result, reseal: shouldReEncrypt };
   } catch (error) {
-    throw new Error(
+    throw new ServiceError(
+      'storage',
       "A saved API key can no longer be decrypted (the system's keyring or Keychain access changed): enter it again.",
       { cause: error },
     );
@@ -53,7 +55,8 @@ export function createSafeStorageVault(userDataDir: string): KeyVault {
     info: storageInfo,
     seal: async (plain) => {
       if (!(await safeStorage.isAsyncEncryptionAvailable())) {
-        throw new Error(
+        throw new ServiceError(
+          'storage',
           'The system refuses to encrypt keys right now; choose "Don\'t remember" for this key.',
         );
       }

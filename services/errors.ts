@@ -14,7 +14,8 @@ export class ServiceError extends Error {
     /**
      * invalid-request: what was asked cannot be done now or at all (a bad setting, a mirror being synced);
      * not-found: what it names does not exist; network: a server did not answer, or answered what it should
-     * not; storage: this computer's disk refused a write (full, read-only), so nothing was saved.
+     * not; storage: this computer's disk refused a write (full, read-only), so nothing was saved, or its
+     * keyring will not seal or open a saved key.
      */
     readonly kind: 'invalid-request' | 'not-found' | 'network' | 'storage',
     message: string,

@@ -147,6 +147,37 @@ describe('the safeStorage vault', () => {
     );
   });
 
+  it('tells the user, not a bug report, when the OS will not seal a key or no longer opens one', async () => {
+    const services = createAppServices({
+      userDataDir: dir,
+      vault: createSafeStorageVault(dir),
+      door: 'electron',
+      version: '1.2.3',
+      embedded: false,
+    });
+    try {
+      const save = { name: 'Team', baseUrl: 'https://api.example.com', apiKey: 'patSECRET123' };
+      const saved = await services.dispatch('connections.save', save);
+      expect(saved).toMatchObject({ ok: true });
+      const id = (saved as { response: { connection: { id: string } } }).response.connection.id;
+      safeStorage.keyId = 'os-key-2';
+      expect(await services.dispatch('connections.test', { id })).toEqual({
+        ok: false,
+        error: {
+          kind: 'storage',
+          message: expect.stringMatching(/can no longer be decrypted.*enter it again/),
+        },
+      });
+      safeStorage.available = false;
+      expect(await services.dispatch('connections.save', { ...save, id })).toEqual({
+        ok: false,
+        error: { kind: 'storage', message: expect.stringMatching(/refuses to encrypt keys/) },
+      });
+    } finally {
+      await services.close();
+    }
+  });
+
   it('on Linux, warns unless a named secret store is in use, and states the limit even then', () => {
     for (const backend of ['basic_text', 'unknown']) {
       safeStorage.backend = backend;
