@@ -63,7 +63,8 @@ export async function writeAll(handle: JournalHandle, text: string): Promise<voi
   for (let done = 0; done < bytes.length;) {
     const { bytesWritten } = await handle.write(bytes.subarray(done));
     if (!(bytesWritten > 0))
-      throw Object.assign(new Error('No space left on the device'), { code: 'ENOSPC' });
+      // Node's own shape for a refused write, so it is read as the disk's state (services/errors.ts).
+      throw Object.assign(new Error('No space left on the device'), { code: 'ENOSPC', syscall: 'write' });
     done += bytesWritten;
   }
 }

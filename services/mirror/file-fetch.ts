@@ -16,6 +16,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { Refused } from './file-hosts';
 import type { FileHosts } from './file-hosts';
+import { ServiceError } from '../errors';
 
 /** Redirects followed by one download, each to a URL that passes the same checks. */
 const MAX_REDIRECTS = 5;
@@ -56,7 +57,7 @@ function getOnce(url: URL, opts: { signal: AbortSignal; lookup: LookupFunction }
       const status = res.statusCode ?? 0;
       if (status < 200 || status > 599) {
         res.destroy();
-        return reject(new Error(`The file host answered status ${status}`));
+        return reject(new ServiceError('network', `The file host answered status ${status}`));
       }
       const headers = headersOf(res);
       if (BODILESS.has(status)) {

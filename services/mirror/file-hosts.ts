@@ -11,14 +11,19 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { ServiceError } from '../errors';
 
 /** A host name's addresses (the system's resolver; tests give one of their own). */
 export type Resolve = (host: string) => Promise<LookupAddress[]>;
 
 const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-/** A URL the mirror does not fetch from, or an address it does not connect to. */
-export class Refused extends Error {}
+/** A URL the mirror does not fetch from, or an address it does not connect to: the service named it. */
+export class Refused extends ServiceError {
+  constructor(message: string) {
+    super('network', message);
+  }
+}
 
 const AIRTABLE_API = /(^|\.)airtable\.com$/;
 const AIRTABLE_FILES = (host: string) =>
@@ -104,7 +109,11 @@ export class FileHosts {
       (a) => family === undefined || family === 0 || a.family === family,
     );
     if (all.length === 0)
-      throw Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' });
+      // The shape of the resolver's own error (a system error: the network's state, not a bug).
+      throw Object.assign(new Error(`${hostname} does not resolve`), {
+        code: 'ENOTFOUND',
+        syscall: 'getaddrinfo',
+      });
     if (!(await this.isLocal()) && all.some((a) => isInternal(a.address)))
       throw new Refused(`${hostname} is an address of this machine or its network`);
     return all;

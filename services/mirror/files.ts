@@ -29,7 +29,11 @@ interface RemoteFile {
   size?: number;
 }
 
-class TooLarge extends Error {}
+class TooLarge extends ServiceError {
+  constructor(message: string) {
+    super('network', message);
+  }
+}
 
 export const cellOf = (r: RecordData, f: FieldSchema): CopyFile[] =>
   Array.isArray(r.fields[f.id]) ? (r.fields[f.id] as CopyFile[]) : [];

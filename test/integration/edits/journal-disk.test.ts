@@ -7,6 +7,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { journalDir } from '../../../services/edits';
+import { writeAll } from '../../../services/edits/journal-lines';
+import { toChannelError } from '../../../services/errors';
 import { FuzzDisk } from '../../fuzz/queue/disk';
 import { harnessPerTest } from './harness';
 import type { Harness } from './harness';
@@ -315,5 +317,19 @@ describe('damaged lines', () => {
     });
     await again.services.close();
     expect(await readFile(path, 'utf8')).toBe('{"t":"ack"}\n');
+  });
+});
+
+describe('a write the disk takes nothing of', () => {
+  it('is the disk refusing (the state of this computer), not a bug', async () => {
+    const handle = {
+      write: async () => ({ bytesWritten: 0 }),
+      datasync: async () => undefined,
+      sync: async () => undefined,
+      truncate: async () => undefined,
+      close: async () => undefined,
+    };
+    const refused: unknown = await writeAll(handle, 'a line\n').catch((e: unknown) => e);
+    expect(toChannelError(refused)).toEqual({ kind: 'storage', message: 'No space left on the device' });
   });
 });
