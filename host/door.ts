@@ -13,6 +13,7 @@ import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
 import { MAX_FRAME_BYTES, SOCKET_PATH, SOCKET_PROTOCOL } from '../core/contract/names';
 import type { Dispatch } from '../services/dispatch';
+import { ServiceError } from '../services/errors';
 import type { EventHub } from '../services/events';
 import { parseTarget, refusal } from './guards';
 import { serveSocket } from './socket';
@@ -52,7 +53,8 @@ function contentSecurityPolicy(port: number): string {
 
 export async function startDoor(options: DoorOptions): Promise<RunningDoor> {
   if (!existsSync(options.rendererDir)) {
-    throw new Error(
+    throw new ServiceError(
+      'not-found',
       `The renderer is not built (${options.rendererDir} is missing): run \`npm run build:renderer\`.`,
     );
   }

@@ -24,25 +24,29 @@ function options(): { port: string; data?: string; 'rate-limit': string } {
 
 const values = options();
 
+/** A command line that does not make sense: said, with exit code 2, before anything starts. */
+function misuse(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
 function rateLimit(text: string): number | 'off' {
   if (text === 'off') return 'off';
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new Error(`--rate-limit takes a positive number or "off", not "${text}".`);
+  if (!Number.isFinite(n) || n <= 0) misuse(`--rate-limit takes a positive number or "off", not "${text}".`);
   return n;
 }
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`--port takes a port number, not "${values.port}".`);
-  process.exit(2);
-}
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  misuse(`--port takes a port number, not "${values.port}".`);
+const limit = rateLimit(values['rate-limit']);
 
 try {
   const app = await launchBrowserApp({
     userDataDir: values.data ?? defaultUserDataDir(),
     port,
-    embedded: { rateLimit: rateLimit(values['rate-limit']) },
+    embedded: { rateLimit: limit },
   });
   console.log(`TableDesk is open at ${app.url}`);
   const stop = (): void => {

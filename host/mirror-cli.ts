@@ -13,6 +13,7 @@ import { createFileVault } from '../services/keys/file-vault';
 import { createMirrors } from '../services/mirror/index';
 import type { MirrorResolution, Mirrors } from '../services/mirror/index';
 import { privateDirSync } from '../services/storage/private-files';
+import { ServiceError } from '../services/errors';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { USAGE, readCommandLine } from './mirror-cli-args';
@@ -42,7 +43,7 @@ async function run(mirrors: Mirrors): Promise<void> {
   const { baseId } = opts;
   const ofBase = async () => {
     const found = (await mirrors.list()).find((m) => baseId === undefined || m.source.baseId === baseId);
-    if (!found) throw new Error(`No mirror of ${baseId ?? 'any base'} in ${dataDir}`);
+    if (!found) throw new ServiceError('not-found', `No mirror of ${baseId ?? 'any base'} in ${dataDir}`);
     return found;
   };
   switch (command) {
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
   const mirrors = createMirrors({
     dataDir,
     clientFor: () => {
+      // An invariant: the command line was refused (exit 2) for a command that needs the service and has none.
       if (!client) throw new Error('--url and TABLEDESK_API_KEY are needed to reach the service');
       return client;
     },
