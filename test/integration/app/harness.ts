@@ -165,6 +165,14 @@ export interface HostedHarness {
 export async function startHostedHarness(serverOptions: ServerOptions = {}): Promise<HostedHarness> {
   const hosted = await startLocalServer({ ...serverOptions, extensions: false });
   const proxy = await startFaultProxy(hosted.url);
+  return { hosted, proxy, ...(await startHostedApp(hosted, proxy)) };
+}
+
+/** A fresh app with the hosted service (reached through `proxy`) saved as its "Hosted" connection. */
+export async function startHostedApp(
+  hosted: LocalServer,
+  proxy: FaultProxy,
+): Promise<{ h: Harness; connectionId: string }> {
   const h = await startHarness();
   const { connection } = await h.call('connections.save', {
     name: 'Hosted',
@@ -172,5 +180,5 @@ export async function startHostedHarness(serverOptions: ServerOptions = {}): Pro
     apiKey: hosted.apiKey,
     remember: true,
   });
-  return { hosted, proxy, h, connectionId: connection.id };
+  return { h, connectionId: connection.id };
 }
