@@ -2,11 +2,13 @@
  * Reading a journal file back (the edit journal, an import's job file): every line is checked against its
  * schema, and a line that fails is damaged. A damaged line is never fatal and never costs its neighbours: a
  * torn piece without its newline (a write cut short) glued to the next line is cut off, and the line after it
- * read; what cannot be read is set aside, word for word, in a file beside the journal and reported.
+ * read; what cannot be read is set aside, word for word (a line over the bound: its first bytes and length),
+ * in a file beside the journal and reported.
  */
+import { createReadStream } from 'node:fs';
 import type { z } from 'zod';
 import { PRIVATE_FILE } from '../storage/private-files';
-import type { JournalFiles, JournalHandle } from './ports';
+import type { FileLine, JournalFiles, JournalHandle } from './ports';
 
 /** Where a line begins: every journal line is an object whose first key is `t`. */
 const LINE_START = '{"t":';
@@ -25,22 +27,86 @@ export function readLines<S extends z.ZodType>(text: string, schema: S): ReadLin
   const lines: z.output<S>[] = [];
   const damaged: string[] = [];
   for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
-    const whole = parse(raw, schema);
-    if (whole !== undefined) {
-      lines.push(whole);
-      continue;
-    }
-    let rest: z.output<S> | undefined;
-    let at = raw.indexOf(LINE_START, 1);
-    while (at !== -1 && rest === undefined) {
-      rest = parse(raw.slice(at), schema);
-      if (rest === undefined) at = raw.indexOf(LINE_START, at + 1);
-    }
-    damaged.push(rest === undefined ? raw : raw.slice(0, at));
-    if (rest !== undefined) lines.push(rest);
+    const { line, piece } = readLine(raw, schema);
+    if (piece !== undefined) damaged.push(piece);
+    if (line !== undefined) lines.push(line);
   }
   return { lines, damaged };
+}
+
+/** One line of a file (see readLines): its value, and its damaged piece, either, both or neither (a blank). */
+export function readLine<S extends z.ZodType>(
+  raw: string,
+  schema: S,
+): { line?: z.output<S>; piece?: string } {
+  if (raw.trim() === '') return {};
+  const whole = parse(raw, schema);
+  if (whole !== undefined) return { line: whole };
+  let at = raw.indexOf(LINE_START, 1);
+  while (at !== -1) {
+    const rest = parse(raw.slice(at), schema);
+    if (rest !== undefined) return { line: rest, piece: raw.slice(0, at) };
+    at = raw.indexOf(LINE_START, at + 1);
+  }
+  return { piece: raw };
+}
+
+/** How much of a line over the bound is kept to show what it was. */
+const HEAD_BYTES = 256;
+
+/**
+ * A file's lines as a stream of chunks (see JournalFiles.lines): memory holds one line, at most `maxLineBytes`,
+ * whatever the file's size.
+ */
+export async function* streamLines(path: string, maxLineBytes: number): AsyncGenerator<FileLine> {
+  const decoder = new TextDecoder();
+  let parts: Buffer[] = [];
+  let held = 0;
+  let over = 0;
+  let head = '';
+  const line = (ended: boolean): FileLine => {
+    const bytes = held + over + (ended ? 1 : 0);
+    const out: FileLine =
+      over > 0
+        ? { text: undefined, head, bytes, ended }
+        : { text: decoder.decode(Buffer.concat(parts)), bytes, ended };
+    parts = [];
+    held = 0;
+    over = 0;
+    head = '';
+    return out;
+  };
+  let stream;
+  try {
+    stream = createReadStream(path, { highWaterMark: 1 << 16 });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      for (let from = 0; from < chunk.length;) {
+        const nl = chunk.indexOf(0x0a, from);
+        const piece = chunk.subarray(from, nl === -1 ? chunk.length : nl);
+        if (over === 0 && held + piece.length <= maxLineBytes) {
+          parts.push(piece);
+          held += piece.length;
+        } else {
+          if (over === 0) {
+            head = decoder.decode(Buffer.concat([...parts, piece]).subarray(0, HEAD_BYTES));
+            over = held;
+            parts = [];
+            held = 0;
+          }
+          over += piece.length;
+        }
+        if (nl === -1) break;
+        yield line(true);
+        from = nl + 1;
+      }
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  } finally {
+    stream?.destroy();
+  }
+  if (held + over > 0) yield line(false);
 }
 
 function parse<S extends z.ZodType>(raw: string, schema: S): z.output<S> | undefined {

@@ -19,7 +19,7 @@
  * Appends are group-committed: lines that arrive while a write is in progress go out together with one fsync,
  * so a burst of edits costs a few syncs, not one each.
  */
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { editTargetSchema } from '../../core/contract/edits';
@@ -29,7 +29,7 @@ import { notSaved } from '../storage/disk-refusal';
 import { lockFolder } from '../storage/folder-lock';
 import type { FolderLock } from '../storage/folder-lock';
 import { PRIVATE_FILE, privateDir } from '../storage/private-files';
-import { readLines, setAside, writeAll, writeCopy } from './journal-lines';
+import { readLine, setAside, streamLines, writeAll, writeCopy } from './journal-lines';
 import type { JournalFiles, JournalHandle } from './ports';
 import type { FailureInfo } from './types';
 
@@ -138,12 +138,17 @@ export interface JournalDamage {
 
 const FILE = 'journal.jsonl';
 export const DAMAGED_FILE = 'journal.damaged.jsonl';
+/**
+ * The longest line read back whole (a line of the journal is one edit, create or delete: far smaller). One
+ * longer is damage: reported and skipped, never held in memory. An append of one longer is refused.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Damaged pieces are set aside in batches of about this much text. */
+const ASIDE_BATCH_BYTES = 1 << 20;
 /** An idle journal larger than this is truncated (everything in it has been settled). */
 const TRUNCATE_AT_BYTES = 1 << 20;
 /** How soon a line the disk refused, of what the service said, is written again with nothing else to write. */
 const REWRITE_MS = 1000;
-
-const damagedSchema = z.object({ at: z.string(), from: z.string(), text: z.string() });
 
 /** The journal's files on the real disk. */
 export const diskFiles: JournalFiles = {
@@ -152,7 +157,7 @@ export const diskFiles: JournalFiles = {
     await privateDir(path);
   },
   open: (path, flags, mode) => open(path, flags, mode),
-  readText: (path) => readFile(path, 'utf8'),
+  lines: (path, maxLineBytes) => streamLines(path, maxLineBytes),
   rename: (from, to) => rename(from, to),
   remove: (path) => rm(path, { force: true }),
   size: async (path) => (await stat(path)).size,
@@ -168,11 +173,33 @@ interface Waiter {
   reject: (e: unknown) => void;
 }
 
-const readOrEmpty = (files: JournalFiles, path: string): Promise<string> =>
-  files.readText(path).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return '';
-    throw e;
-  });
+/**
+ * Damaged pieces on their way to the file beside the journal, set aside a batch at a time (a journal of nothing
+ * but damage would otherwise be held whole); `refused`: the pieces the disk would not take.
+ */
+class DamageAside {
+  private batch: string[] = [];
+  private bytes = 0;
+  refused = 0;
+
+  constructor(
+    private readonly files: JournalFiles,
+    private readonly path: string,
+  ) {}
+
+  async add(piece: string): Promise<void> {
+    this.batch.push(piece);
+    this.bytes += piece.length;
+    if (this.bytes >= ASIDE_BATCH_BYTES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.batch;
+    this.batch = [];
+    this.bytes = 0;
+    await setAside(this.files, this.path, FILE, batch).catch(() => (this.refused += batch.length));
+  }
+}
 
 export class Journal {
   private readonly live = new Map<string, LiveEdit>();
@@ -222,13 +249,29 @@ export class Journal {
     if (lock !== undefined) await lock;
     try {
       const path = join(dir, FILE);
-      const text = await readOrEmpty(files, path);
-      const { lines, damaged } = readLines(text, lineSchema);
-      let setAsideFailed = false;
-      await setAside(files, join(dir, DAMAGED_FILE), FILE, damaged).catch(() => (setAsideFailed = true));
       const journal = new Journal(files, dir, await files.open(path, 'a', PRIVATE_FILE), own);
-      if (setAsideFailed) journal.damagedInPlace = damaged.length;
-      for (const line of lines) journal.track(line);
+      // Read as a stream and tracked line by line: memory holds what is still owed, not the file.
+      const aside = new DamageAside(files, join(dir, DAMAGED_FILE));
+      try {
+        for await (const l of files.lines(path, MAX_LINE_BYTES)) {
+          journal.size += l.bytes;
+          journal.torn = !l.ended;
+          const { line, piece } =
+            l.text === undefined
+              ? {
+                  piece: `${l.head ?? ''}… (a line of ${l.bytes} bytes, over the bound of ${MAX_LINE_BYTES})`,
+                }
+              : readLine(l.text, lineSchema);
+          if (line !== undefined) journal.track(line);
+          if (piece !== undefined) await aside.add(piece);
+        }
+        await aside.flush();
+      } catch (e) {
+        await journal.handle.close().catch(() => undefined);
+        throw e;
+      }
+      const setAsideFailed = aside.refused > 0;
+      if (setAsideFailed) journal.damagedInPlace = aside.refused;
       for (const c of journal.creates.values()) {
         c.error ??= {
           kind: 'outcome-unknown',
@@ -237,8 +280,6 @@ export class Journal {
             : 'TableDesk stopped while these records were being sent: they may or may not have been created.',
         };
       }
-      journal.size = Buffer.byteLength(text);
-      journal.torn = text !== '' && !text.endsWith('\n');
       // Damaged lines that could not be set aside stay where they are rather than be lost in a rewrite; a
       // journal that cannot be rewritten (a full disk) is appended to as it is.
       if (!setAsideFailed) await journal.compact().catch(() => undefined);
@@ -270,8 +311,12 @@ export class Journal {
    */
   async damage(): Promise<JournalDamage | undefined> {
     const file = join(this.dir, DAMAGED_FILE);
-    const { lines, damaged } = readLines(await readOrEmpty(this.files, file).catch(() => ''), damagedSchema);
-    const aside = lines.length + damaged.length;
+    let aside = 0;
+    try {
+      for await (const l of this.files.lines(file, MAX_LINE_BYTES)) if (l.bytes > (l.ended ? 1 : 0)) aside++;
+    } catch {
+      // A file that cannot be read counts none: the journal's own damage, if any, is still reported.
+    }
     const count = aside + this.damagedInPlace;
     if (count === 0) return undefined;
     const unreadable = (n: number) => (n === 1 ? 'An unreadable line' : `${n} unreadable lines`);
@@ -311,10 +356,19 @@ export class Journal {
       return Promise.reject(new ServiceError('invalid-request', 'The edit journal is closed.'));
     const lines = Array.isArray(line) ? line : [line as IntentLine];
     if (lines.length === 0) return Promise.resolve();
+    const texts = lines.map((l) => JSON.stringify(l) + '\n');
+    // A line the next start would not read back whole is never written.
+    if (texts.some((t) => Buffer.byteLength(t) > MAX_LINE_BYTES))
+      return Promise.reject(
+        new ServiceError(
+          'invalid-request',
+          `This change is too large for the edit journal (over ${MAX_LINE_BYTES / (1024 * 1024)} MB at once): make it in smaller parts.`,
+        ),
+      );
     return new Promise((resolve, reject) => {
       this.waiting.push({
         lines,
-        text: lines.map((l) => JSON.stringify(l) + '\n').join(''),
+        text: texts.join(''),
         resolve,
         reject,
       });

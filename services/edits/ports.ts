@@ -38,11 +38,27 @@ export interface JournalHandle {
   close(): Promise<void>;
 }
 
+/** A line of a file read back. */
+export interface FileLine {
+  /** The line without its newline; undefined for a line over the bound. */
+  text: string | undefined;
+  /** A line over the bound: its first bytes, as text. */
+  head?: string;
+  /** Its length in bytes, its newline included. */
+  bytes: number;
+  /** Whether a newline ends it (the last line of a write cut short has none). */
+  ended: boolean;
+}
+
 /** The file operations the journal makes (node:fs/promises in the app). */
 export interface JournalFiles {
   mkdir(path: string): Promise<void>;
   open(path: string, flags: 'a' | 'w' | 'r', mode?: number): Promise<JournalHandle>;
-  readText(path: string): Promise<string>;
+  /**
+   * The file's lines in order, read as a stream (none for a file that does not exist); a line over
+   * `maxLineBytes` is given as its length and first bytes, never held whole.
+   */
+  lines(path: string, maxLineBytes: number): AsyncIterable<FileLine>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
   size(path: string): Promise<number>;

@@ -93,9 +93,9 @@ export class FuzzDisk {
         alive();
         return wrap(await diskFiles.open(path, flags, mode), flags === 'r');
       },
-      readText: async (path) => {
+      lines: (path, maxLineBytes) => {
         alive();
-        return diskFiles.readText(path);
+        return diskFiles.lines(path, maxLineBytes);
       },
       rename: async (from, to) => {
         alive();

@@ -8,6 +8,7 @@ import { createEditServices, journalDir } from '../../../services/edits';
 import { diskFiles, Journal } from '../../../services/edits/journal';
 import type { JournalFiles } from '../../../services/edits/ports';
 import { startHarness } from './harness';
+import { JOURNAL_TARGET, journalEdit } from './journal-edit';
 import type { Harness } from './harness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -192,16 +193,8 @@ describe('one process per data folder', () => {
 describe('replaying the journal', () => {
   it('owes no edit older than an acknowledged one of the same cell, and every other edit still', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'td-journal-replay-'));
-    const target = { connectionId: 'c', baseId: 'appX', table: 'Tasks' };
-    const edit = (id: string, recordId: string, fields: Record<string, unknown>) => ({
-      t: 'edit',
-      id,
-      at: 1,
-      target,
-      recordId,
-      fields,
-      typecast: false,
-    });
+    const target = JOURNAL_TARGET;
+    const edit = journalEdit;
     // The ack of "old" never reached the disk; the service holds "new", which a replay must not undo.
     const lines = [
       edit('old', 'rec1', { Name: 'old' }),
