@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { LOCAL_USER } from './users';
 import type { KeyUser } from './users';
 import { DEFAULT_URL_TTL_MS } from './files/attachments';
+import { publicOrigin } from './public-origin';
 
 /** How long close waits for requests in flight before cutting their connections. */
 const CLOSE_GRACE_MS = 5_000;
@@ -17,6 +18,11 @@ export interface ServerOptions {
   /** 0 = a free port. */
   port?: number;
   host?: string;
+  /**
+   * The origin clients reach the server at, named in its file URLs (`https://tables.example`, a proxy in front
+   * of it); its own listening origin when absent.
+   */
+  publicOrigin?: string;
   /** Generated when absent (see RunningServer.apiKey). */
   apiKey?: string;
   /** More keys, each for its own user (the server's own key acts for LOCAL_USER). */
@@ -66,6 +72,7 @@ export interface RunningServer {
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   // An empty key would admit `Authorization: Bearer ` from anyone.
   if (opts.apiKey !== undefined && opts.apiKey.trim() === '') throw new Error('The API key is empty');
+  const named = opts.publicOrigin === undefined ? undefined : publicOrigin(opts.publicOrigin);
   const db: Db = openDatabase({ dataDir: opts.dataDir, memory: opts.memory });
   const service = new Service(db, {
     offsetTtlMs: opts.offsetTtlMs ?? 600_000,
@@ -103,7 +110,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  service.attachments.origin = `http://${urlHost}:${port}`;
+  service.attachments.origin = named ?? `http://${urlHost}:${port}`;
   return {
     url: `http://${urlHost}:${port}`,
     apiKey,

@@ -1,14 +1,16 @@
 /**
- * `npm run server -- [--port 8787] [--host 127.0.0.1] [--api-key-file FILE] [--data DIR | --memory] [--demo]
+ * `npm run server -- [--port 8787] [--host 127.0.0.1] [--public-url URL] [--api-key-file FILE] [--data DIR | --memory] [--demo]
  * [--rate-limit 5|off] [--token-rate-limit 50|off] [--penalty-ms 30000] [--extensions on|off] [--monthly-calls N|off] [--ready-json]`: the local Record Table Service on its own. The
  * key comes from the file or from TABLEDESK_API_KEY; without one a key is generated and printed once. `--api-key KEY` is refused: a
  * command line is readable by every user of the machine (`ps`). `--ready-json` is for a parent process (the
  * app's development run): one JSON line `{url, bases}` when listening, and a stop when stdin closes.
+ * `--public-url` is the origin clients reach the server at (a reverse proxy in front of it), named in file URLs.
  */
 import envPaths from 'env-paths';
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startServer } from './index';
+import { publicOrigin } from './public-origin';
 
 /** Ten minutes: a longer pause of every request to a base is no rate limit a client could wait out. */
 const MAX_PENALTY_MS = 600_000;
@@ -24,6 +26,7 @@ function readArgs() {
       options: {
         port: { type: 'string', default: '8787' },
         host: { type: 'string', default: '127.0.0.1' },
+        'public-url': { type: 'string' },
         'api-key': { type: 'string' },
         'api-key-file': { type: 'string' },
         data: { type: 'string' },
@@ -48,7 +51,7 @@ const { values } = readArgs();
 
 if (values.help) {
   console.log(
-    'Usage: npm run server -- [--port N] [--host H] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--token-rate-limit N|off] [--penalty-ms N] [--extensions on|off] [--monthly-calls N|off] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
+    'Usage: npm run server -- [--port N] [--host H] [--public-url URL] [--api-key-file FILE] [--data DIR | --memory] [--demo] [--rate-limit N|off] [--token-rate-limit N|off] [--penalty-ms N] [--extensions on|off] [--monthly-calls N|off] [--ready-json]\nThe key may also come from TABLEDESK_API_KEY.',
   );
   process.exit(0);
 }
@@ -75,6 +78,13 @@ if (!Number.isInteger(penaltyMs) || penaltyMs < 0 || penaltyMs > MAX_PENALTY_MS)
   fail(
     `--penalty-ms must be a whole number of milliseconds up to ${MAX_PENALTY_MS}, not ${JSON.stringify(values['penalty-ms'])}`,
   );
+const publicUrl = values['public-url'];
+let namedOrigin: string | undefined;
+try {
+  namedOrigin = publicUrl === undefined ? undefined : publicOrigin(publicUrl);
+} catch (err) {
+  fail(`--public-url: ${(err as Error).message}`);
+}
 if (values['api-key'] !== undefined)
   fail(
     '--api-key is refused: a key on the command line can be read by every user of this machine (ps). Put it in TABLEDESK_API_KEY or in a file named by --api-key-file.',
@@ -103,6 +113,7 @@ const dataDir = values.memory ? undefined : (values.data ?? envPaths('TableDesk'
 const server = await startServer({
   port,
   host: values.host,
+  ...(namedOrigin === undefined ? {} : { publicOrigin: namedOrigin }),
   apiKey: givenKey,
   dataDir,
   memory: values.memory,

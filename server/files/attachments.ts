@@ -27,7 +27,10 @@ export const DEFAULT_URL_TTL_MS = 2 * 60 * 60 * 1000;
 /** The server's attachments: stored files, their signed URLs, and attachments named by those URLs. */
 export class Attachments {
   readonly signer: UrlSigner;
-  /** The server's own origin (`http://127.0.0.1:PORT`), known once it listens. */
+  /**
+   * The origin the server's file URLs name, known once it listens: its own (`http://127.0.0.1:PORT`) or the
+   * public one it was given (ServerOptions.publicOrigin). A write naming a URL is matched against it too.
+   */
   origin = '';
 
   constructor(

@@ -215,7 +215,7 @@ export class MirrorEngine implements Mirrors {
         result: { sent: 0, received: 0, deleted: 0, conflicts: 0, schemaChanges: [], filesMissing: 0 },
         files: new Map(),
         failedFiles: new Set(),
-        slowHosts: new Set(),
+        slowHosts: new Map(),
         unsentFiles: new Set(),
         relinked: new Set(),
         deleted: new Set(),

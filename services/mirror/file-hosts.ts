@@ -1,7 +1,9 @@
 /**
  * Where a mirror may download an attachment from: the remote service names the URLs, so it is trusted only as
  * far as the Airtable API lets it be. Airtable serves attachments from its content hosts (`dl.airtable.com`,
- * `*.airtableusercontent.com`) over HTTPS; any other service from its own host name. A URL whose host
+ * `*.airtableusercontent.com`) over HTTPS; any other service from its own origin only (scheme, host and
+ * port: another port of the service's host is another program, such as a local daemon or the user's own
+ * local server, which a hostile service must not make the mirror read into the copy). A URL whose host
  * resolves to a loopback, private or link-local address is refused unless the service itself is on one (the
  * local server, a test double), and a redirect is followed only to a URL that passes the same checks. The
  * name is resolved again when connecting (`lookup`, the connection's own), and checked again there, so the
@@ -125,8 +127,11 @@ export class FileHosts {
     if (url.username || url.password) return 'it carries credentials';
     const host = url.hostname.toLowerCase();
     const hosted = AIRTABLE_API.test(this.service.hostname.toLowerCase());
-    if (hosted ? !(AIRTABLE_FILES(host) && url.protocol === 'https:') : host !== this.service.hostname)
-      return `${host} is not a file host of the service`;
+    if (hosted) {
+      if (!(AIRTABLE_FILES(host) && url.protocol === 'https:'))
+        return `${host} is not a file host of the service`;
+    } else if (url.origin !== this.service.origin)
+      return `${url.origin} is not the service's own origin (${this.service.origin})`;
     if (await this.isLocal()) return undefined;
     const addresses = await this.addressesOf(host);
     if (addresses.length === 0) return `${host} does not resolve`;

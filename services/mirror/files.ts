@@ -17,6 +17,12 @@ import { ServiceError } from '../errors';
 
 const FILE_TRIES = 3;
 const FILE_TIMEOUT_MS = 60_000;
+/**
+ * Timeouts of one file host after which its other files in the run wait as links: a host answering every file
+ * in drips costs a run two timeouts, not one per attachment; one huge or endless file (a service other than
+ * Airtable serves every file from its one origin) costs one, and the other files still arrive.
+ */
+const SLOW_HOST_TIMEOUTS = 2;
 /** The local server's file route takes up to 100 MB (server/http/mirror-routes.ts). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
@@ -175,8 +181,8 @@ export class MirrorFiles {
     const limit = this.ctx.deps.maxFileBytes ?? MAX_FILE_BYTES;
     const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
     const origin = URL.canParse(url) ? new URL(url).origin : url;
-    if (run.slowHosts.has(origin))
-      throw new ServiceError('network', `A download from ${origin} timed out earlier in this run`);
+    if ((run.slowHosts.get(origin) ?? 0) >= SLOW_HOST_TIMEOUTS)
+      throw new ServiceError('network', `Downloads from ${origin} timed out earlier in this run`);
     let last: unknown;
     for (let i = 0; i < FILE_TRIES; i++) {
       // Its own timer (not AbortSignal.timeout inside AbortSignal.any, which Node 20 may collect unfired).
@@ -199,7 +205,7 @@ export class MirrorFiles {
       } catch (e) {
         if (run.signal.aborted) throw e;
         last = e;
-        if (bounded.signal.aborted) run.slowHosts.add(origin);
+        if (bounded.signal.aborted) run.slowHosts.set(origin, (run.slowHosts.get(origin) ?? 0) + 1);
         if (bounded.signal.aborted || e instanceof TooLarge || e instanceof Refused) break;
       } finally {
         clearTimeout(timer);

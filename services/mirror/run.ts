@@ -40,10 +40,10 @@ export interface Run {
   /** Attachments whose download failed in this run. */
   failedFiles: Set<string>;
   /**
-   * File hosts (origins) a download from timed out in this run: their other files wait for the next run as
-   * links, so a host that answers in drips costs a run one timeout, not one per attachment.
+   * Downloads that timed out in this run, by file host (origin): past two, the host's other files wait for the
+   * next run as links (see MirrorFiles.download).
    */
-  slowHosts: Set<string>;
+  slowHosts: Map<string, number>;
   /** Files attached here that the service cannot take (left out of what is sent). */
   unsentFiles: Set<string>;
   /** A push left out links to records made here and not yet sent (see knownLinks in creates.ts). */

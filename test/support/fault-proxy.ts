@@ -1,8 +1,8 @@
 /**
  * A fault-injecting HTTP proxy for tests: it sits in front of the real local server and, per request,
- * answers with an error of its own, drops the connection before or after forwarding, replaces or rewrites the
- * server's answer, sends it in slow drips (or cut short), or adds latency. Rules are matched in the order
- * they were added.
+ * answers with an error of its own (or the test's own handler), drops the connection before or after
+ * forwarding, replaces or rewrites the server's answer, sends it in slow drips (or cut short), or adds
+ * latency. Rules are matched in the order they were added.
  */
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,7 +25,12 @@ export type Fault =
    * The request reaches the server; its answer goes back in `chunks` pieces `everyMs` apart; with `cut`, the
    * last piece never goes and the connection is destroyed (a body cut short of its Content-Length).
    */
-  | { type: 'drip'; chunks: number; everyMs: number; cut?: boolean };
+  | { type: 'drip'; chunks: number; everyMs: number; cut?: boolean }
+  /**
+   * Answered by the test's own handler at the proxy's origin (a body without end, one in drips, a stream of
+   * its own making); the server never sees the request.
+   */
+  | { type: 'answer'; answer: (res: ServerResponse) => void };
 
 /** An answer as the proxy passes it on. */
 export interface ProxiedAnswer {
@@ -132,21 +137,26 @@ interface Upstream {
   body: Buffer;
 }
 
-export async function startFaultProxy(target: string, opts: { port?: number } = {}): Promise<FaultProxy> {
-  const targetUrl = new URL(target);
+/** `target` may come later than the proxy (see `behindProxy`): requests wait for it. */
+export async function startFaultProxy(
+  target: string | Promise<string>,
+  opts: { port?: number } = {},
+): Promise<FaultProxy> {
+  const targetUrl = Promise.resolve(target).then((t) => new URL(t));
   const agent = new Agent({ keepAlive: true });
   const ruleList: (FaultRule & { left: number })[] = [];
   const log: ProxyLogEntry[] = [];
 
-  const forward = (req: IncomingMessage, body: Buffer): Promise<Upstream> =>
-    new Promise((resolve, reject) => {
+  const forward = async (req: IncomingMessage, body: Buffer): Promise<Upstream> => {
+    const to = await targetUrl;
+    return new Promise((resolve, reject) => {
       const upstream = httpRequest(
         {
-          host: targetUrl.hostname,
-          port: targetUrl.port,
+          host: to.hostname,
+          port: to.port,
           method: req.method,
           path: req.url,
-          headers: { ...req.headers, host: targetUrl.host },
+          headers: { ...req.headers, host: to.host },
           agent,
         },
         (res) => {
@@ -159,6 +169,7 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
       upstream.on('error', reject);
       upstream.end(body);
     });
+  };
 
   const takeFault = (r: ProxiedRequest): Fault | undefined => {
     const rule = ruleList.find((x) => x.left > 0 && (x.match?.(r) ?? true));
@@ -189,6 +200,10 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
       });
       entry.status = fault.status;
       res.end(text);
+      return;
+    }
+    if (fault?.type === 'answer') {
+      fault.answer(res);
       return;
     }
     if (fault?.type === 'drop-before') {
@@ -272,4 +287,23 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
     },
   };
   return proxy;
+}
+
+/**
+ * A server started behind a fault proxy that names the proxy's origin in its file URLs (`publicOrigin`), as
+ * a service names the origin its clients reach: a mirror downloads files only from the service's origin.
+ */
+export async function behindProxy<S extends { url: string }>(
+  start: (publicOrigin: string) => Promise<S>,
+): Promise<{ server: S; proxy: FaultProxy }> {
+  let started: (url: string) => void = () => undefined;
+  const proxy = await startFaultProxy(new Promise<string>((resolve) => (started = resolve)));
+  try {
+    const server = await start(proxy.url);
+    started(server.url);
+    return { server, proxy };
+  } catch (e) {
+    await proxy.close();
+    throw e;
+  }
 }

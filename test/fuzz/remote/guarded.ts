@@ -93,8 +93,16 @@ const CHECKS: [string, DrawnFault][] = [
     every('list', 'urls', attachmentsElsewhere(0)),
   ],
   [
+    'files only from the service’s own port (services/mirror/file-hosts.ts)',
+    every('list', 'urls at another port', attachmentsElsewhere(1)),
+  ],
+  [
     'redirects only within the service (services/mirror/file-hosts.ts)',
     every('file', 'redirect', redirectElsewhere(0)),
+  ],
+  [
+    'redirects only within the service’s own port (services/mirror/file-hosts.ts)',
+    every('file', 'redirect to another port', redirectElsewhere(1)),
   ],
   [
     'a Retry-After of an hour is no wait (core/api/requester.ts)',

@@ -6,6 +6,8 @@
  * point elsewhere, and metadata with hostile table and field names or duplicate ids.
  */
 import fc from 'fast-check';
+import { pipeline, Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import type { Fault, FaultProxy, ProxiedAnswer, ProxiedRequest } from '../../support/fault-proxy';
 
 /** Which requests a drawn fault meets. */
@@ -26,8 +28,6 @@ const KINDS: Record<RequestKind, (r: ProxiedRequest) => boolean> = {
 export interface ShapeContext {
   /** The sentinel's URL, where no download may go. */
   sentinel: string;
-  /** The origin the service names its files at (its own), and the proxy's. */
-  files: { service: string; proxy: string };
 }
 
 export interface DrawnFault {
@@ -41,29 +41,14 @@ export interface DrawnFault {
 }
 
 /**
- * Installs drawn faults on the proxy, each on the exact requests it names. Then, for the list answers no fault
- * took, the files' URLs go through the proxy too: the service names them at its own origin, so a fault on
- * files (a status, a redirect elsewhere) would otherwise never meet a download.
+ * Installs drawn faults on the proxy, each on the exact requests it names (the service names its files at the
+ * proxy's origin, so faults on files meet downloads too).
  */
 export function install(proxy: FaultProxy, faults: DrawnFault[], ctx: ShapeContext): void {
   for (const f of faults) {
     let seen = 0;
     proxy.inject(f.fault(ctx), { match: (r) => KINDS[f.kind](r) && seen++ >= f.nth, times: f.times });
   }
-  proxy.inject(filesThroughProxy(ctx.files), { match: KINDS.list, times: Infinity });
-}
-
-function filesThroughProxy({ service, proxy }: ShapeContext['files']): Fault {
-  return {
-    type: 'rewrite',
-    rewrite: (answer) => ({
-      ...answer,
-      body: Buffer.from(
-        answer.body.toString('utf8').replaceAll(`"${service}/files/`, `"${proxy}/files/`),
-        'utf8',
-      ),
-    }),
-  };
 }
 
 type Json = unknown;
@@ -250,9 +235,13 @@ export function idsAcrossPages(): Fault {
   });
 }
 
-/** Attachment URLs that point elsewhere: other hosts, the sentinel, local files, link-local metadata. */
+/**
+ * Attachment URLs that point elsewhere: other hosts, the sentinel (by another name of this machine, and by the
+ * service's own host at the sentinel's port), local files, link-local metadata.
+ */
 export const elsewhere = (sentinel: string) => [
   `${sentinel}/stolen`,
+  `http://127.0.0.1:${new URL(sentinel).port}/other-port`,
   'http://169.254.169.254/latest/meta-data/',
   'file:///etc/passwd',
   'http://[::1]:1/x',
@@ -260,12 +249,13 @@ export const elsewhere = (sentinel: string) => [
   `http://user:pass@${new URL(sentinel).host}/x`,
   'not a url',
 ];
+const ELSEWHERE = elsewhere('http://x:1').length;
 
 export function attachmentsElsewhere(which: number): (ctx: ShapeContext) => Fault {
   return (ctx) =>
     rewriteJson((b) => {
       if (!isObj(b) || !Array.isArray(b.records)) return b;
-      const url = elsewhere(ctx.sentinel)[which % 7]!;
+      const url = elsewhere(ctx.sentinel)[which % ELSEWHERE]!;
       const records = (b.records as Json[]).map((r) => {
         if (!isObj(r) || !isObj(r.fields)) return r;
         const fields = Object.fromEntries(
@@ -466,6 +456,45 @@ const bodyFault: fc.Arbitrary<DrawnFault> = fc
     fault: () => ({ type: 'replace-body', status, body: body() }),
   }));
 
+/**
+ * A body without end, answered at the service's origin: spaces gzipped (a bomb: small as sent, without bound
+ * as decoded), spaces as they are, or a byte every 200 ms (drips that never finish).
+ */
+export function endless(how: 'gzip' | 'plain' | 'drips', contentType: string): Fault {
+  return {
+    type: 'answer',
+    answer: (res) => {
+      res.writeHead(200, {
+        'content-type': contentType,
+        ...(how === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
+      });
+      if (how === 'drips') {
+        const drip = setInterval(() => res.write(' '), 200);
+        res.on('close', () => clearInterval(drip));
+        return;
+      }
+      const spaces = new Readable({ read: () => void spaces.push(Buffer.alloc(64 * 1024, 32)) });
+      if (how === 'gzip') pipeline(spaces, createGzip(), res, () => undefined);
+      else pipeline(spaces, res, () => undefined);
+    },
+  };
+}
+
+const endlessFault: fc.Arbitrary<DrawnFault> = fc
+  .record({
+    kind: where,
+    nth,
+    times,
+    how: fc.constantFrom('gzip' as const, 'plain' as const, 'drips' as const),
+  })
+  .map(({ kind, nth, times, how }) => ({
+    label: `a body without end (${how})`,
+    kind,
+    nth,
+    times,
+    fault: () => endless(how, kind === 'file' ? 'image/png' : 'application/json'),
+  }));
+
 const transportFault: fc.Arbitrary<DrawnFault> = fc
   .record({
     kind: where,
@@ -578,7 +607,7 @@ export function redirectElsewhere(which: number): (ctx: ShapeContext) => Fault {
 }
 
 const fileFault: fc.Arbitrary<DrawnFault> = fc
-  .record({ which: fc.nat({ max: 6 }), redirect: fc.boolean() })
+  .record({ which: fc.nat({ max: ELSEWHERE - 1 }), redirect: fc.boolean() })
   .map(({ which, redirect }) =>
     redirect
       ? {
@@ -601,6 +630,7 @@ const fileFault: fc.Arbitrary<DrawnFault> = fc
 export const anyFault: fc.Arbitrary<DrawnFault> = fc.oneof(
   statusFault,
   bodyFault,
+  endlessFault,
   transportFault,
   recordFault,
   schemaFault,

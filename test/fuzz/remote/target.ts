@@ -226,7 +226,7 @@ export async function oneRun(world: RemoteWorld, p: Plan): Promise<string[]> {
     problems: [],
   };
   const key = world.hosted.apiKey;
-  const ctx = { sentinel: world.sentinel.url, files: { service: world.hosted.url, proxy: world.proxy.url } };
+  const ctx = { sentinel: world.sentinel.url };
   world.sentinel.hits.length = 0;
   try {
     const baseId = await world.makeBase();

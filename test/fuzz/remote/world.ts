@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { RecordTableClient, SchedulerRegistry } from '../../../core/api';
-import { startFaultProxy } from '../../support/fault-proxy';
+import { behindProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
@@ -31,8 +31,9 @@ export interface RemoteWorld {
 const THINGS = 130;
 
 export async function startRemoteWorld(): Promise<RemoteWorld> {
-  const hosted = await startLocalServer({ demo: false });
-  const proxy = await startFaultProxy(hosted.url);
+  const { server: hosted, proxy } = await behindProxy((publicOrigin) =>
+    startLocalServer({ demo: false, publicOrigin }),
+  );
   const hits: string[] = [];
   const sentinelServer = createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);

@@ -4,7 +4,7 @@
  * app's embedded server does. Each history makes a base of its own on the service and a mirror folder of its own.
  */
 import { RecordTableClient, SchedulerRegistry } from '../../../core/api';
-import { startFaultProxy } from '../../support/fault-proxy';
+import { behindProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
@@ -24,8 +24,9 @@ export interface World {
 
 export async function startWorld(): Promise<World> {
   const pace = { requestsPerSecond: 1000, minSpacingMs: 1 };
-  const hosted = await startLocalServer({ demo: false });
-  const proxy = await startFaultProxy(hosted.url);
+  const { server: hosted, proxy } = await behindProxy((publicOrigin) =>
+    startLocalServer({ demo: false, publicOrigin }),
+  );
   const local = await startLocalServer({ demo: false });
   const schedulers = new SchedulerRegistry();
   return {

@@ -17,7 +17,7 @@ import { createAppServices } from '../../../services/app';
 import type { AppServices, AppServicesOptions } from '../../../services/app';
 import type { EmbeddedServerOptions } from '../../../services/embedded-server';
 import { createFileVault } from '../../../services/keys/file-vault';
-import { startFaultProxy } from '../../support/fault-proxy';
+import { behindProxy, startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy, FaultRule } from '../../support/fault-proxy';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
@@ -163,8 +163,9 @@ export interface HostedHarness {
  * Close the three when done.
  */
 export async function startHostedHarness(serverOptions: ServerOptions = {}): Promise<HostedHarness> {
-  const hosted = await startLocalServer({ ...serverOptions, extensions: false });
-  const proxy = await startFaultProxy(hosted.url);
+  const { server: hosted, proxy } = await behindProxy((publicOrigin) =>
+    startLocalServer({ ...serverOptions, extensions: false, publicOrigin }),
+  );
   return { hosted, proxy, ...(await startHostedApp(hosted, proxy)) };
 }
 

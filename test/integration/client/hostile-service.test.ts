@@ -1,11 +1,14 @@
 /**
  * A broken or hostile service: every answer is read with a size limit (one that streams past
  * MAX_ANSWER_BYTES, announced or not, ends in a clear error at the limit, its connection dropped, never in
- * memory filled with it), and a walk whose offsets loop stops with a clear error instead of running forever.
+ * memory filled with it; a compressed one is counted as decoded, so a gzip bomb is cut at the limit too), and a
+ * walk whose offsets loop stops with a clear error instead of running forever.
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline, Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordTableClient, RecordTableError } from '../../../core/api/index';
 import { MAX_ANSWER_BYTES } from '../../../core/api/attempt';
@@ -14,6 +17,8 @@ let server: Server;
 let url: string;
 /** Bytes each answer sent before its connection closed. */
 const sent: number[] = [];
+/** Gzip bombs whose connection closed. */
+let bombsClosed = 0;
 
 beforeAll(async () => {
   const chunk = Buffer.alloc(1024 * 1024, ' ');
@@ -21,6 +26,13 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const json = (body: unknown) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.url?.includes('Bomb')) {
+      // Spaces without end, gzipped: about a thousandth of their size as sent.
+      const spaces = new Readable({ read: () => void spaces.push(Buffer.alloc(64 * 1024, ' ')) });
+      res.on('close', () => bombsClosed++);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      return void pipeline(spaces, createGzip(), res, () => undefined);
+    }
     if (req.url?.startsWith('/v0/meta/bases')) return json({ bases: [], offset: 'again' });
     if (req.url?.includes('/loop')) {
       page++;
@@ -81,6 +93,21 @@ describe('an answer past the size limit', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBeLessThan(2 * MAX_ANSWER_BYTES);
+  });
+});
+
+describe('a compressed answer without end (a gzip bomb)', () => {
+  it('is refused at the limit as decoded, on the records and the schema routes, its connection closed', async () => {
+    const records = await client()
+      .table('appBomb0000000000', 'T')
+      .listPage()
+      .catch((x: unknown) => x);
+    expect((records as RecordTableError).message).toMatch(/answered more than \d+ bytes/);
+    const schema = await client()
+      .meta.baseSchema('appBomb0000000000')
+      .catch((x: unknown) => x);
+    expect((schema as RecordTableError).message).toMatch(/answered more than \d+ bytes/);
+    await expect.poll(() => bombsClosed).toBe(2);
   });
 });
 

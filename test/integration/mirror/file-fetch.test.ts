@@ -141,10 +141,10 @@ describe('redirects', () => {
   it('never to another host, nor without end', async () => {
     const before = asked.length;
     expect(await failure(fetchFile(local(), `http://127.0.0.1:${port}/away`, signal()))).toMatch(
-      /localhost is not a file host of the service/,
+      /http:\/\/localhost:\d+ is not the service's own origin/,
     );
     expect(await failure(fetchFile(local(), `http://127.0.0.1:${port}/metadata`, signal()))).toMatch(
-      /169\.254\.169\.254 is not a file host of the service/,
+      /http:\/\/169\.254\.169\.254 is not the service's own origin/,
     );
     expect(await failure(fetchFile(local(), `http://127.0.0.1:${port}/loop`, signal()))).toMatch(
       /redirects too many times/,
@@ -153,6 +153,29 @@ describe('redirects', () => {
       /redirects too many times/,
     );
     expect(asked.slice(before).filter((p) => p === '/file')).toEqual([]);
+  });
+});
+
+describe('another port of the service’s host', () => {
+  it('is another program: neither named nor redirected to, it is sent no request', async () => {
+    // The service at one port of 127.0.0.1; the file host above (the neighbour) at another.
+    const service = createServer((req, res) => {
+      if (req.url === '/away') res.writeHead(302, { location: `http://127.0.0.1:${port}/file` }).end();
+      else res.writeHead(200, { 'content-type': 'image/png' }).end('own');
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const own = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    try {
+      const hosts = new FileHosts(own);
+      const before = asked.length;
+      expect(await (await fetchFile(hosts, `${own}/file`, signal())).text()).toBe('own');
+      const otherPort = new RegExp(`http://127\\.0\\.0\\.1:${port} is not the service's own origin`);
+      expect(await failure(fetchFile(hosts, `http://127.0.0.1:${port}/file`, signal()))).toMatch(otherPort);
+      expect(await failure(fetchFile(hosts, `${own}/away`, signal()))).toMatch(otherPort);
+      expect(asked.length - before).toBe(0);
+    } finally {
+      service.close();
+    }
   });
 });
 

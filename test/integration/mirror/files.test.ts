@@ -1,5 +1,5 @@
 /**
- * Attachments whose files cannot be downloaded (a dead port, a 404 through the fault proxy, a host that never
+ * Attachments whose files cannot be downloaded (a dropped connection, a 404, a URL that never
  * answers, a file over the size bound): the pull still ends ready with their records copied and those
  * attachments kept as links, counted; a push sends nothing for them, and an edited cell keeps them; a later
  * sync downloads a file once its URL answers, taking the URL the service gives now.
@@ -7,9 +7,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,11 +41,10 @@ let remote: TableClient;
 let copy: TableClient;
 let ids: string[];
 let photo: string;
-let fileHost: Server;
 let faceBytes: Buffer;
 let keptBytes: Buffer;
 let realBytes: Buffer;
-/** A file of the hosted service, straight and through the proxy (which answers 404 for files at first). */
+/** A file of the hosted service, and the same under another URL (which answers 404 at first). */
 let realUrl: string;
 let proxiedUrl: string;
 const links: Record<'dead' | 'missing' | 'slow' | 'big', Link> = {} as never;
@@ -62,15 +58,33 @@ const link = (url: string, filename: string, size: number): Link => ({
   url,
 });
 
-const listen = (server: Server) =>
-  new Promise<number>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-
 const cell = (r: RecordData) => (r.fields[photo] ?? []) as AttachmentItem[];
 const copyCell = async (id: string) => cell(await copy.get(id, { returnFieldsByFieldId: true }));
 const isPatch = (r: ProxiedRequest) => r.method === 'PATCH';
 const isFile = (r: ProxiedRequest) => r.path.startsWith('/files/');
+
+/**
+ * At the service's origin (the proxy): /gone.png drops every connection, /slow never answers, /big sends 4 KB
+ * (no length announced).
+ */
+function serveBrokenFiles(): void {
+  h.proxy.inject({ type: 'drop-before' }, { match: (r) => r.path === '/gone.png', times: Infinity });
+  h.proxy.inject(
+    { type: 'answer', answer: () => undefined },
+    { match: (r) => r.path === '/slow', times: Infinity },
+  );
+  h.proxy.inject(
+    {
+      type: 'answer',
+      answer: (res) => {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        for (let i = 0; i < 4; i++) res.write(Buffer.alloc(1024, i));
+        res.end();
+      },
+    },
+    { match: (r) => r.path === '/big', times: Infinity },
+  );
+}
 
 beforeAll(async () => {
   h = await startMirrorHarness({ records: 12 });
@@ -86,42 +100,31 @@ beforeAll(async () => {
   await uploadPhoto(h, ids[2]!, keptBytes, 'kept.png');
   await uploadPhoto(h, ids[3]!, realBytes, 'real.png');
   realUrl = cell(await remote.get(ids[3]!, { returnFieldsByFieldId: true }))[0]!.url;
-  const real = new URL(realUrl);
-  proxiedUrl = `${h.proxy.url}${real.pathname}${real.search}`;
+  // The same file under a URL of its own (the file route reads no other query part), which answers 404 at first.
+  proxiedUrl = `${realUrl}&missing=1`;
 
-  const closed = createServer();
-  const deadPort = await listen(closed);
-  await new Promise((r) => closed.close(r));
-  // A file host that never answers /slow, and sends /big (4 KB, no length announced) past the bound.
-  fileHost = createServer((req, res) => {
-    if (req.url !== '/big') return;
-    res.writeHead(200, { 'content-type': 'image/png' });
-    for (let i = 0; i < 4; i++) res.write(Buffer.alloc(1024, i));
-    res.end();
-  });
-  const hostPort = await listen(fileHost);
-  links.dead = link(`http://127.0.0.1:${deadPort}/gone.png`, 'gone.png', realBytes.length);
+  serveBrokenFiles();
+  links.dead = link(`${h.proxy.url}/gone.png`, 'gone.png', realBytes.length);
   links.missing = link(proxiedUrl, 'missing.png', realBytes.length);
-  links.slow = link(`http://127.0.0.1:${hostPort}/slow`, 'slow.png', 10);
-  links.big = link(`http://127.0.0.1:${hostPort}/big`, 'big.png', 4096);
+  links.slow = link(`${h.proxy.url}/slow`, 'slow.png', 10);
+  links.big = link(`${h.proxy.url}/big`, 'big.png', 4096);
   const kept = cell(await remote.get(ids[2]!, { returnFieldsByFieldId: true }))[0]!;
   await putHostedPhoto(h, ids[1]!, [links.dead]);
   await putHostedPhoto(h, ids[2]!, [{ id: kept.id }, links.missing]);
   await putHostedPhoto(h, ids[4]!, [links.slow]);
   await putHostedPhoto(h, ids[5]!, [links.big]);
 
-  h.proxy.inject({ type: 'status', status: 404, body: 'Not Found' }, { match: isFile, times: Infinity });
+  h.proxy.inject(
+    { type: 'status', status: 404, body: 'Not Found' },
+    { match: (r) => isFile(r) && r.path.endsWith('&missing=1'), times: Infinity },
+  );
   mirrors = h.mirrors({ fileTimeoutMs: 1000, maxFileBytes: 2048 });
   summary = await mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId }, (p) =>
     progress.push(p),
   );
 }, 120_000);
 
-afterAll(async () => {
-  fileHost.closeAllConnections();
-  fileHost.close();
-  await h.close();
-});
+afterAll(() => h.close());
 
 describe('attachments that cannot be downloaded', () => {
   it('leave the pull ready, their records copied and the attachments linked, counted', async () => {
@@ -173,6 +176,7 @@ describe('attachments that cannot be downloaded', () => {
 
   it('are downloaded by a later sync once their URL answers, with the URL the service gives now', async () => {
     h.proxy.reset();
+    serveBrokenFiles();
     // The service signs a new URL for the dead link (as Airtable's expire); the 404 answers now.
     await putHostedPhoto(h, ids[1]!, [{ ...links.dead, url: realUrl }]);
     const result = await mirrors.sync(summary.id);
@@ -191,7 +195,7 @@ describe('attachments that cannot be downloaded', () => {
   });
 
   it("are counted in the CLI's JSON", async () => {
-    // /slow never answers and the CLI waits its 60 s: point that link at the dead port (three quick tries).
+    // /slow never answers and the CLI waits its 60 s: point that link at the dropping one (three quick tries).
     await putHostedPhoto(h, ids[4]!, [{ ...links.slow, url: links.dead.url }]);
     const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-mirror-cli-'));
     try {

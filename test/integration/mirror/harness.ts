@@ -15,7 +15,7 @@ import { startServer } from '../../../server/index';
 import type { RunningServer } from '../../../server/index';
 import { createMirrors } from '../../../services/mirror/index';
 import type { MirrorDeps, Mirrors, MirrorSummary } from '../../../services/mirror/index';
-import { startFaultProxy } from '../../support/fault-proxy';
+import { behindProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 
 export interface MirrorHarness {
@@ -46,8 +46,9 @@ export async function startMirrorHarness(
 ): Promise<MirrorHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-mirror-'));
   const pace = opts.fast ? { requestsPerSecond: 1000, minSpacingMs: 1 } : {};
-  const hosted = await startServer({ memory: true, rateLimit: opts.fast ? 'off' : 5, penaltyMs: 1000 });
-  const proxy = await startFaultProxy(hosted.url);
+  const { server: hosted, proxy } = await behindProxy((publicOrigin) =>
+    startServer({ memory: true, rateLimit: opts.fast ? 'off' : 5, penaltyMs: 1000, publicOrigin }),
+  );
   const local = await startServer({
     dataDir: join(dataDir, 'local-server'),
     rateLimit: opts.fast ? 'off' : 5,
