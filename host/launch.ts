@@ -18,6 +18,7 @@ export interface BrowserAppOptions {
   embedded?: AppServicesOptions['embedded'];
   requestsPerSecond?: number;
   schedulers?: AppServicesOptions['schedulers'];
+  editQueue?: AppServicesOptions['editQueue'];
 }
 
 export interface BrowserApp extends RunningDoor {
@@ -59,6 +60,7 @@ export async function launchBrowserApp(options: BrowserAppOptions): Promise<Brow
     embedded: options.embedded,
     requestsPerSecond: options.requestsPerSecond,
     schedulers: options.schedulers,
+    editQueue: options.editQueue,
   });
   try {
     await services.ready;

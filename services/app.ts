@@ -65,6 +65,8 @@ export interface AppServicesOptions {
   autoSyncMinuteMs?: number;
   /** The edit journal's file system (default: the disk; tests fill it up). */
   journalFiles?: EditServicesOptions['journalFiles'];
+  /** The edit queue's batching timing (tests that count batches hold its window open). */
+  editQueue?: EditServicesOptions['queue'];
 }
 
 export interface AppServices {
@@ -219,6 +221,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     emit: events.emit,
     exportDestination: options.exportDestination,
     journalFiles: options.journalFiles,
+    queue: options.editQueue,
     consent: budget.consent,
     walkCalls: (target, query) => budget.callsFor(viewSizeKey(target, query)),
   });

@@ -4,6 +4,7 @@
  * through a second connection ("Through proxy"), so a spec can count requests or inject failures.
  */
 import type { ListOptions } from '../../core/api';
+import type { AppServicesOptions } from '../../services/app';
 import type { RecordData } from '../../core/records/types';
 import type { FaultProxy } from '../support/fault-proxy';
 import { launchProxiedDoor } from './door';
@@ -28,7 +29,8 @@ export interface EditDoor extends TestDoor {
   create(table: string, fieldsList: Record<string, unknown>[]): Promise<RecordData[]>;
 }
 
-export async function openEditDoor(): Promise<EditDoor> {
+/** `editQueue`: the queue's batching timing, for a spec that holds its window open to count batches. */
+export async function openEditDoor(options: Pick<AppServicesOptions, 'editQueue'> = {}): Promise<EditDoor> {
   const requests: ServerRequest[] = [];
   // The app's two connections (direct, through the proxy) and the specs' own reads (door.client) call one
   // base: they share its throttle (keyed by base id), so together they keep under the server's 5 requests/s.
@@ -40,6 +42,7 @@ export async function openEditDoor(): Promise<EditDoor> {
         largeTableRecords: 300,
         onRequest: (e) => requests.push({ method: e.method, url: e.url, status: e.status, at: e.at }),
       },
+      ...(options.editQueue === undefined ? {} : { editQueue: options.editQueue }),
     },
     PROXY_CONNECTION,
   );
