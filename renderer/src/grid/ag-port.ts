@@ -4,7 +4,7 @@
  */
 import type { AgPublicEventType, ColumnState, GridApi, IRowNode } from 'ag-grid-community';
 import type { RecordData } from '../../../core/records/types';
-import type { ColumnLayout, ColumnSort, GridEvents, GridPort, LoadedRow } from './port';
+import type { ColumnLayout, ColumnSort, GridEvents, GridPort, LoadedRow, Redraw } from './port';
 
 type Api = GridApi<RecordData>;
 type Node = IRowNode<RecordData>;
@@ -48,7 +48,27 @@ const loaded = (node: Node | undefined): LoadedRow | undefined =>
     ? undefined
     : { index: node.rowIndex, record: node.data };
 
-const sortOf = (c: ColumnState) => (c.sort === 'asc' || c.sort === 'desc' ? c.sort : undefined);
+const sortOf = (sort: ColumnState['sort']) => (sort === 'asc' || sort === 'desc' ? sort : undefined);
+
+/** The nodes a redraw is about (each record's in the view and pinned; the rows matching `where`). */
+function nodesOf(api: Api, cells: Redraw): Node[] {
+  if ('records' in cells)
+    return cells.records.flatMap((id) =>
+      [api.getRowNode(id), pinnedNode(api, id)].filter((n): n is Node => n !== undefined),
+    );
+  if ('rows' in cells) return [...cells.rows].flatMap((i) => api.getDisplayedRowAtIndex(i) ?? []);
+  const { columns, where } = cells;
+  const holds = (node: Node) => columns.some((colKey) => where(api.getCellValue({ rowNode: node, colKey })));
+  const rowNodes: Node[] = [];
+  api.forEachNode((node) => {
+    if (node.data && holds(node)) rowNodes.push(node);
+  });
+  for (let i = 0; i < api.getPinnedTopRowCount(); i++) {
+    const node = api.getPinnedTopRow(i);
+    if (node && holds(node)) rowNodes.push(node);
+  }
+  return rowNodes;
+}
 
 function makePort(api: Api): GridPort {
   const gone = () => api.isDestroyed();
@@ -61,13 +81,10 @@ function makePort(api: Api): GridPort {
   return {
     gone,
 
-    rowCount: () => api.getDisplayedRowCount(),
-    countKnown: () => api.isLastRowIndexKnown() ?? false,
-    setRowCount: (count, known) => api.setRowCount(count, known),
+    rowCount: () => ({ count: api.getDisplayedRowCount(), known: api.isLastRowIndexKnown() ?? false }),
+    setRowCount: ({ count, known }) => api.setRowCount(count, known),
     recordAt: (row, pinned = false) =>
       (pinned ? api.getPinnedTopRow(row) : api.getDisplayedRowAtIndex(row))?.data,
-    rowIdAt: (row) => api.getDisplayedRowAtIndex(row)?.id,
-    recordOf: (id) => api.getRowNode(id)?.data,
     rowOf: (id) => loaded(api.getRowNode(id)),
     updateRecord: (record, pinned = false) => {
       if (gone()) return false;
@@ -81,32 +98,11 @@ function makePort(api: Api): GridPort {
     drawnRows: () => ({ first: api.getFirstDisplayedRowIndex(), last: api.getLastDisplayedRowIndex() }),
     showRow: (row, where) => api.ensureIndexVisible(row, where),
     reload: () => api.refreshInfiniteCache(),
-    redrawRecords: (ids, columns) => {
+    redraw: (cells) => {
       if (gone()) return;
-      const rowNodes = ids.flatMap((id) =>
-        [api.getRowNode(id), pinnedNode(api, id)].filter((n): n is Node => n !== undefined),
-      );
-      if (rowNodes.length > 0)
-        api.refreshCells({ rowNodes, force: true, ...(columns ? { columns: [...columns] } : {}) });
-    },
-    redrawCellsWhere: (columns, where) => {
-      if (gone()) return;
-      const holds = (node: Node) =>
-        columns.some((colKey) => where(api.getCellValue({ rowNode: node, colKey })));
-      const rowNodes: Node[] = [];
-      api.forEachNode((node) => {
-        if (node.data && holds(node)) rowNodes.push(node);
-      });
-      for (let i = 0; i < api.getPinnedTopRowCount(); i++) {
-        const node = api.getPinnedTopRow(i);
-        if (node && holds(node)) rowNodes.push(node);
-      }
-      if (rowNodes.length > 0) api.refreshCells({ rowNodes, columns: [...columns], force: true });
-    },
-    redrawRows: (rows, columns) => {
-      if (gone()) return;
-      const rowNodes = [...rows].flatMap((i) => api.getDisplayedRowAtIndex(i) ?? []);
-      if (rowNodes.length > 0) api.refreshCells({ rowNodes, columns: [...columns] });
+      const columns = cells.columns ? { columns: [...cells.columns] } : {};
+      const rowNodes = nodesOf(api, cells);
+      if (rowNodes.length > 0) api.refreshCells({ rowNodes, ...columns, force: !('rows' in cells) });
     },
     flash: (id, columns) => {
       const node = api.getRowNode(id);
@@ -119,20 +115,25 @@ function makePort(api: Api): GridPort {
         ? { row: cell.rowIndex, column: cell.column.getColId(), pinned: cell.rowPinned === 'top' }
         : undefined;
     },
-    focusCell: (cell) => api.setFocusedCell(cell.row, cell.column, cell.pinned ? 'top' : null),
-    clearFocus: () => api.clearFocusedCell(),
-    focusHeader: (column) => api.setFocusedHeader(column),
+    focus: (to) => {
+      if (to === null) api.clearFocusedCell();
+      else if ('header' in to) api.setFocusedHeader(to.header);
+      else api.setFocusedCell(to.row, to.column, to.pinned ? 'top' : null);
+    },
     editingColumn: () => api.getEditingCells()[0]?.column?.getColId(),
 
     selectedRows: () => api.getSelectedNodes().flatMap((n) => loaded(n) ?? []),
-    selectedCount: () => api.getSelectedNodes().length,
-    isSelected: (row) => api.getDisplayedRowAtIndex(row)?.isSelected() ?? false,
-    selectRow: (row, selected = true) => api.getDisplayedRowAtIndex(row)?.setSelected(selected),
-    deselectRecord: (id) => api.getRowNode(id)?.setSelected(false),
+    select: (row, to = true) => {
+      const node = api.getDisplayedRowAtIndex(row);
+      node?.setSelected(to === 'toggle' ? !node.isSelected() : to);
+    },
 
     columns: () =>
       api.getAllDisplayedColumns().flatMap((c) => (isOwnColumn(c.getColId()) ? [] : [c.getColId()])),
-    hasColumn: (id) => api.getColumn(id) !== null,
+    column: (id) => {
+      const column = api.getColumn(id);
+      return column ? { sort: sortOf(column.getSort()), frozen: column.isPinned() } : undefined;
+    },
     showColumn: (id) => api.ensureColumnVisible(id),
     columnPlaces: () =>
       api.getAllDisplayedColumns().map((c) => ({
@@ -172,20 +173,15 @@ function makePort(api: Api): GridPort {
       api.applyColumnState({ state: [...ownState(), ...ids.map((colId) => ({ colId }))], applyOrder: true }),
     sort: () =>
       fieldState()
-        .filter((c) => sortOf(c) !== undefined)
+        .filter((c) => sortOf(c.sort) !== undefined)
         .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
-        .map((c): ColumnSort => ({ column: c.colId, direction: sortOf(c)! })),
+        .map((c): ColumnSort => ({ column: c.colId, direction: sortOf(c.sort)! })),
     sortBy: (column, direction) =>
       api.applyColumnState(
         direction === null
           ? { state: [{ colId: column, sort: null }] }
           : { state: [{ colId: column, sort: direction }], defaultState: { sort: null } },
       ),
-    columnSort: (column) => {
-      const sort = api.getColumn(column)?.getSort();
-      return sort === 'asc' || sort === 'desc' ? sort : undefined;
-    },
-    isFrozen: (column) => api.getColumn(column)?.isPinned() ?? false,
     freeze: (column, frozen) => api.setColumnsPinned([column], frozen ? 'left' : null),
     autosize: (column) => api.autoSizeColumns([column]),
 

@@ -73,7 +73,7 @@ export type CellClassRule = (row: number | undefined) => boolean;
 export interface ColumnEditing {
   /** The value a cell shows, edits and copies. */
   value: (cell: { data: RecordData | undefined }) => unknown;
-  /** A cell's classes, asked as it is drawn and again when its row is redrawn (GridPort.redrawRecords). */
+  /** A cell's classes, asked as it is drawn and again when its row is redrawn (GridPort.redraw). */
   classes: (cell: { data: RecordData | undefined }) => string[];
   /** Classes the grid puts on and takes off a cell as their rules hold (asked as cells are drawn). */
   classRules?: Record<string, CellClassRule>;

@@ -1,8 +1,11 @@
 /**
- * The grid as the app speaks to it: rows by index, records by id, columns by id, the focused cell, the
- * selected rows, the column layout and sort, and a few events. Only `renderer/src/grid/` knows the component
- * behind it (ag-grid, see ag-port.ts); the rest of the renderer is written against this, as Glide Data Grid's
- * narrow surface is, so the component's API cannot spread through the app again (the lint rule `grid/door`).
+ * GridPort: the one surface through which the renderer outside `renderer/src/grid/` reads and drives the
+ * table's grid, in the app's words, as Glide Data Grid's narrow surface is: rows by index, records by id,
+ * cells as positions, columns by field name, the selected rows, the layout and sort, and one `on` for what the
+ * grid tells. Each question has one method (a record's row, a column's sort and freezing, the focus, a redraw
+ * take what they are about as an argument, not a method each). `ag-port.ts` implements it over ag-grid; only
+ * `renderer/src/grid/` knows that component (the lint rule `grid/door`), so its API cannot spread through the
+ * app again.
  *
  * Rows are the grid's displayed rows of the view, by index; the rows pinned at the top (records added with
  * Add row) have their own indices and are asked for with `pinned`. A column's id is its field's name; the
@@ -37,6 +40,30 @@ export interface CellEdit {
 }
 
 export type SortDirection = 'asc' | 'desc';
+
+/** The rows the scrollbar spans, and whether the grid knows that the view ends there. */
+export interface RowCount {
+  count: number;
+  known: boolean;
+}
+
+/** A column the grid has (shown or hidden): its place in the sort and whether it is frozen. */
+export interface ColumnStatus {
+  sort: SortDirection | undefined;
+  frozen: boolean;
+}
+
+/** Cells to draw again. */
+export type Redraw =
+  /** These records' cells, in the view and pinned (in `columns`, or all), whether their data changed or not. */
+  | { records: readonly string[]; columns?: readonly string[] }
+  /**
+   * The loaded and pinned rows where one of `columns`' shown values (the column's getter's, edits included)
+   * passes `where`, in `columns`.
+   */
+  | { columns: readonly string[]; where: (value: unknown) => boolean }
+  /** These rows of the view, in `columns`, only where the grid sees a change (their classes are asked again). */
+  | { rows: Iterable<number>; columns: readonly string[] };
 
 export interface ColumnSort {
   column: string;
@@ -83,18 +110,11 @@ export interface GridPort {
   gone(): boolean;
 
   // Rows
-  /** Displayed rows of the view (the count the scrollbar spans). */
-  rowCount(): number;
-  /** Whether the grid knows where the view ends. */
-  countKnown(): boolean;
-  setRowCount(count: number, known: boolean): void;
+  rowCount(): RowCount;
+  setRowCount(count: RowCount): void;
   /** The record at a row, undefined while its block loads (or for a pinned row past the pinned ones). */
   recordAt(row: number, pinned?: boolean): RecordData | undefined;
-  /** The id of the row at `row` (a loading row has the grid's own id). */
-  rowIdAt(row: number): string | undefined;
-  /** A record's data in the view's rows, if loaded. */
-  recordOf(id: string): RecordData | undefined;
-  /** The view's loaded row of a record. */
+  /** A record's loaded row in the view (a group's header row too, by its id). */
   rowOf(id: string): LoadedRow | undefined;
   /** Replaces a record's data in its loaded row of the view (`pinned`: in its pinned row); false if none. */
   updateRecord(record: RecordData, pinned?: boolean): boolean;
@@ -106,40 +126,28 @@ export interface GridPort {
   showRow(row: number, where?: 'top' | 'middle'): void;
   /** Asks the datasource again for every block held. */
   reload(): void;
-  /** Draws again the cells of these records, in the view and pinned, whether their data changed or not. */
-  redrawRecords(ids: readonly string[], columns?: readonly string[]): void;
-  /**
-   * Draws again, in `columns`, the loaded and pinned rows where one of those cells' shown values (the
-   * column's getter's, edits included) passes `where`.
-   */
-  redrawCellsWhere(columns: readonly string[], where: (value: unknown) => boolean): void;
-  /** Draws again the cells of these rows of the view in `columns`, where the grid sees a change. */
-  redrawRows(rows: Iterable<number>, columns: readonly string[]): void;
+  redraw(cells: Redraw): void;
   /** Flashes a record's cells in `columns` (someone else changed them). */
   flash(id: string, columns: readonly string[]): void;
 
   // The focus and editors
   focusedCell(): CellPosition | undefined;
-  focusCell(cell: CellPosition): void;
-  clearFocus(): void;
-  focusHeader(column: string): void;
+  /** Focuses a cell, or a column's header, or no cell (`null`). */
+  focus(to: CellPosition | { header: string } | null): void;
   /** The column of the cell editor open now. */
   editingColumn(): string | undefined;
 
   // Selected rows
-  /** The selected rows of the view whose records are loaded, in any order. */
+  /** The selected rows of the view (each loaded: the grid selects only those), in any order. */
   selectedRows(): LoadedRow[];
-  selectedCount(): number;
-  isSelected(row: number): boolean;
-  /** Selects (or deselects) the view's row at `row`. */
-  selectRow(row: number, selected?: boolean): void;
-  /** Deselects a record's loaded row. */
-  deselectRecord(id: string): void;
+  /** Selects, deselects or flips (`'toggle'`) the view's row at `row`. */
+  select(row: number, to?: boolean | 'toggle'): void;
 
   // Columns
   /** The field columns as displayed, left to right. */
   columns(): string[];
-  hasColumn(id: string): boolean;
+  /** A column the grid has, the grid's own too (undefined if none). */
+  column(id: string): ColumnStatus | undefined;
   showColumn(id: string): void;
   /** Every displayed column's place, the grid's own too. */
   columnPlaces(): ColumnPlace[];
@@ -157,8 +165,6 @@ export interface GridPort {
   sort(): ColumnSort[];
   /** Sorts by this column alone, or drops it from the sort (`null`). */
   sortBy(column: string, direction: SortDirection | null): void;
-  columnSort(column: string): SortDirection | undefined;
-  isFrozen(column: string): boolean;
   freeze(column: string, frozen: boolean): void;
   autosize(column: string): void;
 

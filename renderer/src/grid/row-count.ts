@@ -8,6 +8,6 @@ export function showViewCount(grid: GridPort, count: { count: number; exact: boo
   if (grid.gone()) return;
   const rows = grid.rowCount();
   if (count.exact) {
-    if (!grid.countKnown() || rows !== count.count) grid.setRowCount(count.count, true);
-  } else if (!grid.countKnown() && count.count > rows) grid.setRowCount(count.count, false);
+    if (!rows.known || rows.count !== count.count) grid.setRowCount({ count: count.count, known: true });
+  } else if (!rows.known && count.count > rows.count) grid.setRowCount({ count: count.count, known: false });
 }

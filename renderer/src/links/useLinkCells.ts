@@ -57,7 +57,7 @@ export function useLinkCells(
         const fields = columns.filter((c) => linkedTableId(c) === tableId).map((c) => c.name);
         if (!port || port.gone() || fields.length === 0) return;
         // The values shown (the edit store's, through the column's getter), not only the loaded ones.
-        port.redrawCellsWhere(fields, (value) => linkIds(value).some((id) => ids.has(id)));
+        port.redraw({ columns: fields, where: (value) => linkIds(value).some((id) => ids.has(id)) });
       }),
     [grid, columns],
   );

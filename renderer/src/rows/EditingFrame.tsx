@@ -104,7 +104,7 @@ export function EditingFrame({
     frame,
     displayed: () => reads.displayed().map((f) => f.name),
     busy: reads.busy,
-    rowsSelected: () => (grid?.selectedCount() ?? 0) > 0,
+    rowsSelected: () => (grid?.selectedRows().length ?? 0) > 0,
     onFill: (source, target) => actions.runBulk(planFillDrag(reads.bulk(), source, target), 'Filled'),
   });
 
@@ -263,7 +263,7 @@ export function EditingFrame({
           onIndex={(index) => setDetail({ index, pinned: false })}
           onClose={() => {
             setDetail(undefined);
-            grid?.focusCell({
+            grid?.focus({
               row: detail.index,
               column: editing.fields[0]?.name ?? '',
               pinned: detail.pinned,

@@ -195,7 +195,7 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
   // A group header of a grouped view is no record: Previous and Next pass it showing no form.
   const row = groupHeaderOf(data) ? undefined : data;
   // Previous and next follow the view's rows; a pinned row stands apart from them.
-  const count = pinned ? 0 : (grid?.rowCount() ?? 0);
+  const count = pinned ? 0 : (grid?.rowCount().count ?? 0);
   const canStep = (step: -1 | 1) => !pinned && index + step >= 0 && index + step < count;
   useEffect(() => {
     if (!pinned) grid?.showRow(index);

@@ -53,7 +53,7 @@ export function frameGrid(editing: TableEditing, wholeView: number | undefined):
     busy: () => !grid || grid.editingColumn() !== undefined,
     refocus: () => {
       const cell = grid?.focusedCell();
-      if (cell) grid?.focusCell(cell);
+      if (cell) grid?.focus(cell);
     },
   };
 }

@@ -103,8 +103,7 @@ export function gridClipboard(
       0,
       columns.findIndex((c) => c.name === focused.column),
     );
-    const count = grid.rowCount();
-    const known = grid.countKnown();
+    const { count, known } = grid.rowCount();
     const lines = parseTsv(text);
     const pasteColumns = columns.slice(start);
     // Lines go down the records, passing over the headers of a grouped view.

@@ -64,7 +64,7 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
         if (!focused) return;
         e.preventDefault();
         // The grid selects no pinned rows (records added with Add row).
-        if (!focused.pinned) grid.selectRow(focused.row, !grid.isSelected(focused.row));
+        if (!focused.pinned) grid.select(focused.row, 'toggle');
         return;
       case 'grid.extend':
         if (!isArrowKey(e.key)) return;
@@ -75,8 +75,8 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
         } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && focused) {
           // Seen before the grid moves the focus: select the row left and the row about to be reached.
           const to = focused.row + (e.key === 'ArrowDown' ? 1 : -1);
-          grid.selectRow(focused.row);
-          grid.selectRow(to);
+          grid.select(focused.row);
+          grid.select(to);
         }
         return;
       case 'grid.fillDown':

@@ -111,7 +111,7 @@ export class TableEditing {
           const row = this.port?.rowOf(id);
           // A delete redone: where its rows were, for the next undo (the user's own deletes are noted before).
           if (row && !this.deletedAt.has(id)) this.deletedAt.set(id, row);
-          this.port?.deselectRecord(id);
+          if (row) this.port?.select(row.index, false);
         }
         this.placements.remove(s.ids);
         if (this.added.some((r) => s.ids.includes(r.id)))
@@ -298,7 +298,7 @@ export class TableEditing {
         this.pin([...records, ...this.added]);
         if (grid && focus !== undefined) {
           grid.showRow(0);
-          grid.focusCell({ row: 0, column: focus, pinned: true });
+          grid.focus({ row: 0, column: focus, pinned: true });
         }
         return;
       }
@@ -307,7 +307,7 @@ export class TableEditing {
       grid.reload();
       if (focus !== undefined) {
         grid.showRow(at);
-        grid.focusCell({ row: at, column: focus, pinned: false });
+        grid.focus({ row: at, column: focus, pinned: false });
       }
     } finally {
       this.adding--;
@@ -438,7 +438,7 @@ export class TableEditing {
   }
 
   private refreshRows(ids: string[]): void {
-    this.port?.redrawRecords(ids);
+    this.port?.redraw({ records: ids });
   }
 }
 

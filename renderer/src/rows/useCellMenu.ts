@@ -54,12 +54,12 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
   const open = (cell: CellPosition, at: { left: number; top: number }) => {
     const data = frame.recordAt(cell);
     if (!grid || !data || groupHeaderOf(data)) return;
-    grid.focusCell(cell);
+    grid.focus(cell);
     const selection = frame.selection();
     const colId = cell.column;
     const field = editing.fields.find((f) => f.name === colId);
     // The grid selects no pinned rows (records added with Add row).
-    const selected = !cell.pinned && grid.isSelected(cell.row);
+    const selected = !cell.pinned && grid.selectedRows().some((r) => r.index === cell.row);
     const rows = selected && holdsRows(selection) ? selectedRecords(selection) : [data];
     const acted = actedOn(selection, cell, selected === true);
     const records = plural(acted.kind === 'cell' ? 1 : rowsSpanned(acted).length, 'record');
@@ -78,7 +78,7 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
         id: 'grid.selectRow',
         label: selected ? 'Unselect row' : 'Select row',
         run: () => {
-          if (!cell.pinned) grid.selectRow(cell.row, !selected);
+          if (!cell.pinned) grid.select(cell.row, !selected);
         },
       },
       {
@@ -101,7 +101,7 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
   const onContextMenu = (e: MouseEvent) => {
     if (!(e.target instanceof Element) || frame.busy() || !grid) return;
     const cell = cellOf(e.target);
-    if (!cell || !grid.hasColumn(cell.column) || !Number.isInteger(cell.row)) return;
+    if (!cell || !grid.column(cell.column) || !Number.isInteger(cell.row)) return;
     e.preventDefault();
     const pinned = inPinnedRow(cell.element);
     open({ row: cell.row, column: cell.column, pinned }, { left: e.clientX, top: e.clientY });

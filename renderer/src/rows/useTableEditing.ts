@@ -23,7 +23,7 @@ const frameKeys =
     if (typing) return false;
     const command = matchCommand(event, ['grid', 'app'], { mac: MAC, typing: false });
     if (command === 'grid.delete')
-      return (editing.grid?.selectedCount() ?? 0) > 0 || editing.range.multi !== undefined;
+      return (editing.grid?.selectedRows().length ?? 0) > 0 || editing.range.multi !== undefined;
     return (
       command === 'grid.open' ||
       command === 'grid.selectRow' ||
@@ -68,7 +68,7 @@ export function useTableEditing(target: EditTarget) {
 
   const gridProps = useMemo<GridOptions>(() => {
     const selectRange = (grid: GridPort, from: number, to: number) => {
-      for (let i = Math.min(from, to); i <= Math.max(from, to); i++) grid.selectRow(i);
+      for (let i = Math.min(from, to); i <= Math.max(from, to); i++) grid.select(i);
     };
     return {
       onEdit: (edit) => editing.onCellEditRequest(edit),
@@ -77,11 +77,11 @@ export function useTableEditing(target: EditTarget) {
         const grid = editing.grid;
         if (!grid) return;
         if (checked && shiftKey && anchor.current !== undefined) selectRange(grid, anchor.current, row);
-        else grid.selectRow(row, checked);
+        else grid.select(row, checked);
         if (checked) anchor.current = row;
       },
       onSelection: () => {
-        const count = editing.grid?.selectedCount() ?? 0;
+        const count = editing.grid?.selectedRows().length ?? 0;
         setSelectedCount(count);
         // Rows chosen now are what Delete and Ctrl+D act on, not a range chosen before.
         if (count > 0 && editing.range.multi !== undefined) editing.range.set(undefined);
@@ -97,9 +97,9 @@ export function useTableEditing(target: EditTarget) {
         // Rows added with Add row are pinned, and the grid selects no pinned rows.
         if (cell.pinned) return;
         if (mouse.ctrlKey || mouse.metaKey) {
-          grid.selectRow(cell.row, !grid.isSelected(cell.row));
+          grid.select(cell.row, 'toggle');
           anchor.current = cell.row;
-        } else if (mouse.shiftKey && anchor.current !== undefined && grid.selectedCount() > 0) {
+        } else if (mouse.shiftKey && anchor.current !== undefined && grid.selectedRows().length > 0) {
           // With no rows selected, Shift+click spans a range of cells instead (see useCellRange).
           selectRange(grid, anchor.current, cell.row);
         }

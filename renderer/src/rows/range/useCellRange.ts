@@ -192,12 +192,12 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
         return p && { anchor: p, corner: p };
       })();
     if (!ends) return false;
-    const lastRow = toEdge ? lastLoaded(grid, ends.corner.row) : grid.rowCount() - 1;
+    const lastRow = toEdge ? lastLoaded(grid, ends.corner.row) : grid.rowCount().count - 1;
     const corner = stepCorner(ends.corner, key, toEdge, order, lastRow);
     if (!corner || !selection.span(ends.anchor, corner, order)) return false;
     grid.showRow(corner.row);
     grid.showColumn(corner.column);
-    grid.focusCell({ row: corner.row, column: corner.column, pinned: false });
+    grid.focus({ row: corner.row, column: corner.column, pinned: false });
     return true;
   };
 
@@ -226,7 +226,7 @@ export function useCellRange({ editing, frame, displayed, busy, rowsSelected, on
 
 /** The last row at or below `from` whose record is loaded (the infinite model shows the rest as blanks). */
 function lastLoaded(grid: GridPort, from: number): number {
-  const count = grid.rowCount();
+  const { count } = grid.rowCount();
   let i = Math.min(from, count - 1);
   while (i + 1 < count && grid.recordAt(i + 1) !== undefined) i++;
   return i;
@@ -251,5 +251,5 @@ function refreshRange(grid: GridPort, now?: CellRange, before?: CellRange): void
     const last = Math.min(r.bottom, drawn.last);
     for (let i = first; i <= last; i++) rows.add(i);
   }
-  grid.redrawRows(rows, [...columns]);
+  grid.redraw({ rows, columns: [...columns] });
 }

@@ -56,7 +56,7 @@ export function paintFind(
   let hits = 0;
   for (const row of drawnRows(root)) {
     const id = rowRecordId(row);
-    const data = text === '' ? undefined : api.recordOf(id);
+    const data = text === '' ? undefined : api.rowOf(id)?.record;
     for (const cell of rowCells(row)) {
       const field = fields.get(cellColumn(cell));
       const hit = field !== undefined && isRecord(data) && cellMatches(field, data.fields[field.name], text);

@@ -182,8 +182,7 @@ export function useFind({ viewId, target, grid, root, columns, active, grouped }
       v.scrollTop = s.top;
       v.scrollLeft = s.left;
     }
-    if (s.focused) api.focusCell(s.focused);
-    else api.clearFocus();
+    api.focus(s.focused ?? null);
     if (s.element instanceof HTMLElement && s.element.isConnected) s.element.focus({ preventScroll: true });
   }, [services, viewId, grid, root]);
 

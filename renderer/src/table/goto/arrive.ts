@@ -29,8 +29,8 @@ export async function showRow(
   index: number,
   count: { rowCount?: number | undefined; held: number },
 ): Promise<RecordData | undefined> {
-  if (count.rowCount !== undefined) grid.setRowCount(count.rowCount, true);
-  else if (count.held > grid.rowCount()) grid.setRowCount(count.held, false);
+  if (count.rowCount !== undefined) grid.setRowCount({ count: count.rowCount, known: true });
+  else if (count.held > grid.rowCount().count) grid.setRowCount({ count: count.held, known: false });
   grid.showRow(index, 'middle');
   return drawnRow(grid, index);
 }
@@ -53,13 +53,13 @@ export async function focusFirstCell(
   root: () => HTMLElement | null,
 ): Promise<void> {
   const [first] = grid.columns();
-  const id = grid.rowIdAt(index);
+  const id = grid.recordAt(index)?.id;
   if (first === undefined || id === undefined) return;
   const drawn = () => recordDrawnAt(root(), index, id, first);
   const focused = () => focusedRowIndex() === String(index);
   for (let i = 0; i < FOCUS_FRAMES && !grid.gone(); i++) {
     if (drawn()) {
-      grid.focusCell({ row: index, column: first, pinned: false });
+      grid.focus({ row: index, column: first, pinned: false });
       if (focused()) {
         grid.showRow(index, 'middle');
         return;

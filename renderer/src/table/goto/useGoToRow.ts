@@ -109,7 +109,8 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
       if (!api || viewId === undefined || !Number.isInteger(row) || row < 1) return;
       unmark.current();
       setNote(undefined);
-      let rowCount = api.countKnown() ? api.rowCount() : undefined;
+      const shown = api.rowCount();
+      let rowCount = shown.known ? shown.count : undefined;
       let held = 0;
       if (rowCount === undefined || row <= rowCount) {
         const now = Date.now();

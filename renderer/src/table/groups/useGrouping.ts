@@ -43,7 +43,7 @@ export function useGrouping(
       collapsed.current = next;
       // The header turns at once; the rows under it follow when the block is read again (which may walk the
       // page chain to a group deep in the view, as Go to row does).
-      const header = groupHeaderOf(grid.current?.recordOf(`group:${key}`));
+      const header = groupHeaderOf(grid.current?.rowOf(`group:${key}`)?.record);
       if (header) grid.current?.updateRecord(headerRowData({ ...header, collapsed: next.has(key) }));
       grid.current?.reload();
     },

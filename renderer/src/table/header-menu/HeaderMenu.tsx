@@ -45,12 +45,12 @@ export function HeaderMenu({ menus, api, columns, formulaInput, onHide }: Props)
     const inMenu = (document.activeElement?.closest('[role="menu"]') ?? null) !== null;
     menus.close();
     const grid = api();
-    if (inMenu && grid?.hasColumn(colId ?? '')) grid.focusHeader(colId ?? '');
+    if (inMenu && colId !== undefined && grid?.column(colId)) grid.focus({ header: colId });
   }, [menus, api, colId]);
 
   // A menu whose column left the grid (hidden, another query) has nothing to act on.
   const grid = api();
-  const column = colId !== undefined && (grid?.hasColumn(colId) ?? false);
+  const column = colId !== undefined && grid?.column(colId) !== undefined;
   const field = columns.find((c) => c.name === colId);
   useEffect(() => {
     if (open && !column) menus.close();

@@ -37,8 +37,9 @@ export function columnItems(
   value: { value: unknown } | undefined,
   ids: readonly CommandId[],
 ): MenuItem[] {
-  const sort = grid.columnSort(colId);
-  const pinned = grid.isFrozen(colId);
+  const column = grid.column(colId);
+  const sort = column?.sort;
+  const pinned = column?.frozen ?? false;
   const locked = field?.primary ?? false;
   const sortBy = (direction: 'asc' | 'desc') => grid.sortBy(colId, direction);
   const filter = (at: { value: unknown } | undefined) => () => {
