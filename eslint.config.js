@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import layers from './build/lint/layers.js';
+import gridMarkup from './build/lint/grid-markup.js';
 
 // The layering rules of docs/ARCHITECTURE.md: every import resolved and checked against one allow-table.
 const nodeGlobals = [
@@ -48,6 +49,15 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // ag-grid's markup is read in renderer/src/grid/ alone (grid/dom.ts). The end-to-end specs (test/e2e) and
+    // the benches keep their ag-grid selectors: they check what the user sees, so the grid's markup changing
+    // under them should fail there, in sight, not be hidden behind the app's own words for it.
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/src/grid/**'],
+    plugins: { grid: gridMarkup },
+    rules: { 'grid/markup': 'error' },
   },
   {
     files: ['core/**/*.ts', 'renderer/**/*.{ts,tsx}'],

@@ -3,6 +3,7 @@
  * `data-ag-theme-mode` on <html>; the app's own CSS uses the same media query.
  */
 import { useEffect, useSyncExternalStore } from 'react';
+import { showGridScheme } from './grid/theme';
 
 const query = '(prefers-color-scheme: dark)';
 
@@ -18,7 +19,7 @@ export function useColorScheme(): ColorScheme {
   const dark = useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
   const scheme: ColorScheme = dark ? 'dark' : 'light';
   useEffect(() => {
-    document.documentElement.dataset['agThemeMode'] = scheme;
+    showGridScheme(scheme);
   }, [scheme]);
   return scheme;
 }

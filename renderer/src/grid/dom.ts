@@ -13,6 +13,10 @@ export interface DrawnCell {
   row: number;
 }
 
+/** ag-grid's own classes for a header's label and its text, which its theme lays out (the app's header uses them). */
+export const HEADER_LABEL_CLASS = 'ag-header-cell-label';
+export const HEADER_TEXT_CLASS = 'ag-header-cell-text';
+
 /** Whether an element is part of a grid (its cells, headers, editors or scroll bars). */
 export const inGrid = (el: EventTarget): boolean =>
   el instanceof Element && el.closest('.ag-root-wrapper') !== null;

@@ -14,6 +14,11 @@ const palette = {
   accentColor: 'var(--accent)',
 };
 
+/** The grid's colour scheme: Quartz reads it from `data-ag-theme-mode` on <html>. */
+export function showGridScheme(scheme: 'light' | 'dark'): void {
+  document.documentElement.dataset['agThemeMode'] = scheme;
+}
+
 export const gridTheme = themeQuartz
   .withParams({
     fontSize: 13,

@@ -8,6 +8,7 @@ import type { Column } from '../../../core/contract';
 import { SUMMARY_KINDS } from '../../../core/records/aggregate';
 import type { SummaryKind } from '../../../core/records/aggregate';
 import type { SortDirection, SortSpec, TableSchema } from '../../../core/records/types';
+import { isOwnColumn } from '../grid/ag-port';
 import type { ColumnLayout, GridPort } from '../grid/port';
 import { isRowHeight } from './row-height';
 import type { RowHeight } from './row-height';
@@ -53,7 +54,7 @@ function sortOf(v: unknown): SortSpec[] | undefined {
 }
 
 function columnOf(v: unknown): ColumnLayout[] {
-  if (!isObject(v) || !isName(v.id) || v.id.startsWith('ag-Grid-')) return [];
+  if (!isObject(v) || !isName(v.id) || isOwnColumn(v.id)) return [];
   const width = typeof v.width === 'number' && Number.isFinite(v.width) ? Math.round(v.width) : undefined;
   return [
     {

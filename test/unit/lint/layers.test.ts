@@ -11,7 +11,9 @@ async function problems(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? [])
     .filter((m) =>
-      ['layers/imports', 'no-restricted-globals', 'no-restricted-properties'].includes(m.ruleId ?? ''),
+      ['layers/imports', 'grid/markup', 'no-restricted-globals', 'no-restricted-properties'].includes(
+        m.ruleId ?? '',
+      ),
     )
     .map((m) => m.message);
 }
@@ -134,5 +136,40 @@ describe('the grid door', () => {
   it('lets the grid itself, tests and benches load ag-grid', async () => {
     for (const file of ['renderer/src/grid/probe.ts', 'renderer/src/grid/deep/probe.tsx', 'bench/probe.ts'])
       expect(await problems(file, "import type { GridApi } from 'ag-grid-community';")).toEqual([]);
+  });
+});
+
+describe("the grid's markup", () => {
+  it.each([
+    [
+      'renderer/src/table/find/probe.ts',
+      "export const rows = (root: Element) => root.querySelectorAll('.ag-row');",
+    ],
+    ['renderer/src/rows/range/probe.ts', "export const cell = (el: Element) => el.closest('ag-cell');"],
+    ['renderer/src/rows/probe.ts', "export const at = (el: Element) => el.getAttribute('row-index');"],
+    ['renderer/src/links/deep/probe.ts', "export const id = (el: Element) => el.getAttribute('row-id');"],
+    ['renderer/src/table/probe.ts', 'export const q = (c: string) => `.ag-cell[col-id="${c}"]`;'],
+    ['renderer/src/rows/probe.tsx', 'export const q = (r: number) => `[aria-rowindex="${r}"]`;'],
+    ['renderer/src/ui/probe.tsx', 'export const Cell = () => <div className="ag-cell-value" />;'],
+    ['renderer/src/table/probe.ts', "export const own = (id: string) => id.startsWith('ag-Grid-');"],
+    ['renderer/src/probe.ts', "document.documentElement.dataset['agThemeMode'] = 'dark';"],
+  ])('%s may not read it: %s', async (file, code) => {
+    expect(await problems(file, code)).toEqual([expect.stringContaining("is ag-grid's markup")]);
+  });
+
+  it('lets the grid itself and the end-to-end specs read it, and any file name a module or say it in a comment', async () => {
+    const query = "export const rows = (root: Element) => root.querySelectorAll('.ag-row[row-index]');";
+    for (const file of [
+      'renderer/src/grid/dom.ts',
+      'renderer/src/grid/deep/probe.ts',
+      'test/e2e/probe.spec.ts',
+    ])
+      expect(await problems(file, query)).toEqual([]);
+    expect(
+      await problems(
+        'renderer/src/table/probe.ts',
+        "// ag-grid draws .ag-row with row-index\nimport { isOwnColumn } from '../grid/ag-port';\nexport { isOwnColumn };",
+      ),
+    ).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { isCommand } from '../../commands/match';
 import { MAC } from '../../commands/shown';
+import { HEADER_LABEL_CLASS, HEADER_TEXT_CLASS } from '../../grid/dom';
 import type { ColumnHeaderOf, HeaderCell, HeaderView } from '../../grid/parts';
 import { focusedValue } from './focused-value';
 import type { HeaderMenus } from './header-menus';
@@ -35,8 +36,8 @@ export class ColumnHeader implements HeaderView<MenuParams> {
     this.params = params;
     const label = document.createElement('div');
     // ag-grid's own class names: the theme lays them out, and tests find the label by them.
-    label.className = 'ag-header-cell-label td-col-label';
-    this.text.className = 'ag-header-cell-text';
+    label.className = `${HEADER_LABEL_CLASS} td-col-label`;
+    this.text.className = HEADER_TEXT_CLASS;
     this.sortMark.className = 'td-sort-mark';
     this.viewMark.className = 'td-view-sort-mark';
     label.append(this.text, this.sortMark, this.viewMark);
