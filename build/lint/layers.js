@@ -50,6 +50,49 @@ const ONE_IMPORTER = { 'renderer/src/api/page-bridge': 'renderer/src/main.tsx' }
 const GRID_DOOR = 'renderer/src/grid/';
 const isAgGrid = (name) => /^(@ag-grid-[^/]+\/|ag-grid-)/.test(name);
 
+/**
+ * No loops between the renderer's folders: each folder (or file) directly under renderer/src/ stands on a
+ * floor, and imports only from floors below its own, so an arrow back up (and with it a loop) fails lint. A
+ * folder that needs one on its own floor moves up a floor here, in sight; a new folder is added here.
+ */
+export const RENDERER_FLOORS = [
+  ['api', 'commands', 'grid', 'types'],
+  ['ui', 'theme', 'budget', 'pending'],
+  ['formula', 'links', 'status', 'connections'],
+  ['editing', 'offline'],
+  ['rows', 'live'],
+  ['table'],
+  ['tabs'],
+  ['picker'],
+  ['App'],
+  ['main'],
+];
+const RENDERER = 'renderer/src/';
+const floorOf = new Map(RENDERER_FLOORS.flatMap((names, floor) => names.map((n) => [n, floor])));
+/** The folder, or the file without its extension, directly under renderer/src/ that a path is in. */
+const rendererPart = (path) =>
+  path.startsWith(RENDERER)
+    ? path
+        .slice(RENDERER.length)
+        .split('/')[0]
+        .replace(/\.[cm]?[jt]sx?$/, '')
+    : undefined;
+
+function checkFloors(path, targetPath, spec, report) {
+  const from = rendererPart(path);
+  const to = rendererPart(targetPath);
+  if (from === undefined || to === undefined || from === to || /\.css$/.test(targetPath)) return;
+  const [a, b] = [floorOf.get(from), floorOf.get(to)];
+  if (a === undefined || b === undefined)
+    return report(
+      `renderer/src/${a === undefined ? from : to} has no floor: add it to RENDERER_FLOORS (build/lint/layers.js; docs/ARCHITECTURE.md, Folders).`,
+    );
+  if (b >= a)
+    report(
+      `renderer/src/${from} may not import renderer/src/${to} ("${spec}"): a folder imports only from floors below its own, so no loop forms (RENDERER_FLOORS, build/lint/layers.js; docs/ARCHITECTURE.md, Folders).`,
+    );
+}
+
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
 const packageName = (spec) =>
   spec
@@ -82,6 +125,8 @@ function check(context, node, spec) {
       ];
     if (only !== undefined && relative(ROOT, file).split(sep).join('/') !== only)
       return report(`Only ${only} may import "${spec}" (docs/ARCHITECTURE.md, The renderer's api).`);
+    const posix = (abs) => relative(ROOT, abs).split(sep).join('/');
+    checkFloors(posix(file), posix(target), spec, report);
     if (allowed === undefined || to === from) return;
     if (to === undefined) return report(`"${spec}" leaves the project.`);
     if (allowed === '*' || allowed.includes(to) || !(to in LAYERS)) return;

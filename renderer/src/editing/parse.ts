@@ -6,8 +6,7 @@
 import type { Column } from '../../../core/contract';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
 import { effectiveType } from '../grid/format';
-
-export type Parsed = { ok: true; value: unknown; typecast: boolean } | { ok: false; error: string };
+import type { Parsed } from '../grid/format';
 
 const ok = (value: unknown, typecast = false): Parsed => ({ ok: true, value, typecast });
 const fail = (error: string): Parsed => ({ ok: false, error });

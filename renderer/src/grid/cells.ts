@@ -1,17 +1,16 @@
 /**
- * Cell renderers for select pills, link chips, and attachment thumbnails and chips. They are plain DOM components rather than
+ * Cell renderers for select pills, chips (a link cell's, links/link-cell.ts, among them), and attachment thumbnails and chips. They are plain DOM components rather than
  * React ones: many cells render per frame while scrolling, and ag-grid mounts plain components far more
  * cheaply. Text goes in through textContent only, never as HTML. Other types use a value formatter.
  */
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
-import { linkIds, linkNames, linkedTableId } from '../links/names';
 import { genericText } from './format';
 
 type Params = ICellRendererParams<RecordData, unknown> & { field: Column };
 
-interface Chip {
+export interface Chip {
   text: string;
   className: string;
   title?: string;
@@ -60,7 +59,8 @@ function asList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
-abstract class ChipsCell implements ICellRendererComp<RecordData> {
+/** Chips in a cell: a feature's cell (links/link-cell.ts) says which, this draws them. */
+export abstract class ChipsCell implements ICellRendererComp<RecordData> {
   private readonly gui = document.createElement('span');
 
   init(params: Params): void {
@@ -101,22 +101,6 @@ export class SelectCell extends ChipsCell {
     return asList(value).map((v) => {
       const text = genericText(v);
       return { text, className: pillClass(field, text) };
-    });
-  }
-}
-
-/** Linked records by name once the names have come (ids until then); see links/names. */
-export class LinkCell extends ChipsCell {
-  protected chips(value: unknown, field: Column): Chip[] {
-    const tableId = linkedTableId(field);
-    return linkIds(value).map((id) => {
-      const name = tableId === undefined ? undefined : linkNames.name(tableId, id);
-      return {
-        text: name ?? id,
-        className: 'td-chip td-chip-link',
-        title: id,
-        ...(tableId === undefined ? {} : { link: { recordId: id, tableId } }),
-      };
     });
   }
 }

@@ -12,9 +12,9 @@ import type { Column } from '../../../core/contract';
 import { fieldTypeName } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { gridPort } from './ag-port';
-import { AttachmentCell, LinkCell, SelectCell } from './cells';
+import { AttachmentCell, SelectCell } from './cells';
 import { cellFormatter, effectiveType, isNumericType } from './format';
-import type { ColumnEditing, ColumnEditor, ColumnHeaderOf, HeaderCell, HeaderView } from './parts';
+import type { CellView, ColumnEditing, ColumnEditor, ColumnHeaderOf, HeaderCell, HeaderView } from './parts';
 
 /** What the features add to a field's column: its editing, and a header of the app's. */
 export interface ColumnParts {
@@ -22,6 +22,8 @@ export interface ColumnParts {
   // The header's own params are its view's business: any object its view is made for.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   header?: ColumnHeaderOf<any>;
+  /** The field's cell, drawn by a feature (a link's chips with names), given the field as `field`. */
+  cell?: new () => CellView;
 }
 
 /** Adds the features' parts to a field's column, given the classes its cells have by type. */
@@ -34,8 +36,6 @@ function rendererFor(type: string): ColDef['cellRenderer'] {
     case 'singleSelect':
     case 'multipleSelects':
       return SelectCell;
-    case 'multipleRecordLinks':
-      return LinkCell;
     case 'multipleAttachments':
       return AttachmentCell;
     default:
@@ -143,9 +143,10 @@ function headerComponent(View: new () => HeaderView<object>): new () => IHeaderC
 export function columnDefs(columns: readonly Column[], decorate?: DecorateColumn): Def[] {
   return columns.map((field) => {
     const type = effectiveType(field);
-    const renderer = rendererFor(type);
     // The rightAligned column type's own cellClass would be replaced by ours, so it is named here too.
     const classes = isNumericType(type) ? [`td-cell-${type}`, 'ag-right-aligned-cell'] : [`td-cell-${type}`];
+    const parts = decorate?.(field, classes);
+    const renderer = parts?.cell ?? rendererFor(type);
     const def: Def = {
       colId: field.name,
       headerName: field.name,
@@ -162,8 +163,8 @@ export function columnDefs(columns: readonly Column[], decorate?: DecorateColumn
       const format = cellFormatter(field);
       def.valueFormatter = (p: ValueFormatterParams<RecordData>) => format(p.value);
     }
-    if (!decorate) return def;
-    const { editing, header } = decorate(field, classes);
+    if (!parts) return def;
+    const { editing, header } = parts;
     const withEditing = editing ? { ...def, ...editingDef(editing) } : def;
     return header
       ? {

@@ -5,6 +5,12 @@
 import type { Column } from '../../../core/contract';
 import { formatDuration, formatRating, ratingMax } from '../../../core/records/format';
 
+/**
+ * What a field's text parses to (editing/parse.ts, and a link's names resolved, links/paste-links.ts), or why
+ * it does not: the other way of this file's formatting, which it reads back.
+ */
+export type Parsed = { ok: true; value: unknown; typecast: boolean } | { ok: false; error: string };
+
 const NUMERIC_TYPES = new Set(['number', 'currency', 'percent', 'duration', 'rating', 'autoNumber', 'count']);
 const DATE_TIME_TYPES = new Set(['dateTime', 'createdTime', 'lastModifiedTime']);
 

@@ -5,7 +5,7 @@
  */
 import type { Column, TableDeskApi } from '../../../core/contract';
 import { errorMessage } from '../api/call-errors';
-import type { Parsed } from '../editing/parse';
+import type { Parsed } from '../grid/format';
 import { RECORD_ID, linkTokens, linkedTableId } from './names';
 
 /** At most this many names per lookup call (the channel's bound). */

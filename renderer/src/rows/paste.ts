@@ -8,7 +8,7 @@ import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
 import { parseInput, parseLinks } from '../editing/parse';
-import type { Parsed } from '../editing/parse';
+import type { Parsed } from '../grid/format';
 import type { CellChange } from './table-editing';
 
 export interface PastePlan {

@@ -19,6 +19,8 @@ import { recentFormulas, rememberFormula } from '../formula/recent';
 import { LinksContext } from '../links/context';
 import { useLinkedForms } from '../links/useLinkedForms';
 import { useLinkCells } from '../links/useLinkCells';
+import { LinkCell } from '../links/link-cell';
+import { linkedTableId } from '../links/names';
 import { MirrorBar } from '../offline/MirrorBar';
 import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import { useCommands } from '../commands/dispatch';
@@ -230,7 +232,11 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     [gridProps, grouping.gridProps, editing, memory, goto.rowClassRules],
   );
   const tabDecorate = useCallback<DecorateColumn>(
-    (field, classes) => ({ ...decorate(field, classes), header: columnHeader(menus) }),
+    (field, classes) => ({
+      ...decorate(field, classes),
+      header: columnHeader(menus),
+      ...(linkedTableId(field) === undefined ? {} : { cell: LinkCell }),
+    }),
     [decorate, menus],
   );
   useEffect(() => editing.viewOrderAsked(), [editing, datasource]);

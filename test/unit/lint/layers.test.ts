@@ -173,3 +173,57 @@ describe("the grid's markup", () => {
     ).toEqual([]);
   });
 });
+
+describe("the renderer's folder floors", () => {
+  it.each([
+    [
+      'renderer/src/grid/probe.ts',
+      "import { linkNames } from '../links/names';",
+      'renderer/src/grid may not import renderer/src/links',
+    ],
+    [
+      'renderer/src/links/deep/probe.ts',
+      "import type { Parsed } from '../../editing/parse';",
+      'renderer/src/links may not import renderer/src/editing',
+    ],
+    [
+      'renderer/src/editing/probe.ts',
+      "import { x } from '../rows/paste';",
+      'renderer/src/editing may not import renderer/src/rows',
+    ],
+    [
+      'renderer/src/ui/probe.tsx',
+      "const m = await import('../table/TableTab');",
+      'renderer/src/ui may not import renderer/src/table',
+    ],
+    // Two folders on one floor may not import each other either: either way would be the first half of a loop.
+    [
+      'renderer/src/formula/probe.ts',
+      "import '../links/names';",
+      'renderer/src/formula may not import renderer/src/links',
+    ],
+    [
+      'renderer/src/theme.ts',
+      "import '../src/budget/useBudget';",
+      'renderer/src/theme may not import renderer/src/budget',
+    ],
+    ['renderer/src/newfolder/probe.ts', "import '../grid/port';", 'renderer/src/newfolder has no floor'],
+  ])('%s: %s', async (file, code, expected) => {
+    expect(await problems(file, code)).toEqual([expect.stringContaining(expected)]);
+  });
+
+  it('lets a folder import the floors below it, and itself', async () => {
+    for (const [file, code] of [
+      [
+        'renderer/src/rows/deep/probe.ts',
+        "import '../../editing/parse'; import '../../links/names'; import '../../grid/port';",
+      ],
+      [
+        'renderer/src/links/probe.ts',
+        "import '../grid/format'; import '../ui/RecordSection'; import './names';",
+      ],
+      ['renderer/src/main.tsx', "import './App'; import './styles.css';"],
+    ] as const)
+      expect(await problems(file, code)).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { Column } from '../../../../core/contract';
 import { plural } from '../../../../core/records/format';
 import { choiceNames, isEditable, parseInput } from '../../editing/parse';
-import type { Parsed } from '../../editing/parse';
+import type { Parsed } from '../../grid/format';
 import { effectiveType } from '../../grid/format';
 import { ModalDialog } from '../../ui/ModalDialog';
 

@@ -7,7 +7,7 @@
 import type { Column } from '../../../../core/contract';
 import type { RecordData } from '../../../../core/records/types';
 import { isEditable, parseInput, parseLinks } from '../../editing/parse';
-import type { Parsed } from '../../editing/parse';
+import type { Parsed } from '../../grid/format';
 import { formatCell } from '../../grid/format';
 import type { CellChange } from '../table-editing';
 import type { CellRange } from './cell-range';

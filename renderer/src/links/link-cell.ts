@@ -1,0 +1,23 @@
+/**
+ * A link cell: the linked records' chips, by name once the names have come (ids until then; see names.ts).
+ * The tab hands it to the grid for every link field (ColumnParts.cell), so the grid reads no names itself.
+ */
+import type { Column } from '../../../core/contract';
+import { ChipsCell } from '../grid/cells';
+import type { Chip } from '../grid/cells';
+import { linkIds, linkNames, linkedTableId } from './names';
+
+export class LinkCell extends ChipsCell {
+  protected chips(value: unknown, field: Column): Chip[] {
+    const tableId = linkedTableId(field);
+    return linkIds(value).map((id) => {
+      const name = tableId === undefined ? undefined : linkNames.name(tableId, id);
+      return {
+        text: name ?? id,
+        className: 'td-chip td-chip-link',
+        title: id,
+        ...(tableId === undefined ? {} : { link: { recordId: id, tableId } }),
+      };
+    });
+  }
+}
