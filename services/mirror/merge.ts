@@ -71,15 +71,18 @@ export interface MergeContext {
   deletedHeld?: (id: string) => boolean;
 }
 
-/** A one-way link cell's ids that the copy lost with a record whose deletion is held (see deletedHeld). */
+/**
+ * A one-way link cell's ids that one side lost with a record whose deletion is held: the copy's, with one
+ * deleted here (see deletedHeld); the service's, with one deleted there (see held).
+ */
 function lostLinks(
   fieldId: string,
   base: RecordData,
-  mine: RecordData,
-  deletedHeld: (id: string) => boolean,
+  side: RecordData,
+  holds: (id: string) => boolean,
 ): string[] {
-  const kept = new Set(linkIds(mine, fieldId));
-  return linkIds(base, fieldId).filter((id) => !kept.has(id) && deletedHeld(id));
+  const kept = new Set(linkIds(side, fieldId));
+  return linkIds(base, fieldId).filter((id) => !kept.has(id) && holds(id));
 }
 
 /**
@@ -151,12 +154,15 @@ export function mergeRecord(
   });
   for (const f of table.fields) {
     const b = base.fields[f.id];
-    const t = theirs.fields[f.id];
     // A one-way link cell is merged as the copy would hold it had those records not gone, so the service keeps
     // the links; the copy, which has not the records, never takes them.
     const lost =
       f.type === 'multipleRecordLinks' && !pairs.has(f) ? lostLinks(f.id, base, mine, deletedHeld) : [];
     const m = lost.length > 0 ? weave(linkIds(mine, f.id), lost, linkIds(base, f.id)) : mine.fields[f.id];
+    // Its links to a held record the service no longer has (deleted there, kept here by a conflict) stay as the
+    // base had them, like a pair's edges: else the copy would drop them, and "keep mine" could not make them again.
+    const cut = f.type === 'multipleRecordLinks' && !pairs.has(f) ? lostLinks(f.id, base, theirs, held) : [];
+    const t = cut.length > 0 ? weave(linkIds(theirs, f.id), cut, linkIds(base, f.id)) : theirs.fields[f.id];
     if (pairs.has(f)) {
       const cell = mergeLinks(linkIds(base, f.id), linkIds(mine, f.id), linkIds(theirs, f.id), held);
       links.set(f.id, cell);

@@ -37,6 +37,8 @@ describe.each(['theirs', 'mine'] as const)(
     it('is one conflict, and its resolution leaves both sides equal with the links consistent', async () => {
       const self = (await remote('People').create({ Name: `Self ${choice}` })).id;
       await remote('People').update(self, { Manager: [self] });
+      // Another record links it one way: the service unlinks it there with the deletion.
+      const report = (await remote('People').create({ Name: `Report ${choice}`, Manager: [self] })).id;
       await mirrors.sync(summary.id);
       expect(await linkCell(copy('People'), self, 'Manager')).toEqual([self]);
       await copy('People').update(self, { Age: 41 });
@@ -48,6 +50,7 @@ describe.each(['theirs', 'mine'] as const)(
       expect(c!.fieldName).toBeUndefined();
       // Held: the copy keeps the record, its edit and its link to itself until the user decides.
       expect((await copy('People').get(self)).fields).toMatchObject({ Age: 41, Manager: [self] });
+      expect(await linkCell(copy('People'), report, 'Manager')).toEqual([self]);
 
       await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice }]);
       await mirrors.sync(summary.id);
@@ -59,6 +62,8 @@ describe.each(['theirs', 'mine'] as const)(
         expect(named).toHaveLength(1);
         const made = named[0]!;
         expect(made.fields).toMatchObject({ Age: 41, Manager: [made.id] });
+        // Mine is the record as the copy held it, with the links to it: the other record's too.
+        expect(await linkCell(remote('People'), report, 'Manager')).toEqual([made.id]);
       }
       await expectSettled(h, mirrors, summary.id, tables);
     });
