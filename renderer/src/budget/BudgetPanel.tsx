@@ -20,6 +20,8 @@ import {
 } from './budget-text';
 import { useBudgetStatus } from './useBudget';
 import './budget.css';
+import { isCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 
 type Report = Response<'budget.report'>;
 const number = new Intl.NumberFormat('en-US');
@@ -117,7 +119,7 @@ function Panel({
       role="dialog"
       aria-label="API calls this month"
       onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
+        if (isCommand('dialog.close', e, MAC)) onClose();
       }}
     >
       <header>

@@ -8,6 +8,8 @@ import { errorMessage } from '../api/call-errors';
 import { countsOf, countsText, STATE_LABEL } from './pending-model';
 import type { PendingAction, PendingItem, PendingState } from './pending-model';
 import { usePendingChanges, usePendingItems } from './page-pending';
+import { isCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 
 const ORDER: PendingState[] = ['refused', 'retrying', 'sending', 'waiting', 'uncertain'];
 
@@ -77,7 +79,7 @@ function Panel({ onClose }: { onClose: () => void }) {
       role="dialog"
       aria-label="Pending changes"
       onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
+        if (isCommand('dialog.close', e, MAC)) onClose();
       }}
     >
       <header>

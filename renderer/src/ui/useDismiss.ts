@@ -1,6 +1,8 @@
 /** Closes a popover on Escape and on a pointer press outside it (the anchor that toggles it counts as inside). */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
+import { isCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 
 export function useDismiss(open: boolean, anchor: RefObject<HTMLElement | null>, close: () => void): void {
   useEffect(() => {
@@ -9,7 +11,7 @@ export function useDismiss(open: boolean, anchor: RefObject<HTMLElement | null>,
       if (e.target instanceof Node && !anchor.current?.contains(e.target)) close();
     };
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
+      if (!isCommand('dialog.close', e, MAC)) return;
       e.stopPropagation();
       close();
       // Focus left inside the closed popover would be lost: back to the button that opened it.

@@ -18,6 +18,8 @@ import {
   type DraftCondition,
   type DraftItem,
 } from './drafts';
+import { isCommand } from '../../commands/match';
+import { MAC } from '../../commands/shown';
 
 interface Props {
   fields: readonly BuilderFieldInfo[];
@@ -225,7 +227,7 @@ export function FilterBuilder({ fields, formula, onWrite, onClose }: Props) {
     }));
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'Escape') return;
+    if (!isCommand('dialog.close', e, MAC)) return;
     e.preventDefault();
     e.stopPropagation();
     onClose();

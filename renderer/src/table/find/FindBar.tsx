@@ -3,6 +3,8 @@ import './find.css';
 import { useEffect, useRef } from 'react';
 import { plural } from '../../../../core/records/format';
 import type { useFind } from './useFind';
+import { isCommand } from '../../commands/match';
+import { MAC } from '../../commands/shown';
 
 interface Props {
   find: ReturnType<typeof useFind>;
@@ -43,7 +45,7 @@ export function FindBar({ find, grouped, loaded }: Props) {
           if (e.key === 'Enter') {
             e.preventDefault();
             void find.step(e.shiftKey ? 'previous' : 'next');
-          } else if (e.key === 'Escape') {
+          } else if (isCommand('dialog.close', e, MAC)) {
             e.preventDefault();
             e.stopPropagation();
             if (find.busy) find.cancel();
