@@ -118,6 +118,19 @@ const historyResult = historyState.extend({
 /** Records one `edits.edit` call changes at most: the largest set of edits that is one undo step. */
 export const MAX_EDITS_PER_CALL = 5000;
 
+/**
+ * One part of a call the browser door split to fit its frame limit (core/contract/split-calls): the parts of
+ * one call share `of`, and together they are one user action: one undo step, one API calls question.
+ */
+export const callPartSchema = z.object({
+  of: z.string().min(1).max(64),
+  index: z.number().int().min(0).max(100_000),
+  count: z.number().int().min(2).max(100_000),
+  /** Items in the whole call: what its question asks about. */
+  total: z.number().int().min(1).max(10_000_000),
+});
+export type CallPart = z.infer<typeof callPartSchema>;
+
 export const editChannels = {
   /** Resolves once every change is journaled on disk ("saved locally"); sending follows in the background. */
   'edits.edit': channel(
@@ -126,6 +139,7 @@ export const editChannels = {
       changes: z.array(cellChangeSchema).min(1).max(MAX_EDITS_PER_CALL),
       /** false for changes that must not become an undo step of their own. */
       undoable: z.boolean().default(true),
+      part: callPartSchema.optional(),
     }),
     z.object({ editIds: z.array(z.string()) }),
   ),
@@ -190,6 +204,7 @@ export const editChannels = {
         .max(5000),
       typecast: z.boolean().default(false),
       undoable: z.boolean().default(true),
+      part: callPartSchema.optional(),
     }),
     z.object({ created: z.array(recordSchema), failed: z.array(createOutcome) }),
   ),
@@ -205,6 +220,7 @@ export const editChannels = {
       /** Computed fields, left out when undo re-creates the records. */
       readOnlyFields: z.array(z.string()).default([]),
       undoable: z.boolean().default(true),
+      part: callPartSchema.optional(),
     }),
     z.object({
       deleted: z.array(z.string()),

@@ -2,7 +2,8 @@
  * Calls too large for one frame of the browser door (a paste of thousands of long records) are sent as
  * several calls of the same channel, each under the frame limit, and their answers merged into one. Only the
  * channels that carry a list of independent items can be split; the parts go one after another, in order, so
- * edits to one record keep their order. Each part is its own undo step.
+ * edits to one record keep their order. Each part says which call it belongs to (`part`, edits.ts's
+ * callPartSchema): the services make the parts one undo step and ask one API calls question for the whole.
  */
 import type { ChannelName } from './index';
 
@@ -13,6 +14,9 @@ interface Splittable {
   list: string;
   merge(answers: Part[], sizes: number[]): Part;
 }
+
+/** Calls split so far by this page. */
+let splitCalls = 0;
 
 const concat = (answers: Part[], key: string): unknown[] => answers.flatMap((a) => a[key] as unknown[]);
 
@@ -61,7 +65,11 @@ export function splitCall(
   if (how === undefined || typeof request !== 'object' || request === null) return undefined;
   const items = (request as Part)[how.list];
   if (!Array.isArray(items)) return undefined;
-  const budget = maxBytes - utf8Length(frameOf({ ...request, [how.list]: [] }));
+  // Unique among the calls of this page and the door's other pages (it is keyed with the call's table).
+  const of = `${++splitCalls}.${Math.random().toString(36).slice(2, 12)}`;
+  // The part's own field with its largest numbers, so every part's frame fits whatever its index.
+  const widest = { of, index: items.length, count: items.length, total: items.length };
+  const budget = maxBytes - utf8Length(frameOf({ ...request, [how.list]: [], part: widest }));
   const parts: unknown[][] = [];
   let current: unknown[] = [];
   let used = 0;
@@ -79,7 +87,11 @@ export function splitCall(
   }
   parts.push(current);
   return {
-    requests: parts.map((p) => ({ ...request, [how.list]: p })),
+    requests: parts.map((p, index) => ({
+      ...request,
+      [how.list]: p,
+      ...(parts.length > 1 ? { part: { of, index, count: parts.length, total: items.length } } : {}),
+    })),
     merge: (answers) =>
       how.merge(
         answers as Part[],

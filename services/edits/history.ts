@@ -68,10 +68,22 @@ function describe(op: Operation): string {
   return `${op.kind === 'create' ? 'adding' : 'deleting'} ${n} ${n === 1 ? 'record' : 'records'}`;
 }
 
+/** Two parts of one call as one step; undefined when they are not of one kind. */
+function joined(a: Operation, b: Operation): Operation | undefined {
+  if (a.kind === 'edit' && b.kind === 'edit') return { kind: 'edit', changes: [...a.changes, ...b.changes] };
+  if (a.kind === 'create' && b.kind === 'create')
+    return { kind: 'create', records: [...a.records, ...b.records] };
+  if (a.kind === 'delete' && b.kind === 'delete')
+    return { kind: 'delete', records: [...a.records, ...b.records] };
+  return undefined;
+}
+
 interface Stacks {
   target: EditTarget;
   undo: Operation[];
   redo: Operation[];
+  /** The newest undo step and the split call it came from, while more parts of that call may join it. */
+  joining?: { of: string; step: Operation };
 }
 
 export class History {
@@ -88,12 +100,27 @@ export class History {
     private readonly agreed?: (target: EditTarget, op: Operation, subject: string) => Promise<boolean>,
   ) {}
 
-  /** Records a new operation the user made; it clears what could be redone. */
-  push(target: EditTarget, op: Operation): void {
+  /**
+   * Records a new operation the user made; it clears what could be redone. `partOf` names the call it is a part
+   * of (the door split one user action to fit its frames): the parts of one call are one step.
+   */
+  push(target: EditTarget, op: Operation, partOf?: string): void {
     if (sizeOf(op) === 0) return;
     const s = this.of(target);
-    s.undo.push(op);
-    if (s.undo.length > LIMIT) s.undo.shift();
+    const last = s.undo.at(-1);
+    const whole =
+      partOf !== undefined && s.joining?.of === partOf && last === s.joining.step
+        ? joined(last, op)
+        : undefined;
+    if (whole !== undefined && partOf !== undefined) {
+      s.undo[s.undo.length - 1] = whole;
+      s.joining = { of: partOf, step: whole };
+    } else {
+      s.undo.push(op);
+      if (s.undo.length > LIMIT) s.undo.shift();
+      if (partOf === undefined) delete s.joining;
+      else s.joining = { of: partOf, step: op };
+    }
     s.redo = [];
     this.changed(s);
   }

@@ -8,7 +8,7 @@ import type { Consent } from '../budget/budget';
 import { BATCH_SIZE } from '../../core/api/batches';
 import type { WalkCalls } from './ports';
 import { join } from 'node:path';
-import type { editChannels, editEvents } from '../../core/contract/edits';
+import type { CallPart, editChannels, editEvents } from '../../core/contract/edits';
 import type { replaceChannels, replaceEvents } from '../../core/contract/replace';
 import type { PayloadOf, RequestOut, ResponseOf } from '../../core/contract/define';
 import { ServiceError, toChannelError } from '../errors';
@@ -27,6 +27,7 @@ import { RecordWriter } from './records';
 import type { DeleteResult } from './records';
 import { Replaces } from './replace';
 import type { EditTarget } from './types';
+import { targetKey } from './types';
 
 type EditChannels = typeof editChannels & typeof replaceChannels;
 export type EditHandlers = {
@@ -81,6 +82,9 @@ export interface Parts {
   exports: CsvExports;
   replaces: Replaces;
 }
+
+/** Split calls whose question's answer is kept for their later parts (a page may leave one unfinished). */
+const MAX_SPLIT_CALLS = 100;
 
 /** The journal's folder inside the user-data folder. */
 export const journalDir = (userDataDir: string): string => join(userDataDir, 'edits');
@@ -159,6 +163,8 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     list: DeleteRow[],
     readOnlyFields: string[],
     undoable: boolean,
+    /** The split call this delete is a part of: its parts are one undo step. */
+    partOf?: string,
   ): Promise<ResponseOf<EditChannels, 'records.delete'>> {
     const { records, history } = await ready;
     const pending = deletes.start(target, list, readOnlyFields, undoable);
@@ -176,15 +182,19 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     if (undoable) {
       const computed = new Set(readOnlyFields);
       const deleted = new Set(result.deleted);
-      history.push(target, {
-        kind: 'delete',
-        records: list
-          .filter((r) => deleted.has(r.id))
-          .map((r) => ({
-            id: r.id,
-            fields: Object.fromEntries(Object.entries(r.fields).filter(([f]) => !computed.has(f))),
-          })),
-      });
+      history.push(
+        target,
+        {
+          kind: 'delete',
+          records: list
+            .filter((r) => deleted.has(r.id))
+            .map((r) => ({
+              id: r.id,
+              fields: Object.fromEntries(Object.entries(r.fields).filter(([f]) => !computed.has(f))),
+            })),
+        },
+        partOf,
+      );
     }
     return { deleted: result.deleted, remaining: result.remaining };
   }
@@ -209,28 +219,61 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     });
   }
 
+  /**
+   * The answers about calls the door split (a big paste, a whole view's delete): its parts are one user action,
+   * asked about once for the whole call (`total`); the answer is kept until the last part has asked.
+   */
+  const partAnswers = new Map<string, Promise<boolean>>();
+  function callAgreed(
+    target: EditTarget,
+    records: number,
+    part: CallPart | undefined,
+    subject: (records: number) => string,
+  ): Promise<boolean> {
+    if (part === undefined) return writesAgreed(target, records, subject(records));
+    // A part larger than the call it says it is part of is asked about as itself.
+    const total = Math.max(part.total, records);
+    const key = JSON.stringify([targetKey(target), part.of]);
+    let answer = partAnswers.get(key);
+    if (answer === undefined) {
+      answer = writesAgreed(target, total, subject(total));
+      partAnswers.set(key, answer);
+      // A page that never sends the last part must not grow the map without end.
+      for (const old of partAnswers.keys()) if (partAnswers.size > MAX_SPLIT_CALLS) partAnswers.delete(old);
+    }
+    if (part.index === part.count - 1) partAnswers.delete(key);
+    return answer;
+  }
+
   const notAgreed = (what: string) =>
     new ServiceError('invalid-request', `Not sent: ${what} was not agreed to (the API calls question).`);
 
   const handlers: EditHandlers = {
-    'edits.edit': async ({ target, changes, undoable }) => {
-      const many = `Change ${changes.length.toLocaleString('en-US')} records of ${target.table}`;
+    'edits.edit': async ({ target, changes, undoable, part }) => {
+      const many = (n: number) => `Change ${n.toLocaleString('en-US')} records of ${target.table}`;
       // A few changes (typing) go to the queue with no await first: a Replace all clicked meanwhile reads them.
-      if (asks(changes.length) && !(await writesAgreed(target, changes.length, many)))
+      if (
+        asks(Math.max(part?.total ?? 0, changes.length)) &&
+        !(await callAgreed(target, changes.length, part, many))
+      )
         throw notAgreed(`changing them`);
       const { queue, history } = await ready;
       const editIds = await queue.edit(target, changes);
       if (undoable && changes.every((c) => c.previous !== undefined)) {
-        history.push(target, {
-          kind: 'edit',
-          changes: changes.map((c, i) => ({
-            recordId: c.recordId,
-            after: c.fields,
-            before: Object.fromEntries(Object.keys(c.fields).map((f) => [f, c.previous?.[f] ?? null])),
-            typecast: c.typecast,
-            editId: editIds[i],
-          })),
-        });
+        history.push(
+          target,
+          {
+            kind: 'edit',
+            changes: changes.map((c, i) => ({
+              recordId: c.recordId,
+              after: c.fields,
+              before: Object.fromEntries(Object.keys(c.fields).map((f) => [f, c.previous?.[f] ?? null])),
+              typecast: c.typecast,
+              editId: editIds[i],
+            })),
+          },
+          part?.of,
+        );
       }
       return { editIds };
     },
@@ -262,9 +305,9 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     'edits.sendNow': async (match) => ({ records: (await ready).queue.sendNow(match) }),
     'edits.retryAll': async (match) => ({ records: await (await ready).queue.retryAll(match) }),
     'edits.discardAll': async (match) => ({ records: await (await ready).queue.discardAll(match) }),
-    'records.create': async ({ target, records: list, typecast, undoable }) => {
-      const many = `Add ${list.length.toLocaleString('en-US')} records to ${target.table}`;
-      if (!(await writesAgreed(target, list.length, many))) throw notAgreed('adding them');
+    'records.create': async ({ target, records: list, typecast, undoable, part }) => {
+      const many = (n: number) => `Add ${n.toLocaleString('en-US')} records to ${target.table}`;
+      if (!(await callAgreed(target, list.length, part, many))) throw notAgreed('adding them');
       const { records, history } = await ready;
       const result = await records.create(
         target,
@@ -272,18 +315,22 @@ export function createEditServices(options: EditServicesOptions): EditServices {
         typecast,
       );
       if (undoable) {
-        history.push(target, {
-          kind: 'create',
-          records: result.created.map((r, i) => ({
-            id: r.id,
-            fields: list[result.createdIndexes[i]!]!.fields,
-          })),
-        });
+        history.push(
+          target,
+          {
+            kind: 'create',
+            records: result.created.map((r, i) => ({
+              id: r.id,
+              fields: list[result.createdIndexes[i]!]!.fields,
+            })),
+          },
+          part?.of,
+        );
       }
       return { created: result.created, failed: result.failed };
     },
-    'records.delete': async ({ target, records: list, readOnlyFields, undoable }) =>
-      deleteRows(target, list, readOnlyFields, undoable),
+    'records.delete': async ({ target, records: list, readOnlyFields, undoable, part }) =>
+      deleteRows(target, list, readOnlyFields, undoable, part?.of),
     'records.pendingDeletes': async () => ({ deletes: deletes.list() }),
     'records.retryDelete': async ({ id }) => {
       const { records } = await ready;
