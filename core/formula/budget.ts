@@ -3,10 +3,10 @@
  * filterByFormula) can bound it. Work is counted in units of roughly one character of plain text work (a few
  * nanoseconds): one per operator, call or field read, plus the size of every text or list a step reads or
  * makes (characters, and COST.item per list item). What is not proportional to a size is charged before it
- * runs, by its bound: a regex by its text's length times its program's size (RE2 matches in that time), a
- * replace by its matches, a list of holidays by its dates. So a budget stops an evaluation before any single
- * step could take long, never after. The count is only kept when the evaluation context carries a budget;
- * without one nothing is counted and nothing changes.
+ * runs, by its bound: a regex search by its text's length times its program's size (RE2 matches in that time),
+ * a replace's every restart by the rest of its text the same way, a list of holidays by its dates. So a budget
+ * stops an evaluation before any single step could take long, never after. The count is only kept when the
+ * evaluation context carries a budget; without one nothing is counted and nothing changes.
  */
 import type { FormulaValue } from './values';
 
@@ -21,7 +21,7 @@ export const COST = {
   item: 128,
   /** One piece of a text cut or joined (SUBSTITUTE's occurrences). */
   part: 200,
-  /** Starting one regex match (a matcher and its machine), whatever the text. */
+  /** Starting one regex search (a matcher and its machine), whatever the text: a replace starts one a match. */
   regexCall: 1_000,
   /**
    * One character of text against one instruction of a regex's program. re2js takes up to about 20 times a
@@ -30,8 +30,6 @@ export const COST = {
    * Find and Replace send over a large table stay within a read's budget.
    */
   regexStep: 4,
-  /** One match a regex replace goes through (a replacement appended, the search restarted). */
-  regexMatch: 2_000,
   /** One date read from text (several formats are tried in turn). */
   dateParse: 2_000,
   /** One calendar day a working-day count steps over. */

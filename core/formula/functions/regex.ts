@@ -3,7 +3,7 @@
  * syntax (inline flags such as `(?i)`, no lookaround or backreferences) and matching in linear time, so no
  * pattern in a filter can stall the server the way a backtracking RegExp can.
  */
-import { RE2JS } from 're2js';
+import { RE2JS, type Matcher } from 're2js';
 import { COST } from '../budget';
 import type { EvalContext, FormulaRecord, FunctionDef } from '../runtime';
 import { FormulaError, toText, type FormulaValue } from '../values';
@@ -29,11 +29,60 @@ export function compileRegex(pattern: string): RE2JS | FormulaError {
 
 /**
  * RE2 matches in time linear in the text times the pattern's program, and re2js takes that long on a pattern
- * whose machine keeps many states alive: the search is charged by that bound before it starts (see
- * ../budget), so no single match can outlast the budget.
+ * whose machine keeps many states alive: each search is charged by that bound over the text it may scan (from
+ * `from` to the end, and one step past it, where an empty text still runs the program: a leftmost match is
+ * known only once every earlier thread has died) before it starts (see ../budget), so no single search can
+ * outlast the budget.
  */
-function chargeSearch(ctx: EvalContext, text: string, re: RE2JS): void {
-  ctx.budget?.spend(COST.regexCall + text.length * re.programSize() * COST.regexStep);
+const searchBound = (text: string, re: RE2JS, from = 0) =>
+  COST.regexCall + (text.length - from + 1) * re.programSize() * COST.regexStep;
+
+/** Reading a match's groups runs the machine again over the match alone. */
+function chargeGroups(ctx: EvalContext, m: Matcher, re: RE2JS): void {
+  ctx.budget?.spend((m.end() - m.start()) * re.programSize() * COST.regexStep);
+}
+
+/**
+ * What one match's replacement may expand to, beyond its own characters: each `$` reference is at most the
+ * match (`$&`, `$1`, `$<name>`) or the whole text (`` $` ``, `$'`), as String.prototype.replace expands them.
+ */
+function referencesOf(replacement: string): { inMatch: number; inText: number } {
+  let inMatch = 0;
+  let inText = 0;
+  for (let i = replacement.indexOf('$'); i >= 0; i = replacement.indexOf('$', i + 1)) {
+    const next = replacement[i + 1];
+    if (next === '`' || next === "'") inText++;
+    else inMatch++;
+  }
+  return { inMatch, inText };
+}
+
+/**
+ * REGEX_REPLACE: the search restarts after every match, and each restart may scan the rest of the text (work
+ * quadratic in matches × text on a pattern like `(?:.*z)?a`), so each restart is charged its own bound before it
+ * runs, and the result's size is bounded before anything is built. Then the replace searches again, charged
+ * as much as the count's searches, and reads the groups of each match (the text once over).
+ */
+function regexReplace(s: string, re: RE2JS, args: FormulaValue[], ctx: EvalContext): FormulaValue {
+  const replacement = toText(args[2] as FormulaValue);
+  const refs = referencesOf(replacement);
+  const m = re.matcher(s);
+  let searched = searchBound(s, re);
+  let size = s.length;
+  while (m.find()) {
+    const matched = m.end() - m.start();
+    size += replacement.length + refs.inMatch * matched + refs.inText * s.length - matched;
+    ctx.budget?.spend(replacement.length);
+    if (size > MAX_TEXT_LENGTH)
+      return new FormulaError(
+        `The result of REGEX_REPLACE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
+      );
+    const next = searchBound(s, re, m.end());
+    ctx.budget?.spend(next);
+    searched += next;
+  }
+  ctx.budget?.spend(searched + searchBound(s, re) - COST.regexCall);
+  return re.matcher(s).replaceAll(replacement);
 }
 
 function withRegex(f: (text: string, re: RE2JS, args: FormulaValue[], ctx: EvalContext) => FormulaValue) {
@@ -41,7 +90,7 @@ function withRegex(f: (text: string, re: RE2JS, args: FormulaValue[], ctx: EvalC
     const re = compileRegex(toText(args[1] as FormulaValue));
     if (re instanceof FormulaError) return re;
     const text = toText(args[0] as FormulaValue);
-    chargeSearch(ctx, text, re);
+    ctx.budget?.spend(searchBound(text, re));
     return f(text, re, args, ctx);
   };
 }
@@ -65,11 +114,11 @@ export const regexFunctions: FunctionDef[] = [
     pure: true,
     signature: 'REGEX_EXTRACT(string, regex)',
     doc: 'The first part of string that regex matches (an error when none does).',
-    call: withRegex((s, re) => {
+    call: withRegex((s, re, _args, ctx) => {
       const m = re.matcher(s);
-      return m.find()
-        ? (m.group() ?? '')
-        : new FormulaError(`REGEX_EXTRACT() found no match for ${re.pattern()}`);
+      if (!m.find()) return new FormulaError(`REGEX_EXTRACT() found no match for ${re.pattern()}`);
+      chargeGroups(ctx, m, re);
+      return m.group() ?? '';
     }),
   },
   {
@@ -80,22 +129,6 @@ export const regexFunctions: FunctionDef[] = [
     pure: true,
     signature: 'REGEX_REPLACE(string, regex, replacement)',
     doc: 'string with every match of regex replaced ($1 refers to a group).',
-    call: withRegex((s, re, args, ctx) => {
-      const replacement = toText(args[2] as FormulaValue);
-      // The matches are counted first, each charged as it is found (a pattern may match at every
-      // character), and the result's size checked before anything is built; then the replace searches again.
-      const m = re.matcher(s);
-      let size = s.length;
-      while (m.find()) {
-        ctx.budget?.spend(COST.regexMatch + replacement.length);
-        size += replacement.length;
-        if (size > MAX_TEXT_LENGTH)
-          return new FormulaError(
-            `The result of REGEX_REPLACE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
-          );
-      }
-      chargeSearch(ctx, s, re);
-      return re.matcher(s).replaceAll(replacement);
-    }),
+    call: withRegex(regexReplace),
   },
 ];

@@ -72,10 +72,36 @@ describe('formula work budget', () => {
     ]) {
       const budget = new WorkBudget(Infinity);
       compile(text).evaluate(record, { budget });
-      expect(budget.used, text).toBeGreaterThan(100_000 * Math.min(COST.regexMatch, COST.part));
+      expect(budget.used, text).toBeGreaterThan(100_000 * Math.min(COST.regexCall, COST.part));
     }
     // `$` in SUBSTITUTE's new text is the character itself, never a reference to the match.
     expect(compile('SUBSTITUTE("a$b", "a", "$&$1$$")').evaluate(record)).toBe('$&$1$$$b');
+  });
+
+  it('charges each restart of a regex replace the rest of the text it may scan', () => {
+    // `(?:.*z)?a` matches each "a", but every search first follows `.*z` to the end of the text: the work is
+    // matches × text, which a charge of one search and a count of matches missed by hundreds of times.
+    const re = compileRegex('(?:.*z)?a');
+    if (!('programSize' in re)) throw new Error('the pattern compiles');
+    const n = 2_000;
+    const restarts = (n * (n - 1)) / 2;
+    const budget = new WorkBudget(Infinity);
+    compile(`REGEX_REPLACE(REPT(LEFT({Name}, 1), ${n}), "(?:.*z)?a", "z")`).evaluate(record, { budget });
+    expect(budget.used).toBeGreaterThan(2 * restarts * re.programSize() * COST.regexStep);
+    // At its full size the replace is refused before its restarts run (unbounded, it takes seconds).
+    const big = compile('REGEX_REPLACE(REPT(LEFT({Name}, 1), 20000), "(?:.*z)?a", "z")');
+    expect(() => big.evaluate(record, { budget: new WorkBudget(100_000_000) })).toThrow(FormulaCostError);
+  });
+
+  it("bounds a regex replace's result by what its references expand to, before it is built", () => {
+    // "$'" is the text after each match: 2,000 matches of "a" make 2,001,000 characters from 2,000.
+    const after = compile('REGEX_REPLACE(REPT("a", 2000), "a", "$\'")').evaluate(record);
+    expect(String((after as { message?: string }).message)).toContain('too large');
+    const groups = compile(`REGEX_REPLACE(REPT("ab", 500), "(ab)", "${'$1'.repeat(1_000)}")`).evaluate(
+      record,
+    );
+    expect(String((groups as { message?: string }).message)).toContain('too large');
+    expect(compile('REGEX_REPLACE("abcab", "(a)(b)", "$2$1")').evaluate(record)).toBe('bacba');
   });
 
   it('charges a list by its items and their text, and checks a join before it is built', () => {
