@@ -3,6 +3,7 @@
  * each and writes each figure's median, min and max, with the commit measured, to bench/results/<group>.json.
  * `--runs N` changes the count; under MIN_RUNS (a quick check that a group works) nothing is written.
  * `--hosted-latency` adds the client and mirror groups' jobs at the hosted service's latency (BenchOptions).
+ * `--help` prints the usage and the groups.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
@@ -44,14 +45,42 @@ function print(group: string, figures: BenchFigure[]): void {
   }
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
+const usage = (groups: string[]): string =>
+  `Usage: npm run bench -- [group...] [--runs N] [--hosted-latency]\n` +
+  `Groups (all without a name): ${groups.join(', ')}. Under ${MIN_RUNS} runs nothing is written.`;
+
+function args(): ReturnType<typeof parse> | undefined {
+  try {
+    return parse();
+  } catch (e) {
+    // An unknown option: said in a line with the usage, not as a stack.
+    console.error(e instanceof Error ? e.message : String(e));
+    return undefined;
+  }
+}
+
+const parse = () =>
+  parseArgs({
     options: {
       runs: { type: 'string', default: String(MIN_RUNS) },
       'hosted-latency': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
+
+async function main(): Promise<void> {
+  const parsed = args();
+  if (parsed === undefined || parsed.values.help) {
+    const text = usage(await listGroups());
+    if (parsed === undefined) {
+      console.error(text);
+      process.exit(2);
+    }
+    console.log(text);
+    return;
+  }
+  const { values, positionals } = parsed;
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) {
     console.error(`--runs takes a positive whole number, not "${values.runs}".`);
