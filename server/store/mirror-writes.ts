@@ -134,7 +134,7 @@ export class MirrorWrites {
    * with their ids, changed names and options are taken, and tables and fields no longer named are removed
    * with their cells. Fields of types this server does not know are left out and returned, and so is a link
    * field whose other side is left out (a pair is one relation: the copy would hold its edges on one side
-   * only, and the side copied later would start empty). A table whose primary field would be left out (or is
+   * only, and the side copied later would start empty) or that links to no table of the schema. A table whose primary field would be left out (or is
    * not among its fields) is refused before anything changes, since a table without its primary field cannot
    * be read, and the copy keeps the schema it had.
    */
@@ -142,9 +142,15 @@ export class MirrorWrites {
     const leftOut = new Set(
       tables.flatMap((t) => t.fields.filter((f) => !KNOWN_TYPES.has(f.type))).map((f) => f.id),
     );
+    // A link to a table the schema does not have (a service's error, or a hostile one) has no side to hold.
+    const tableIds = new Set(tables.map((t) => t.id));
     for (const t of tables)
       for (const f of t.fields)
-        if (f.type === 'multipleRecordLinks' && leftOut.has(String(f.options?.inverseLinkFieldId)))
+        if (
+          f.type === 'multipleRecordLinks' &&
+          (leftOut.has(String(f.options?.inverseLinkFieldId)) ||
+            !tableIds.has(String(f.options?.linkedTableId)))
+        )
           leftOut.add(f.id);
     const taken = this.db.prepare('SELECT base_id FROM tables WHERE id = ?');
     for (const t of tables) {

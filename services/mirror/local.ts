@@ -28,11 +28,8 @@ export class LocalRefusal extends ServiceError {
    */
   taken: ReadonlySet<string> = new Set();
 
-  constructor(method: string, path: string, status: number, text: string) {
-    super(
-      'invalid-request',
-      `The offline copy cannot hold what the service sent (the local server refused ${method} ${path}: ${status} ${text.slice(0, 300)})`,
-    );
+  constructor(why: string) {
+    super('invalid-request', `The offline copy cannot hold what the service sent (${why})`);
   }
 }
 
@@ -41,25 +38,37 @@ const READ_PAGE = 1000;
 const WRITE_CHUNK = 500;
 /** Bytes of records a write carries: half the route's bound, which leaves room for the rest of its body. */
 const WRITE_BYTES = MAX_RECORDS_BODY / 2;
+/** The largest record the route takes, alone in a write: its bound, less room for the rest of the body. */
+const RECORD_BYTES = MAX_RECORDS_BODY - 64 * 1024;
 
 /**
- * Records in writes of at most WRITE_CHUNK records and WRITE_BYTES of JSON (a record larger than that alone,
- * which the route refuses with a 413 as it would any body past its bound).
+ * Records in writes of at most WRITE_CHUNK records and WRITE_BYTES of JSON (a record larger than that alone).
+ * A record past RECORD_BYTES refuses the whole write before any of it is sent, naming the record, rather than
+ * being left out: a copy said ready holds every record of the service, and the merge would take one left out
+ * for made there at each run. The pull ends with this error, as for any cell the copy cannot hold.
  */
-function* writeChunks(records: RecordData[]): Generator<RecordData[]> {
+function writeChunks(tableId: string, records: RecordData[]): RecordData[][] {
+  const sizes = records.map((r) => Buffer.byteLength(JSON.stringify(r.fields)));
+  sizes.forEach((size, i) => {
+    if (size > RECORD_BYTES)
+      throw new LocalRefusal(
+        `record ${records[i]!.id} of table ${tableId} is ${size} bytes, over the ${RECORD_BYTES} bytes a record of the copy may hold`,
+      );
+  });
+  const chunks: RecordData[][] = [];
   let chunk: RecordData[] = [];
   let bytes = 0;
-  for (const r of records) {
-    const size = Buffer.byteLength(JSON.stringify(r.fields));
-    if (chunk.length > 0 && (chunk.length >= WRITE_CHUNK || bytes + size > WRITE_BYTES)) {
-      yield chunk;
+  records.forEach((r, i) => {
+    if (chunk.length > 0 && (chunk.length >= WRITE_CHUNK || bytes + sizes[i]! > WRITE_BYTES)) {
+      chunks.push(chunk);
       chunk = [];
       bytes = 0;
     }
     chunk.push(r);
-    bytes += size;
-  }
-  if (chunk.length > 0) yield chunk;
+    bytes += sizes[i]!;
+  });
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
 }
 
 export class LocalCopy {
@@ -90,7 +99,10 @@ export class LocalCopy {
         });
         const text = await res.text();
         if (res.ok) return JSON.parse(text) as T;
-        if (res.status < 500) throw new LocalRefusal(method, path, res.status, text);
+        if (res.status < 500)
+          throw new LocalRefusal(
+            `the local server refused ${method} ${path}: ${res.status} ${text.slice(0, 300)}`,
+          );
         last = new ServiceError(
           'network',
           `The local copy refused ${method} ${path}: ${res.status} ${text.slice(0, 300)}`,
@@ -157,7 +169,7 @@ export class LocalCopy {
   ): Promise<Set<string>> {
     const skipped = new Set<string>();
     const taken = new Set<string>();
-    for (const list of writeChunks(records)) {
+    for (const list of writeChunks(tableId, records)) {
       const chunk = list.map((r) => ({ id: r.id, createdTime: r.createdTime, fields: r.fields }));
       const answer = await this.call<{ skipped?: string[]; modifiedTime?: string }>(
         'POST',

@@ -132,11 +132,27 @@ export class MirrorPull {
     // Local changes in what the copy is about to lose are kept as conflicts first: a run killed after the copy
     // took the new schema could not find them again.
     const lost = claimed ? await leavingChanges(this.ctx, m, leavingFields(m.schema, schema)) : [];
+    const listed = new Set(this.ctx.store.conflicts(m.id).map((c) => `${c.recordId} ${c.fieldId}`));
+    const added = lost.filter((c) => !listed.has(`${c.recordId} ${c.fieldId}`));
     this.ctx.store.transaction(() => {
       for (const c of lost) this.ctx.store.putConflict(m.id, c, newConflictId);
     });
     run.result.schemaChanges.push(...lostSentences(lost));
-    const applied = await this.ctx.local.applySchema(m.sourceBaseId, m.baseName, schema);
+    const applied = await this.ctx.local
+      .applySchema(m.sourceBaseId, m.baseName, schema)
+      .catch((e: unknown) => {
+        // A schema the copy refuses (a primary field of a type it cannot hold) changes nothing in it: the
+        // changes kept for it are still the copy's, to be sent by the next sync, not conflicts (found by the
+        // remote fuzzer, seeds 24 and 26: an edit of the primary field held as a conflict, never sent); and a
+        // first pull's copy has no base, so the mirror claims none (a later run read its tables: a 404).
+        if (e instanceof LocalRefusal) {
+          this.ctx.store.transaction(() => {
+            for (const c of added) this.ctx.store.dropConflict(m.id, c.recordId, c.fieldId);
+          });
+          if (!claimed) m.schema = [];
+        }
+        throw e;
+      });
     const skipped = new Set(applied.skipped.map((f) => f.id));
     const kept = schema.map((t) => ({ ...t, fields: t.fields.filter((f) => !skipped.has(f.id)) }));
     if (claimed) run.result.schemaChanges.push(...schemaChanges(m.schema, kept));
