@@ -342,6 +342,25 @@ describe('each question says what its walk costs, and the walk spends no more', 
     expect(listed(from)).toBe(0);
   }, 30_000);
 
+  it('group counts of the whole view ask as its summary does; yes reads at most what it said, counted as summaries', async () => {
+    const summaries = async () =>
+      (await h.call('budget.report', {})).scopes.reduce((n, s) => n + (s.purposes.summary ?? 0), 0);
+    const before = await summaries();
+    const from = proxy.log.length;
+    const grouping = h.call('view.aggregate', { viewId, groupBy: [{ field: 'Status' }], scope: 'all' });
+    const ask = await askOf('summary');
+    expect(ask).toMatchObject({ subject: 'Summarise the whole of Tasks', calls: 10 });
+    expect(listed(from)).toBe(0);
+    await h.call('budget.answer', { askId: ask.askId, choice: 'yes' });
+    const grouped = await grouping;
+    expect(grouped.declined).toBeFalsy();
+    expect(grouped.groups?.reduce((n, g) => n + g.count, 0)).toBe(1000);
+    const spent = proxy.log.length - from;
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(ask.calls!);
+    expect((await summaries()) - before).toBe(listed(from));
+  }, 60_000);
+
   const replace = (replaceId: string) =>
     h.call('replace.preview', {
       replaceId,
