@@ -18,7 +18,9 @@ async function firstTasks(harness: Harness, n: number): Promise<RecordData[]> {
 
 describe('edit queue against the local server', () => {
   it('sends 30 quick edits in at most 3 PATCH requests, each value as typed', async () => {
-    h = await startHarness();
+    // The batching window held open: on a loaded machine a 10 ms pause can outlast the 200 ms settle, and
+    // what is promised is batches of 10 within one window, not the machine's speed.
+    h = await startHarness({ queue: { settleMs: 60_000, maxHoldMs: 60_000 } });
     const tasks = await firstTasks(h, 30);
     const target = h.target('Tasks');
     for (const [i, rec] of tasks.entries()) {
