@@ -152,10 +152,8 @@ export class MirrorWrites {
             !tableIds.has(String(f.options?.linkedTableId)))
         )
           leftOut.add(f.id);
-    const taken = this.db.prepare('SELECT base_id FROM tables WHERE id = ?');
+    this.checkOwners(baseId, tables);
     for (const t of tables) {
-      const owner = taken.get(t.id) as { base_id: string } | undefined;
-      if (owner && owner.base_id !== baseId) throw conflict(`Table ${t.id} belongs to another base`);
       const primary = t.fields.find((f) => f.id === t.primaryFieldId);
       if (!primary)
         throw conflict(`Table ${t.id}'s primary field ${t.primaryFieldId} is not among its fields`);
@@ -194,6 +192,44 @@ export class MirrorWrites {
     })();
     this.catalog.reload();
     return { skipped };
+  }
+
+  /**
+   * Every id of a schema stays with its owner: a table of another base, a field or view of another table (the
+   * upsert would move it, and its table lose it), an id named twice, or a link to another base's table is
+   * refused before anything changes.
+   */
+  private checkOwners(baseId: string, tables: MirrorTableSpec[]): void {
+    const named = new Set<string>();
+    const once = (id: string) => {
+      if (named.has(id)) throw conflict(`The schema names ${id} more than once`);
+      named.add(id);
+    };
+    const tableOwner = this.sql('SELECT base_id AS owner FROM tables WHERE id = ?');
+    const fieldOwner = this.sql('SELECT table_id AS owner FROM fields WHERE id = ?');
+    const viewOwner = this.sql('SELECT table_id AS owner FROM views WHERE id = ?');
+    const owned = (statement: Statement, id: string, owner: string, what: string, by = id) => {
+      const row = statement.get(id) as { owner: string } | undefined;
+      if (row && row.owner !== owner)
+        throw conflict(
+          `${by === id ? '' : `Field ${by} links to `}${what} ${id}, which belongs to another ${what === 'Table' ? 'base' : 'table'}`,
+        );
+    };
+    for (const t of tables) {
+      once(t.id);
+      owned(tableOwner, t.id, baseId, 'Table');
+      for (const f of t.fields) {
+        once(f.id);
+        owned(fieldOwner, f.id, t.id, 'Field');
+        // A link's table gone from the schema is the copy's to keep (its edits wait); another base's is not.
+        if (f.type === 'multipleRecordLinks' && f.options?.linkedTableId !== undefined)
+          owned(tableOwner, String(f.options.linkedTableId), baseId, 'Table', f.id);
+      }
+      for (const v of t.views) {
+        once(v.id);
+        owned(viewOwner, v.id, t.id, 'View');
+      }
+    }
   }
 
   /** Removes a base with its tables, fields, views and records; answers whether there was one. */
