@@ -16,6 +16,11 @@ const table = (id: string, field: string, view: string, more: object[] = []) => 
   fields: [{ id: field, name: 'Name', type: 'singleLineText' }, ...more],
   views: [{ id: view, name: 'Grid view', type: 'grid' }],
 });
+/** A base of one table, its primary field and view named. */
+const inOtherBase = (field: string, view: string, more: object[] = []): [string, object[]] => [
+  'appOwnersOther001',
+  [table('tblOwnersOther001', field, view, more)],
+];
 const put = (base: string, tables: object[]) =>
   server.request('PUT', `/_tabledesk/mirror/bases/${base}`, { name: base, tables });
 
@@ -44,8 +49,7 @@ describe('a mirrored schema naming ids it does not own', () => {
     ],
     [
       "a field of another base's table",
-      'appOwnersOther001',
-      [table('tblOwnersOther001', 'fldOwnersFirst001', 'viwOwnersOther001')],
+      ...inOtherBase('fldOwnersFirst001', 'viwOwnersOther001'),
       'fldOwnersFirst001',
     ],
     [
