@@ -78,6 +78,10 @@ const CHECKS: [string, DrawnFault][] = [
   ['a record twice in a walk (core/api/offsets.ts WalkedIds)', every('list', 'ids again', idsAcrossPages)],
   ['a record twice in a page (core/api/offsets.ts WalkedIds)', recordEdit('a record id twice in a page')],
   ['a cell of a wrong type (server/store/mirror-cells.ts)', recordEdit('a cell of a wrong type')],
+  [
+    'cells not named by field ids (services/mirror/remote-records.ts)',
+    recordEdit('fields of a wrong type', { id: 7 }),
+  ],
   ['a table id named twice (core/api/schema-answer.ts)', schemaEdit('duplicate table ids')],
   [
     'a primary field the copy cannot hold refuses the schema (server/store/mirror-writes.ts)',
