@@ -4,15 +4,25 @@
  * nanoseconds): one per operator, call or field read, plus the size of every text or list a step reads or
  * makes (characters, and COST.item per list item). What is not proportional to a size is charged before it
  * runs, by its bound: a regex search by its text's length times its program's size (RE2 matches in that time),
- * a replace's every restart by the rest of its text the same way, a list of holidays by its dates. So a budget
- * stops an evaluation before any single step could take long, never after. The count is only kept when the
- * evaluation context carries a budget; without one nothing is counted and nothing changes.
+ * a list of holidays by its dates. So a budget stops an evaluation before any single step could take long,
+ * never after. One loop is charged by the work known done instead: a regex replace's restarts, each by the text
+ * it passed. Each restart's bound (the rest of the text) is charged up front as the first search, but the sum
+ * of those bounds is quadratic and hundreds of times the real work of ordinary patterns (`\s+` over a 2,000
+ * character note), while a pattern that scans to the end at every restart (`(?:.*z)?a`) does that work; so
+ * the loop checks the clock between restarts (`check`). The count is only kept when the evaluation context
+ * carries a budget; without one nothing is counted and nothing changes.
  */
 import type { FormulaValue } from './values';
 
 export interface EvalBudget {
   /** Counts `units` of work; throws FormulaCostError once the budget is spent. */
   spend(units: number): void;
+  /**
+   * Throws FormulaCostError once the evaluation has run too long on the clock. Called between the steps of a
+   * loop whose units are charged by the work known done, not by its bound (a regex replace's restarts), so
+   * such a loop stops within one step of its time.
+   */
+  check?(): void;
 }
 
 /** Units of the steps whose cost is not one character's (measured on re2js and V8, see the tests). */
@@ -44,14 +54,22 @@ export class FormulaCostError extends Error {
   }
 }
 
-/** A budget of `limit` units, spent once. */
+/** A budget of `limit` units, spent once, and of `ms` on the clock for the loops that `check()` it. */
 export class WorkBudget implements EvalBudget {
   used = 0;
-  constructor(readonly limit: number) {}
+  private readonly started = performance.now();
+  constructor(
+    readonly limit: number,
+    readonly ms = Infinity,
+  ) {}
 
   spend(units: number): void {
     this.used += units;
     if (this.used > this.limit) throw new FormulaCostError();
+  }
+
+  check(): void {
+    if (performance.now() - this.started > this.ms) throw new FormulaCostError('it ran too long');
   }
 }
 

@@ -20,8 +20,12 @@ interface Compiled {
   constant: boolean;
 }
 
-/** Work a compile may spend folding constant calls; past it, the calls are left to run (and be counted). */
+/**
+ * Work a compile may spend folding constant calls, in units and on the clock (a regex replace's restarts are
+ * bounded by time: see ./budget); past either, the calls are left to run (and be counted).
+ */
 const FOLD_LIMIT = 10_000_000;
+const FOLD_MS = 50;
 
 /**
  * A constant. One made of text or a list costs its length each time it is read, like any other value (a
@@ -256,7 +260,7 @@ function guard(run: Evaluator): Evaluator {
 }
 
 export function compileAst(ast: Node, fields: Fields): Evaluator {
-  return guard(compileNode(ast, fields, new WorkBudget(FOLD_LIMIT)).run);
+  return guard(compileNode(ast, fields, new WorkBudget(FOLD_LIMIT, FOLD_MS)).run);
 }
 
 export function referencedFields(ast: Node, fields: Fields): string[] {

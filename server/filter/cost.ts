@@ -53,9 +53,13 @@ export class RequestWork implements EvalBudget {
       throw new FormulaCostError('it needs more work than one request may take');
     if (this.record >= this.checkAt) {
       this.checkAt = this.record + CHECK_EVERY;
-      if (performance.now() - this.recordStarted > RECORD_MS)
-        throw new FormulaCostError('one record took too long to compute');
+      this.check();
     }
+  }
+
+  check(): void {
+    if (performance.now() - this.recordStarted > RECORD_MS)
+      throw new FormulaCostError('one record took too long to compute');
   }
 }
 

@@ -29,13 +29,12 @@ export function compileRegex(pattern: string): RE2JS | FormulaError {
 
 /**
  * RE2 matches in time linear in the text times the pattern's program, and re2js takes that long on a pattern
- * whose machine keeps many states alive: each search is charged by that bound over the text it may scan (from
- * `from` to the end, and one step past it, where an empty text still runs the program: a leftmost match is
- * known only once every earlier thread has died) before it starts (see ../budget), so no single search can
- * outlast the budget.
+ * whose machine keeps many states alive: a search is charged by that bound over the text, and one step past
+ * it (an empty text still runs the program: a leftmost match is known only once every earlier thread has
+ * died), before it starts (see ../budget), so no single search can outlast the budget.
  */
-const searchBound = (text: string, re: RE2JS, from = 0) =>
-  COST.regexCall + (text.length - from + 1) * re.programSize() * COST.regexStep;
+const searchBound = (text: string, re: RE2JS) =>
+  COST.regexCall + (text.length + 1) * re.programSize() * COST.regexStep;
 
 /** Reading a match's groups runs the machine again over the match alone. */
 function chargeGroups(ctx: EvalContext, m: Matcher, re: RE2JS): void {
@@ -58,30 +57,37 @@ function referencesOf(replacement: string): { inMatch: number; inText: number } 
 }
 
 /**
- * REGEX_REPLACE: the search restarts after every match, and each restart may scan the rest of the text (work
- * quadratic in matches × text on a pattern like `(?:.*z)?a`), so each restart is charged its own bound before it
- * runs, and the result's size is bounded before anything is built. Then the replace searches again, charged
- * as much as the count's searches, and reads the groups of each match (the text once over).
+ * REGEX_REPLACE: the search restarts after every match. Each restart is charged the text it passed (its
+ * match and what lay before it, one step past), the work RE2 does on ordinary patterns; a pattern that scans
+ * on to the end of the text at every restart does quadratic work the units cannot see, so the clock is
+ * checked between restarts (see ../budget), and each restart alone is bounded by the first search's charge.
+ * The result's size is bounded before anything is built; then the replace searches again, charged as much as
+ * the count's searches, which the clock check has already kept within the record's time.
  */
 function regexReplace(s: string, re: RE2JS, args: FormulaValue[], ctx: EvalContext): FormulaValue {
   const replacement = toText(args[2] as FormulaValue);
   const refs = referencesOf(replacement);
   const m = re.matcher(s);
-  let searched = searchBound(s, re);
+  const passed = (from: number, to: number) =>
+    COST.regexCall + (to - from + 1) * re.programSize() * COST.regexStep;
+  let searched = 0;
+  let from = 0;
   let size = s.length;
   while (m.find()) {
     const matched = m.end() - m.start();
     size += replacement.length + refs.inMatch * matched + refs.inText * s.length - matched;
-    ctx.budget?.spend(replacement.length);
     if (size > MAX_TEXT_LENGTH)
       return new FormulaError(
         `The result of REGEX_REPLACE() is too large to compute (over ${MAX_TEXT_LENGTH} characters)`,
       );
-    const next = searchBound(s, re, m.end());
-    ctx.budget?.spend(next);
-    searched += next;
+    const work = passed(from, m.end()) + replacement.length;
+    ctx.budget?.spend(work);
+    ctx.budget?.check?.();
+    searched += work;
+    // An empty match at `end` restarts one character on (as RE2 does), so a restart passes at least one.
+    from = Math.max(m.end(), from + 1);
   }
-  ctx.budget?.spend(searched + searchBound(s, re) - COST.regexCall);
+  ctx.budget?.spend(searched + searchBound(s, re));
   return re.matcher(s).replaceAll(replacement);
 }
 
