@@ -52,6 +52,8 @@ export interface HarnessOptions {
   exportDestination?: AppServicesOptions['exportDestination'];
   autoSyncMinuteMs?: number;
   journalFiles?: AppServicesOptions['journalFiles'];
+  /** The edit queue's batching timing (a test that counts batches holds its window open). */
+  editQueue?: AppServicesOptions['editQueue'];
   /** Runs on the fresh user-data folder before the services start (files an earlier run left). */
   prepare?: (userDataDir: string) => Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     exportDestination: options.exportDestination,
     ...(options.autoSyncMinuteMs === undefined ? {} : { autoSyncMinuteMs: options.autoSyncMinuteMs }),
     journalFiles: options.journalFiles,
+    editQueue: options.editQueue,
   });
   const events: Harness['events'] = [];
   services.events.subscribe((event, payload) => events.push({ event, payload }));
