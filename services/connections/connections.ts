@@ -93,19 +93,33 @@ export class Connections {
     this.options.secrets.add(request.apiKey);
     const id = request.id ?? `con${randomBytes(8).toString('hex')}`;
     const profile: Profile = { id, name: request.name, baseUrl: request.baseUrl, remember: request.remember };
-    const outcome = await this.profiles.update((list) => {
+    const before = (await this.profiles.list()).find((p) => p.id === id);
+    if (before === undefined && request.id !== undefined)
+      throw new ServiceError('not-found', `No connection ${id}.`);
+    if (before !== undefined && !sameBaseUrl(before.baseUrl, request.baseUrl)) {
+      if (request.apiKey === undefined) throw new ServiceError('invalid-request', NEW_URL_NEEDS_KEY);
+      // The old key is bound to the old URL: it goes before the profile names the new one, so no failure
+      // below (the OS refusing to seal the new key) can leave the old key under the new URL.
+      this.sessionKeys.delete(id);
+      await this.options.vault.delete(vaultName(id));
+    }
+    await this.profiles.update((list) => {
       const at = list.findIndex((p) => p.id === id);
-      if (at === -1 && request.id !== undefined) return 'not-found';
-      if (at !== -1 && request.apiKey === undefined && !sameBaseUrl(list[at]!.baseUrl, request.baseUrl)) {
-        return 'needs-key';
-      }
       if (at === -1) list.push(profile);
       else list[at] = profile;
-      return 'saved';
     });
-    if (outcome === 'not-found') throw new ServiceError('not-found', `No connection ${id}.`);
-    if (outcome === 'needs-key') throw new ServiceError('invalid-request', NEW_URL_NEEDS_KEY);
-    await this.placeKey(id, request.apiKey, request.remember);
+    try {
+      await this.placeKey(id, request.apiKey, request.remember);
+    } catch (e) {
+      // A save whose key could not be kept is not saved: the connection is as it was (a new one is gone).
+      await this.profiles.update((list) => {
+        const at = list.findIndex((p) => p.id === id);
+        if (at === -1) return;
+        if (before === undefined) list.splice(at, 1);
+        else list[at] = before;
+      });
+      throw e;
+    }
     this.forget(id);
     const info = this.options.vault.info();
     const connection = this.summary(profile, await this.options.vault.names());

@@ -56,6 +56,8 @@ export interface HarnessOptions {
   editQueue?: AppServicesOptions['editQueue'];
   /** Runs on the fresh user-data folder before the services start (files an earlier run left). */
   prepare?: (userDataDir: string) => Promise<void>;
+  /** How the key vault seals a key (default: as it is; tests make the OS refuse). */
+  seal?: (plain: string) => Promise<string>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -64,7 +66,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   await options.prepare?.(userDataDir);
   const services = createAppServices({
     userDataDir,
-    vault: createFileVault(join(userDataDir, 'keys.json')),
+    vault: createFileVault(join(userDataDir, 'keys.json'), { seal: options.seal }),
     door: 'browser',
     version: 'test',
     embedded: {

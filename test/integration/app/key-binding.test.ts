@@ -7,6 +7,7 @@ import { connectSocketBridge } from '../../../core/contract/socket-bridge';
 import type { BrowserApp } from '../../../host/launch';
 import { startEchoKeyServer } from '../../support/echo-key-server';
 import type { EchoKeyServer } from '../../support/echo-key-server';
+import { ServiceError } from '../../../services/errors';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
 import { pageSocket, startStandInDoor } from './stand-in-door';
@@ -79,6 +80,48 @@ describe('a saved key is bound to its base URL', () => {
       expect(moved.connection.baseUrl).toBe(echo.url);
     }
     expect(echo.received).toEqual([]);
+  });
+
+  it('leaves no key under a URL it was not saved with when the OS refuses to seal the new one', async () => {
+    let refuse = false;
+    const seal = async (plain: string) => {
+      if (refuse) throw new ServiceError('storage', 'The system refused to encrypt the key.');
+      return plain;
+    };
+    h = await startHarness({ seal });
+    echo = await startEchoKeyServer();
+    const server = (await h.services.embedded)!;
+    const { connection } = await h.call('connections.save', {
+      name: 'Local',
+      baseUrl: server.url,
+      apiKey: server.apiKey,
+      remember: true,
+    });
+    refuse = true;
+    await expect(
+      h.call('connections.save', {
+        id: connection.id,
+        name: 'Moved',
+        baseUrl: echo.url,
+        apiKey: KEY,
+        remember: true,
+      }),
+    ).rejects.toMatchObject({ kind: 'storage' });
+    // The save did not happen: the connection is where it was, and its old key, bound to the old URL, is gone
+    // with the move the user asked for (it is typed again), never sent to the new URL.
+    const list = await h.call('connections.list', {});
+    expect(list.connections.find((c) => c.id === connection.id)).toMatchObject({
+      name: 'Local',
+      baseUrl: server.url,
+      hasKey: false,
+    });
+    await h.call('meta.bases', { connectionId: connection.id }).catch(() => undefined);
+    expect(echo.received).toEqual([]);
+    // A new connection whose key cannot be kept is not saved at all.
+    await expect(
+      h.call('connections.save', { name: 'New', baseUrl: echo.url, apiKey: KEY, remember: true }),
+    ).rejects.toMatchObject({ kind: 'storage' });
+    expect((await h.call('connections.list', {})).connections.map((c) => c.name)).not.toContain('New');
   });
 
   it('refuses a key written into the base URL, where it would be shown and stored in plain text', async () => {
