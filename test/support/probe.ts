@@ -16,14 +16,26 @@ export interface ProbeReport {
 
 const LOOP = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { url, apiKey, everyMs } = workerData;
+const { url, apiKey, everyMs, hangMs } = workerData;
 let stop = false;
 let worstMs = 0;
 let probes = 0;
+let doing = '';
 const failures = [];
-parentPort.on('message', () => { stop = true; });
+parentPort.on('message', (m) => {
+  if (m && m.doing !== undefined) doing = m.doing;
+  else stop = true;
+});
+let due = performance.now();
+if (hangMs !== undefined) {
+  setInterval(() => {
+    const waited = performance.now() - due;
+    if (waited < hangMs) return;
+    require('node:fs').writeSync(2, '\\nThe server answered no probe for ' + Math.round(waited) + ' ms: a request hangs it; the process is ended so the suite does not stall.\\n' + doing + '\\n');
+    process.kill(process.pid, 'SIGKILL');
+  }, 250).unref();
+}
 (async () => {
-  let due = performance.now();
   while (!stop) {
     try {
       const res = await fetch(url + '/v0/meta/whoami', { headers: { authorization: 'Bearer ' + apiKey } });
@@ -46,12 +58,22 @@ export class Probe {
   private readonly worker: Worker;
   private readonly report: Promise<ProbeReport>;
 
-  constructor(url: string, apiKey: string, everyMs = 10) {
-    this.worker = new Worker(LOOP, { eval: true, workerData: { url, apiKey, everyMs } });
+  /**
+   * `hangMs`: a probe unanswered that long means a request holds the server's thread for good (an in-process
+   * server, so no timer of the test's can fire): the probe's thread prints what was running (`doing`) and ends
+   * the process, which fails the test file at once instead of stalling the suite.
+   */
+  constructor(url: string, apiKey: string, everyMs = 10, hangMs?: number) {
+    this.worker = new Worker(LOOP, { eval: true, workerData: { url, apiKey, everyMs, hangMs } });
     this.report = new Promise((resolve, reject) => {
       this.worker.once('message', resolve);
       this.worker.once('error', reject);
     });
+  }
+
+  /** What runs beside the probe, printed if the server hangs. */
+  doing(what: string): void {
+    this.worker.postMessage({ doing: what });
   }
 
   /** Stops probing and gives the report (the probe in flight is answered first). */

@@ -4,6 +4,7 @@
  * other bytes than its path names).
  */
 import fc from 'fast-check';
+import { costlyFormulas, size } from './costly';
 import type { HostileWorld } from './world';
 
 export interface Answer {
@@ -18,7 +19,13 @@ export interface Attack {
   send(w: HostileWorld): Promise<{ answers: Answer[]; problems: string[] }>;
 }
 
-/** One request with the server's key (or none), its answer kept whole. */
+/**
+ * How long one answer may take: a read stops its own computing after 10 s (server/filter/cost.ts), so past
+ * this the request hangs. A hang that holds the server's thread is caught by the probe (see target.ts).
+ */
+const ANSWER_MS = 20_000;
+
+/** One request with the server's key (or none), its answer kept whole; no answer in ANSWER_MS throws. */
 async function ask(
   w: HostileWorld,
   what: string,
@@ -27,15 +34,26 @@ async function ask(
   body?: unknown,
   withKey = true,
 ): Promise<Answer & { body: unknown; bytes: Buffer }> {
-  const res = await fetch(new URL(path, w.server.url), {
-    method,
-    headers: {
-      ...(withKey ? { authorization: `Bearer ${w.server.apiKey}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const bytes = Buffer.from(await res.arrayBuffer());
+  const signal = AbortSignal.timeout(ANSWER_MS);
+  let res: Response;
+  let bytes: Buffer;
+  try {
+    res = await fetch(new URL(path, w.server.url), {
+      method,
+      signal,
+      headers: {
+        ...(withKey ? { authorization: `Bearer ${w.server.apiKey}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    bytes = Buffer.from(await res.arrayBuffer());
+  } catch (e) {
+    if (!signal.aborted) throw e;
+    throw new Error(`${what}: ${method} ${path.slice(0, 300)} had no answer in ${ANSWER_MS / 1000} s`, {
+      cause: e,
+    });
+  }
   const text = bytes.toString('latin1');
   let parsed: unknown;
   try {
@@ -52,12 +70,6 @@ const one = async (a: Promise<Answer>) => ({ answers: [await a], problems: [] })
 const LARGE_PROGRAMS = ['(?:a?){1000}a{1000}[0-9]', '(?:(?:a*)*){500}b', '[a-z]{1,1000}[0-9]{1,1000}'];
 /** Regexes that backtrack in engines other than RE2, with small programs. */
 const BACKTRACKERS = ['(a+)+$', '(x|xx)+y', '.*.*.*.*.*.*='];
-
-/**
- * An attack's size: anywhere in its range, or (`full`) at its top, where a guard removed shows as a stall. A
- * drawn round has one attack of every class at full size (see everyClass), so it too catches a removed guard.
- */
-const size = (max: number, full: boolean) => (full ? fc.constant(max) : fc.integer({ min: 1, max }));
 
 const regexFormula = (full: boolean) =>
   fc
@@ -122,6 +134,14 @@ const fieldWith = (f: string): Attack => ({
   },
 });
 const regexThroughField = (full: boolean) => regexFormula(full).map(fieldWith);
+
+/** A costly formula of every shape (./costly), each through a route drawn of list, count, aggregate, field. */
+const costlyThroughAnyRoute = (full: boolean) =>
+  costlyFormulas(full).map((formula) =>
+    fc
+      .tuple(formula, fc.constantFrom(listWith, countWith, aggregateWith, fieldWith))
+      .map(([f, route]) => route(f)),
+  );
 
 /**
  * Each sent attack's own mark: an attack sent again (the warm-up, a shrink) still writes something new, where
@@ -346,7 +366,11 @@ const crlfWrite = fc
   })
   .map(crlfOf);
 
-/** One arbitrary of every class, its sizes drawn in their range or at their top. */
+/**
+ * One arbitrary of every class, its sizes drawn in their range or (`full`) at their top, where a guard removed
+ * shows as a stall: a drawn round has one attack of every class at full size (see everyClass), so it too
+ * catches a removed guard.
+ */
 const classes = (full: boolean) => [
   regexThroughList(full),
   regexThroughCount(full),
@@ -358,6 +382,7 @@ const classes = (full: boolean) => [
   heavyDecode,
   tamper,
   crlfWrite,
+  ...costlyThroughAnyRoute(full),
 ];
 
 /** Any one attack, of any size. */

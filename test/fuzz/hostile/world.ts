@@ -1,5 +1,5 @@
 /**
- * The hostile-requests fuzzer's world: the real local server with the demo base (Tasks link to People), a
+ * The hostile-requests fuzzer's world: the real local server with the demo base (3,500 Tasks, linked to People), a
  * chain of rollups over ten tables of four records, a mirrored table with files, a stored image and its signed
  * link, and a 16-bit PNG heavy to decode.
  */
@@ -110,7 +110,7 @@ async function makeMirror(s: LocalServer): Promise<HostileWorld['mirror']> {
 }
 
 export async function startHostileWorld(): Promise<HostileWorld> {
-  const server = await startLocalServer({ demo: { largeTableRecords: 500 } });
+  const server = await startLocalServer({ demo: { largeTableRecords: 3_500 } });
   try {
     const page = await ok(server.request('GET', `/v0/${server.baseId}/People?pageSize=20`));
     const people = page.body.records.map((r: { id: string }) => r.id) as string[];
