@@ -106,6 +106,11 @@ export class RecordStore {
   /** Records the write under way has created, and other records it has computed again. */
   private created = 0;
   private recomputed = 0;
+  /**
+   * The records typecast names for the record being written, by linked table and name: created with it (see
+   * bear()), their link back to it in the row they are inserted with, so each is written once.
+   */
+  private readonly unborn = new Map<Table, Map<string, { id: string; links: Field[] }>>();
   /** Linkers waiting to be computed again by the write under way (see settle()). */
   private pending: PendingSet | undefined;
   /** The tables' ranks `pending` takes its records by. */
@@ -163,6 +168,7 @@ export class RecordStore {
       });
     } finally {
       this.choicesAdded.clear();
+      this.unborn.clear();
       this.work = undefined;
       this.pending = undefined;
       this.ranks = undefined;
@@ -337,34 +343,86 @@ export class RecordStore {
     ).map((r) => r.detail);
   }
 
-  private insertAll(table: Table, list: Record<string, unknown>[], opts: WriteOptions): StoredRecord[] {
-    const autoNumbers = table.fields.filter((f) => f.type === 'autoNumber');
-    let next = autoNumbers.length > 0 ? this.catalog.takeAutoNumbers(table, list.length) : 0;
-    this.created += list.length;
+  /** Counts records the write under way creates; past MAX_WRITE_CREATES it is refused before any is written. */
+  private countCreates(n: number): void {
+    this.created += n;
     if (this.created > MAX_WRITE_CREATES)
       throw new ServiceError(
         422,
         'INVALID_RECORDS',
         `This write would create ${this.created} records (typecast creates one for each new link name); a write may create at most ${MAX_WRITE_CREATES}`,
       );
+  }
+
+  private insertAll(table: Table, list: Record<string, unknown>[], opts: WriteOptions): StoredRecord[] {
+    const autoNumbers = table.fields.filter((f) => f.type === 'autoNumber');
+    let next = autoNumbers.length > 0 ? this.catalog.takeAutoNumbers(table, list.length) : 0;
+    this.countCreates(list.length);
     const writer = this.writer(opts);
     const now = new Date().toISOString();
     return list.map((fields) => {
-      const data: Record<string, unknown> = {};
-      for (const [field, value] of this.byField(table, fields)) {
-        const v = writeCell(field, value, writer);
-        if (v !== undefined) data[field.id] = v;
-      }
+      const data = this.cells(table, fields, writer);
       for (const f of autoNumbers) data[f.id] = next;
       next++;
       const rec: StoredRecord = { seq: 0, id: newId('rec'), createdTime: now, modifiedTime: now, data };
-      this.computeDerived(table, rec);
-      rec.seq = (
-        this.sql.insert.get(rec.id, table.id, now, now, JSON.stringify(data)) as { seq: number }
-      ).seq;
-      this.syncInverseLinks(table, rec.id, {}, data);
+      const insert = () =>
+        (this.sql.insert.get(rec.id, table.id, now, now, JSON.stringify(rec.data)) as { seq: number }).seq;
+      let born = new Set<string>();
+      if (this.unborn.size > 0) {
+        // The records typecast creates read this one (their link back to it, its name): it is inserted with
+        // its cells first, they are created seeing it, and then its computed values are written.
+        const cellsOnly = { ...data };
+        rec.seq = insert();
+        born = this.bear(rec.id);
+        this.computeDerived(table, rec);
+        this.sql.saveData.run(JSON.stringify(rec.data), rec.seq);
+        this.refreshLinkers(table, rec, changedFields(table, cellsOnly, rec.data, false));
+      } else {
+        this.computeDerived(table, rec);
+        rec.seq = insert();
+      }
+      this.syncInverseLinks(table, rec.id, {}, data, born);
       return rec;
     });
+  }
+
+  /** A record's stored cells from written values (select options and link records typecast adds included). */
+  private cells(table: Table, fields: Record<string, unknown>, writer: CellWriter): Record<string, unknown> {
+    const data: Record<string, unknown> = {};
+    for (const [field, value] of this.byField(table, fields)) {
+      const v = writeCell(field, value, writer);
+      if (v !== undefined) data[field.id] = v;
+    }
+    return data;
+  }
+
+  /**
+   * Creates the records typecast named for the record `writerId` (see linksByPrimary), each in one insert
+   * with its link back to that record already in it; their ids, which its link cells already hold.
+   */
+  private bear(writerId: string): Set<string> {
+    const born = new Set<string>();
+    const writer = this.writer({ typecast: true });
+    for (const [linked, names] of this.unborn) {
+      const autoNumbers = linked.fields.filter((f) => f.type === 'autoNumber');
+      let next = autoNumbers.length > 0 ? this.catalog.takeAutoNumbers(linked, names.size) : 0;
+      const now = new Date().toISOString();
+      for (const [name, u] of names) {
+        const data = this.cells(linked, { [linked.primaryFieldId]: name }, writer);
+        for (const link of u.links) {
+          const inverse = this.catalog.inverseOf(link);
+          if (inverse) data[inverse.field.id] = [writerId];
+        }
+        for (const f of autoNumbers) data[f.id] = next;
+        next++;
+        const rec: StoredRecord = { seq: 0, id: u.id, createdTime: now, modifiedTime: now, data };
+        this.computeDerived(linked, rec);
+        this.sql.insert.get(rec.id, linked.id, now, now, JSON.stringify(data));
+        born.add(rec.id);
+      }
+    }
+    this.unborn.clear();
+    return born;
   }
 
   private updateOne(
@@ -388,9 +446,11 @@ export class RecordStore {
       const v = writeCell(field, value, writer, rec.data[field.id]);
       if (v !== undefined) data[field.id] = v;
     }
+    // Created before it is saved, seeing it as it was: the linkers below compute them again if it changed.
+    const born = this.bear(rec.id);
     rec.data = data;
     this.save(table, rec);
-    this.syncInverseLinks(table, rec.id, before, rec.data);
+    this.syncInverseLinks(table, rec.id, before, rec.data, born);
     this.refreshLinkers(table, rec, changedFields(table, before, rec.data, true));
     return rec;
   }
@@ -627,12 +687,16 @@ export class RecordStore {
     for (const row of rows) set.run(row.ids, row.target);
   }
 
-  /** Keeps the other side of every changed link in step: the linked records gain or lose this record. */
+  /**
+   * Keeps the other side of every changed link in step: the linked records gain or lose this record (`born`:
+   * records created with their side already in step).
+   */
   private syncInverseLinks(
     table: Table,
     id: string,
     before: Record<string, unknown>,
     after: Record<string, unknown>,
+    born: ReadonlySet<string> = new Set(),
   ): void {
     const edits: { inverse: { table: Table; field: Field }; added: string[]; removed: string[] }[] = [];
     let count = 0;
@@ -642,7 +706,7 @@ export class RecordStore {
       if (!inverse) continue;
       const old = new Set((before[field.id] ?? []) as string[]);
       const now = new Set((after[field.id] ?? []) as string[]);
-      const added = [...now].filter((other) => !old.has(other));
+      const added = [...now].filter((other) => !old.has(other) && !born.has(other));
       const removed = [...old].filter((other) => !now.has(other));
       edits.push({ inverse, added, removed });
       count += added.length + removed.length;
@@ -720,13 +784,17 @@ export class RecordStore {
         // Newest first, so the first record with a value (the oldest) is the one kept.
         const ids = new Map(rows.map((r) => [String(r.v), r.id]));
         // Airtable's typecast: "we grab the first thing we match, if it exists, creating a new one otherwise".
+        // Created with the record written (see bear()); a name two of its link fields give is one record.
+        const unborn = this.unborn.get(linked) ?? new Map<string, { id: string; links: Field[] }>();
+        this.unborn.set(linked, unborn);
         const absent = texts.filter((t) => !ids.has(t));
-        const created = this.insertAll(
-          linked,
-          absent.map((t) => ({ [linked.primaryFieldId]: t })),
-          { typecast: true },
-        );
-        absent.forEach((t, i) => ids.set(t, created[i]!.id));
+        this.countCreates(absent.filter((t) => !unborn.has(t)).length);
+        for (const t of absent) {
+          let u = unborn.get(t);
+          if (!u) unborn.set(t, (u = { id: newId('rec'), links: [] }));
+          if (!u.links.includes(field)) u.links.push(field);
+          ids.set(t, u.id);
+        }
         return ids;
       },
     };

@@ -257,6 +257,67 @@ describe('typecast links', () => {
   });
 });
 
+describe('typecast writes each record it creates once', () => {
+  it('each record typecast creates is one row written (its link back in it), by a create and by an update', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-typecast-'));
+    const server = await startLocalServer({ memory: false, dataDir, demo: { largeTableRecords: 5 } });
+    // A second connection counts the rows the server writes: triggers in the file fire in every connection.
+    const db = new Database(join(dataDir, 'tabledesk.sqlite'));
+    try {
+      db.exec(`CREATE TABLE test_writes (record_id TEXT NOT NULL);
+        CREATE TRIGGER test_writes_insert AFTER INSERT ON records BEGIN INSERT INTO test_writes VALUES (NEW.id); END;
+        CREATE TRIGGER test_writes_update AFTER UPDATE ON records BEGIN INSERT INTO test_writes VALUES (NEW.id); END;`);
+      const writes = db.prepare('SELECT count(*) FROM test_writes WHERE record_id = ?').pluck();
+      const meta = await server.request('GET', `/v0/meta/bases/${server.baseId}/tables`);
+      const teams = meta.body.tables.find((t: { name: string }) => t.name === 'Teams');
+      const table = await server.request('POST', `/v0/meta/bases/${server.baseId}/tables`, {
+        name: 'Writer',
+        fields: [
+          { name: 'Name', type: 'singleLineText' },
+          { name: 'Teams', type: 'multipleRecordLinks', options: { linkedTableId: teams.id } },
+        ],
+      });
+      expect(table.status, table.text).toBe(200);
+      const path = `/v0/${server.baseId}/Writer`;
+      const names = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix} ${i}`);
+
+      const made = await server.request('POST', path, {
+        records: [{ fields: { Name: 'w', Teams: names(50, 'Once team') } }],
+        typecast: true,
+      });
+      expect(made.status, made.text.slice(0, 200)).toBe(200);
+      const writer = made.body.records[0].id as string;
+      const first = made.body.records[0].fields.Teams as string[];
+      expect(first).toHaveLength(50);
+      expect(first.map((id) => writes.get(id))).toEqual(first.map(() => 1));
+      const patched = await server.request('PATCH', path, {
+        records: [{ id: writer, fields: { Teams: ['Once team 0', ...names(30, 'Later team')] } }],
+        typecast: true,
+      });
+      expect(patched.status, patched.text.slice(0, 200)).toBe(200);
+
+      // The PATCH unlinks the first write's teams but one (a write each); those it creates are written once.
+      const later = (patched.body.records[0].fields.Teams as string[]).slice(1);
+      expect(later).toHaveLength(30);
+      expect(later.map((id) => writes.get(id))).toEqual(later.map(() => 1));
+      const back = (await server.request('GET', `/v0/meta/bases/${server.baseId}/tables`)).body.tables
+        .find((t: { name: string }) => t.name === 'Teams')
+        .fields.find(
+          (f: { type: string; options?: { linkedTableId?: string } }) =>
+            f.type === 'multipleRecordLinks' && f.options?.linkedTableId === table.body.id,
+        ).name as string;
+      for (const id of [first[0], later[29]]) {
+        const team = await server.request('GET', `/v0/${server.baseId}/Teams/${id}`);
+        expect(team.body.fields[back]).toEqual([writer]);
+      }
+    } finally {
+      db.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('bodies', () => {
   it('JSON nested thousands deep is refused as a bad body (field options, record values)', async () => {
     const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
