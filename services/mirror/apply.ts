@@ -76,12 +76,19 @@ export function heldByConflicts(ctx: EngineContext, m: MirrorRow): Set<string> {
   );
 }
 
-/** The records deleted here whose deletion a conflict holds back (deleted-local), as of the last merge. */
-export function deletedHeldByConflicts(ctx: EngineContext, m: MirrorRow): Set<string> {
+/**
+ * The records deleted on one side whose deletion a conflict holds back, as of the last merge: `deleted-local`,
+ * deleted here; `deleted-remote`, deleted on the service.
+ */
+export function deletedHeldByConflicts(
+  ctx: EngineContext,
+  m: MirrorRow,
+  kind: 'deleted-local' | 'deleted-remote',
+): Set<string> {
   return new Set(
     ctx.store
       .conflicts(m.id)
-      .filter((c) => c.kind === 'deleted-local')
+      .filter((c) => c.kind === kind)
       .map((c) => c.recordId),
   );
 }

@@ -69,11 +69,17 @@ export interface MergeContext {
    * deleted record, and the service keeps it there until the user decides.
    */
   deletedHeld?: (id: string) => boolean;
+  /**
+   * Whether record `id` was deleted on the service in a conflict that holds it (deleted-remote): the service
+   * took it out of the one-way link cells, and the copy keeps it there until the user decides. A record the
+   * service deleted over no change here is not: its links go with it.
+   */
+  deletedThere?: (id: string) => boolean;
 }
 
 /**
  * A one-way link cell's ids that one side lost with a record whose deletion is held: the copy's, with one
- * deleted here (see deletedHeld); the service's, with one deleted there (see held).
+ * deleted here (see deletedHeld); the service's, with one deleted there (see deletedThere).
  */
 function lostLinks(
   fieldId: string,
@@ -98,7 +104,12 @@ export function mergeRecord(
   base: RecordData | undefined,
   mine: RecordData | null | undefined,
   theirs: RecordData | null,
-  { held = () => false, open = new Set(), deletedHeld = () => false }: MergeContext = {},
+  {
+    held = () => false,
+    open = new Set(),
+    deletedHeld = () => false,
+    deletedThere = () => false,
+  }: MergeContext = {},
 ): Merged {
   const none: Merged = { base: null, conflicts: [], send: {}, deleteRemote: false, links: new Map() };
   if (base === undefined) {
@@ -161,7 +172,8 @@ export function mergeRecord(
     const m = lost.length > 0 ? weave(linkIds(mine, f.id), lost, linkIds(base, f.id)) : mine.fields[f.id];
     // Its links to a held record the service no longer has (deleted there, kept here by a conflict) stay as the
     // base had them, like a pair's edges: else the copy would drop them, and "keep mine" could not make them again.
-    const cut = f.type === 'multipleRecordLinks' && !pairs.has(f) ? lostLinks(f.id, base, theirs, held) : [];
+    const cut =
+      f.type === 'multipleRecordLinks' && !pairs.has(f) ? lostLinks(f.id, base, theirs, deletedThere) : [];
     const t = cut.length > 0 ? weave(linkIds(theirs, f.id), cut, linkIds(base, f.id)) : theirs.fields[f.id];
     if (pairs.has(f)) {
       const cell = mergeLinks(linkIds(base, f.id), linkIds(mine, f.id), linkIds(theirs, f.id), held);

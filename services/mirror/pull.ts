@@ -17,6 +17,7 @@ import type { FieldSchema, RecordData, TableSchema } from '../../core/records/ty
 import {
   MERGE_ROUNDS,
   commitMerge,
+  deletedHeldByConflicts,
   heldByConflicts,
   mergeBase,
   newConflictId,
@@ -470,9 +471,19 @@ export class MirrorPull {
       mine: copy.get(s.id),
       theirs: s.record,
     }));
+    const deletedThere = deletedHeldByConflicts(this.ctx, m, 'deleted-remote');
+    // One the service deleted that this table's copy still has, changed here: a conflict, whatever page it is in
+    // (a one-way link is to a record of its own table, a link to another table having a field back).
+    for (const id of run.deleted) {
+      const was = this.ctx.store.baseRecord(m.id, id);
+      const mine = copy.get(id);
+      if (was && mine && wholeRecord(table, base.pairs, was, mine, null) === 'deleted-remote')
+        deletedThere.add(id);
+    }
     for (const x of sides) {
       const whole = wholeRecord(table, base.pairs, x.base, x.mine, x.theirs);
       if (whole === 'deleted-remote' || whole === 'deleted-local') held.add(x.id);
+      if (whole === 'deleted-remote') deletedThere.add(x.id);
     }
     const open = openCells(this.ctx, m);
     return sides.map((x) => ({
@@ -482,6 +493,7 @@ export class MirrorPull {
         open: open(x.id),
         // A record deleted here is held out of one-way link cells too (the push settles it: see mergeRecord).
         deletedHeld: (id) => held.has(id),
+        deletedThere: (id) => deletedThere.has(id),
       }),
     }));
   }

@@ -101,7 +101,8 @@ export class MirrorPush {
       work.push({ table, remote, copy, created, ids, theirs, merged: [] });
     }
     const held = heldByConflicts(this.ctx, m);
-    const deletedHeld = deletedHeldByConflicts(this.ctx, m);
+    const deletedHeld = deletedHeldByConflicts(this.ctx, m, 'deleted-local');
+    const deletedThere = deletedHeldByConflicts(this.ctx, m, 'deleted-remote');
     for (const w of work)
       for (const id of w.ids) {
         const whole = wholeRecord(
@@ -113,6 +114,7 @@ export class MirrorPush {
         );
         if (whole) held.add(id);
         if (whole === 'deleted-local') deletedHeld.add(id);
+        if (whole === 'deleted-remote') deletedThere.add(id);
       }
     const isHeld = (id: string) => {
       if (known.has(id)) return held.has(id);
@@ -130,7 +132,12 @@ export class MirrorPush {
           this.baseOf(m, id),
           w.copy.get(id) ?? null,
           w.theirs.get(id) ?? null,
-          { held: isHeld, open: open(id), deletedHeld: (x) => deletedHeld.has(x) },
+          {
+            held: isHeld,
+            open: open(id),
+            deletedHeld: (x) => deletedHeld.has(x),
+            deletedThere: (x) => deletedThere.has(x),
+          },
         ),
       }));
     const patched = planLinks(work);

@@ -69,3 +69,19 @@ describe.each(['theirs', 'mine'] as const)(
     });
   },
 );
+
+describe('a record the service deleted, unchanged here', () => {
+  it('leaves no link to it in the copy, in a one-way cell or its own', async () => {
+    const gone = (await remote('People').create({ Name: 'Gone' })).id;
+    await remote('People').update(gone, { Manager: [gone] });
+    const report = (await remote('People').create({ Name: 'Stays', Manager: [gone] })).id;
+    await mirrors.sync(summary.id);
+    expect(await linkCell(copy('People'), report, 'Manager')).toEqual([gone]);
+    await remote('People').delete(gone);
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    await expect(copy('People').get(gone)).rejects.toThrow();
+    expect(await linkCell(copy('People'), report, 'Manager')).toEqual([]);
+    await expectSettled(h, mirrors, summary.id, tables);
+  });
+});
