@@ -150,7 +150,7 @@ export class MirrorPush {
     this.ctx.store.transaction(() => {
       for (const w of work) for (const x of w.merged) commitMerge(this.ctx, base, m, w.table, x.id, x.merged);
     });
-    for (const w of work) await this.sendUpdates(run, w, patched, base, deletedHeld);
+    for (const w of work) await this.sendUpdates(run, w, patched, base, deletedHeld, deletedThere);
     for (const w of work) await this.sendDeletes(run, w, base);
     let files = false;
     for (const w of work) {
@@ -189,6 +189,7 @@ export class MirrorPush {
     patched: Patched,
     base: MergeBase,
     deletedHeld: ReadonlySet<string>,
+    deletedThere: ReadonlySet<string>,
   ): Promise<void> {
     const { table, remote, copy } = w;
     const byId = new Map(table.fields.map((f) => [f.id, f]));
@@ -275,6 +276,20 @@ export class MirrorPush {
               )
                 // Files not sent stay in the copy (the answer has none of them).
                 mine.fields = withCell(mine.fields, f.id, l.fields[f.id]);
+              if (f.type === 'multipleRecordLinks' && !base.pairs.has(f)) {
+                // A one-way link to a record the service deleted in a conflict: the answer has it not, the base
+                // and the copy keep it where they had it until the user decides (see mergeRecord's deletedThere).
+                const answer = linkIds(r, f.id);
+                const back = (to: RecordData, from: RecordData | undefined) => {
+                  const had = from ? linkIds(from, f.id) : [];
+                  const cut = had.filter((id) => deletedThere.has(id) && !answer.includes(id));
+                  return cut.length > 0
+                    ? withCell(to.fields, f.id, weave(linkIds(to, f.id), cut, had))
+                    : to.fields;
+                };
+                next.fields = back(next, old);
+                mine.fields = back(mine, l);
+              }
             }
             base.set(table.id, next);
             if (l && table.fields.some((f) => !sameCell(f, l.fields[f.id], mine.fields[f.id])))

@@ -70,6 +70,27 @@ describe.each(['theirs', 'mine'] as const)(
   },
 );
 
+describe('a record the service deleted and the copy edited, linked one way by a record edited here too', () => {
+  it('keeps that link in the copy while held, and "keep mine" makes it again on the service', async () => {
+    const held = (await remote('People').create({ Name: 'Held' })).id;
+    const report = (await remote('People').create({ Name: 'Pushed', Manager: [held] })).id;
+    await mirrors.sync(summary.id);
+    await copy('People').update(held, { Age: 7 });
+    // The push sends this record, and the service's answer has no link to the record it deleted.
+    await copy('People').update(report, { Age: 8 });
+    await remote('People').delete(held);
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect(await linkCell(copy('People'), report, 'Manager')).toEqual([held]);
+    const [c] = await mirrors.conflicts(summary.id);
+    await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice: 'mine' }]);
+    await mirrors.sync(summary.id);
+    const [made] = await remote('People').all({ formula: `{Name} = 'Held'` });
+    expect(await linkCell(remote('People'), report, 'Manager')).toEqual([made!.id]);
+    await expectSettled(h, mirrors, summary.id, tables);
+  });
+});
+
 describe('a record the service deleted, unchanged here', () => {
   it('leaves no link to it in the copy, in a one-way cell or its own', async () => {
     const gone = (await remote('People').create({ Name: 'Gone' })).id;
