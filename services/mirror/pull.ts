@@ -27,12 +27,13 @@ import {
 import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
 import { leavingChanges, leavingFields, lostSentences } from './leaving';
+import { linkIds } from './links';
 import type { MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
 import { checkRemoteRecords } from './remote-records';
 import type { EngineContext, Run } from './run';
-import { mirroredTables, tick } from './run';
+import { mirroredTables, tick, withCell } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
 import { writableFields } from './values';
@@ -430,8 +431,50 @@ export class MirrorPull {
           left.filter((s) => !skipped.has(s.id)).map((s) => s.id),
         );
       });
+      const gone = merged.filter((x) => x.merged.local === null && !skipped.has(x.id)).map((x) => x.id);
+      if (gone.length > 0) await this.unlinkFromHeld(run, table, base, gone, copy);
       left = left.filter((s) => skipped.has(s.id));
     }
+  }
+
+  /**
+   * Records gone from the copy with this merge, out of the one-way link cells of the records a "deleted
+   * there" conflict holds. Those are not merged until the user decides, so no merge takes the ids out, and the
+   * copy's delete takes a record out of a pair's cells only; the service took them out of its records' cells,
+   * and "keep mine" must not make the held record again with a link to nothing.
+   */
+  private async unlinkFromHeld(
+    run: Run,
+    table: TableSchema,
+    base: MergeBase,
+    gone: string[],
+    copy: Map<string, RecordData>,
+  ): Promise<void> {
+    const oneWay = table.fields.filter(
+      (f) =>
+        f.type === 'multipleRecordLinks' && !base.pairs.has(f) && f.options?.['linkedTableId'] === table.id,
+    );
+    if (oneWay.length === 0) return;
+    const dead = new Set(gone);
+    const puts: RecordData[] = [];
+    for (const id of deletedHeldByConflicts(this.ctx, run.mirror, 'deleted-remote')) {
+      const mine = copy.get(id);
+      if (!mine) continue;
+      let fields = mine.fields;
+      for (const f of oneWay) {
+        const now = linkIds(mine, f.id);
+        if (now.some((x) => dead.has(x)))
+          fields = withCell(
+            fields,
+            f.id,
+            now.filter((x) => !dead.has(x)),
+          );
+      }
+      if (fields !== mine.fields) puts.push({ ...mine, fields });
+    }
+    // One edited since it was read keeps the edit; the next sync takes the ids out of it.
+    const skipped = await this.ctx.local.put(run.mirror.sourceBaseId, table.id, puts, copy);
+    for (const r of puts) if (!skipped.has(r.id)) copy.set(r.id, r);
   }
 
   /** The staged records the service changed since the copy last saw them (see applyStaged). */

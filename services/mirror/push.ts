@@ -347,6 +347,46 @@ export class MirrorPush {
         run.result.sent += batch.length;
       }),
     );
+    await this.unlinkDeleted(run, w, base, new Set(ids));
+  }
+
+  /**
+   * Records this push deleted on the service, out of the one-way link cells of the base and the copy, as the
+   * service took them out of its records' cells: the base's drop takes a record out of a pair's cells only,
+   * and an update's answer read before the delete may have put one in the copy (a link another user made to a
+   * record deleted here).
+   */
+  private async unlinkDeleted(
+    run: Run,
+    w: TableWork,
+    base: MergeBase,
+    gone: ReadonlySet<string>,
+  ): Promise<void> {
+    const oneWay = w.table.fields.filter(
+      (f) =>
+        f.type === 'multipleRecordLinks' && !base.pairs.has(f) && f.options?.['linkedTableId'] === w.table.id,
+    );
+    if (oneWay.length === 0 || gone.size === 0) return;
+    const cut = (r: RecordData) => {
+      let fields = r.fields;
+      for (const f of oneWay) {
+        const now = linkIds(r, f.id);
+        if (now.some((id) => gone.has(id)))
+          fields = withCell(fields, f.id, listOrNone(now.filter((id) => !gone.has(id))));
+      }
+      return fields;
+    };
+    this.ctx.store.transaction(() => {
+      for (const b of this.ctx.store.baseRecords(run.mirror.id, w.table.id).values()) {
+        const fields = cut(b);
+        if (fields !== b.fields) base.set(w.table.id, { ...b, fields });
+      }
+    });
+    const rewrite = [...w.copy.values()].flatMap((r) => {
+      const fields = cut(r);
+      return fields === r.fields ? [] : [{ ...r, fields }];
+    });
+    await this.rewriteCopy(run, w.table, rewrite, w.copy);
   }
 
   /** What the service can take of a cell: links it knows (knownLinks), files it has (not unsent ones). */

@@ -106,3 +106,39 @@ describe('a record the service deleted, unchanged here', () => {
     await expectSettled(h, mirrors, summary.id, tables);
   });
 });
+
+describe('a record deleted here that another user linked one way meanwhile', () => {
+  it('leaves no link to it on either side once the push deletes it there', async () => {
+    const gone = (await remote('People').create({ Name: 'Gone here' })).id;
+    const linker = (await remote('People').create({ Name: 'Linker' })).id;
+    await mirrors.sync(summary.id);
+    await copy('People').delete(gone);
+    // Another user links it one way; the copy edits the linker too, so the push sends it and takes the
+    // service's answer (with the link) before it deletes the record there.
+    await remote('People').update(linker, { Manager: [gone] });
+    await copy('People').update(linker, { Age: 9 });
+    await mirrors.sync(summary.id);
+    await expect(remote('People').get(gone)).rejects.toThrow();
+    expect(await linkCell(remote('People'), linker, 'Manager')).toEqual([]);
+    expect(await linkCell(copy('People'), linker, 'Manager')).toEqual([]);
+    expect((await copy('People').get(linker)).fields).toMatchObject({ Age: 9 });
+    await expectSettled(h, mirrors, summary.id, tables);
+  });
+});
+
+describe('a record held by a conflict whose own one-way link names a record the service then deletes', () => {
+  it('takes that link out of the held record, as the service did, so "keep mine" links to nothing gone', async () => {
+    const held = (await remote('People').create({ Name: 'Held linker' })).id;
+    const other = (await remote('People').create({ Name: 'Deleted later' })).id;
+    await remote('People').update(held, { Manager: [other] });
+    await mirrors.sync(summary.id);
+    await copy('People').update(held, { Age: 5 });
+    await remote('People').delete(held);
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    await remote('People').delete(other);
+    await mirrors.sync(summary.id);
+    await expect(copy('People').get(other)).rejects.toThrow();
+    expect((await copy('People').get(held)).fields).toMatchObject({ Age: 5 });
+    expect(await linkCell(copy('People'), held, 'Manager')).toEqual([]);
+  });
+});
