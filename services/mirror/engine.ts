@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
+import type { RecordData, TableSchema } from '../../core/records/types';
 import type {
   MirrorConflict,
   MirrorDeps,
@@ -23,8 +23,7 @@ import { MirrorPull } from './pull';
 import { MirrorPush } from './push';
 import type { EngineContext, Run } from './run';
 import { mergeBase } from './apply';
-import { linkIds, weave } from './links';
-import type { MergeBase } from './links';
+import { linkIds, oneWayLinksTo, weave, withoutLinks } from './links';
 import { mirroredTables, withCell } from './run';
 import { nameOf } from '../links/names';
 import { MirrorStore } from './store';
@@ -361,19 +360,10 @@ export class MirrorEngine implements Mirrors {
         this.store.transaction(() => {
           base.drop(c.recordId);
           for (const t of mirroredTables(m)) {
-            const oneWay = oneWayLinksTo(t, table.id, base);
+            const oneWay = oneWayLinksTo(t, table.id, base.pairs);
             if (oneWay.length === 0) continue;
             for (const b of this.store.baseRecords(m.id, t.id).values()) {
-              let fields = b.fields;
-              for (const f of oneWay) {
-                const had = linkIds(b, f.id);
-                if (had.includes(c.recordId))
-                  fields = withCell(
-                    fields,
-                    f.id,
-                    had.filter((id) => id !== c.recordId),
-                  );
-              }
+              const fields = withoutLinks(b, oneWay, (id) => id === c.recordId);
               if (fields !== b.fields) base.set(t.id, { ...b, fields });
             }
           }
@@ -381,19 +371,10 @@ export class MirrorEngine implements Mirrors {
         // Theirs: out of the copy's one-way cells too (the copy's delete takes it out of a pair's cells only).
         if (r.choice === 'theirs')
           for (const t of mirroredTables(m)) {
-            const oneWay = oneWayLinksTo(t, table.id, base);
+            const oneWay = oneWayLinksTo(t, table.id, base.pairs);
             if (oneWay.length === 0) continue;
             for (const mine of [...(await copyOf(t.id)).values()]) {
-              let fields = mine.fields;
-              for (const f of oneWay) {
-                const now = linkIds(mine, f.id);
-                if (now.includes(c.recordId))
-                  fields = withCell(
-                    fields,
-                    f.id,
-                    now.filter((id) => id !== c.recordId),
-                  );
-              }
+              const fields = withoutLinks(mine, oneWay, (id) => id === c.recordId);
               // Edited since it was read: it keeps the edit, and the next sync compares it.
               if (fields !== mine.fields) await put(t.id, { ...mine, fields });
             }
@@ -413,7 +394,7 @@ export class MirrorEngine implements Mirrors {
           // The records linking it through a field with none back (a self-link): the copy took it out of their
           // cells with its deletion, and puts it back where the base (the service) has it.
           for (const t of mirroredTables(m)) {
-            const oneWay = oneWayLinksTo(t, table.id, base);
+            const oneWay = oneWayLinksTo(t, table.id, base.pairs);
             if (oneWay.length === 0) continue;
             const copy = await copyOf(t.id);
             for (const [id, b] of this.store.baseRecords(m.id, t.id)) {
@@ -439,13 +420,6 @@ export class MirrorEngine implements Mirrors {
     if (resolved > 0 || changed > 0) await this.sync(mirrorId).catch(() => undefined);
     return { resolved, changed };
   }
-}
-
-/** The link fields of `table` to the table `to` with no field back (a self-link among them). */
-function oneWayLinksTo(table: TableSchema, to: string, base: MergeBase): FieldSchema[] {
-  return table.fields.filter(
-    (f) => f.type === 'multipleRecordLinks' && !base.pairs.has(f) && f.options?.['linkedTableId'] === to,
-  );
 }
 
 /**

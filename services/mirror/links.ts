@@ -15,7 +15,7 @@
  *   with the links only one side has put where that side put them.
  */
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { linkPair } from './run';
+import { linkPair, withCell } from './run';
 import type { MirrorStore } from './store';
 
 /** One field of a pair, seen from its table. */
@@ -68,6 +68,33 @@ export const linkIds = (r: RecordData | null | undefined, fieldId: string): stri
   const v = r?.fields[fieldId];
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 };
+
+/** The link fields of `table` to the table `to` with no field back in `pairs` (a self-link among them). */
+export function oneWayLinksTo(table: TableSchema, to: string, pairs: LinkPairs): FieldSchema[] {
+  return table.fields.filter(
+    (f) => f.type === 'multipleRecordLinks' && !pairs.has(f) && f.options?.['linkedTableId'] === to,
+  );
+}
+
+/**
+ * `r`'s cells with the ids in `gone` taken out of its `fields` link cells (the same object when none held
+ * one, so a caller writes only what changed); an emptied cell is left out.
+ */
+export function withoutLinks(
+  r: RecordData,
+  fields: readonly FieldSchema[],
+  gone: (id: string) => boolean,
+): Record<string, unknown> {
+  let out = r.fields;
+  for (const f of fields) {
+    const ids = linkIds(r, f.id);
+    if (ids.some(gone)) {
+      const kept = ids.filter((id) => !gone(id));
+      out = withCell(out, f.id, kept.length > 0 ? kept : undefined);
+    }
+  }
+  return out;
+}
 
 /** One pair cell merged edge by edge. */
 export interface LinkCell {

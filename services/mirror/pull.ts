@@ -27,13 +27,13 @@ import {
 import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
 import { leavingChanges, leavingFields, lostSentences } from './leaving';
-import { linkIds } from './links';
+import { oneWayLinksTo, withoutLinks } from './links';
 import type { MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
 import { checkRemoteRecords } from './remote-records';
 import type { EngineContext, Run } from './run';
-import { mirroredTables, tick, withCell } from './run';
+import { mirroredTables, tick } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
 import { writableFields } from './values';
@@ -450,26 +450,14 @@ export class MirrorPull {
     gone: string[],
     copy: Map<string, RecordData>,
   ): Promise<void> {
-    const oneWay = table.fields.filter(
-      (f) =>
-        f.type === 'multipleRecordLinks' && !base.pairs.has(f) && f.options?.['linkedTableId'] === table.id,
-    );
+    const oneWay = oneWayLinksTo(table, table.id, base.pairs);
     if (oneWay.length === 0) return;
     const dead = new Set(gone);
     const puts: RecordData[] = [];
     for (const id of deletedHeldByConflicts(this.ctx, run.mirror, 'deleted-remote')) {
       const mine = copy.get(id);
       if (!mine) continue;
-      let fields = mine.fields;
-      for (const f of oneWay) {
-        const now = linkIds(mine, f.id);
-        if (now.some((x) => dead.has(x)))
-          fields = withCell(
-            fields,
-            f.id,
-            now.filter((x) => !dead.has(x)),
-          );
-      }
+      const fields = withoutLinks(mine, oneWay, (x) => dead.has(x));
       if (fields !== mine.fields) puts.push({ ...mine, fields });
     }
     // One edited since it was read keeps the edit; the next sync takes the ids out of it.

@@ -21,7 +21,7 @@ import type { LocalChanges, Unsent } from './change-count';
 import type { MirrorCreates } from './creates';
 import type { MirrorFiles } from './files';
 import { cellOf } from './files';
-import { linkIds, weave } from './links';
+import { linkIds, oneWayLinksTo, weave, withoutLinks } from './links';
 import type { LinkCell, MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
@@ -362,20 +362,9 @@ export class MirrorPush {
     base: MergeBase,
     gone: ReadonlySet<string>,
   ): Promise<void> {
-    const oneWay = w.table.fields.filter(
-      (f) =>
-        f.type === 'multipleRecordLinks' && !base.pairs.has(f) && f.options?.['linkedTableId'] === w.table.id,
-    );
+    const oneWay = oneWayLinksTo(w.table, w.table.id, base.pairs);
     if (oneWay.length === 0 || gone.size === 0) return;
-    const cut = (r: RecordData) => {
-      let fields = r.fields;
-      for (const f of oneWay) {
-        const now = linkIds(r, f.id);
-        if (now.some((id) => gone.has(id)))
-          fields = withCell(fields, f.id, listOrNone(now.filter((id) => !gone.has(id))));
-      }
-      return fields;
-    };
+    const cut = (r: RecordData) => withoutLinks(r, oneWay, (id) => gone.has(id));
     this.ctx.store.transaction(() => {
       for (const b of this.ctx.store.baseRecords(run.mirror.id, w.table.id).values()) {
         const fields = cut(b);
