@@ -1,7 +1,7 @@
 /** A merge's outcome (merge.ts) written to the copy and the merge base: the part a pull and a push share. */
 import { randomBytes } from 'node:crypto';
 import type { RecordData, TableSchema } from '../../core/records/types';
-import { MergeBase } from './links';
+import { MergeBase, oneWayLinksTo, withoutLinks } from './links';
 import type { Merged } from './merge';
 import type { EngineContext } from './run';
 import { mirroredTables } from './run';
@@ -107,4 +107,26 @@ export function openCells(ctx: EngineContext, m: MirrorRow): (recordId: string) 
   }
   const none: ReadonlySet<string> = new Set();
   return (recordId) => byRecord.get(recordId) ?? none;
+}
+
+/**
+ * Records gone from both sides, out of the one-way link cells of a table's merge base (call within a store
+ * transaction), as the service takes them out of its records': answers the cut, for the copy's records, or
+ * undefined when the table has no one-way link to itself.
+ */
+export function unlinkFromBase(
+  ctx: EngineContext,
+  base: MergeBase,
+  m: MirrorRow,
+  table: TableSchema,
+  gone: ReadonlySet<string>,
+): ((r: RecordData) => Record<string, unknown>) | undefined {
+  const oneWay = oneWayLinksTo(table, table.id, base.pairs);
+  if (oneWay.length === 0 || gone.size === 0) return undefined;
+  const cut = (r: RecordData) => withoutLinks(r, oneWay, (id) => gone.has(id));
+  for (const b of ctx.store.baseRecords(m.id, table.id).values()) {
+    const fields = cut(b);
+    if (fields !== b.fields) base.set(table.id, { ...b, fields });
+  }
+  return cut;
 }

@@ -22,12 +22,12 @@ import {
   mergeBase,
   newConflictId,
   openCells,
+  unlinkFromBase,
   writeCopy,
 } from './apply';
 import type { MergedRecord } from './apply';
 import type { MirrorFiles } from './files';
 import { leavingChanges, leavingFields, lostSentences } from './leaving';
-import { oneWayLinksTo, withoutLinks } from './links';
 import type { MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
@@ -432,35 +432,36 @@ export class MirrorPull {
         );
       });
       const gone = merged.filter((x) => x.merged.local === null && !skipped.has(x.id)).map((x) => x.id);
-      if (gone.length > 0) await this.unlinkFromHeld(run, table, base, gone, copy);
+      if (gone.length > 0) await this.unlinkGone(run, table, base, gone, copy);
       left = left.filter((s) => skipped.has(s.id));
     }
   }
 
   /**
-   * Records gone from the copy with this merge, out of the one-way link cells of the records a "deleted
-   * there" conflict holds. Those are not merged until the user decides, so no merge takes the ids out, and the
-   * copy's delete takes a record out of a pair's cells only; the service took them out of its records' cells,
-   * and "keep mine" must not make the held record again with a link to nothing.
+   * Records gone from the copy with this merge (deleted on the service, so gone from both sides), out of every
+   * one-way link cell of the copy and the base, as the service took them out of its records' cells: the copy's
+   * delete takes a record out of a pair's cells only, and no merge does it for a record the service did not
+   * change (not pulled), or one a "deleted there" conflict holds (not merged until the user decides). Else the
+   * copy keeps an id of nothing, which the push holds back for good as a link to a record not yet made, and
+   * "keep mine" would send; and the base keeps it, so a record whose cell the copy changed too would conflict
+   * with the service over a link neither side has.
    */
-  private async unlinkFromHeld(
+  private async unlinkGone(
     run: Run,
     table: TableSchema,
     base: MergeBase,
     gone: string[],
     copy: Map<string, RecordData>,
   ): Promise<void> {
-    const oneWay = oneWayLinksTo(table, table.id, base.pairs);
-    if (oneWay.length === 0) return;
-    const dead = new Set(gone);
-    const puts: RecordData[] = [];
-    for (const id of deletedHeldByConflicts(this.ctx, run.mirror, 'deleted-remote')) {
-      const mine = copy.get(id);
-      if (!mine) continue;
-      const fields = withoutLinks(mine, oneWay, (x) => dead.has(x));
-      if (fields !== mine.fields) puts.push({ ...mine, fields });
-    }
-    // One edited since it was read keeps the edit; the next sync takes the ids out of it.
+    const cut = this.ctx.store.transaction(() =>
+      unlinkFromBase(this.ctx, base, run.mirror, table, new Set(gone)),
+    );
+    if (!cut) return;
+    const puts = [...copy.values()].flatMap((r) => {
+      const fields = cut(r);
+      return fields === r.fields ? [] : [{ ...r, fields }];
+    });
+    // One edited since it was read keeps the edit (the push compares it with the base).
     const skipped = await this.ctx.local.put(run.mirror.sourceBaseId, table.id, puts, copy);
     for (const r of puts) if (!skipped.has(r.id)) copy.set(r.id, r);
   }

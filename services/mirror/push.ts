@@ -14,6 +14,7 @@ import {
   heldByConflicts,
   mergeBase,
   openCells,
+  unlinkFromBase,
   writeCopy,
 } from './apply';
 import type { MergedRecord } from './apply';
@@ -21,7 +22,7 @@ import type { LocalChanges, Unsent } from './change-count';
 import type { MirrorCreates } from './creates';
 import type { MirrorFiles } from './files';
 import { cellOf } from './files';
-import { linkIds, oneWayLinksTo, weave, withoutLinks } from './links';
+import { linkIds, weave } from './links';
 import type { LinkCell, MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
@@ -362,15 +363,8 @@ export class MirrorPush {
     base: MergeBase,
     gone: ReadonlySet<string>,
   ): Promise<void> {
-    const oneWay = oneWayLinksTo(w.table, w.table.id, base.pairs);
-    if (oneWay.length === 0 || gone.size === 0) return;
-    const cut = (r: RecordData) => withoutLinks(r, oneWay, (id) => gone.has(id));
-    this.ctx.store.transaction(() => {
-      for (const b of this.ctx.store.baseRecords(run.mirror.id, w.table.id).values()) {
-        const fields = cut(b);
-        if (fields !== b.fields) base.set(w.table.id, { ...b, fields });
-      }
-    });
+    const cut = this.ctx.store.transaction(() => unlinkFromBase(this.ctx, base, run.mirror, w.table, gone));
+    if (!cut) return;
     const rewrite = [...w.copy.values()].flatMap((r) => {
       const fields = cut(r);
       return fields === r.fields ? [] : [{ ...r, fields }];

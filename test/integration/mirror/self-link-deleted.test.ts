@@ -142,3 +142,19 @@ describe('a record held by a conflict whose own one-way link names a record the 
     expect(await linkCell(copy('People'), held, 'Manager')).toEqual([]);
   });
 });
+
+describe('a record the service deleted, which a record edited here links one way, unchanged there', () => {
+  it('leaves no link to it in the copy, so the link made here is no change held back for good', async () => {
+    const gone = (await remote('People').create({ Name: 'Gone unseen' })).id;
+    const linker = (await remote('People').create({ Name: 'Linker unseen', Notes: 'a' })).id;
+    await mirrors.sync(summary.id);
+    // The link is made here only: the service's linker is not changed, so the pull does not merge it.
+    await copy('People').update(linker, { Manager: [gone] });
+    await remote('People').delete(gone);
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    expect(await linkCell(copy('People'), linker, 'Manager')).toEqual([]);
+    expect(await linkCell(remote('People'), linker, 'Manager')).toEqual([]);
+    await expectSettled(h, mirrors, summary.id, tables);
+  });
+});
