@@ -3,11 +3,13 @@
  * door against the real local server: the record form's long "Linked from" list (collapsed, after the fields,
  * in the scrolling body), undoing a delete in a sorted view (rows where they belong at once, and Find finding
  * them), find and replace leaving computed fields out (said once, never refused changes), the filter builder's
- * "this week / month / year" for dates, the single-select editor (colours, narrowed as you type), the summary
- * bar's choices kept with the layout.
+ * "this week / month / year" for dates, the single-select editor (colours, narrowed as you type), the
+ * multiple-selects editor (opened by a typed key, narrowed, ticked and saved by keyboard), the summary bar's
+ * choices kept with the layout.
  */
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
+import { showCell } from './edit-helpers';
 
 test.use({ doorName: 'daily-traps' });
 
@@ -281,6 +283,97 @@ test('the single-select editor shows the choices in their colours and narrows th
       return [stored.get(first!), stored.get(second!)];
     })
     .toEqual(['Blocked', 'Todo']);
+});
+
+test('the multiple-selects editor is kept by keyboard: typed to open, narrowed, ticked with Enter, in colours', async ({
+  app,
+  door,
+}) => {
+  await app.openTable(TASKS);
+  const id = (await app.rowId(2)) ?? '';
+  const stored = async () => {
+    const tags = (await door.records(TASKS)).find((r) => r.id === id)?.fields['Tags'];
+    return Array.isArray(tags) ? (tags as string[]) : [];
+  };
+  const before = await stored();
+  const toggled = (list: string[], name: string) =>
+    list.includes(name) ? list.filter((t) => t !== name) : [...list, name];
+  const patches = () => door.requests.filter((r) => r.method === 'PATCH' && r.status === 200).length;
+  const patchesBefore = patches();
+
+  // A key on the chosen cell opens the editor with it typed, as a text cell starts editing.
+  const cell = await showCell(app, 2, 'Tags');
+  await cell.click();
+  await app.page.keyboard.type('ur');
+  const editor = app.table.locator('.ag-popup-editor');
+  const box = editor.getByRole('combobox', { name: 'Find an option of Tags' });
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue('ur');
+  const list = editor.getByRole('listbox', { name: 'Options of Tags' });
+  await expect(list).toHaveAttribute('aria-multiselectable', 'true');
+  const options = list.getByRole('option');
+  // A name starting with the text first, then one containing it; the first is highlighted for Enter.
+  await expect(options).toHaveText(['Urgent', 'Feature']);
+  await expect(box).toHaveAttribute(
+    'aria-activedescendant',
+    (await options.first().getAttribute('id')) ?? 'an id',
+  );
+  const urgentWas = before.includes('Urgent');
+  await expect(options.first()).toHaveAttribute('aria-selected', String(urgentWas));
+
+  // Enter ticks (or unticks) it and empties the box for the next name; the editor stays open.
+  await app.page.keyboard.press('Enter');
+  await expect(box).toHaveValue('');
+  await expect(options).toHaveText(['Bug', 'Feature', 'Docs', 'Urgent', 'Backend', 'Frontend']);
+  await expect(list.getByRole('option', { name: 'Urgent' })).toHaveAttribute(
+    'aria-selected',
+    String(!urgentWas),
+  );
+  await expect(box).not.toHaveAttribute('aria-activedescendant');
+  // Each choice in its colour, as the cells draw it.
+  const colours = await options
+    .locator('.td-pill')
+    .evaluateAll((pills) => pills.map((p) => getComputedStyle(p).backgroundColor));
+  expect(new Set(colours).size).toBe(6);
+
+  // ↓ ↓ ↓ highlights Docs, Enter ticks it; ↑ from the first leaves the list, and Enter then saves.
+  for (let i = 0; i < 3; i++) await app.page.keyboard.press('ArrowDown');
+  await expect(box).toHaveAttribute(
+    'aria-activedescendant',
+    (await options.nth(2).getAttribute('id')) ?? 'an id',
+  );
+  await app.page.keyboard.press('Enter');
+  await expect(list.getByRole('option', { name: 'Docs' })).toHaveAttribute(
+    'aria-selected',
+    String(!before.includes('Docs')),
+  );
+  for (let i = 0; i < 3; i++) await app.page.keyboard.press('ArrowUp');
+  await expect(box).not.toHaveAttribute('aria-activedescendant');
+  await app.page.keyboard.press('Enter');
+  await expect(editor).toHaveCount(0);
+  const saved = toggled(toggled(before, 'Urgent'), 'Docs');
+  await expect(cell.locator('.td-pill')).toHaveText(saved);
+  await expect.poll(stored).toEqual(saved);
+  await expect.poll(patches).toBe(patchesBefore + 1);
+  const urgent = cell.locator('.td-pill', { hasText: 'Urgent' });
+  if (saved.includes('Urgent')) await expect(urgent).toHaveCSS('background-color', colours[3] ?? 'a colour');
+
+  // Esc leaves the cell as it was, as in the single-select editor: the tick made before it is not saved.
+  await cell.click();
+  await app.page.keyboard.type('bug');
+  await expect(options).toHaveText(['Bug']);
+  await app.page.keyboard.press('Enter');
+  await expect(options.first()).toHaveAttribute('aria-selected', String(!saved.includes('Bug')));
+  await app.page.keyboard.press('Escape');
+  await expect(editor).toHaveCount(0);
+  await expect(cell.locator('.td-pill')).toHaveText(saved);
+  // A click on a choice ticks it too, and Done saves: the server then holds that tick and not the cancelled one.
+  await cell.dblclick();
+  await list.getByRole('option', { name: 'Frontend' }).click();
+  await expect(box).toBeFocused();
+  await editor.getByRole('button', { name: 'Done' }).click();
+  await expect(editor).toHaveCount(0);
+  await expect.poll(stored).toEqual(toggled(saved, 'Frontend'));
 });
 
 test('the summary bar’s choices are remembered with the tab’s layout, across a reload', async ({ app }) => {

@@ -35,9 +35,12 @@ test('edits each field type and the server stores the typed values', async ({ ap
   await expect(status).toBeHidden();
 
   const tags = await startEditing(app, 0, 'Tags');
-  for (const box of await tags.getByRole('checkbox', { checked: true }).all()) await box.uncheck();
-  await tags.getByRole('checkbox', { name: 'Docs' }).check();
-  await tags.getByRole('checkbox', { name: 'Urgent' }).check();
+  for (const name of ['Bug', 'Feature', 'Docs', 'Urgent', 'Backend', 'Frontend']) {
+    const option = tags.getByRole('option', { name, exact: true });
+    const wanted = String(name === 'Docs' || name === 'Urgent');
+    if ((await option.getAttribute('aria-selected')) !== wanted) await option.click();
+    await expect(option).toHaveAttribute('aria-selected', wanted);
+  }
   await tags.getByRole('button', { name: 'Done' }).click();
 
   // One click toggles a checkbox.

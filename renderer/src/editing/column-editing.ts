@@ -11,9 +11,9 @@ import type { EditStore } from './edit-store';
 import { CheckboxCell } from './checkbox-cell';
 import { DateTimeEditor } from './DateTimeEditor';
 import { LinkPicker } from '../links/LinkPicker';
-import { MultiSelectEditor } from './MultiSelectEditor';
+import { MultiSelectEditor } from './multi-select-editor';
 import { SingleSelectEditor } from './single-select-editor';
-import { choiceNames, isEditable, parseInput } from './parse';
+import { isEditable, parseInput } from './parse';
 
 /** Typed text by the field's rules: its value, or the text as typed where it does not parse. */
 const parsed = (field: Column) => (typed: unknown) => {
@@ -58,12 +58,7 @@ function editorFor(field: Column): ColumnEditor {
     case 'multipleRecordLinks':
       return { kind: 'custom', editor: LinkPicker, popup: true, params: { field } };
     case 'multipleSelects':
-      return {
-        kind: 'custom',
-        editor: MultiSelectEditor,
-        popup: true,
-        params: { choices: choiceNames(field) },
-      };
+      return { kind: 'custom', editor: MultiSelectEditor, popup: true, params: { field } };
     default:
       return textEditor(field, false);
   }

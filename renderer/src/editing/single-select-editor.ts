@@ -6,15 +6,22 @@
  * letters a fast typist sends next are never lost (a React editor mounts a moment later, and they were).
  */
 import type { Column } from '../../../core/contract';
-import { pillClass } from '../grid/cells';
 import type { CellEditorView, EditorStart } from '../grid/parts';
 import { filterChoices } from './choice-filter';
+import { choiceOption } from './choice-option';
 import { choiceNames } from './parse';
 
 type Params = EditorStart & { field: Column };
 
 /** The option that empties the cell, offered while nothing is typed. */
 const NONE = '';
+
+function noneLabel(): HTMLElement {
+  const label = document.createElement('span');
+  label.className = 'td-muted';
+  label.textContent = '(none)';
+  return label;
+}
 
 let editors = 0;
 
@@ -94,14 +101,8 @@ export class SingleSelectEditor implements CellEditorView<Params> {
     this.marked = empty ? this.initial : this.shown[0];
     this.list.replaceChildren(
       ...this.shown.map((name, i) => {
-        const option = document.createElement('li');
-        option.id = `${this.id}-option-${i}`;
-        option.dataset['index'] = String(i);
-        option.setAttribute('role', 'option');
-        const label = document.createElement('span');
-        label.className = name === NONE ? 'td-muted' : pillClass(this.field, name);
-        label.textContent = name === NONE ? '(none)' : name;
-        option.append(label);
+        const option = choiceOption(this.field, `${this.id}-option-${i}`, i, name);
+        if (name === NONE) option.replaceChildren(noneLabel());
         return option;
       }),
     );
