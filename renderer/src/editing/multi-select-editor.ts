@@ -9,7 +9,7 @@
 import type { Column } from '../../../core/contract';
 import type { CellEditorView, EditorStart } from '../grid/parts';
 import { filterChoices } from './choice-filter';
-import { choiceOption } from './choice-option';
+import { choiceOption, focusAtEnd, setUpListbox, setUpSearchBox, showActive } from './choice-list';
 import { choiceNames } from './parse';
 
 type Params = EditorStart & { field: Column };
@@ -40,36 +40,23 @@ export class MultiSelectEditor implements CellEditorView<Params> {
     this.names = [...choices, ...this.initial.filter((name) => !choices.includes(name))];
 
     this.gui.className = 'td-select-editor';
-    const box = this.box;
-    box.setAttribute('role', 'combobox');
-    box.setAttribute('aria-label', `Find an option of ${params.field.name}`);
-    box.setAttribute('aria-expanded', 'true');
-    box.setAttribute('aria-controls', `${this.id}-list`);
-    box.setAttribute('aria-autocomplete', 'list');
-    box.placeholder = 'Find an option';
-    box.value = params.eventKey?.length === 1 ? params.eventKey : '';
-    box.addEventListener('input', () => this.narrow());
-    box.addEventListener('keydown', (e) => this.onKey(e));
-    this.list.id = `${this.id}-list`;
-    this.list.setAttribute('role', 'listbox');
-    this.list.setAttribute('aria-multiselectable', 'true');
-    this.list.setAttribute('aria-label', `Options of ${params.field.name}`);
-    // The box keeps the focus, so typing goes on where it was.
-    this.list.addEventListener('mousedown', (e) => e.preventDefault());
-    this.list.addEventListener('click', (e) => {
-      const option = (e.target as Element).closest('[role="option"]');
-      const name = option && this.shown[Number(option.getAttribute('data-index'))];
-      if (name === undefined || name === null) return;
+    setUpSearchBox(this.box, this.id, params.field, params.eventKey);
+    this.box.addEventListener('input', () => this.narrow());
+    this.box.addEventListener('keydown', (e) => this.onKey(e));
+    setUpListbox(this.list, this.id, params.field, (index) => {
+      const name = this.shown[index];
+      if (name === undefined) return;
       this.active = name;
       this.toggle(name);
     });
+    this.list.setAttribute('aria-multiselectable', 'true');
     this.none.className = 'td-muted';
     this.none.setAttribute('role', 'status');
     const done = document.createElement('button');
     done.type = 'button';
     done.textContent = 'Done';
     done.addEventListener('click', () => params.stopEditing());
-    this.gui.append(box, this.list, this.none, done);
+    this.gui.append(this.box, this.list, this.none, done);
     this.narrow();
   }
 
@@ -83,9 +70,7 @@ export class MultiSelectEditor implements CellEditorView<Params> {
   }
 
   afterGuiAttached(): void {
-    const end = this.box.value.length;
-    this.box.focus();
-    this.box.setSelectionRange(end, end);
+    focusAtEnd(this.box);
   }
 
   /** ↑ ↓ and Enter are the list's; any other key (Enter on an empty box, Tab, Esc) is the grid's to end the edit. */
@@ -119,7 +104,7 @@ export class MultiSelectEditor implements CellEditorView<Params> {
     this.active = typed.trim() === '' ? undefined : this.shown[0];
     this.list.replaceChildren(
       ...this.shown.map((name, i) => {
-        const option = choiceOption(this.field, `${this.id}-option-${i}`, i, name);
+        const option = choiceOption(this.field, this.id, i, name);
         const tick = document.createElement('span');
         tick.className = 'td-tick';
         tick.setAttribute('aria-hidden', 'true');
@@ -147,11 +132,6 @@ export class MultiSelectEditor implements CellEditorView<Params> {
       option.setAttribute('aria-selected', String(this.ticked.includes(name)));
       option.classList.toggle('td-active', i === at);
     }
-    if (at < 0) {
-      this.box.removeAttribute('aria-activedescendant');
-      return;
-    }
-    this.box.setAttribute('aria-activedescendant', `${this.id}-option-${at}`);
-    this.list.children[at]?.scrollIntoView({ block: 'nearest' });
+    showActive(this.box, this.list, this.id, at);
   }
 }

@@ -8,7 +8,7 @@
 import type { Column } from '../../../core/contract';
 import type { CellEditorView, EditorStart } from '../grid/parts';
 import { filterChoices } from './choice-filter';
-import { choiceOption } from './choice-option';
+import { choiceOption, focusAtEnd, setUpListbox, setUpSearchBox, showActive } from './choice-list';
 import { choiceNames } from './parse';
 
 type Params = EditorStart & { field: Column };
@@ -47,28 +47,16 @@ export class SingleSelectEditor implements CellEditorView<Params> {
 
     this.gui.className = 'td-select-editor';
     const box = this.box;
-    box.setAttribute('role', 'combobox');
-    box.setAttribute('aria-label', `Find an option of ${params.field.name}`);
-    box.setAttribute('aria-expanded', 'true');
-    box.setAttribute('aria-controls', `${this.id}-list`);
-    box.setAttribute('aria-autocomplete', 'list');
-    box.placeholder = 'Find an option';
-    box.value = params.eventKey?.length === 1 ? params.eventKey : '';
+    setUpSearchBox(box, this.id, params.field, params.eventKey);
     box.addEventListener('input', () => this.narrow());
     box.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
       e.preventDefault();
       this.move(e.key === 'ArrowDown' ? 1 : -1);
     });
-    this.list.id = `${this.id}-list`;
-    this.list.setAttribute('role', 'listbox');
-    this.list.setAttribute('aria-label', `Options of ${params.field.name}`);
-    // The box keeps the focus, so the typing goes on where it was.
-    this.list.addEventListener('mousedown', (e) => e.preventDefault());
-    this.list.addEventListener('click', (e) => {
-      const option = (e.target as Element).closest('[role="option"]');
-      const name = option && this.shown[Number(option.getAttribute('data-index'))];
-      if (name === undefined || name === null) return;
+    setUpListbox(this.list, this.id, params.field, (index) => {
+      const name = this.shown[index];
+      if (name === undefined) return;
       this.marked = name;
       params.stopEditing();
     });
@@ -89,9 +77,7 @@ export class SingleSelectEditor implements CellEditorView<Params> {
   }
 
   afterGuiAttached(): void {
-    const end = this.box.value.length;
-    this.box.focus();
-    this.box.setSelectionRange(end, end);
+    focusAtEnd(this.box);
   }
 
   private narrow(): void {
@@ -101,7 +87,7 @@ export class SingleSelectEditor implements CellEditorView<Params> {
     this.marked = empty ? this.initial : this.shown[0];
     this.list.replaceChildren(
       ...this.shown.map((name, i) => {
-        const option = choiceOption(this.field, `${this.id}-option-${i}`, i, name);
+        const option = choiceOption(this.field, this.id, i, name);
         if (name === NONE) option.replaceChildren(noneLabel());
         return option;
       }),
@@ -121,11 +107,6 @@ export class SingleSelectEditor implements CellEditorView<Params> {
     const at = this.marked === undefined ? -1 : this.shown.indexOf(this.marked);
     for (const [i, option] of [...this.list.children].entries())
       option.setAttribute('aria-selected', String(i === at));
-    if (at < 0) {
-      this.box.removeAttribute('aria-activedescendant');
-      return;
-    }
-    this.box.setAttribute('aria-activedescendant', `${this.id}-option-${at}`);
-    this.list.children[at]?.scrollIntoView({ block: 'nearest' });
+    showActive(this.box, this.list, this.id, at);
   }
 }
