@@ -177,11 +177,14 @@ export class PageReader {
       first: spec.filter ? (spec.within ? Infinity : FIRST_CHUNK) : spec.limit + 1,
       keysetOf,
     });
+    // A slice ends at `until` after any record its filter tested, kept or not: a page of costly records that
+    // all pass is as long a computation as a scan past costly ones that fail (an aggregate's 5,000-record
+    // pages held other requests 3.7 s when only failed records could end a slice).
+    const timeUp = () => spec.until !== undefined && performance.now() > spec.until;
     for (const row of rows) {
       const rec = fromRow(row);
       if (spec.filter && !spec.filter(rec)) {
-        if (spec.until !== undefined && performance.now() > spec.until)
-          return { records, keys, last, more, resume: keysetOf(row) };
+        if (timeUp()) return { records, keys, last, more, resume: keysetOf(row) };
         continue;
       }
       if (records.length === spec.limit) {
@@ -191,6 +194,7 @@ export class PageReader {
       records.push(rec);
       last = keysetOf(row);
       keys?.push(last.keys);
+      if (spec.filter && timeUp()) return { records, keys, last, more, resume: last };
     }
     return { records, keys, last, more };
   }
