@@ -245,6 +245,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     tableFor: async (t) => (await connections.client(t.connectionId)).table(t.baseId, t.table),
     edits: edits.ready,
     emit: events.emit,
+    consent: budget.consent,
   });
 
   const handlers: Handlers = {

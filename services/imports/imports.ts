@@ -10,6 +10,10 @@
  * batch in the same doubt is sent again on Resume, since an upsert is idempotent by its merge fields (the
  * second send finds the records the first may have made, and updates them to the same values).
  *
+ * On a limited plan of the hosted service an import (started or resumed) costs a call per batch it has left, so
+ * it asks the request budget first, like any write of many records; a no sends nothing and leaves the job
+ * cancelled, to resume (which asks again).
+ *
  * A finished create import is one undo step (undo deletes the records it made). An upsert is not undoable:
  * restoring the records it updated would need their earlier values, which means reading every matched
  * record first, a request per batch more (the match is made by the service, on its merge fields).
@@ -17,6 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TableClient } from '../../core/api';
 import { BATCH_SIZE } from '../../core/api/batches';
+import type { Consent } from '../budget/budget';
 import type { EventName, EventPayload } from '../../core/contract';
 import type { RequestOut, ResponseOf } from '../../core/contract/define';
 import { IMPORT_MAX_LISTED, IMPORT_MAX_STAGED_BYTES } from '../../core/contract/imports';
@@ -43,6 +48,8 @@ export interface ImportsOptions {
   /** The edit services: undo history (and the journal lock, taken once they are ready). */
   edits: Promise<Pick<Parts, 'history'>>;
   emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void;
+  /** The request budget's word on a run's calls (a call per batch left); without it, always yes. */
+  consent?: Consent;
   /**
    * Batches out at once (default 4): each also waits for two syncs of its journal, and 5 requests/s must go
    * on at a 400 ms round trip.
@@ -70,6 +77,8 @@ interface Job {
   state: ImportState['state'];
   error?: FailureInfo;
   cancel: boolean;
+  /** Withdraws the run's open API calls question (Cancel, or TableDesk closing). */
+  asking?: AbortController;
   running?: Promise<void>;
 }
 
@@ -155,6 +164,11 @@ const STOPPED: FailureInfo = {
   message: 'TableDesk stopped while these rows were being sent: they may or may not have been created.',
 };
 
+const NOT_AGREED: FailureInfo = {
+  kind: 'aborted',
+  message: 'Not sent: the import was not agreed to (the API calls question). Resume asks again.',
+};
+
 export class Imports {
   private readonly jobs = new Map<string, Job>();
   private readonly staged = new Map<string, { line: JobLine; total: number; bytes: number }>();
@@ -209,13 +223,14 @@ export class Imports {
       // Every row is written down first: a batch's line, written after it, must be on disk before it is sent.
       job.file = await JobFile.create(this.options.dir, job.line);
       this.jobs.set(importId, job);
-      this.start(job);
+      this.start(job, false);
       return stateOf(job);
     },
     'import.cancel': async ({ importId }) => {
       const job = this.jobs.get(importId);
       if (job === undefined || job.state !== 'running') return { cancelled: false };
       job.cancel = true;
+      job.asking?.abort();
       return { cancelled: true };
     },
     'import.list': async () => {
@@ -233,7 +248,7 @@ export class Imports {
       job.state = 'running';
       job.cancel = false;
       delete job.error;
-      this.start(job);
+      this.start(job, true);
       return stateOf(job);
     },
     'import.dismiss': async ({ importId }) => {
@@ -249,7 +264,10 @@ export class Imports {
   /** Lets the jobs under way finish the batches they handed out, and closes their files. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.jobs.values()) job.cancel = true;
+    for (const job of this.jobs.values()) {
+      job.cancel = true;
+      job.asking?.abort();
+    }
     await Promise.all([...this.jobs.values()].map((j) => j.running));
     await Promise.all([...this.jobs.values()].map((j) => j.file?.close()));
   }
@@ -302,16 +320,46 @@ export class Imports {
     this.options.emit('import.progress', stateOf(job));
   }
 
-  private start(job: Job): void {
+  private start(job: Job, resumed: boolean): void {
     this.progress(job);
-    job.running = this.run(job).catch((e: unknown) => {
+    job.running = this.run(job, resumed).catch((e: unknown) => {
       job.state = 'failed';
       job.error = toChannelError(e);
       this.progress(job);
     });
   }
 
-  private async run(job: Job): Promise<void> {
+  /** Whether the budget lets the run send what is left, a call a unit (a no, or a Cancel while asked: nothing). */
+  private async agreed(job: Job, resumed: boolean): Promise<boolean> {
+    const { consent } = this.options;
+    if (consent === undefined) return true;
+    const { connectionId, baseId, table } = job.line.target;
+    const units = pendingUnits(job);
+    const rows = units.reduce((n, unit) => n + unit.rows.length, 0);
+    const subject = `${resumed ? 'Resume importing' : 'Import'} ${rows.toLocaleString('en-US')} rows into ${table}`;
+    job.asking = new AbortController();
+    try {
+      return await consent({
+        connectionId,
+        baseId,
+        purpose: 'edits',
+        subject,
+        calls: units.length,
+        signal: job.asking.signal,
+      });
+    } finally {
+      delete job.asking;
+    }
+  }
+
+  private async run(job: Job, resumed: boolean): Promise<void> {
+    if (!(await this.agreed(job, resumed)) || job.cancel) {
+      job.state = this.closed ? 'interrupted' : 'cancelled';
+      if (!job.cancel) job.error = NOT_AGREED;
+      if (job.state === 'cancelled') await job.file!.append({ t: 'end', state: job.state });
+      this.progress(job);
+      return;
+    }
     const table = await this.options.tableFor(job.line.target);
     const window = this.options.window ?? 4;
     const before = new Set([...job.status].filter(([, st]) => st.kind === 'ack').map(([key]) => key));
