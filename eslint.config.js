@@ -36,16 +36,19 @@ export default tseslint.config(
     rules: { 'layers/imports': 'error' },
   },
   {
-    // A state the user can cause is a ServiceError with a kind (its message is theirs); a plain Error is a bug,
-    // logged as one (services/errors.ts). An invariant that throws one says so in its disable comment.
-    files: ['services/**/*.ts'],
+    // A state the user can cause throws the layer's typed error (its message is theirs): a ServiceError with a
+    // kind in services/ (services/errors.ts), a SettingError or a ServiceError with a status in server/, a
+    // RecordTableError or a FormulaCostError in core/. A plain Error is a bug, logged as one: a true invariant
+    // says so through core/invariant.ts, the one file that throws it.
+    files: ['{core,server,services,host,electron}/**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['core/invariant.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "ThrowStatement > NewExpression[callee.name='Error']",
           message:
-            'A state the user can cause throws a ServiceError with a kind; a plain Error is a bug (mark an invariant with "-- invariant: why").',
+            "A state the user can cause throws the layer's typed error (ServiceError, SettingError, …); a plain Error is a bug: check an invariant with invariant(condition, why) from core/invariant.ts.",
         },
       ],
     },

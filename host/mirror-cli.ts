@@ -8,6 +8,7 @@
  * no mirror, and no data folder if this run made it.
  */
 import { RecordTableClient } from '../core/api/index';
+import { invariant } from '../core/invariant';
 import { startEmbeddedServer } from '../services/embedded-server';
 import { createFileVault } from '../services/keys/file-vault';
 import { createMirrors } from '../services/mirror/index';
@@ -106,8 +107,7 @@ async function main(): Promise<void> {
   const mirrors = createMirrors({
     dataDir,
     clientFor: () => {
-      // An invariant: the command line was refused (exit 2) for a command that needs the service and has none.
-      if (!client) throw new Error('--url and TABLEDESK_API_KEY are needed to reach the service');
+      invariant(client, 'a command that needs the service has a --url (the command line refused it, exit 2)');
       return client;
     },
     local: { connectionId: 'demo', url: local.url, apiKey: local.apiKey },

@@ -34,3 +34,14 @@ export const invalidValue = (fieldName: string, detail?: string) =>
     'INVALID_VALUE_FOR_COLUMN',
     `Field ${JSON.stringify(fieldName)} cannot accept the provided value${detail ? `: ${detail}` : ''}`,
   );
+
+/**
+ * A setting the server was started with that it cannot use (a command-line flag, an option of
+ * `startServer`): its message names the setting for whoever started the server, and nothing was started.
+ */
+export class SettingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingError';
+  }
+}

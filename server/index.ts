@@ -10,6 +10,7 @@ import { LOCAL_USER } from './users';
 import type { KeyUser } from './users';
 import { DEFAULT_URL_TTL_MS } from './files/attachments';
 import { publicOrigin } from './public-origin';
+import { SettingError } from './errors';
 
 /** How long close waits for requests in flight before cutting their connections. */
 const CLOSE_GRACE_MS = 5_000;
@@ -71,7 +72,7 @@ export interface RunningServer {
 /** Starts the local Record Table Service in this process. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   // An empty key would admit `Authorization: Bearer ` from anyone.
-  if (opts.apiKey !== undefined && opts.apiKey.trim() === '') throw new Error('The API key is empty');
+  if (opts.apiKey !== undefined && opts.apiKey.trim() === '') throw new SettingError('The API key is empty');
   const named = opts.publicOrigin === undefined ? undefined : publicOrigin(opts.publicOrigin);
   const db: Db = openDatabase({ dataDir: opts.dataDir, memory: opts.memory });
   const service = new Service(db, {
@@ -86,7 +87,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   }
   const apiKey = opts.apiKey ?? `pat${randomBytes(24).toString('base64url')}`;
   if (opts.users?.some((u) => u.apiKey.trim() === '' || u.apiKey === apiKey))
-    throw new Error('Every user needs a key of its own');
+    throw new SettingError('Every user needs a key of its own');
   const host = opts.host ?? '127.0.0.1';
   const app = await buildApp(service, {
     keys: [{ apiKey, user: LOCAL_USER }, ...(opts.users ?? [])],

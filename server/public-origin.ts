@@ -4,13 +4,17 @@
  * name that one, not the port the server listens on.
  */
 
-/** `text` as an origin (`http(s)://host[:port]`); an Error naming what is wrong when it is not one. */
+import { SettingError } from './errors';
+
+/** `text` as an origin (`http(s)://host[:port]`); a SettingError naming what is wrong when it is not one. */
 export function publicOrigin(text: string): string {
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    throw new Error(`The public URL must be an http(s) URL, not ${JSON.stringify(text.slice(0, 200))}`);
+    throw new SettingError(
+      `The public URL must be an http(s) URL, not ${JSON.stringify(text.slice(0, 200))}`,
+    );
   if (url.username || url.password || url.pathname !== '/' || url.search || url.hash)
-    throw new Error(
+    throw new SettingError(
       `The public URL must be an origin only (scheme, host and port), not ${JSON.stringify(text.slice(0, 200))}`,
     );
   return url.origin;

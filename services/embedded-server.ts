@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startServer } from '../server/index';
+import { invariant } from '../core/invariant';
 import type { RunningServer, ServerOptions } from '../server/index';
 import { startChildServer } from './embedded-server/child-runner';
 import { startWorkerServer, WorkerUnavailable } from './embedded-server/worker-runner';
@@ -79,11 +80,11 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   const runner = options.runner ?? 'in-process';
   if (runner !== 'in-process') {
     const unsupported = IN_PROCESS_ONLY.filter((name) => options[name] !== undefined);
-    if (unsupported.length > 0)
-      // eslint-disable-next-line no-restricted-syntax -- invariant: the caller's options, not the user's
-      throw new Error(
-        `The ${'worker' in runner ? 'worker-thread' : 'child-process'} demo server does not take ${unsupported.join(', ')}`,
-      );
+    // The caller's options, not the user's.
+    invariant(
+      unsupported.length === 0,
+      `the ${'worker' in runner ? 'worker-thread' : 'child-process'} demo server does not take ${unsupported.join(', ')}`,
+    );
     const common = {
       apiKey,
       dataDir,

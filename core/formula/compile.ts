@@ -8,6 +8,7 @@ import type { FormulaField } from './checker';
 import { cellReader } from './cells';
 import { compareValues, valuesEqual } from './compare';
 import { FUNCTIONS } from './functions';
+import { invariant } from '../invariant';
 import type { Evaluator, FormulaRecord } from './runtime';
 import { DAY_MS, FormulaDate, FormulaError, toNumber, toText, type FormulaValue } from './values';
 
@@ -179,7 +180,7 @@ function compileStep(node: Node, fields: Fields, folding: WorkBudget): Compiled 
 
 function compileCall(name: string, argNodes: Node[], fields: Fields, folding: WorkBudget): Compiled {
   const def = FUNCTIONS.get(name);
-  if (!def) throw new Error(`Unknown function ${name}: compile only checked formulas`);
+  invariant(def, `unknown function ${name}: compile only checked formulas`);
   const args = argNodes.map((a) => compileNode(a, fields, folding));
   const runs = args.map((a) => a.run);
   if ('lazy' in def) return { run: (r, c) => def.lazy(runs, r, c), constant: false };

@@ -5,11 +5,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startServer } from '../../server/index';
+import { invariant } from '../../core/invariant';
 import type { WorkerServerOptions, WorkerReply } from './worker-runner';
 
 const parent = parentPort;
-// eslint-disable-next-line no-restricted-syntax -- invariant: how the module is loaded
-if (parent === null) throw new Error('worker.ts runs only as a worker thread');
+invariant(parent !== null, 'worker.ts runs only as a worker thread');
 const options = workerData as WorkerServerOptions;
 const reply = (message: WorkerReply): void => parent.postMessage(message);
 

@@ -185,6 +185,6 @@ describe('embedded server in a child process', () => {
     const vault = createFileVault(join(userDataDir, 'keys.json'));
     await expect(
       startEmbeddedServer({ userDataDir, vault, runner, largeTableRecords: 10, onRequest: () => undefined }),
-    ).rejects.toThrow('The child-process demo server does not take largeTableRecords, onRequest');
+    ).rejects.toThrow('the child-process demo server does not take largeTableRecords, onRequest');
   });
 });

@@ -118,6 +118,8 @@ describe('the key on the command line', () => {
   });
 
   it('an empty key is refused in-process too', async () => {
-    await expect(startServer({ memory: true, apiKey: '  ' })).rejects.toThrow(/empty/);
+    await expect(startServer({ memory: true, apiKey: '  ' })).rejects.toThrow(
+      expect.objectContaining({ name: 'SettingError', message: 'The API key is empty' }),
+    );
   });
 });

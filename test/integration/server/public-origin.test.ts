@@ -47,7 +47,12 @@ describe('a public origin', () => {
       'https://t.example/v0',
       'https://t.example/?a',
     ])
-      await expect(startLocalServer({ publicOrigin: bad }), bad).rejects.toThrow(/public URL must be/);
+      await expect(startLocalServer({ publicOrigin: bad }), bad).rejects.toThrow(
+        expect.objectContaining({
+          name: 'SettingError',
+          message: expect.stringMatching(/public URL must be/),
+        }),
+      );
     const cli = spawnSync(
       process.execPath,
       [

@@ -1,4 +1,7 @@
-/** The lint rule that keeps plain Errors in services/ to invariants, through ESLint with the project's config. */
+/**
+ * The lint rule that keeps plain Errors to invariants in every layer that runs in Node or hands errors to the
+ * services' mapping (core/, server/, services/, host/, electron/), through ESLint with the project's config.
+ */
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -9,29 +12,32 @@ async function problems(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
 }
 
-describe('plain Errors in services/', () => {
-  it('refuses a thrown plain Error at any depth of services/', async () => {
-    for (const path of ['services/probe.ts', 'services/mirror/deep/probe.ts']) {
-      expect(
-        await problems(path, "export function f(): void {\n  throw new Error('No mirror');\n}\n"),
-      ).toEqual([expect.stringContaining('ServiceError')]);
-    }
+const PLAIN = "export function f(): void {\n  throw new Error('No mirror');\n}\n";
+const FOLDERS = ['core', 'server', 'services', 'host', 'electron'];
+
+describe('plain Errors', () => {
+  it('are refused at any depth of each folder the rule covers', async () => {
+    for (const folder of FOLDERS)
+      for (const path of [`${folder}/probe.ts`, `${folder}/deep/er/probe.ts`])
+        expect(await problems(path, PLAIN), path).toEqual([
+          expect.stringContaining('invariant(condition, why)'),
+        ]);
   });
 
-  it('passes a ServiceError, and a plain Error marked as an invariant', async () => {
+  it('pass as a typed error or an invariant checked through core/invariant.ts', async () => {
     const code =
       "import { ServiceError } from './errors';\n" +
-      'export function f(a: boolean): void {\n' +
+      "import { invariant } from '../core/invariant';\n" +
+      'export function f(a: boolean, b: string | undefined): string {\n' +
       "  if (a) throw new ServiceError('not-found', 'No mirror');\n" +
-      '  // eslint-disable-next-line no-restricted-syntax -- invariant: a is checked by the caller\n' +
-      "  throw new Error('unreachable');\n" +
+      "  invariant(b, 'b is set by the caller');\n" +
+      '  return b;\n' +
       '}\n';
-    expect(await problems('services/probe.ts', code)).toEqual([]);
+    for (const folder of ['services', 'host', 'electron'])
+      expect(await problems(`${folder}/probe.ts`, code)).toEqual([]);
   });
 
-  it('leaves other layers alone', async () => {
-    expect(
-      await problems('core/probe.ts', "export function f(): void {\n  throw new Error('x');\n}\n"),
-    ).toEqual([]);
+  it('are the renderer’s own (its error boundary and status bar report them)', async () => {
+    expect(await problems('renderer/src/probe.ts', PLAIN)).toEqual([]);
   });
 });
