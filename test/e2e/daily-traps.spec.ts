@@ -2,7 +2,7 @@
  * The places a daily user tripped, each acted out as a person would (mouse and keyboard) through the browser
  * door against the real local server: the record form's long "Linked from" list (collapsed, after the fields,
  * in the scrolling body), undoing a delete in a sorted view (rows where they belong at once, and Find finding
- * them), find and replace leaving computed fields out (said once, never refused changes), the filter builder's
+ * them, whether deleted from the row menu, as selected rows or with the Delete key), find and replace leaving computed fields out (said once, never refused changes), the filter builder's
  * "this week / month / year" for dates, the single-select editor (colours, narrowed as you type), the
  * multiple-selects editor (opened by a typed key, narrowed, ticked and saved by keyboard), the summary bar's
  * choices kept with the layout.
@@ -130,6 +130,71 @@ test('undoing a delete in a sorted view shows the rows where they belong at once
   await findBox(app).press('Enter');
   await expect(findCount(app)).toHaveText(`1 of ${matching} record${matching === 1 ? '' : 's'}`);
   await expect(app.row(4).locator('.ag-cell.td-find-current').first()).toBeVisible();
+});
+
+test('undoing a delete made from the row menu, or of selected rows, in a sorted view puts them back in place', async ({
+  app,
+}) => {
+  await app.openTable(TASKS);
+  // From the column's menu: whatever sort the tab's remembered layout holds, this one replaces it.
+  await app.table.getByRole('button', { name: 'Name column menu' }).click();
+  await app.table
+    .getByRole('menu', { name: 'Name column' })
+    .getByRole('menuitem', { name: 'Sort descending' })
+    .click();
+  await expect(app.table.locator('.ag-header-cell[col-id="Name"]')).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  const sorted = async () => {
+    const shown = await names(app, 8);
+    return shown.every((n, i) => i === 0 || shown[i - 1]!.localeCompare(n) >= 0) ? shown : [];
+  };
+  await expect.poll(async () => (await sorted()).length).toBe(8);
+  const before = await sorted();
+  const message = app.table.getByTestId('edit-message');
+  const confirm = () =>
+    app.page.getByRole('dialog', { name: 'Delete records' }).getByRole('button', { name: 'Delete' }).click();
+  const undo = app.table.getByRole('button', { name: 'Undo', exact: true });
+
+  // One row, from its menu; undone with the toolbar's Undo.
+  await app.cell(3, 'Name').click({ button: 'right' });
+  await app.page
+    .getByRole('menu', { name: 'Name, row 4' })
+    .getByRole('menuitem', { name: 'Delete 1 record' })
+    .click();
+  await confirm();
+  await expect(message).toHaveText('Deleted 1 record.');
+  await expect(app.cell(3, 'Name')).toHaveText(before[4]!);
+  await undo.click();
+  await expect(message).toHaveText('1 record restored; it has a new id.');
+  for (const [i, name] of before.entries()) await expect(app.cell(i, 'Name')).toHaveText(name);
+
+  // Three selected rows (row 2 to 4, by keyboard), deleted from the menu of one of them; undone with Ctrl+Z.
+  await app.cell(1, 'Name').click();
+  await app.page.keyboard.press('Control+Space');
+  for (let i = 0; i < 2; i++) await app.page.keyboard.press('Shift+ArrowDown');
+  await app.cell(2, 'Name').click({ button: 'right' });
+  await app.page
+    .getByRole('menu', { name: 'Name, row 3' })
+    .getByRole('menuitem', { name: 'Delete 3 records' })
+    .click();
+  await confirm();
+  await expect(message).toHaveText('Deleted 3 records.');
+  await expect(app.cell(1, 'Name')).toHaveText(before[4]!);
+  await app.cell(0, 'Name').click();
+  await app.page.keyboard.press('Control+z');
+  await expect(message).toHaveText('3 records restored; they have new ids.');
+  for (const [i, name] of before.entries()) await expect(app.cell(i, 'Name')).toHaveText(name);
+
+  // Find finds a restored one, at its row (names repeat: the first row of that name, above it or it).
+  await app.cell(0, 'Name').click();
+  await app.page.keyboard.press('Control+f');
+  await findBox(app).fill(before[2]!);
+  await expect(findCount(app)).toHaveText(/^\d+ records? match(es)?$/);
+  await findBox(app).press('Enter');
+  const current = app.table.locator('.ag-row[row-index]:has(.ag-cell.td-find-current)').first();
+  await expect(current).toHaveAttribute('row-index', String(before.indexOf(before[2]!)));
 });
 
 test('find and replace leaves computed fields out and says so once, refusing nothing for them', async ({
