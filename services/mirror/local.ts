@@ -2,6 +2,9 @@
  * The mirror's side of the local server's private write path (server/http/mirror-routes.ts): the copy's
  * schema, records by id, deletions, renames and files. Loopback only, with the server's own key; not
  * throttled (the server does not rate-limit these routes), with a few retries for a server that is busy.
+ * Not the service either, so not metered: the copy is this machine's own server, which has no allowance or
+ * per-second limit; every call of a mirror to the service goes through the connection's client (purpose
+ * `offline`), whose throttle and request budget see it.
  */
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { ServiceError } from '../errors';
