@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import PQueue from 'p-queue';
 import { BaseScheduler, COLD_START_EXTRA_MS, queuePriority } from '../../../core/api/scheduler';
 
@@ -30,18 +30,26 @@ describe('BaseScheduler', () => {
   });
 
   it('(why strict mode) p-queue fixed windows let two starts come closer than the interval', async () => {
-    const q = new PQueue({ intervalCap: 1, interval: 200 });
-    const starts: number[] = [];
-    const task = async () => {
-      starts.push(Date.now());
-      await sleep(250);
-    };
-    const first = q.add(task);
-    // Wait to the middle of the second window, then add two: one starts at once, the next at the next
-    // boundary, about 150 ms later (the middle leaves room for a late timer on a busy machine).
-    await sleep(250);
-    await Promise.all([first, q.add(task), q.add(task)]);
-    expect(Math.min(...gaps(starts))).toBeLessThan(200);
+    // On the fake clock: with real timers a loaded machine fires them late and the gap drifts past 200 ms.
+    vi.useFakeTimers();
+    try {
+      const q = new PQueue({ intervalCap: 1, interval: 200 });
+      const starts: number[] = [];
+      const task = async () => {
+        starts.push(Date.now());
+        await sleep(250);
+      };
+      const first = q.add(task);
+      // In the middle of the second window, add two: one starts at once, the next at the next boundary.
+      await vi.advanceTimersByTimeAsync(250);
+      const both = Promise.all([first, q.add(task), q.add(task)]);
+      await vi.advanceTimersByTimeAsync(1000);
+      await both;
+      expect(starts).toHaveLength(3);
+      expect(Math.min(...gaps(starts))).toBeLessThan(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('starts interactive work, then visible, then background, and a retry before new work', async () => {
