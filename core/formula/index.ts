@@ -13,7 +13,7 @@ import { staticType, type StaticType } from './types';
 import { truthy, type FormulaValue } from './values';
 
 export type { BinaryOp, Diagnostic, Node } from './ast';
-export { FormulaCostError, WorkBudget, type EvalBudget } from './budget';
+export { COST, FormulaCostError, WorkBudget, type EvalBudget } from './budget';
 export { COMPARISON_OPS } from './ast';
 export { checkFormula, type FormulaField } from './checker';
 export { complete, type CompletionItem, type CompletionResult, type SignatureHelp } from './complete';

@@ -4,7 +4,10 @@
  * formulas may spend PER_RECORD: one record is computed without a break, so this bounds how long any other
  * request can wait behind it. A read spends at most PER_READ in all, between records it lets other requests in
  * (see http/list.ts), and it also stops after FILTER_BUSY_MS of its own computing. A write computes its
- * records in one transaction, so it may spend PER_WRITE. Past any of them the request is answered 422.
+ * records in one transaction without a break, so all it causes (formula fields, lookups and rollups of the
+ * records it writes, creates and computes again) shares PER_WRITE, a few records' worth whatever its number
+ * of records: a write of ten records each just within PER_RECORD held every request ten records' time.
+ * Past any of them the request is answered 422.
  */
 import { FormulaCostError } from '../../core/formula/index';
 import type { EvalBudget } from '../../core/formula/index';
@@ -12,7 +15,7 @@ import { ServiceError, invalidRequest } from '../errors';
 
 export const PER_RECORD = 10_000_000;
 export const PER_READ = 2_000_000_000;
-export const PER_WRITE = 100_000_000;
+export const PER_WRITE = 3 * PER_RECORD;
 export const FILTER_BUSY_MS = 10_000;
 
 /** Naming one linked record in a filter (links read as their records' names): one read of SQLite. */

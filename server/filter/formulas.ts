@@ -148,8 +148,8 @@ export function installFormulas(service: Service): void {
     return { formula: byIds, isValid: true, referencedFieldIds, result: { type } };
   };
 
-  // A record's formulas spend from `work`: the write's own (one per record) or a recompute's, shared by all
-  // its records. A formula too expensive for its record is #ERROR! there; a spent recompute is refused.
+  // A record's formulas spend from `work`: its write's (one for all it causes) or a recompute's, shared by all
+  // its records. A formula too expensive for its record is #ERROR! there; past the write's, it is refused.
   records.computeFormulas = (table, rec, work = new RequestWork()) => {
     // The record's times as their fields read them: the same for every formula field of the record.
     let times: FormulaRecord['fields'] | undefined;

@@ -9,7 +9,8 @@ import type { Db } from './db';
 import type { ExpressionIndexes } from './indexes';
 import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
-import { RequestWork } from '../filter/cost';
+import { COST, FormulaCostError } from '../../core/formula/index';
+import { RequestWork, formulaTooExpensive } from '../filter/cost';
 import { isRelational, relationalCell } from './relational';
 import { MAX_LINK_DEPTH, PendingSet, changedFields, readsChange, tableRanks } from './derived';
 
@@ -470,15 +471,25 @@ export class RecordStore {
       const link = table.fields.find((f) => f.id === field.options?.recordLinkFieldId);
       const linked = this.catalog.tableById(String(link?.options?.linkedTableId));
       const target = linked?.fields.find((f) => f.id === field.options?.fieldIdInLinkedTable);
-      const values: unknown[] = [];
-      if (linked && target && ids.length > 0)
-        for (const row of this.linkedCells(linked, target, ids)) {
-          const v = JSON.parse(row.v) as unknown;
-          if (Array.isArray(v)) values.push(...(v as unknown[]));
-          else if (v === false || !isBlank(v)) values.push(v);
-        }
       work.nextRecord();
-      const value = relationalCell(field, values, ids.length, work);
+      let value: unknown;
+      try {
+        const values: unknown[] = [];
+        if (linked && target && ids.length > 0)
+          for (const row of this.linkedCells(linked, target, ids)) {
+            // Each cell read is parsed and kept: charged its JSON text, as a formula is the lists it reads.
+            work.spend(COST.item + row.v.length);
+            const v = JSON.parse(row.v) as unknown;
+            if (Array.isArray(v)) values.push(...(v as unknown[]));
+            else if (v === false || !isBlank(v)) values.push(v);
+          }
+        value = relationalCell(field, values, ids.length, work);
+      } catch (e) {
+        if (!(e instanceof FormulaCostError)) throw e;
+        // Past its record's share it is #ERROR! there; past the write's, nothing of the write is kept.
+        if (work.spent) throw formulaTooExpensive(field.name);
+        value = { error: '#ERROR!' };
+      }
       if (value === undefined) delete rec.data[field.id];
       else rec.data[field.id] = value;
     }

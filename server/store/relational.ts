@@ -5,7 +5,7 @@
  * whenever the record or a record it links to is written.
  */
 import type { CompiledFormula, EvalBudget } from '../../core/formula/index';
-import { FormulaCostError, compileFormula, resultType, toCellValue } from '../../core/formula/index';
+import { compileFormula, resultType, toCellValue } from '../../core/formula/index';
 import { invalidRequest } from '../errors';
 import type { Field, Table } from './catalog';
 
@@ -84,7 +84,7 @@ export function relationalOptions(
 
 /**
  * A relational field's cell from the linked records' values of the looked-up field (in link order, arrays
- * spread, blanks left out) and the number of links. A rollup too expensive for its record is #ERROR!.
+ * spread, blanks left out) and the number of links. A rollup past `budget` throws FormulaCostError.
  */
 export function relationalCell(
   field: Field,
@@ -96,10 +96,5 @@ export function relationalCell(
   if (field.type === 'multipleLookupValues') return values.length > 0 ? values : undefined;
   const formula = compileRollup(String(field.options?.formula ?? ''));
   if (!formula) return { error: '#ERROR!' };
-  try {
-    return toCellValue(formula.evaluate({ id: '', createdTime: '', fields: { values } }, { budget }));
-  } catch (e) {
-    if (e instanceof FormulaCostError) return { error: '#ERROR!' };
-    throw e;
-  }
+  return toCellValue(formula.evaluate({ id: '', createdTime: '', fields: { values } }, { budget }));
 }

@@ -203,9 +203,10 @@ describe('formula field cost', () => {
     expect(costly.status, costly.text).toBe(200);
     const name = 'x'.repeat(15);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    // Three at a time: a write may compute three records this costly (PER_WRITE), not ten.
+    for (let i = 0; i < 10; i++) {
       const batch = await s.request('POST', `/v0/${s.baseId}/Costly%20rows`, {
-        records: Array.from({ length: 10 }, () => ({ fields: { Name: name } })),
+        records: Array.from({ length: 3 }, () => ({ fields: { Name: name } })),
       });
       expect(batch.status, batch.text.slice(0, 200)).toBe(200);
       ids.push(...batch.body.records.map((r: { id: string }) => r.id));
@@ -218,7 +219,7 @@ describe('formula field cost', () => {
       ],
     });
     expect(linker.status, linker.text).toBe(200);
-    // Each linked record's formula is recomputed when it gains the inverse link: 30 × ~7M units > 100M.
+    // Each linked record's formula is recomputed when it gains the inverse link: 30 × ~7M units > PER_WRITE.
     const r = await s.request('POST', `/v0/${s.baseId}/Linker`, { fields: { Name: 'all', Rows: ids } });
     expect(r.status, r.text).toBe(422);
     expect(r.body.error.message).toMatch(/too expensive/);
@@ -228,5 +229,130 @@ describe('formula field cost', () => {
       fields: { Name: 'few', Rows: ids.slice(0, 3) },
     });
     expect(few.status, few.text).toBe(200);
+  });
+});
+
+describe("a write's budget: everything one write causes, however many records it names", () => {
+  // ~7 M units of work for a 15-character text: within what one record may spend (PER_RECORD), a third of a
+  // write's (PER_WRITE).
+  const work = (text: string) => `LEN(REPT(${text}, 60000) & REPT(${text}, 60000) & REPT(${text}, 60000))`;
+  const name = 'x'.repeat(15);
+  const createTable = async (spec: unknown) => {
+    const r = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, spec);
+    expect(r.status, r.text).toBe(200);
+    return r.body as { id: string; fields: { id: string; name: string }[] };
+  };
+  const list = async (table: string) => {
+    const r = await s.request('GET', `/v0/${s.baseId}/${table}`);
+    expect(r.status, r.text).toBe(200);
+    return r.body.records as { id: string; fields: Record<string, unknown> }[];
+  };
+  const expectRefused = (r: AnyReply, field: string) => {
+    expect(r.status, r.text.slice(0, 300)).toBe(422);
+    expect(r.body.error.message).toContain(`field ${JSON.stringify(field)} is too expensive`);
+  };
+
+  it('ten records each within their own budget are refused together, naming the field, and none is kept', async () => {
+    await createTable({
+      name: 'Ten rows',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Work', type: 'formula', options: { formula: work('{Name}') } },
+      ],
+    });
+    const ten = await s.request('POST', `/v0/${s.baseId}/Ten%20rows`, {
+      records: Array.from({ length: 10 }, () => ({ fields: { Name: name } })),
+    });
+    expectRefused(ten, 'Work');
+    expect(await list('Ten%20rows')).toEqual([]);
+    const two = await s.request('POST', `/v0/${s.baseId}/Ten%20rows`, {
+      records: Array.from({ length: 2 }, () => ({ fields: { Name: name } })),
+    });
+    expect(two.status, two.text.slice(0, 300)).toBe(200);
+    expect(two.body.records.map((r: { fields: { Work: unknown } }) => r.fields.Work)).toEqual([
+      2_700_000, 2_700_000,
+    ]);
+  });
+
+  it('rollups share it: a write past it is refused naming the rollup, and so is a rename that computes them again', async () => {
+    const parts = await createTable({ name: 'Parts', fields: [{ name: 'Name', type: 'singleLineText' }] });
+    const sums = await createTable({
+      name: 'Sums',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Parts', type: 'multipleRecordLinks', options: { linkedTableId: parts.id } },
+      ],
+    });
+    const link = sums.fields.find((f) => f.name === 'Parts')!;
+    const rollup = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${sums.id}/fields`, {
+      name: 'Part work',
+      type: 'rollup',
+      options: {
+        recordLinkFieldId: link.id,
+        fieldIdInLinkedTable: parts.fields[0]!.id,
+        formula: work('ARRAYJOIN(values)'),
+      },
+    });
+    expect(rollup.status, rollup.text).toBe(200);
+    const part = await s.request('POST', `/v0/${s.baseId}/Parts`, { fields: { Name: name } });
+    expect(part.status, part.text).toBe(200);
+    const linking = (n: number) => ({
+      records: Array.from({ length: n }, (_, i) => ({ fields: { Name: `sum ${i}`, Parts: [part.body.id] } })),
+    });
+    expectRefused(await s.request('POST', `/v0/${s.baseId}/Sums`, linking(10)), 'Part work');
+    expect(await list('Sums')).toEqual([]);
+    for (let i = 0; i < 5; i++) {
+      const two = await s.request('POST', `/v0/${s.baseId}/Sums`, linking(2));
+      expect(two.status, two.text.slice(0, 300)).toBe(200);
+    }
+    // Renaming the part computes its ten linkers' rollups again, in the rename's write.
+    const rename = await s.request('PATCH', `/v0/${s.baseId}/Parts/${part.body.id}`, {
+      fields: { Name: 'y'.repeat(15) },
+    });
+    expectRefused(rename, 'Part work');
+    const kept = await s.request('GET', `/v0/${s.baseId}/Parts/${part.body.id}`);
+    expect(kept.body.fields.Name).toBe(name);
+    for (const r of await list('Sums')) expect(r.fields['Part work']).toBe(2_700_000);
+  });
+
+  it('a lookup is charged the cells it reads: records looking up a long text are refused together', async () => {
+    const notes = await createTable({
+      name: 'Notes',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Text', type: 'multilineText' },
+      ],
+    });
+    const note = await s.request('POST', `/v0/${s.baseId}/Notes`, {
+      fields: { Name: 'long', Text: 'n'.repeat(1_500_000) },
+    });
+    expect(note.status, note.text.slice(0, 300)).toBe(200);
+    const readers = await createTable({
+      name: 'Readers',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Notes', type: 'multipleRecordLinks', options: { linkedTableId: notes.id } },
+      ],
+    });
+    // Five lookups of the text: 7.5 M units a reader, within its own budget; five readers are past a write's.
+    for (let i = 0; i < 5; i++) {
+      const lookup = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${readers.id}/fields`, {
+        name: `Text ${i}`,
+        type: 'multipleLookupValues',
+        options: {
+          recordLinkFieldId: readers.fields.find((f) => f.name === 'Notes')!.id,
+          fieldIdInLinkedTable: notes.fields.find((f) => f.name === 'Text')!.id,
+        },
+      });
+      expect(lookup.status, lookup.text).toBe(200);
+    }
+    const r = await s.request('POST', `/v0/${s.baseId}/Readers`, {
+      records: Array.from({ length: 5 }, (_, i) => ({
+        fields: { Name: `reader ${i}`, Notes: [note.body.id] },
+      })),
+    });
+    expect(r.status, r.text.slice(0, 300)).toBe(422);
+    expect(r.body.error.message).toMatch(/field "Text \d" is too expensive/);
+    expect(await list('Readers')).toEqual([]);
   });
 });
