@@ -10,6 +10,7 @@ import type { ImportState } from '../../../core/contract/imports';
 import type { BrowserApp } from '../../../host/launch';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
+import { stageNames } from './import-stage';
 import { startStandInDoor } from './stand-in-door';
 
 const ROWS = 100;
@@ -62,22 +63,7 @@ it('an import and its resume each ask first with their calls; a no or a cancel s
     until(async () =>
       (await h['import.list']({})).imports.find((s) => s.importId === importId && s.state === state),
     );
-  const staged = async () => {
-    const { importId } = await h['import.stage']({
-      target,
-      mode: 'create',
-      fields: ['Name'],
-      mergeOn: [],
-      total: ROWS,
-    });
-    const rows = Array.from({ length: ROWS }, (_, i) => ({
-      line: i + 2,
-      values: [`Imported ${i}`],
-      typecast: false,
-    }));
-    await h['import.rows']({ importId, rows });
-    return importId;
-  };
+  const staged = () => stageNames(app, target, ROWS, (i) => `Imported ${i}`);
 
   const first = await staged();
   expect((await h['import.run']({ importId: first })).state).toBe('running');

@@ -13,6 +13,7 @@ import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
+import { stageNames } from './import-stage';
 import { startStandInDoor } from './stand-in-door';
 
 const ROWS = 150;
@@ -59,19 +60,7 @@ it('an import and edits meanwhile stay within 5 requests/s at the service, and t
     remember: true,
   });
   const target = { connectionId: connection.id, baseId: hosted.baseId, table: 'Tasks' };
-  const { importId } = await h['import.stage']({
-    target,
-    mode: 'create',
-    fields: ['Name'],
-    mergeOn: [],
-    total: ROWS,
-  });
-  const rows = Array.from({ length: ROWS }, (_, i) => ({
-    line: i + 2,
-    values: [`Rated ${i}`],
-    typecast: false,
-  }));
-  await h['import.rows']({ importId, rows });
+  const importId = await stageNames(app, target, ROWS, (i) => `Rated ${i}`);
   await h['import.run']({ importId });
   // A user typing into cells while the import runs: the edit queue sends them at interactive priority, ahead of
   // the import's batches, through the same throttle.
