@@ -57,8 +57,8 @@ function referencesOf(replacement: string): { inMatch: number; inText: number } 
 }
 
 /**
- * REGEX_REPLACE: the search restarts after every match. Each restart is charged the text it passed (its
- * match and what lay before it, one step past), the work RE2 does on ordinary patterns; a pattern that scans
+ * REGEX_REPLACE: the search restarts after every match. Each restart is charged COST.regexRestart and the
+ * text it passed (its match and what lay before it, one step past), the work RE2 does on ordinary patterns; a pattern that scans
  * on to the end of the text at every restart does quadratic work the units cannot see, so the clock is
  * checked between restarts (see ../budget), and each restart alone is bounded by the first search's charge.
  * The result's size is bounded before anything is built; then the replace searches again, charged as much as
@@ -69,7 +69,7 @@ function regexReplace(s: string, re: RE2JS, args: FormulaValue[], ctx: EvalConte
   const refs = referencesOf(replacement);
   const m = re.matcher(s);
   const passed = (from: number, to: number) =>
-    COST.regexCall + (to - from + 1) * re.programSize() * COST.regexStep;
+    COST.regexRestart + (to - from + 1) * re.programSize() * COST.regexStep;
   let searched = 0;
   let from = 0;
   let size = s.length;

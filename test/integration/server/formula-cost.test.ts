@@ -356,3 +356,50 @@ describe("a write's budget: everything one write causes, however many records it
     expect(await list('Readers')).toEqual([]);
   });
 });
+
+describe('a regex replace of many matches: each restart is charged, the ordinary ones stay affordable', () => {
+  const long = 'word '.repeat(10_000);
+  let table: string;
+  beforeAll(async () => {
+    const r = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, {
+      name: 'Texts',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Notes', type: 'multilineText' },
+        // 10,000 matches over 50,000 characters: ~5.6 M units, within one record's budget.
+        { name: 'Spaces', type: 'formula', options: { formula: 'LEN(REGEX_REPLACE({Notes}, "\\s+", "_"))' } },
+        // An empty match at each of 100,000 characters: the restarts alone are past it.
+        { name: 'Dashes', type: 'formula', options: { formula: 'LEN(REGEX_REPLACE({Notes}, "", "-"))' } },
+      ],
+    });
+    expect(r.status, r.text).toBe(200);
+    table = r.body.id;
+  });
+
+  it('\\s+ over a 50,000-character note is computed, in a formula field and in a filter', async () => {
+    const r = await s.request('POST', `/v0/${s.baseId}/${table}`, { fields: { Name: 'words', Notes: long } });
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.body.fields.Spaces).toBe(50_000);
+    const formula = 'FIND("word_word", REGEX_REPLACE({Notes}, "\\s+", "_")) > 0';
+    const found = await s.request(
+      'GET',
+      `/v0/${s.baseId}/${table}?filterByFormula=${encodeURIComponent(formula)}`,
+    );
+    expect(found.status, found.text.slice(0, 300)).toBe(200);
+    expect(found.body.records.map((x: { id: string }) => x.id)).toEqual([r.body.id]);
+  });
+
+  it('an empty pattern restarting at each of 100,000 characters is #ERROR! in a field and a 422 in a filter', async () => {
+    const r = await s.request('POST', `/v0/${s.baseId}/${table}`, {
+      fields: { Name: 'letters', Notes: 'a'.repeat(100_000) },
+    });
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.body.fields.Dashes).toEqual({ error: '#ERROR!' });
+    const formula = 'LEN(REGEX_REPLACE({Notes}, "", "-")) > 0';
+    const refused = await s.request(
+      'GET',
+      `/v0/${s.baseId}/${table}?filterByFormula=${encodeURIComponent(formula)}`,
+    );
+    expectTooExpensive(refused);
+  });
+});

@@ -72,7 +72,7 @@ describe('formula work budget', () => {
     ]) {
       const budget = new WorkBudget(Infinity);
       compile(text).evaluate(record, { budget });
-      expect(budget.used, text).toBeGreaterThan(100_000 * Math.min(COST.regexCall, COST.part));
+      expect(budget.used, text).toBeGreaterThan(100_000 * Math.min(COST.regexRestart, COST.part));
     }
     // `$` in SUBSTITUTE's new text is the character itself, never a reference to the match.
     expect(compile('SUBSTITUTE("a$b", "a", "$&$1$$")').evaluate(record)).toBe('$&$1$$$b');
