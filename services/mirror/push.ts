@@ -280,13 +280,12 @@ export class MirrorPush {
               if (f.type === 'multipleRecordLinks' && !base.pairs.has(f)) {
                 // A one-way link to a record the service deleted in a conflict: the answer has it not, the base
                 // and the copy keep it where they had it until the user decides (see mergeRecord's deletedThere).
-                const answer = linkIds(r, f.id);
+                // Only those `to` lacks: a cell held back (waiting) is the copy's already, and has them.
                 const back = (to: RecordData, from: RecordData | undefined) => {
                   const had = from ? linkIds(from, f.id) : [];
-                  const cut = had.filter((id) => deletedThere.has(id) && !answer.includes(id));
-                  return cut.length > 0
-                    ? withCell(to.fields, f.id, weave(linkIds(to, f.id), cut, had))
-                    : to.fields;
+                  const now = linkIds(to, f.id);
+                  const cut = had.filter((id) => deletedThere.has(id) && !now.includes(id));
+                  return cut.length > 0 ? withCell(to.fields, f.id, weave(now, cut, had)) : to.fields;
                 };
                 next.fields = back(next, old);
                 mine.fields = back(mine, l);

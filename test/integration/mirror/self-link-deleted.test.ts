@@ -158,3 +158,25 @@ describe('a record the service deleted, which a record edited here links one way
     await expectSettled(h, mirrors, summary.id, tables);
   });
 });
+
+describe('a record edited here, sent, whose one-way cell names a record the service deleted and the copy edited', () => {
+  it('keeps that link once in the copy while held (the cell waits), and "keep mine" sends it', async () => {
+    const held = (await remote('People').create({ Name: 'Held once' })).id;
+    const linker = (await remote('People').create({ Name: 'Linker once' })).id;
+    await mirrors.sync(summary.id);
+    // The link is made here, and another cell of the linker is sent: its link cell waits for the held record.
+    await copy('People').update(linker, { Manager: [held], Age: 4 });
+    await copy('People').update(held, { Age: 3 });
+    await remote('People').delete(held);
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect(await linkCell(copy('People'), linker, 'Manager')).toEqual([held]);
+    expect((await remote('People').get(linker)).fields).toMatchObject({ Age: 4 });
+    const [c] = await mirrors.conflicts(summary.id);
+    await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice: 'mine' }]);
+    await mirrors.sync(summary.id);
+    const [made] = await remote('People').all({ formula: `{Name} = 'Held once'` });
+    expect(await linkCell(remote('People'), linker, 'Manager')).toEqual([made!.id]);
+    await expectSettled(h, mirrors, summary.id, tables);
+  });
+});
