@@ -88,6 +88,25 @@ export const MAX_WRITE_CREATES = 1000;
  */
 export const MAX_WRITE_RECOMPUTES = 3000;
 
+/**
+ * SQLite parses a whole record to take its name out for a link's sort key, about 0.6 ns a byte (a 3 MB record,
+ * made large by its lookups, in 1.9 ms): a write is charged a unit (see core/formula/budget.ts) for every
+ * LINKED_BYTES_PER_UNIT bytes of the records its link keys name, each once (see RecordStore.linkName).
+ */
+const LINKED_BYTES_PER_UNIT = 4;
+
+function chargeLinked(work: RequestWork, link: Field, bytes: number): void {
+  try {
+    work.spend(Math.ceil(bytes / LINKED_BYTES_PER_UNIT));
+  } catch (e) {
+    if (!(e instanceof FormulaCostError)) throw e;
+    throw invalidRequest(
+      `Field ${JSON.stringify(link.name)} links records too large to name in one write. ` +
+        'Change fewer records at once, or link fewer or smaller records.',
+    );
+  }
+}
+
 const tooManyRecomputes = () =>
   invalidRequest(
     `This change would compute more than ${MAX_WRITE_RECOMPUTES} linked records again (their lookups, rollups, ` +
@@ -104,6 +123,8 @@ export class RecordStore {
   private readonly choicesAdded = new Set<Field>();
   /** The formula budget of the write under way (see write()). */
   private work: RequestWork | undefined;
+  /** The names of linked records the write under way has read for link keys, by id (see linkName). */
+  private readonly names = new Map<string, unknown>();
   /** Records the write under way has created, and other records it has computed again. */
   private created = 0;
   private recomputed = 0;
@@ -174,6 +195,7 @@ export class RecordStore {
       this.pending = undefined;
       this.ranks = undefined;
       this.mentions.clear();
+      this.names.clear();
     }
   }
 
@@ -245,7 +267,10 @@ export class RecordStore {
       }
       const linkers = this.linkersOf(table, gone);
       this.recompute([...linkers.values()].reduce((n, list) => n + list.size, 0));
-      for (const id of ids) this.sql.delete.run(id, table.id);
+      for (const id of ids) {
+        this.names.delete(id);
+        this.sql.delete.run(id, table.id);
+      }
       this.unlink(table, new Set(ids), linkers);
     });
   }
@@ -366,8 +391,11 @@ export class RecordStore {
       for (const f of autoNumbers) data[f.id] = next;
       next++;
       const rec: StoredRecord = { seq: 0, id: newId('rec'), createdTime: now, modifiedTime: now, data };
-      const insert = () =>
-        (this.sql.insert.get(rec.id, table.id, now, now, JSON.stringify(rec.data)) as { seq: number }).seq;
+      const insert = () => {
+        this.names.delete(rec.id);
+        return (this.sql.insert.get(rec.id, table.id, now, now, JSON.stringify(rec.data)) as { seq: number })
+          .seq;
+      };
       let born = new Set<string>();
       if (this.unborn.size > 0) {
         // The records typecast creates read this one (their link back to it, its name): it is inserted with
@@ -376,6 +404,7 @@ export class RecordStore {
         rec.seq = insert();
         born = this.bear(rec.id);
         this.computeDerived(table, rec);
+        this.names.delete(rec.id);
         this.sql.saveData.run(JSON.stringify(rec.data), rec.seq);
         this.refreshLinkers(table, rec, changedFields(table, cellsOnly, rec.data, false));
       } else {
@@ -418,6 +447,7 @@ export class RecordStore {
         next++;
         const rec: StoredRecord = { seq: 0, id: u.id, createdTime: now, modifiedTime: now, data };
         this.computeDerived(linked, rec);
+        this.names.delete(rec.id);
         this.sql.insert.get(rec.id, linked.id, now, now, JSON.stringify(data));
         born.add(rec.id);
       }
@@ -460,7 +490,7 @@ export class RecordStore {
   computeDerived(table: Table, rec: StoredRecord, work = this.work): void {
     this.computeRelational(table, rec, work ?? new RequestWork());
     this.computeFormulas(table, rec, work);
-    this.computeLinkKeys(table, rec);
+    this.computeLinkKeys(table, rec, work);
   }
 
   /** Lookups, rollups and counts from the records each one's link field points at, as they are stored now. */
@@ -515,7 +545,7 @@ export class RecordStore {
   }
 
   /** The sort key of every link cell: the linked records' primary values, folded like text. */
-  computeLinkKeys(table: Table, rec: StoredRecord): void {
+  computeLinkKeys(table: Table, rec: StoredRecord, work?: RequestWork): void {
     for (const field of table.fields) {
       if (field.type !== 'multipleRecordLinks') continue;
       const ids = (rec.data[field.id] ?? []) as string[];
@@ -526,13 +556,27 @@ export class RecordStore {
         continue;
       }
       const read = this.primaryReader(linked, primary);
+      work?.nextRecord();
       // A prefix orders as well as the whole key and keeps the index small; the names past the first
       // KEYED_LINKS cannot reach it (their separators alone fill it), so a cell of many links costs no more.
-      const names = ids
-        .slice(0, KEYED_LINKS)
-        .map((id) => (read.get(id, linked.id) as { v: unknown } | undefined)?.v);
+      const names = ids.slice(0, KEYED_LINKS).map((id) => this.linkName(read, linked, field, id, work));
       rec.data[linkSortKey(field.id)] = textSortKey(names).slice(0, LINK_KEY_LENGTH);
     }
+  }
+
+  /**
+   * A linked record's name for a link's sort key. SQLite parses the whole record to take it out, so a write
+   * reads each record once (a name is dropped when the write writes its record) and is charged its size: two
+   * records written at once, each linking thirty notes and looking up 3 MB of them, were read again for every
+   * note's key (ten such records: 8 s).
+   */
+  private linkName(read: Statement, linked: Table, link: Field, id: string, work?: RequestWork): unknown {
+    const remember = this.work !== undefined;
+    if (remember && this.names.has(id)) return this.names.get(id);
+    const row = read.get(id, linked.id) as { v: unknown; bytes: number } | undefined;
+    if (row && work) chargeLinked(work, link, row.bytes);
+    if (remember) this.names.set(id, row?.v);
+    return row?.v;
   }
 
   /**
@@ -562,7 +606,9 @@ export class RecordStore {
         : primary.type === 'lastModifiedTime'
           ? 'modified_time'
           : `data ->> '$."${primary.id}"'`;
-    return this.prepared(`SELECT ${column} AS v FROM records WHERE id = ? AND table_id = ?`);
+    return this.prepared(
+      `SELECT ${column} AS v, octet_length(data) AS bytes FROM records WHERE id = ? AND table_id = ?`,
+    );
   }
 
   /** A statement prepared once per text (those built per field run once per record written). */
@@ -669,6 +715,7 @@ export class RecordStore {
       this.computeDerived(t, linker);
       const after = JSON.stringify(linker.data);
       if (after === JSON.stringify(before)) continue;
+      this.names.delete(linker.id);
       this.sql.saveData.run(after, linker.seq);
       this.refreshLinkers(t, linker, changedFields(t, before, linker.data, false), p.depth);
     }
@@ -678,6 +725,7 @@ export class RecordStore {
   private save(table: Table, rec: StoredRecord): void {
     rec.modifiedTime = new Date().toISOString();
     this.computeDerived(table, rec);
+    this.names.delete(rec.id);
     this.sql.save.run(JSON.stringify(rec.data), rec.modifiedTime, rec.seq);
   }
 

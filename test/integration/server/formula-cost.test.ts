@@ -357,6 +357,72 @@ describe("a write's budget: everything one write causes, however many records it
   });
 });
 
+describe('link keys: a write reads each linked record once for its name', () => {
+  it('two records each looking up 3 MB through thirty links are written at once; the records a key names are charged', async () => {
+    const make = async (spec: unknown) => {
+      const r = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, spec);
+      expect(r.status, r.text).toBe(200);
+      return r.body as { id: string; fields: { id: string; name: string }[] };
+    };
+    const pages = await make({
+      name: 'Pages',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Text', type: 'multilineText' },
+      ],
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await s.request('POST', `/v0/${s.baseId}/Pages`, {
+        records: Array.from({ length: 10 }, (_, j) => ({
+          fields: { Name: `page ${i}-${j}`, Text: 'p'.repeat(100_000) },
+        })),
+      });
+      expect(r.status, r.text.slice(0, 300)).toBe(200);
+      ids.push(...r.body.records.map((x: { id: string }) => x.id));
+    }
+    const books = await make({
+      name: 'Books',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Pages', type: 'multipleRecordLinks', options: { linkedTableId: pages.id } },
+      ],
+    });
+    const lookup = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${books.id}/fields`, {
+      name: 'Texts',
+      type: 'multipleLookupValues',
+      options: {
+        recordLinkFieldId: books.fields.find((f) => f.name === 'Pages')!.id,
+        fieldIdInLinkedTable: pages.fields.find((f) => f.name === 'Text')!.id,
+      },
+    });
+    expect(lookup.status, lookup.text).toBe(200);
+    // Each page gains a link back to each book, and its key names the books: each book (3 MB with its
+    // lookup) is parsed once in the write, not once for every page's key (a write's budget of work).
+    const r = await s.request('POST', `/v0/${s.baseId}/Books`, {
+      records: ['b', 'a'].map((name) => ({ fields: { Name: name, Pages: ids } })),
+    });
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    const sorted = await s.request(
+      'GET',
+      `/v0/${s.baseId}/Pages?pageSize=3&fields[]=Name&sort[0][field]=Books&sort[0][direction]=desc`,
+    );
+    expect(sorted.status, sorted.text.slice(0, 300)).toBe(200);
+    expect(sorted.body.records).toHaveLength(3);
+    // Each page's key names every book: thirteen (~9.75 M units of parsing) fit a record's budget, the
+    // fourteenth is past it, and its write is refused naming the link.
+    for (let i = 0; i < 11; i++) {
+      const one = await s.request('POST', `/v0/${s.baseId}/Books`, {
+        fields: { Name: `book ${i}`, Pages: ids },
+      });
+      expect(one.status, one.text.slice(0, 300)).toBe(200);
+    }
+    const last = await s.request('POST', `/v0/${s.baseId}/Books`, { fields: { Name: 'last', Pages: ids } });
+    expect(last.status, last.text.slice(0, 300)).toBe(422);
+    expect(last.body.error.message).toMatch(/Field "Books" links records too large/);
+  });
+});
+
 describe('a regex replace of many matches: each restart is charged, the ordinary ones stay affordable', () => {
   const long = 'word '.repeat(10_000);
   let table: string;
