@@ -38,6 +38,30 @@ async function withProbe(
 const filter = (formula: string) =>
   s.request('GET', `/v0/${s.baseId}/Tasks?filterByFormula=${encodeURIComponent(formula)}`);
 
+interface TableSpec {
+  id: string;
+  fields: { id: string; name: string }[];
+}
+
+async function createTable(spec: unknown): Promise<TableSpec> {
+  const r = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, spec);
+  expect(r.status, r.text).toBe(200);
+  return r.body as TableSpec;
+}
+
+/** A lookup field `name` in `table` of `field` in the records its link `link` names in `linked`. */
+async function addLookup(table: TableSpec, name: string, link: string, linked: TableSpec, field: string) {
+  const r = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${table.id}/fields`, {
+    name,
+    type: 'multipleLookupValues',
+    options: {
+      recordLinkFieldId: table.fields.find((f) => f.name === link)!.id,
+      fieldIdInLinkedTable: linked.fields.find((f) => f.name === field)!.id,
+    },
+  });
+  expect(r.status, r.text).toBe(200);
+}
+
 function expectTooExpensive(r: AnyReply): void {
   expect(r.status, r.text).toBe(422);
   expect(r.body.error.type).toBe('INVALID_FILTER_BY_FORMULA');
@@ -237,11 +261,6 @@ describe("a write's budget: everything one write causes, however many records it
   // write's (PER_WRITE).
   const work = (text: string) => `LEN(REPT(${text}, 60000) & REPT(${text}, 60000) & REPT(${text}, 60000))`;
   const name = 'x'.repeat(15);
-  const createTable = async (spec: unknown) => {
-    const r = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, spec);
-    expect(r.status, r.text).toBe(200);
-    return r.body as { id: string; fields: { id: string; name: string }[] };
-  };
   const list = async (table: string) => {
     const r = await s.request('GET', `/v0/${s.baseId}/${table}`);
     expect(r.status, r.text).toBe(200);
@@ -335,17 +354,7 @@ describe("a write's budget: everything one write causes, however many records it
       ],
     });
     // Five lookups of the text: 7.5 M units a reader, within its own budget; five readers are past a write's.
-    for (let i = 0; i < 5; i++) {
-      const lookup = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${readers.id}/fields`, {
-        name: `Text ${i}`,
-        type: 'multipleLookupValues',
-        options: {
-          recordLinkFieldId: readers.fields.find((f) => f.name === 'Notes')!.id,
-          fieldIdInLinkedTable: notes.fields.find((f) => f.name === 'Text')!.id,
-        },
-      });
-      expect(lookup.status, lookup.text).toBe(200);
-    }
+    for (let i = 0; i < 5; i++) await addLookup(readers, `Text ${i}`, 'Notes', notes, 'Text');
     const r = await s.request('POST', `/v0/${s.baseId}/Readers`, {
       records: Array.from({ length: 5 }, (_, i) => ({
         fields: { Name: `reader ${i}`, Notes: [note.body.id] },
@@ -359,12 +368,7 @@ describe("a write's budget: everything one write causes, however many records it
 
 describe('link keys: a write reads each linked record once for its name', () => {
   it('two records each looking up 3 MB through thirty links are written at once; the records a key names are charged', async () => {
-    const make = async (spec: unknown) => {
-      const r = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables`, spec);
-      expect(r.status, r.text).toBe(200);
-      return r.body as { id: string; fields: { id: string; name: string }[] };
-    };
-    const pages = await make({
+    const pages = await createTable({
       name: 'Pages',
       fields: [
         { name: 'Name', type: 'singleLineText' },
@@ -381,22 +385,14 @@ describe('link keys: a write reads each linked record once for its name', () => 
       expect(r.status, r.text.slice(0, 300)).toBe(200);
       ids.push(...r.body.records.map((x: { id: string }) => x.id));
     }
-    const books = await make({
+    const books = await createTable({
       name: 'Books',
       fields: [
         { name: 'Name', type: 'singleLineText' },
         { name: 'Pages', type: 'multipleRecordLinks', options: { linkedTableId: pages.id } },
       ],
     });
-    const lookup = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/${books.id}/fields`, {
-      name: 'Texts',
-      type: 'multipleLookupValues',
-      options: {
-        recordLinkFieldId: books.fields.find((f) => f.name === 'Pages')!.id,
-        fieldIdInLinkedTable: pages.fields.find((f) => f.name === 'Text')!.id,
-      },
-    });
-    expect(lookup.status, lookup.text).toBe(200);
+    await addLookup(books, 'Texts', 'Pages', pages, 'Text');
     // Each page gains a link back to each book, and its key names the books: each book (3 MB with its
     // lookup) is parsed once in the write, not once for every page's key (a write's budget of work).
     const r = await s.request('POST', `/v0/${s.baseId}/Books`, {
