@@ -6,7 +6,7 @@
 import { expect } from '@playwright/test';
 import type { AppPage } from './app-page';
 import { doorTest } from './fixtures';
-import { openHostedDoor, openHostedTasks } from './hosted-door';
+import { chooseFreePlan, openHostedDoor, openHostedTasks } from './hosted-door';
 
 const test = doorTest(() => openHostedDoor());
 test.use({ doorName: 'budget' });
@@ -67,12 +67,7 @@ test('deleting a whole view says what reading and deleting it costs, of the mont
   const { page } = app;
   await openHostedTasks(app);
   await expect(app.status.getByTestId('row-count')).toHaveText('2,000 records');
-  const figure = app.status.getByTestId('budget-figure');
-  await figure.click();
-  const panel = page.getByRole('dialog', { name: 'API calls this month' });
-  await panel.getByLabel('Plan').selectOption({ label: 'Free (1,000 calls a month)' });
-  await expect(figure).toContainText(/\d+ of 1,000 API calls this month/);
-  await panel.getByRole('button', { name: 'Close API calls' }).click();
+  await chooseFreePlan(app);
 
   await app.table.getByRole('checkbox', { name: 'Select all rows' }).check();
   const offer = page.getByRole('dialog', { name: 'Select all records' });

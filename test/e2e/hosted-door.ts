@@ -95,3 +95,13 @@ export async function openHostedTasks(app: AppPage): Promise<void> {
   await expect(page.getByRole('tab', { name: 'Tasks', selected: true })).toBeVisible();
   await expect(app.row(0)).toBeVisible();
 }
+
+/** Says the open base's workspace is on the Free plan, in the API calls panel, as a person does. */
+export async function chooseFreePlan(app: AppPage): Promise<void> {
+  const figure = app.status.getByTestId('budget-figure');
+  await figure.click();
+  const panel = app.page.getByRole('dialog', { name: 'API calls this month' });
+  await panel.getByLabel('Plan').selectOption({ label: 'Free (1,000 calls a month)' });
+  await expect(figure).toContainText(/\d+ of 1,000 API calls this month/);
+  await panel.getByRole('button', { name: 'Close API calls' }).click();
+}

@@ -8,6 +8,7 @@ import type { AppPage } from './app-page';
 import { launchTestDoor } from './door';
 import type { TestDoor } from './door';
 import { doorTest, expect } from './fixtures';
+import { openReplaceDialog, previewPrefixNames } from './replace-helpers';
 
 const RECORDS = 1000;
 
@@ -46,11 +47,7 @@ const patches = (door: ReplaceDoor) =>
 
 async function openReplace(app: AppPage) {
   await app.openTable('Tasks');
-  await app.cell(0, 'Name').click();
-  await app.page.keyboard.press('Control+h');
-  const dialog = app.page.getByRole('dialog', { name: 'Find and replace' });
-  await expect(dialog).toBeVisible();
-  return dialog;
+  return openReplaceDialog(app);
 }
 
 test('refuses text into a number field in the preview and sends nothing', async ({ app, door }, info) => {
@@ -81,12 +78,7 @@ test('replaces over a 1,000-record view, stopped midway and resumed without send
   const before = await door.names();
   expect(before.size).toBe(RECORDS);
   const dialog = await openReplace(app);
-  await dialog.getByLabel('Find').fill('^(.)');
-  await dialog.getByLabel('Regular expression').check();
-  await dialog.getByLabel('Replace with').fill('R·$1');
-  await dialog.getByLabel('Replace in').selectOption('column');
-  await dialog.getByLabel('Column').selectOption('Name');
-  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await previewPrefixNames(dialog);
   const summary = dialog.getByTestId('replace-summary');
   await expect(summary).toContainText('1,000 changes in 1,000 records of 1,000 records read');
   await expect(summary).toContainText('100 requests · about 20 s at 5 requests/s');
