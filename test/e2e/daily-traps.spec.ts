@@ -2,8 +2,9 @@
  * The places a daily user tripped, each acted out as a person would (mouse and keyboard) through the browser
  * door against the real local server: the record form's long "Linked from" list (collapsed, after the fields,
  * in the scrolling body), undoing a delete in a sorted view (rows where they belong at once, and Find finding
- * them, whether deleted from the row menu, as selected rows or with the Delete key), find and replace leaving computed fields out (said once, never refused changes), the filter builder's
- * "this week / month / year" for dates, the single-select editor (colours, narrowed as you type), the
+ * them, whether deleted with the Delete key, from the row menu or as selected rows), find and replace leaving
+ * computed fields out (said once, never refused changes), the filter builder's "this week / month / year" for
+ * dates, the single-select editor (colours, narrowed as you type), the
  * multiple-selects editor (opened by a typed key, narrowed, ticked and saved by keyboard), the summary bar's
  * choices kept with the layout.
  */
