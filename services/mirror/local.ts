@@ -9,6 +9,7 @@
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { ServiceError } from '../errors';
 import { MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
+import { boundedBody } from '../../core/api/bounded-body';
 
 export interface LocalTarget {
   url: string;
@@ -73,6 +74,34 @@ function writeChunks(tableId: string, records: RecordData[]): RecordData[][] {
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
 }
+
+/**
+ * The most of an answer of the local server read: past it the answer is cut as it arrives, so a broken or
+ * stand-in server on the local port cannot fill memory.
+ */
+export const MAX_LOCAL_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** An answer's text, read with that limit. */
+async function answerText(res: Response, what: string): Promise<string> {
+  const bytes = await boundedBody(
+    res,
+    MAX_LOCAL_ANSWER_BYTES,
+    () =>
+      new ServiceError(
+        'network',
+        `The local server answered ${what} with more than ${MAX_LOCAL_ANSWER_BYTES} bytes`,
+      ),
+  );
+  return new TextDecoder().decode(bytes);
+}
+
+const parsed = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 
 export class LocalCopy {
   /** The modification time of each record as read here (a record derived from it is another object). */
@@ -271,6 +300,23 @@ export class LocalCopy {
       touched.push(...page.touched);
     }
     return { ids, touched };
+  }
+
+  /**
+   * The ids of the local server's bases (its own and the copies), from its Web API. An answer that is not a
+   * list of bases (a refusal, a server that is not the local server) is an error, never taken for none.
+   */
+  async baseIds(): Promise<string[]> {
+    const what = 'GET /v0/meta/bases';
+    const res = await this.fetchFn(`${this.target.url}/v0/meta/bases`, {
+      headers: { authorization: `Bearer ${this.target.apiKey}` },
+    });
+    const text = await answerText(res, what);
+    if (!res.ok) throw new ServiceError('network', `The local server refused ${what}: ${res.status}`);
+    const bases = (parsed(text) as { bases?: unknown } | undefined)?.bases;
+    if (!Array.isArray(bases) || !bases.every((b) => typeof (b as { id?: unknown })?.id === 'string'))
+      throw new ServiceError('network', `The local server answered ${what} with no list of bases`);
+    return bases.map((b) => (b as { id: string }).id);
   }
 
   /** The bytes of a file of the copy, by the signed link the local server gave it. */

@@ -246,11 +246,7 @@ export class MirrorPull {
 
   /** A base of the local server that is not this mirror's copy is never overwritten. */
   private async refuseForeignBase(m: MirrorRow): Promise<void> {
-    const res = await (this.ctx.deps.fetch ?? globalThis.fetch)(`${this.ctx.deps.local.url}/v0/meta/bases`, {
-      headers: { authorization: `Bearer ${this.ctx.deps.local.apiKey}` },
-    });
-    const body = (await res.json()) as { bases?: { id: string }[] };
-    if (body.bases?.some((b) => b.id === m.sourceBaseId))
+    if ((await this.ctx.local.baseIds()).includes(m.sourceBaseId))
       throw new ServiceError(
         'invalid-request',
         `The local server has a base ${m.sourceBaseId} of its own; it cannot hold this mirror.`,

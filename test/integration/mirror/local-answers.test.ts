@@ -1,0 +1,58 @@
+/**
+ * The mirror reads the local server's answers as it reads the service's: a refusal is an error, never taken
+ * for an empty answer, and an answer is read with a size limit. A fault proxy stands in front of the real
+ * local server (the copy's), as a broken or stand-in server on its port would answer.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFaultProxy } from '../../support/fault-proxy';
+import type { Fault, FaultProxy } from '../../support/fault-proxy';
+import { expectCopyEqualsRemote, HOSTED_CONNECTION, startMirrorHarness } from './harness';
+import type { MirrorHarness } from './harness';
+
+let h: MirrorHarness | undefined;
+let front: FaultProxy | undefined;
+afterEach(async () => {
+  await front?.close();
+  await h?.close();
+  front = undefined;
+  h = undefined;
+});
+
+/** Mirrors whose copy is reached through a fault proxy in front of the local server. */
+async function behindFront(harness: MirrorHarness) {
+  front = await startFaultProxy(harness.local.url);
+  return harness.mirrors({
+    local: { connectionId: 'demo', url: front.url, apiKey: harness.local.apiKey },
+  });
+}
+
+/** An answer announcing a body far past any bound, which never comes. */
+const endless: Fault = {
+  type: 'answer',
+  answer: (res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 ** 40) });
+    res.write('{"bases":[');
+  },
+};
+
+describe("the local server's list of bases, read before a first pull makes the copy", () => {
+  it.each<[string, Fault]>([
+    ['a 401', { type: 'status', status: 401, body: '{"error":"AUTHENTICATION_REQUIRED"}' }],
+    ['a 500 that is not JSON', { type: 'status', status: 500, body: '<html>gateway</html>' }],
+    ['a 200 of the wrong shape', { type: 'replace-body', status: 200, body: '{"bases":"none"}' }],
+    ['an answer past the size limit', endless],
+  ])('answered with %s refuses the pull clearly and keeps nothing', async (_, fault) => {
+    h = await startMirrorHarness({ records: 3, fast: true });
+    const mirrors = await behindFront(h);
+    front!.inject(fault, { match: (req) => req.path === '/v0/meta/bases', times: Infinity });
+    await expect(
+      mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId }),
+    ).rejects.toThrow(/The local server (refused|answered) GET \/v0\/meta\/bases/);
+    expect(await mirrors.list()).toEqual([]);
+
+    front!.reset();
+    await mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId });
+    expect((await mirrors.list()).map((m) => m.state)).toEqual(['ready']);
+    await expectCopyEqualsRemote(h, ['People', 'Companies']);
+  });
+});
