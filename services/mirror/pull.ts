@@ -427,7 +427,12 @@ export class MirrorPull {
           left.filter((s) => !skipped.has(s.id)).map((s) => s.id),
         );
       });
-      const gone = merged.filter((x) => x.merged.local === null && !skipped.has(x.id)).map((x) => x.id);
+      // Deleted on the service and now gone from the base too: deleted here as well, or deleted there over no
+      // change here (not held by a conflict).
+      const deletedThere = new Set(left.filter((s) => s.record === null).map((s) => s.id));
+      const gone = merged
+        .filter((x) => deletedThere.has(x.id) && x.merged.base === null && !skipped.has(x.id))
+        .map((x) => x.id);
       if (gone.length > 0) await this.unlinkGone(run, table, base, gone, copy);
       left = left.filter((s) => skipped.has(s.id));
     }

@@ -180,3 +180,20 @@ describe('a record edited here, sent, whose one-way cell names a record the serv
     await expectSettled(h, mirrors, summary.id, tables);
   });
 });
+
+describe('a record deleted on both sides, which a record deleted here links one way', () => {
+  it('is no change of that record on the service: its deletion is sent, with no conflict', async () => {
+    const gone = (await remote('People').create({ Name: 'Gone both' })).id;
+    const linker = (await remote('People').create({ Name: 'Linker gone here' })).id;
+    await remote('People').update(linker, { Manager: [gone] });
+    await mirrors.sync(summary.id);
+    await copy('People').delete(gone);
+    await copy('People').delete(linker);
+    // The service's linker loses its link with the record: no change of its own.
+    await remote('People').delete(gone);
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(0);
+    await expect(remote('People').get(linker)).rejects.toThrow();
+    await expectSettled(h, mirrors, summary.id, tables);
+  });
+});
