@@ -4,24 +4,8 @@
  * that does not exist (refused by the service, reported with its reason), then an upsert by Name that updates
  * existing records in place and creates the new one. Each is checked against the server's data.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from './edit-fixtures';
-
-const csv = (lines: string[][]) =>
-  Buffer.from(
-    // A BOM and CRLF line ends, as spreadsheets write them; a quoted cell holds a comma and a line break.
-    '\uFEFF' +
-      lines
-        .map((l) => l.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','))
-        .join('\r\n'),
-  );
-
-async function choose(page: Page, name: string, lines: string[][]): Promise<void> {
-  await page
-    .getByRole('dialog', { name: 'Import CSV' })
-    .getByLabel('CSV file')
-    .setInputFiles({ name, mimeType: 'text/csv', buffer: csv(lines) });
-}
+import { choose } from './import-helpers';
 
 test('imports rows with refused ones reported, then upserts by Name to update existing records', async ({
   app,
