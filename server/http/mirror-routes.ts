@@ -108,7 +108,7 @@ const touchedQuery = z.object({
 export const MAX_RECORDS_BODY = 8 * 1024 * 1024;
 
 /** Files as raw bytes, up to this size (Airtable's attachments may be far larger than an upload's 5 MB). */
-const MAX_FILE_BYTES = 100 * 1024 * 1024;
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 type BaseParams = { id: string };
 type TableParams = { id: string; tableId: string };

@@ -109,6 +109,23 @@ function nextPage(rows: readonly { seq: number }[], limit: number): KeysetPage {
   return rows.length === limit && last ? { after: last.seq } : {};
 }
 
+/**
+ * Stored JSON of whole records in one page: a page ends after the record that reaches it (records of long
+ * texts run to megabytes each), so an answer stays well within what the mirror reads of one (64 MiB,
+ * services/mirror/local.ts), whatever the records' sizes.
+ */
+export const PAGE_DATA_BYTES = 4 * 1024 * 1024;
+
+/** How many of `sizes` fit a page: up to the one that reaches PAGE_DATA_BYTES, at least one. */
+function fitting(sizes: readonly number[]): number {
+  let bytes = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    bytes += sizes[i]!;
+    if (bytes >= PAGE_DATA_BYTES) return i + 1;
+  }
+  return sizes.length;
+}
+
 export class MirrorWrites {
   /** Statements prepared once: the link cells' upkeep runs several per record written. */
   private readonly statements = new Map<string, Statement>();
@@ -554,16 +571,20 @@ export class MirrorWrites {
       .all(table.id, after, limit) as (Omit<RecordRow, 'data'> & { data: string | null })[];
     const touched: StoredRecord[] = [];
     let end = rows.length;
+    let bytes = 0;
     for (let i = 0; i < rows.length && end === rows.length; i++) {
       const r = rows[i]!;
-      if (r.data !== null) touched.push(fromRow({ ...r, data: r.data }));
-      if (touched.length === MAX_TOUCHED_PER_PAGE) end = i + 1;
+      if (r.data !== null) {
+        touched.push(fromRow({ ...r, data: r.data }));
+        bytes += r.data.length;
+      }
+      if (touched.length === MAX_TOUCHED_PER_PAGE || bytes >= PAGE_DATA_BYTES) end = i + 1;
     }
     const page = rows.slice(0, end);
     return {
       ids: page.map((r) => r.id),
       touched,
-      // A page cut short by its touched records goes on after the last of them.
+      // A page cut short by its touched records (their number or size) goes on after the last of them.
       ...(end < rows.length ? { after: page.at(-1)!.seq } : nextPage(rows, limit)),
     };
   }
@@ -575,6 +596,12 @@ export class MirrorWrites {
         'SELECT seq, id, created_time, modified_time, data FROM records WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       )
       .all(table.id, after, limit) as RecordRow[];
-    return { records: rows.map(fromRow), ...nextPage(rows, limit) };
+    const end = fitting(rows.map((r) => r.data.length));
+    const page = rows.slice(0, end);
+    // A page cut short by its records' size goes on after the last of them.
+    return {
+      records: page.map(fromRow),
+      ...(end < rows.length ? { after: page.at(-1)!.seq } : nextPage(rows, limit)),
+    };
   }
 }

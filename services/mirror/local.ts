@@ -8,7 +8,7 @@
  */
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { ServiceError } from '../errors';
-import { MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
+import { MAX_FILE_BYTES, MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
 import { boundedBody } from '../../core/api/bounded-body';
 
 export interface LocalTarget {
@@ -81,18 +81,24 @@ function writeChunks(tableId: string, records: RecordData[]): RecordData[][] {
  */
 export const MAX_LOCAL_ANSWER_BYTES = 64 * 1024 * 1024;
 
-/** An answer's text, read with that limit. */
-async function answerText(res: Response, what: string): Promise<string> {
-  const bytes = await boundedBody(
+/** An answer the mirror cannot read (too large, not JSON): final, as reading it again reads the same. */
+class Unreadable extends ServiceError {
+  constructor(message: string) {
+    super('network', message);
+  }
+}
+
+/** An answer's bytes, read with a size limit. */
+const answerBytes = (res: Response, what: string, limit: number) =>
+  boundedBody(
     res,
-    MAX_LOCAL_ANSWER_BYTES,
-    () =>
-      new ServiceError(
-        'network',
-        `The local server answered ${what} with more than ${MAX_LOCAL_ANSWER_BYTES} bytes`,
-      ),
+    limit,
+    () => new Unreadable(`The local server answered ${what} with more than ${limit} bytes`),
   );
-  return new TextDecoder().decode(bytes);
+
+/** An answer's text, read with MAX_LOCAL_ANSWER_BYTES. */
+async function answerText(res: Response, what: string): Promise<string> {
+  return new TextDecoder().decode(await answerBytes(res, what, MAX_LOCAL_ANSWER_BYTES));
 }
 
 const parsed = (text: string): unknown => {
@@ -129,8 +135,13 @@ export class LocalCopy {
           // A copy backed by its own ArrayBuffer: the DOM typings (Electron, e2e) refuse a Buffer as a body.
           body: raw ? Uint8Array.from(raw) : body === undefined ? undefined : JSON.stringify(body),
         });
-        const text = await res.text();
-        if (res.ok) return JSON.parse(text) as T;
+        const text = await answerText(res, `${method} ${path}`);
+        if (res.ok) {
+          const answer = parsed(text);
+          if (answer === undefined)
+            throw new Unreadable(`The local server answered ${method} ${path} with a body that is not JSON`);
+          return answer as T;
+        }
         if (res.status < 500)
           throw new LocalRefusal(
             `the local server refused ${method} ${path}: ${res.status} ${text.slice(0, 300)}`,
@@ -140,7 +151,7 @@ export class LocalCopy {
           `The local copy refused ${method} ${path}: ${res.status} ${text.slice(0, 300)}`,
         );
       } catch (e) {
-        if (e instanceof LocalRefusal) throw e;
+        if (e instanceof LocalRefusal || e instanceof Unreadable) throw e;
         last = e;
       }
       await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
@@ -325,7 +336,8 @@ export class LocalCopy {
       throw new ServiceError('invalid-request', 'Not a file of the local copy');
     const res = await this.fetchFn(url);
     if (!res.ok) throw new ServiceError('not-found', `The local copy has no file at ${url}: ${res.status}`);
-    return Buffer.from(await res.arrayBuffer());
+    const bytes = await answerBytes(res, 'a file', MAX_FILE_BYTES);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   file(bytes: Buffer): Promise<LocalBlob> {

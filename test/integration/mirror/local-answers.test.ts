@@ -56,3 +56,49 @@ describe("the local server's list of bases, read before a first pull makes the c
     await expectCopyEqualsRemote(h, ['People', 'Companies']);
   });
 });
+
+describe("the local server's other answers to the mirror", () => {
+  it('past the size limit end the pull clearly, and a pull after it makes the copy', async () => {
+    h = await startMirrorHarness({ records: 3, fast: true });
+    const mirrors = await behindFront(h);
+    front!.inject(endless, {
+      match: (req) => req.method === 'PUT' && req.path.startsWith('/_tabledesk/mirror/bases/'),
+      times: Infinity,
+    });
+    await expect(
+      mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId }),
+    ).rejects.toThrow(/The local server answered PUT \/bases\/\w+ with more than \d+ bytes/);
+
+    front!.reset();
+    const [partial] = await mirrors.list();
+    if (partial) await mirrors.sync(partial.id);
+    else await mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId });
+    expect((await mirrors.list()).map((m) => m.state)).toEqual(['ready']);
+    await expectCopyEqualsRemote(h, ['People', 'Companies']);
+  });
+
+  it('of records come in pages cut by size, so a page of large records stays within it', async () => {
+    h = await startMirrorHarness({ records: 3, fast: true });
+    const notes = 'n'.repeat(99_000);
+    const people = h.hostedClient.table(h.baseId, 'People');
+    for (let i = 0; i < 5; i++)
+      await people.createMany(
+        Array.from({ length: 10 }, (_, j) => ({ Name: `Long ${i}.${j}`, Notes: notes })),
+      );
+    const table = (await h.hostedClient.meta.baseSchema(h.baseId)).find((t) => t.name === 'People')!;
+    const pages: number[] = [];
+    let after: number | undefined = 0;
+    while (after !== undefined) {
+      const res = await fetch(
+        `${h.hosted.url}/_tabledesk/mirror/bases/${h.baseId}/tables/${table.id}/records?after=${after}&limit=1000`,
+        { headers: { authorization: `Bearer ${h.hosted.apiKey}` } },
+      );
+      const page = (await res.json()) as { records: unknown[]; after?: number };
+      pages.push(page.records.length);
+      after = page.after;
+    }
+    // 53 records of ~5 MB in all: more than one page, every record once.
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.reduce((a, b) => a + b, 0)).toBe(53);
+  });
+});
