@@ -465,6 +465,20 @@ export class MirrorPull {
     // One edited since it was read keeps the edit (the push compares it with the base).
     const skipped = await this.ctx.local.put(run.mirror.sourceBaseId, table.id, puts, copy);
     for (const r of puts) if (!skipped.has(r.id)) copy.set(r.id, r);
+    // A record a "deleted there" conflict holds shows the copy's side as it now is: the user did not edit it
+    // since the list, so "take theirs" is not refused as if they had.
+    this.ctx.store.transaction(() => {
+      for (const r of puts) {
+        if (skipped.has(r.id)) continue;
+        for (const c of this.ctx.store.conflicts(run.mirror.id, r.id))
+          if (c.kind === 'deleted-remote' && c.mine)
+            this.ctx.store.putConflict(
+              run.mirror.id,
+              { ...c, mine: cut({ ...r, fields: c.mine as Record<string, unknown> }) },
+              newConflictId,
+            );
+      }
+    });
   }
 
   /** The staged records the service changed since the copy last saw them (see applyStaged). */

@@ -197,3 +197,26 @@ describe('a record deleted on both sides, which a record deleted here links one 
     await expectSettled(h, mirrors, summary.id, tables);
   });
 });
+
+describe('a held record whose one-way link the sync takes out (its record gone from both sides)', () => {
+  it('lists the copy as it now is, so "take theirs" is not refused as edited since', async () => {
+    const held = (await remote('People').create({ Name: 'Held theirs' })).id;
+    const other = (await remote('People').create({ Name: 'Gone with it' })).id;
+    await mirrors.sync(summary.id);
+    // Its only change here is that link: taken out, the record is as the base has it, and the push does not
+    // list it again.
+    await copy('People').update(held, { Manager: [other] });
+    await remote('People').delete(held);
+    await remote('People').delete(other);
+
+    expect((await mirrors.sync(summary.id)).conflicts).toBe(1);
+    expect(await linkCell(copy('People'), held, 'Manager')).toEqual([]);
+    const [c] = await mirrors.conflicts(summary.id);
+    expect(await mirrors.resolve(summary.id, [{ conflictId: c!.id, choice: 'theirs' }])).toEqual({
+      resolved: 1,
+      changed: 0,
+    });
+    await expect(copy('People').get(held)).rejects.toThrow();
+    await expectSettled(h, mirrors, summary.id, tables);
+  });
+});
