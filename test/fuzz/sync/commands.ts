@@ -1,7 +1,7 @@
 /** What the two users and the sync do in a history of the sync fuzzer: fast-check commands over one History. */
 import fc from 'fast-check';
-import type { Choice, History, Where } from './history';
-import { CELLS, TABLES } from './state';
+import type { Choice, Doomed, History, Where } from './history';
+import { PLAIN, TABLES } from './state';
 import type { TableName } from './state';
 
 type Model = Record<string, never>;
@@ -57,6 +57,33 @@ class Link implements Command {
   toString = () => `link(${this.where} ${this.table}#${this.k} -> ${this.picks.join(',')})`;
 }
 
+/** A person's one-way link cell (People.Manager) set to the people picked, itself among them maybe. */
+class Manage implements Command {
+  constructor(
+    readonly where: Where,
+    readonly k: number,
+    readonly picks: number[],
+  ) {}
+  check = () => true;
+  run = (_m: Model, h: History) => h.setOneWay(this.where, this.k, this.picks);
+  toString = () => `manage(${this.where} People#${this.k} -> ${this.picks.join(',')})`;
+}
+
+/**
+ * The service deletes a person the copy edited, or one another person links one way (that link made here or
+ * there first): a conflict to hold, or a link to take out of every cell.
+ */
+class Doom implements Command {
+  constructor(
+    readonly k: number,
+    readonly how: Doomed,
+    readonly j: number,
+  ) {}
+  check = () => true;
+  run = (_m: Model, h: History) => h.doom(this.k, this.how, this.j);
+  toString = () => `doom(People#${this.k}, ${this.how} by People#${this.j})`;
+}
+
 class Create implements Command {
   constructor(
     readonly where: Where,
@@ -98,13 +125,13 @@ export function commandsArb(maxCommands: number, replayPath?: string) {
   const edit = fc
     .tuple(whereArb, tableArb, fc.nat(9), fc.nat(1), notesArb, ageArb)
     .map(([where, table, k, f, notes, age]) => {
-      const field = CELLS[table][f % CELLS[table].length]!;
+      const field = PLAIN[table][f % PLAIN[table].length]!;
       return new Edit(where, table, k, field, field === 'Age' ? age : notes);
     });
   const clash = fc
     .tuple(tableArb, fc.nat(9), fc.nat(1), fc.tuple(notesArb, notesArb), fc.tuple(ageArb, ageArb))
     .map(([table, k, f, notes, ages]) => {
-      const field = CELLS[table][f % CELLS[table].length]!;
+      const field = PLAIN[table][f % PLAIN[table].length]!;
       return new Clash(table, k, field, field === 'Age' ? ages : notes);
     });
   const any = fc.oneof(
@@ -114,6 +141,16 @@ export function commandsArb(maxCommands: number, replayPath?: string) {
       {
         arbitrary: fc.tuple(whereArb, tableArb, fc.nat(9), picksArb).map((a) => new Link(...a)),
         weight: 3,
+      },
+      {
+        arbitrary: fc.tuple(whereArb, fc.nat(9), picksArb).map((a) => new Manage(...a)),
+        weight: 3,
+      },
+      {
+        arbitrary: fc
+          .tuple(fc.nat(9), fc.constantFrom<Doomed>('edited', 'linked here', 'linked there'), fc.nat(9))
+          .map((a) => new Doom(...a)),
+        weight: 2,
       },
       {
         arbitrary: fc.tuple(whereArb, tableArb, notesArb, picksArb).map((a) => new Create(...a)),

@@ -8,6 +8,11 @@
  *   neither side; deleted over no change, it is deleted on both;
  * - a record, cell or edge held in a conflict changes on neither side, except that an edge goes with a record
  *   that is rightly gone (deleted on the service with no change here: a held link needs both its records);
+ * - a one-way link cell (People.Manager, a self-link) is merged as a cell, each side's as if the records that
+ *   side deleted were still in it; a link to a record gone from a side is gone from that side's cells (from
+ *   every cell, the copy's and the base's, once it is gone from both); a cell naming a record the service
+ *   deleted and a conflict holds waits, unsent, for the user; "keep mine" on that record makes it again with
+ *   the links others had to it;
  *   a resolution gives both sides the side it chose;
  * - a sync stopped midway changes the service only to the copy's values and the copy only to the service's;
  *   it may also have moved the merge base of what it finished (a page pulled, a batch sent) to what the two
@@ -22,11 +27,13 @@ import { join } from 'node:path';
 import type { RecordTableClient } from '../../../core/api';
 import { createMirrors } from '../../../services/mirror/index';
 import type { MirrorConflict, MirrorResolution, Mirrors, SyncResult } from '../../../services/mirror/index';
-import { CELLS, ends, readSide, sameValue } from './state';
+import { CELLS, ONE_WAY, ends, linksOn, putBack, readSide, sameValue, tagsOf } from './state';
 import type { Pair, Rec, Side, TableName } from './state';
 import type { World } from './world';
 
 export type Where = 'copy' | 'service';
+/** How the person the service deletes (Doom) was changed first: edited in the copy, or linked one way. */
+export type Doomed = 'edited' | 'linked here' | 'linked there';
 
 /** A resolution the fuzzer chose: 0 leaves the conflict open, 1 mine, 2 theirs, 3 a value typed. */
 export type Choice = 0 | 1 | 2 | 3;
@@ -112,6 +119,12 @@ export class History {
       type: 'multipleRecordLinks',
       options: { linkedTableId: made.tables.find((t) => t.name === 'Companies')!.id },
     });
+    // A link with no field back, to its own table: one-way cells, a record linking itself among them.
+    await service.meta.createField(made.id, people.id, {
+      name: ONE_WAY,
+      type: 'multipleRecordLinks',
+      options: { linkedTableId: people.id },
+    });
     const inverseId = String(link.options?.['inverseLinkFieldId']);
     const schema = await service.meta.baseSchema(made.id);
     this.pair = {
@@ -124,7 +137,7 @@ export class History {
     const companies = await service
       .table(made.id, 'Companies')
       .createMany([0, 1, 2].map((i) => ({ Name: `C${i}`, Notes: 'a' })));
-    await service.table(made.id, 'People').createMany(
+    const persons = await service.table(made.id, 'People').createMany(
       [0, 1, 2, 3, 4].map((i) => ({
         Name: `P${i}`,
         Notes: 'a',
@@ -132,6 +145,17 @@ export class History {
         Company: [companies[i % 3]!.id, ...(i % 2 ? [companies[(i + 1) % 3]!.id] : [])],
       })),
     );
+    // P0 manages P1 and P2, P3 manages itself and P4 (after P1).
+    const managers = [[], [0], [0], [3], [1, 3]];
+    await service
+      .table(made.id, 'People')
+      .updateMany(
+        persons.flatMap((p, i) =>
+          managers[i]!.length > 0
+            ? [{ id: p.id, fields: { [ONE_WAY]: managers[i]!.map((j) => persons[j]!.id) } }]
+            : [],
+        ),
+      );
     this.mirrors = this.engine();
     this.mirrorId = (
       await this.mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: made.id })
@@ -153,15 +177,17 @@ export class History {
     return readSide(this.client(where), this.baseId, this.pair, strict);
   }
 
-  /** The records of a table on a side, in a stable order, for commands that pick one by a number. */
+  /**
+   * The records of a table on a side, in their names' order (not their ids', which differ from one run to the
+   * next: a seed replays exactly), for commands that pick one by a number.
+   */
   private async pick(where: Where, table: TableName, k: number): Promise<Rec | undefined> {
     const list = [...(await this.side(where)).recs.values()].filter((r) => r.table === table);
-    list.sort((a, b) => a.id.localeCompare(b.id));
+    list.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
     return list.length === 0 ? undefined : list[k % list.length];
   }
 
-  private async linkIds(where: Where, table: TableName, picks: number[]): Promise<string[]> {
-    const other: TableName = table === 'People' ? 'Companies' : 'People';
+  private async linkIds(where: Where, other: TableName, picks: number[]): Promise<string[]> {
     const ids: string[] = [];
     for (const k of picks) {
       const r = await this.pick(where, other, k);
@@ -186,16 +212,57 @@ export class History {
   async setLinks(where: Where, table: TableName, k: number, picks: number[]): Promise<void> {
     const r = await this.pick(where, table, k);
     if (!r) return;
-    const ids = await this.linkIds(where, table, picks);
+    const ids = await this.linkIds(where, otherTable(table), picks);
     await this.client(where)
       .table(this.baseId, table)
       .update(r.id, { [this.linkField(table)]: ids });
     this.note(`${where}: ${r.tag} links ${ids.length} (${picks.join(',')})`);
   }
 
+  async setOneWay(where: Where, k: number, picks: number[]): Promise<void> {
+    const r = await this.pick(where, 'People', k);
+    if (!r) return;
+    const ids = await this.linkIds(where, 'People', picks);
+    await this.client(where)
+      .table(this.baseId, 'People')
+      .update(r.id, { [ONE_WAY]: ids });
+    this.note(`${where}: ${r.tag}.${ONE_WAY} = ${JSON.stringify(await this.tagsOn(where, ids))}`);
+  }
+
+  /** The service deletes person `k` of the copy, edited there first, or linked one way by person `j`. */
+  async doom(k: number, how: Doomed, j: number): Promise<void> {
+    const r = await this.pick('copy', 'People', k);
+    if (!r) return;
+    const there = (await this.side('service')).recs.get(r.tag);
+    if (!there) return;
+    if (how === 'edited') {
+      await this.world.copy.table(this.baseId, 'People').update(r.id, { Notes: `edited ${this.made++}` });
+      this.note(`copy: ${r.tag}.Notes edited`);
+    } else {
+      const where: Where = how === 'linked here' ? 'copy' : 'service';
+      const linker = await this.pick(where, 'People', j);
+      if (linker) {
+        const to = where === 'copy' ? r.id : there.id;
+        const ids = (await this.client(where).table(this.baseId, 'People').get(linker.id)).fields[ONE_WAY];
+        const next = [...((ids as string[] | undefined) ?? []).filter((id) => id !== to), to];
+        await this.client(where)
+          .table(this.baseId, 'People')
+          .update(linker.id, { [ONE_WAY]: next });
+        this.note(`${where}: ${linker.tag}.${ONE_WAY} = ${JSON.stringify(await this.tagsOn(where, next))}`);
+      }
+    }
+    await this.world.service.table(this.baseId, 'People').delete(there.id);
+    this.note(`service: deleted ${r.tag}`);
+  }
+
+  private async tagsOn(where: Where, ids: string[]): Promise<string[]> {
+    const byId = new Map([...(await this.side(where)).recs.values()].map((x) => [x.id, x.tag]));
+    return ids.map((id) => byId.get(id) ?? id);
+  }
+
   async create(where: Where, table: TableName, notes: string, picks: number[]): Promise<void> {
     const tag = `${where === 'copy' ? 'L' : 'R'}${table[0]}${this.made++}`;
-    const ids = await this.linkIds(where, table, picks);
+    const ids = await this.linkIds(where, otherTable(table), picks);
     await this.client(where)
       .table(this.baseId, table)
       .create({ Name: tag, Notes: notes, ...(ids.length > 0 ? { [this.linkField(table)]: ids } : {}) });
@@ -281,7 +348,8 @@ export class History {
     let refused = 0;
     conflicts.forEach(({ c, key }, i) => {
       let choice = choices[i % Math.max(1, choices.length)] ?? 0;
-      if (choice === 3 && c.kind !== 'cell') choice = 1;
+      // A value typed is for a plain cell; a one-way link cell's is mine.
+      if (choice === 3 && (c.kind !== 'cell' || c.fieldName === ONE_WAY)) choice = 1;
       if (choice === 0) return;
       resolutions.push(
         choice === 3
@@ -293,7 +361,7 @@ export class History {
       const mine = copy.recs.get(key.split('.')[0]!);
       if (
         mine &&
-        ((c.kind === 'cell' && choice !== 1 && !sameValue(mine.cells[c.fieldName!], c.mine)) ||
+        ((c.kind === 'cell' && choice !== 1 && !sameValue(mine.cells[c.fieldName!], this.listed(c, tags))) ||
           (c.kind === 'deleted-remote' && choice === 2 && this.listedOtherwise(mine, c.mine, tags)))
       ) {
         refused++;
@@ -313,11 +381,20 @@ export class History {
     await this.expectMerged(copy, service, held, chosen);
   }
 
+  /** A cell conflict's side of the copy as the model has it (a one-way cell's ids as tags). */
+  private listed(c: MirrorConflict, tags: Map<string, string>): unknown {
+    return c.fieldName === ONE_WAY ? tagsOf(c.mine).map((id) => tags.get(id) ?? id) : c.mine;
+  }
+
   /** Whether a record in the copy differs from the copy's side of a conflict over it (fields by id). */
   private listedOtherwise(r: Rec, listed: unknown, tags: Map<string, string>): boolean {
     const fields = (listed ?? {}) as Record<string, unknown>;
     const ids = this.fieldIds[r.table];
-    if (CELLS[r.table].some((f) => !sameValue(r.cells[f], fields[ids.get(f)!]))) return true;
+    const cell = (f: string) => {
+      const v = fields[ids.get(f)!];
+      return f === ONE_WAY ? tagsOf(v).map((id) => tags.get(id) ?? id) : v;
+    };
+    if (CELLS[r.table].some((f) => !sameValue(r.cells[f], cell(f)))) return true;
     const links = (fields[ids.get(this.linkField(r.table))!] as string[] | undefined) ?? [];
     return links.map((id) => tags.get(id) ?? id).join() !== r.links.join();
   }
@@ -347,11 +424,14 @@ export class History {
           continue;
         }
         if (!got) fail(`${tag} should be on the ${where} (${why})`);
-        for (const f of CELLS[w.table])
-          if (!sameValue(got.cells[f], w.cells[f]))
+        for (const f of CELLS[w.table]) {
+          // A link to a record gone from this side is gone from its cells.
+          const v = f === ONE_WAY ? linksOn(w.cells[f], (t) => now.recs.has(t)) : w.cells[f];
+          if (!sameValue(got.cells[f], v))
             fail(
-              `${tag}.${f} on the ${where} is ${JSON.stringify(got.cells[f])}, not ${JSON.stringify(w.cells[f])} (${why})`,
+              `${tag}.${f} on the ${where} is ${JSON.stringify(got.cells[f])}, not ${JSON.stringify(v)} (${why})`,
             );
+        }
       }
     };
     /** One cell merged over the base value `bv`: what each side should hold, or a conflict it needs. */
@@ -399,11 +479,40 @@ export class History {
             // Over each base the cell may have: the first merge that is what the two sides now hold.
             const options = this.bases.flatMap((S) => {
               const s = S.recs.get(tag);
-              return s ? [mergeCell(key, s.cells[f], lv, rv)] : [];
+              if (!s) return [];
+              if (f !== ONE_WAY) return [mergeCell(key, s.cells[f], lv, rv)];
+              // A one-way cell: each side's as if the records it deleted were there (their links go with them,
+              // from every side that lost them: see expectRecord); or, where a side's deletion shows as a change
+              // of the cell, a conflict; the base as the service has it, once a record it deleted is resolved.
+              const bv = tagsOf(s.cells[f]);
+              const back = (v: unknown, side: Side) =>
+                putBack(
+                  tagsOf(v),
+                  bv.filter((t) => !side.recs.has(t) && !tagsOf(v).includes(t)),
+                  bv,
+                );
+              const merged = mergeCell(key, bv, back(lv, L), back(rv, R));
+              // A cell naming a record the service deleted and a conflict holds is not sent until the user
+              // decides (sent without it, it would unlink it there for good): the service keeps its own.
+              const waits = tagsOf(merged.copy).some((t) => after.records.get(t) === 'deleted-remote');
+              return [
+                merged,
+                ...(waits ? [{ copy: merged.copy, service: rv }] : []),
+                mergeCell(key, bv, lv, rv),
+                mergeCell(
+                  key,
+                  linksOn(bv, (t) => R.recs.has(t)),
+                  lv,
+                  rv,
+                ),
+              ];
             });
+            const has = (side: Side) => (v: unknown) =>
+              f === ONE_WAY ? linksOn(v, (t) => side.recs.has(t)) : v;
+            const [inCopy, onService] = [has(Lp), has(Rp)];
             const got = [Lp.recs.get(tag)?.cells[f], Rp.recs.get(tag)?.cells[f]];
             const fits = options.find(
-              (o) => !o.wrong && sameValue(got[0], o.copy) && sameValue(got[1], o.service),
+              (o) => !o.wrong && sameValue(got[0], inCopy(o.copy)) && sameValue(got[1], onService(o.service)),
             );
             const want = fits ?? options.find((o) => o.wrong) ?? options[0]!;
             if (want.wrong) fail(want.wrong);
@@ -417,7 +526,9 @@ export class History {
         );
         present.set(tag, true);
       } else if (b && !l && r) {
-        if (this.ownChange(b, r, R, B)) {
+        // A link the service lost with a record gone from both sides is no change: the pull takes it out of
+        // the base before the push meets the deletion here.
+        if (this.ownChange(b, r, R, B, (t) => R.recs.has(t) || Lp.recs.has(t))) {
           if (after.records.get(tag) !== 'deleted-local')
             fail(`${tag} was deleted in the copy and changed on the service, with no conflict`);
           expectRecord(tag, { service: r }, 'deleted here, changed there: held');
@@ -475,8 +586,9 @@ export class History {
   }
 
   /** A change of its own on a side over the base: a cell, or a link added to the record. */
-  private ownChange(b: Rec, now: Rec, side: Side, base: Side): boolean {
-    if (CELLS[b.table].some((f) => !sameValue(b.cells[f], now.cells[f]))) return true;
+  private ownChange(b: Rec, now: Rec, side: Side, base: Side, kept = (_tag: string) => true): boolean {
+    const was = (f: string) => (f === ONE_WAY ? linksOn(b.cells[f], kept) : b.cells[f]);
+    if (CELLS[b.table].some((f) => !sameValue(was(f), now.cells[f]))) return true;
     return [...side.edges].some((e) => ends(e).includes(now.tag) && !base.edges.has(e));
   }
 
@@ -543,7 +655,18 @@ export class History {
         if (a && !z && o) fail(`${tag} was deleted on the ${where}, though the other side had it`);
         if (a && z)
           for (const f of CELLS[a.table])
-            if (!sameValue(a.cells[f], z.cells[f]) && !(o && sameValue(z.cells[f], o.cells[f])))
+            if (
+              !sameValue(a.cells[f], z.cells[f]) &&
+              !(o && sameValue(z.cells[f], o.cells[f])) &&
+              // A link to a record deleted on this side goes from its cells.
+              !(
+                f === ONE_WAY &&
+                sameValue(
+                  z.cells[f],
+                  linksOn(a.cells[f], (t) => now.recs.has(t)),
+                )
+              )
+            )
               fail(
                 `${tag}.${f} on the ${where} became ${JSON.stringify(z.cells[f])}, which the other side did not hold`,
               );
@@ -595,6 +718,8 @@ export class History {
   }
 }
 
+const otherTable = (table: TableName): TableName => (table === 'People' ? 'Companies' : 'People');
+
 /** The merge base after a sync over base B: what both sides now agree on, and B's of what a conflict holds. */
 function nextBase(B: Side, Lp: Side, after: Held): Side {
   const recs = new Map<string, Rec>();
@@ -609,6 +734,16 @@ function nextBase(B: Side, Lp: Side, after: Held): Side {
     const r = recs.get(tag);
     const b = B.recs.get(tag);
     if (r && b) r.cells[f] = b.cells[f];
+  }
+  // A one-way cell naming a record a "deleted there" conflict holds waits for the user (see expectTag).
+  for (const [tag, r] of recs) {
+    const b = B.recs.get(tag);
+    if (
+      b &&
+      !after.records.has(tag) &&
+      tagsOf(r.cells[ONE_WAY]).some((t) => after.records.get(t) === 'deleted-remote')
+    )
+      r.cells[ONE_WAY] = b.cells[ONE_WAY];
   }
   const edges = new Set<string>();
   for (const e of Lp.edges) if (!ends(e).some((t) => after.records.has(t))) edges.add(e);

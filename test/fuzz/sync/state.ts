@@ -1,15 +1,25 @@
 /**
  * One side of the sync (the copy or the service) as the fuzzer's model sees it: records by their Name (a tag
  * given once and never edited, so a record made here is the same record on the service whatever its id), their
- * plain cells, and the link pair as one set of (person, company) edges, with each cell's order kept for the
- * final comparison.
+ * plain cells, the one-way link cell People.Manager (a self-link: no field back) as a cell of tags, and the
+ * link pair as one set of (person, company) edges, with each cell's order kept for the final comparison.
  */
 import type { RecordTableClient } from '../../../core/api';
 
 export const TABLES = ['People', 'Companies'] as const;
 export type TableName = (typeof TABLES)[number];
-/** The cells a person writes, by table (the link pair aside). */
-export const CELLS: Record<TableName, readonly string[]> = { People: ['Notes', 'Age'], Companies: ['Notes'] };
+/** The one-way link field (People to People, no field back): its cell is the tags it names, in order. */
+export const ONE_WAY = 'Manager';
+/**
+ * The cells a person writes, by table (the link pair aside): the plain ones an edit draws first, then the
+ * one-way link cell, which commands of its own set.
+ */
+export const CELLS: Record<TableName, readonly string[]> = {
+  People: ['Notes', 'Age', ONE_WAY],
+  Companies: ['Notes'],
+};
+/** The plain cells of a table, which an edit draws from. */
+export const PLAIN: Record<TableName, readonly string[]> = { People: ['Notes', 'Age'], Companies: ['Notes'] };
 
 export interface Rec {
   tag: string;
@@ -35,7 +45,7 @@ export interface Pair {
   companies: string;
 }
 
-const norm = (v: unknown) => (v === undefined || v === '' ? null : v);
+const norm = (v: unknown) => (v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? null : v);
 
 /**
  * Reads a side whole; throws when the two cells of the pair disagree (a relation seen two ways). `strict`:
@@ -58,13 +68,13 @@ export async function readSide(
     for (const r of raw[i]!) {
       const tag = String(r.fields.Name);
       if (recs.has(tag)) throw new Error(`two records named ${tag}: a record was made twice`);
-      const linkField = table === 'People' ? pair.people : pair.companies;
-      const links = ((r.fields[linkField] as string[] | undefined) ?? []).flatMap((id) => {
-        const t = tagOf.get(id);
-        if (t === undefined && strict)
-          throw new Error(`${tag}'s ${linkField} names ${id}, which is not there`);
-        return t === undefined ? [] : [t];
-      });
+      const tags = (field: string) =>
+        ((r.fields[field] as string[] | undefined) ?? []).flatMap((id) => {
+          const t = tagOf.get(id);
+          if (t === undefined && strict) throw new Error(`${tag}'s ${field} names ${id}, which is not there`);
+          return t === undefined ? [] : [t];
+        });
+      const links = tags(table === 'People' ? pair.people : pair.companies);
       for (const other of links)
         (table === 'People' ? fromPeople : fromCompanies).add(
           table === 'People' ? edge(tag, other) : edge(other, tag),
@@ -73,7 +83,9 @@ export async function readSide(
         tag,
         table,
         id: r.id,
-        cells: Object.fromEntries(CELLS[table].map((f) => [f, norm(r.fields[f])])),
+        cells: Object.fromEntries(
+          CELLS[table].map((f) => [f, f === ONE_WAY ? norm(tags(f)) : norm(r.fields[f])]),
+        ),
         links,
       });
     }
@@ -86,4 +98,27 @@ export async function readSide(
 
 export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
+/** A one-way cell's tags (a blank cell names none). */
+export const tagsOf = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
+
+/** A one-way cell as a side that has only the records `has` holds it (a record deleted there leaves every cell). */
+export const linksOn = (v: unknown, has: (tag: string) => boolean): unknown => norm(tagsOf(v).filter(has));
+
+/** `list` with each of `extra` put back after the nearest tag that comes before it in `reference`. */
+export function putBack(
+  list: readonly string[],
+  extra: readonly string[],
+  reference: readonly string[],
+): string[] {
+  const out = [...list];
+  for (const t of extra) {
+    const before = reference
+      .slice(0, reference.indexOf(t))
+      .reverse()
+      .find((x) => out.includes(x));
+    out.splice(before === undefined ? 0 : out.indexOf(before) + 1, 0, t);
+  }
+  return out;
 }
