@@ -29,6 +29,10 @@ export const PLAN_LIMITS: Record<Plan, number | undefined> = {
 
 /** Work that costs at most this many calls never asks. */
 export const FEW_CALLS = 5;
+
+/** The scope of a base whose workspace is not known (or not said). */
+const ownScope = (baseId: string): string => `base:${baseId}`;
+
 /**
  * Hourly work (looking for other people's changes) is paid for as long as a view is open, all month: it asks
  * when a working month of it (8 hours a day, 21 days) would spend more than this share of the month's
@@ -372,7 +376,7 @@ export class Budget {
       .clientFor(connectionId)
       .then((c) => c.meta.baseDetails(baseId, { priority: 'background', purpose: 'schema' }))
       .then(
-        (d) => this.store.setWorkspace(connectionId, baseId, d.workspaceId ?? null),
+        (d) => this.settleWorkspace(connectionId, baseId, d.workspaceId ?? null),
         (e: unknown) => {
           // The service said no (no enterprise scope): per base from now on. A failure to reach it asks again later.
           if (e instanceof RecordTableError && e.kind === 'http' && !e.quota)
@@ -387,8 +391,20 @@ export class Budget {
     return lookup;
   }
 
+  /**
+   * The base's workspace is known from now on. A plan the user chose while it was not (the base's own scope:
+   * the panel opened before the answer came) is the plan of that workspace unless it has one: the choice was
+   * lost when the base moved scope, and a Free workspace's import and Replace all went unasked.
+   */
+  private settleWorkspace(connectionId: string, baseId: string, workspaceId: string | null): void {
+    const chosen = this.store.file.plans[ownScope(baseId)];
+    if (workspaceId !== null && chosen !== undefined && this.store.file.plans[workspaceId] === undefined)
+      this.store.setPlan(workspaceId, chosen);
+    this.store.setWorkspace(connectionId, baseId, workspaceId);
+  }
+
   private scopeOf(connectionId: string, baseId: string): string {
-    return this.store.file.workspaces[baseKey(connectionId, baseId)] ?? `base:${baseId}`;
+    return this.store.file.workspaces[baseKey(connectionId, baseId)] ?? ownScope(baseId);
   }
 
   private planOf(scope: string): Plan {

@@ -27,6 +27,8 @@ test('on the Free plan an import and its resume ask for their calls; Not now sen
   test.setTimeout(180_000);
   const { page } = app;
   await openHostedTasks(app);
+  // The view's count walks first, unasked while no plan is said; chosen earlier, the plan makes it ask too.
+  await expect(app.status.getByTestId('row-count')).toHaveText('200 records');
   await chooseFreePlan(app);
 
   await app.table.getByRole('button', { name: 'Import CSV' }).click();

@@ -103,6 +103,18 @@ describe('the request budget', () => {
     expect(status.calls).toBeGreaterThan(0);
   });
 
+  it('a plan chosen before the service said the workspace is the workspace’s plan once it has', async () => {
+    const connectionId = await setUp();
+    // No call yet: the base is in its own scope, as when the panel is opened before the first answer.
+    await h.call('budget.setPlan', { scope: `base:${hosted.baseId}`, plan: 'free' });
+    await openTasks(connectionId);
+    await until(
+      async () => (await h.call('budget.status', { connectionId, baseId: hosted.baseId })).workspace,
+    );
+    const status = await h.call('budget.status', { connectionId, baseId: hosted.baseId });
+    expect(status).toMatchObject({ scope: 'wspLocalTableDesk', plan: 'free', limit: 1_000 });
+  });
+
   it('on a limited plan asks before a count walks the view: no, then Count; always for this base', async () => {
     const connectionId = await setUp();
     await h.call('budget.setPlan', { scope: `base:${hosted.baseId}`, plan: 'team' });
