@@ -4,6 +4,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import layers from './build/lint/layers.js';
 import gridMarkup from './build/lint/grid-markup.js';
+import plainErrors from './build/lint/plain-errors.js';
 
 // The layering rules of docs/ARCHITECTURE.md: every import resolved and checked against one allow-table.
 const nodeGlobals = [
@@ -38,20 +39,12 @@ export default tseslint.config(
   {
     // A state the user can cause throws the layer's typed error (its message is theirs): a ServiceError with a
     // kind in services/ (services/errors.ts), a SettingError or a ServiceError with a status in server/, a
-    // RecordTableError or a FormulaCostError in core/. A plain Error is a bug, logged as one: a true invariant
-    // says so through core/invariant.ts, the one file that throws it.
+    // RecordTableError or a FormulaCostError in core/. A plain Error is a bug, logged as one: no file makes
+    // one (thrown, kept or passed as a value) but core/invariant.ts (build/lint/plain-errors.js).
     files: ['{core,server,services,host,electron}/**/*.{ts,tsx,js,mjs,cjs}'],
     ignores: ['core/invariant.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message:
-            "A state the user can cause throws the layer's typed error (ServiceError, SettingError, …); a plain Error is a bug: check an invariant with invariant(condition, why) from core/invariant.ts.",
-        },
-      ],
-    },
+    plugins: { errors: plainErrors },
+    rules: { 'errors/plain': 'error' },
   },
   {
     // ag-grid's markup is read in renderer/src/grid/ alone (grid/dom.ts). The end-to-end specs (test/e2e) and

@@ -26,6 +26,22 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * A state of this computer or its network that a part of the services finds itself (a write that took
+ * nothing, a name with no address left to connect to), in the shape of Node's own system errors (the code,
+ * and the call the operating system would have refused), so it is read as the state it is, not a bug.
+ */
+export class SystemError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly syscall: string,
+  ) {
+    super(message);
+    this.name = 'SystemError';
+  }
+}
+
 interface ClientErrorLike {
   kind: ChannelError['kind'];
   message: string;

@@ -20,6 +20,7 @@ import type { UploadFile, UploadOptions } from './upload';
 import { Webhooks } from './webhooks';
 import type { WebhooksClient } from './webhooks';
 import type { RecordData } from '../records/types';
+import { invariant } from '../invariant';
 
 export interface ClientOptions {
   /** e.g. https://api.airtable.com or the local server's url; without the /v0 segment. */
@@ -85,22 +86,26 @@ interface ClientShared {
 }
 
 function checkedBaseUrl(opts: ClientOptions): string {
-  if (opts.apiKey.length === 0) throw new RangeError('apiKey must not be empty');
-  let url: URL;
+  // The services take a connection's key and URL through the contract's checks, so neither fails here.
+  invariant(opts.apiKey.length > 0, 'apiKey must not be empty');
+  let url: URL | undefined;
   try {
     url = new URL(opts.baseUrl);
   } catch {
-    throw new RangeError(`baseUrl is not a URL: ${opts.baseUrl}`);
+    url = undefined;
   }
+  invariant(url, `baseUrl is not a URL: ${opts.baseUrl}`);
   return url.href.replace(/\/+$/, '');
 }
 
 function requesterConfig(opts: ClientOptions, baseUrl: string): RequesterConfig {
   const rps = opts.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
-  if (!(rps > 0)) throw new RangeError(`requestsPerSecond must be a positive number, got ${rps}`);
+  invariant(rps > 0, `requestsPerSecond must be a positive number, got ${rps}`);
   const tokenRps = opts.tokenRequestsPerSecond ?? rps * TOKEN_TO_BASE_RATIO;
-  if (tokenRps !== 'off' && !(tokenRps > 0))
-    throw new RangeError(`tokenRequestsPerSecond must be a positive number or 'off', got ${tokenRps}`);
+  invariant(
+    tokenRps === 'off' || tokenRps > 0,
+    `tokenRequestsPerSecond must be a positive number or 'off', got ${tokenRps}`,
+  );
   const userFetch = opts.fetch;
   return {
     baseUrl,

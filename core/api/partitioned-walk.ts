@@ -189,7 +189,7 @@ export async function* walkPartitionedGathered(
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    if (running > 0) stop.abort(new Error('walk stopped'));
+    if (running > 0) stop.abort();
     await Promise.all(chains);
   }
 }

@@ -1,6 +1,7 @@
 /** The wire form of requests: paths, query strings and POST listRecords bodies, as Airtable expects them. */
 import type { SortSpec } from '../records/types';
 import type { ListPageOptions } from './options';
+import { invariant } from '../invariant';
 
 /** The service rejects longer URLs (414); past this a list goes as POST listRecords. */
 export const MAX_URL_LENGTH = 16_000;
@@ -22,8 +23,10 @@ export function tablePath(baseId: string, table: string): string {
 
 /** An empty id would address the table instead of a record (a GET would list, a DELETE would fail oddly). */
 export function requireId(what: string, id: unknown): string {
-  if (typeof id !== 'string' || id.length === 0)
-    throw new RangeError(`${what} must be a non-empty string, got ${JSON.stringify(id)}`);
+  invariant(
+    typeof id === 'string' && id.length > 0,
+    `${what} must be a non-empty string, got ${JSON.stringify(id)}`,
+  );
   return id;
 }
 

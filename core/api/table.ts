@@ -29,6 +29,7 @@ import type { Requester, SendSpec } from './requester';
 import type { BasePace } from './scheduler';
 import { asCount, asDeleted, asList, asRecord, asRecordList, asSeek, asStringArray } from './responses';
 import type { DeletedRecord, SeekResult } from './responses';
+import { invariant } from '../invariant';
 
 export type Fields = Record<string, CellValue>;
 export interface RecordUpdate {
@@ -193,8 +194,10 @@ export class Table implements TableClient {
   }
 
   async seek(position: number, opts: ListOptions = {}): Promise<SeekResult> {
-    if (!Number.isSafeInteger(position) || position < 0)
-      throw new RangeError(`position must be a whole number from 0, got ${position}`);
+    invariant(
+      Number.isSafeInteger(position) && position >= 0,
+      `position must be a whole number from 0, got ${position}`,
+    );
     const path = seekPath(this.baseId, this.table);
     return asSeek(await this.#sendList(opts, path, path, { position }));
   }

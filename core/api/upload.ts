@@ -5,6 +5,7 @@ import type { RequestOptions } from './options';
 import { encodeSegment, requireId } from './query';
 import type { Requester } from './requester';
 import { asRecord } from './responses';
+import { invariant } from '../invariant';
 
 export interface UploadFile {
   filename: string;
@@ -48,9 +49,10 @@ export async function uploadAttachment(
   requireId('base id', baseId);
   requireId('record id', recordId);
   requireId('attachment field', field);
-  // Checked before anything is queued: the service would refuse it, after the whole file had been sent.
+  // Checked before anything is queued: the service would refuse it, after the whole file had been sent. The
+  // services check each file before they call (services/attachments/uploads.ts), so a problem here is a bug.
   const problem = uploadProblem({ name: file.filename, size: file.bytes.length, type: file.contentType });
-  if (problem) throw new RangeError(problem);
+  invariant(problem === undefined, problem ?? '');
 
   const body = await requester.send<unknown>({
     method: 'POST',

@@ -3,6 +3,7 @@
  * helper, so user text can never change a formula's structure. Comparisons are parenthesised by construction.
  */
 import { printFieldRef, printNumber } from './print';
+import { invariant } from '../invariant';
 
 /** Text as a single-quoted literal with `\` and `'` escaped (pyairtable's `quoted`). */
 export function quoteString(s: string): string {
@@ -11,7 +12,7 @@ export function quoteString(s: string): string {
 
 /** A reference to a field by name: `{Name}`, with `}` escaped. */
 export function fieldRef(name: string): string {
-  if (name === '') throw new TypeError('A field reference needs a field name');
+  invariant(name !== '', 'A field reference needs a field name');
   return printFieldRef(name);
 }
 
@@ -23,14 +24,14 @@ export function literal(value: LiteralValue): string {
   if (typeof value === 'string') return quoteString(value);
   if (typeof value === 'boolean') return value ? 'TRUE()' : 'FALSE()';
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new TypeError('Cannot put an invalid Date in a formula');
+    invariant(!Number.isNaN(value.getTime()), 'Cannot put an invalid Date in a formula');
     return `DATETIME_PARSE(${quoteString(value.toISOString())})`;
   }
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`Cannot put ${value} in a formula: only finite numbers`);
+    invariant(Number.isFinite(value), `Cannot put ${value} in a formula: only finite numbers`);
     return value < 0 ? `-${printNumber(-value)}` : printNumber(value);
   }
-  throw new TypeError(`Cannot put a ${typeof value} in a formula`);
+  invariant(false, `Cannot put a ${typeof value} in a formula`);
 }
 
 /** `{field} = value` for each entry, joined with AND (a single entry stands alone; none is TRUE()). */

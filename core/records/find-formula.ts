@@ -18,6 +18,7 @@
  * names on Airtable, so no one formula means the shown names on both) and attachments (thumbnails).
  */
 import { fieldRef, quoteString } from '../formula/build';
+import { invariant } from '../invariant';
 
 /** Longer searches are refused: every record of the view is searched with it, once per searched field. */
 export const MAX_FIND_TEXT = 200;
@@ -137,8 +138,11 @@ export function findText(field: FindField, value: unknown): string {
 /** The search as the formula and the local check read it, or undefined when there is nothing to search. */
 export function findNeedle(text: string): string | undefined {
   if (text === '') return undefined;
-  if (text.length > MAX_FIND_TEXT)
-    throw new RangeError(`Find searches at most ${MAX_FIND_TEXT} characters (this is ${text.length})`);
+  // The contract's find channels bound the text first (core/contract/find.ts).
+  invariant(
+    text.length <= MAX_FIND_TEXT,
+    `Find searches at most ${MAX_FIND_TEXT} characters (this is ${text.length})`,
+  );
   return text;
 }
 

@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import type { z } from 'zod';
 import { PRIVATE_FILE } from '../storage/private-files';
+import { SystemError } from '../errors';
 import type { FileLine, JournalFiles, JournalHandle } from './ports';
 
 /** Where a line begins: every journal line is an object whose first key is `t`. */
@@ -130,7 +131,7 @@ export async function writeAll(handle: JournalHandle, text: string): Promise<voi
     const { bytesWritten } = await handle.write(bytes.subarray(done));
     if (!(bytesWritten > 0))
       // Node's own shape for a refused write, so it is read as the disk's state (services/errors.ts).
-      throw Object.assign(new Error('No space left on the device'), { code: 'ENOSPC', syscall: 'write' });
+      throw new SystemError('No space left on the device', 'ENOSPC', 'write');
     done += bytesWritten;
   }
 }

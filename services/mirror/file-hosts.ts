@@ -13,7 +13,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
-import { ServiceError } from '../errors';
+import { ServiceError, SystemError } from '../errors';
+import { asError } from '../../core/invariant';
 
 /** A host name's addresses (the system's resolver; tests give one of their own). */
 export type Resolve = (host: string) => Promise<LookupAddress[]>;
@@ -102,7 +103,7 @@ export class FileHosts {
       options.all ? callback(error, all) : callback(error, all[0]?.address ?? '', all[0]?.family);
     this.connectable(hostname, options.family).then(
       (all) => answer(null, all),
-      (e: unknown) => answer(e instanceof Error ? e : new Error(String(e)), []),
+      (e: unknown) => answer(asError(e), []),
     );
   };
 
@@ -112,10 +113,7 @@ export class FileHosts {
     );
     if (all.length === 0)
       // The shape of the resolver's own error (a system error: the network's state, not a bug).
-      throw Object.assign(new Error(`${hostname} does not resolve`), {
-        code: 'ENOTFOUND',
-        syscall: 'getaddrinfo',
-      });
+      throw new SystemError(`${hostname} does not resolve`, 'ENOTFOUND', 'getaddrinfo');
     if (!(await this.isLocal()) && all.some((a) => isInternal(a.address)))
       throw new Refused(`${hostname} is an address of this machine or its network`);
     return all;

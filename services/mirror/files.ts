@@ -14,6 +14,7 @@ import { writableFields } from './values';
 import { FileHosts, Refused } from './file-hosts';
 import { fetchFile } from './file-fetch';
 import { ServiceError } from '../errors';
+import { asError } from '../../core/invariant';
 
 const FILE_TRIES = 3;
 const FILE_TIMEOUT_MS = 60_000;
@@ -213,7 +214,7 @@ export class MirrorFiles {
       }
       await new Promise((r) => setTimeout(r, 500 * (i + 1)));
     }
-    throw last instanceof Error ? last : new Error(String(last));
+    throw asError(last);
   }
 
   /**

@@ -8,6 +8,7 @@
  */
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { ServiceError } from '../errors';
+import { asError } from '../../core/invariant';
 import { MAX_FILE_BYTES, MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
 import { boundedBody } from '../../core/api/bounded-body';
 
@@ -156,7 +157,7 @@ export class LocalCopy {
       }
       await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
     }
-    throw last instanceof Error ? last : new Error(String(last));
+    throw asError(last);
   }
 
   applySchema(

@@ -91,7 +91,7 @@ export class MirrorPull {
       })(),
       stop: async () => {
         run.signal.removeEventListener('abort', onAbort);
-        stop.abort(new Error('walk stopped'));
+        stop.abort();
         await first.catch(() => undefined);
         await walk.return(undefined).catch(() => undefined);
       },

@@ -6,6 +6,7 @@
  */
 import { fieldRef, literal, quoteString } from '../build';
 import { canonical, fieldKind, isGroup, type Condition, type Filter, type Item } from './conditions';
+import { invariant } from '../../invariant';
 
 export interface BuilderField {
   name: string;
@@ -124,9 +125,8 @@ export function writeFilter(filter: Filter, fields: readonly BuilderField[]): st
   const types = new Map(fields.map((f) => [f.name, f.type]));
   const one = (c: Condition) => {
     const type = types.get(c.field);
-    if (type === undefined) throw new TypeError(`No field named ${JSON.stringify(c.field)}`);
-    if ('choices' in c && c.choices.length === 0)
-      throw new TypeError('A condition needs at least one choice');
+    invariant(type !== undefined, `No field named ${JSON.stringify(c.field)}`);
+    invariant(!('choices' in c) || c.choices.length > 0, 'A condition needs at least one choice');
     return writeCondition(c, type);
   };
   const item = (i: Item) => (isGroup(i) ? `${i.join}(${i.conditions.map(one).join(', ')})` : one(i));
