@@ -17,6 +17,7 @@ import type { RequestOut, ResponseOf } from '../../core/contract/define';
 import { isAttachment } from '../../core/records/attachments';
 import type { AttachmentData } from '../../core/records/attachments';
 import { opensExternally } from '../../core/records/external-links';
+import { StallWatch } from '../../core/api/stall-watch';
 import type { ChooseDestination } from '../edits/csv-export';
 import type { EditTarget } from '../edits/types';
 import { ServiceError } from '../errors';
@@ -30,9 +31,14 @@ export type AttachmentFileHandlers = {
 /** Hands a link to the system's browser (Electron's shell.openExternal). */
 export type OpenLink = (url: string) => Promise<void>;
 
-/** A saved file may be large, but not without end, and a stalled download ends. */
+/** A saved file may be large, but not without end. */
 export const MAX_DOWNLOAD_BYTES = 2 * 1024 ** 3;
-const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
+/**
+ * A download that stalls ends (see StallWatch): a window of DOWNLOAD_STALL_MS with no answer or less than
+ * DOWNLOAD_STALL_BYTES (about 1 KB/s). A big file on a slow line is saved however long it takes.
+ */
+const DOWNLOAD_STALL_MS = 30_000;
+const DOWNLOAD_STALL_BYTES = 32 * 1024;
 
 export interface AttachmentFilesOptions {
   tableFor: (target: EditTarget) => Promise<Pick<TableClient, 'get'>>;
@@ -40,6 +46,8 @@ export interface AttachmentFilesOptions {
   openLink?: OpenLink;
   fetch?: typeof fetch;
   maxBytes?: number;
+  /** The stall window (default DOWNLOAD_STALL_MS). */
+  stallMs?: number;
 }
 
 export class AttachmentFiles {
@@ -85,34 +93,53 @@ export class AttachmentFiles {
 
   private async download(url: string, filePath: string): Promise<void> {
     const fetchImpl = this.options.fetch ?? fetch;
-    const response = await fetchImpl(this.checked(url), { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
-    // Redirects are followed; where they end must pass the same check.
-    if (response.url !== '' && response.url !== url) this.checked(response.url);
-    if (!response.ok || response.body === null)
-      throw new ServiceError('network', `The file could not be downloaded (HTTP ${response.status}).`);
-    const max = this.options.maxBytes ?? MAX_DOWNLOAD_BYTES;
-    const declared = Number(response.headers.get('content-length') ?? '0');
-    if (declared > max) throw tooLarge(max);
-    let seen = 0;
-    const limit = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        seen += chunk.length;
-        done(seen > max ? tooLarge(max) : null, chunk);
-      },
-    });
+    const windowMs = this.options.stallMs ?? DOWNLOAD_STALL_MS;
+    const watch = new StallWatch(
+      { windowMs, minBytes: DOWNLOAD_STALL_BYTES },
+      () =>
+        new ServiceError(
+          'network',
+          `The download stalled (less than ${DOWNLOAD_STALL_BYTES / 1024} KiB in ${windowMs / 1000} s).`,
+        ),
+    );
     const part = `${filePath}.${randomBytes(4).toString('hex')}.part`;
     try {
+      const response = await fetchImpl(this.checked(url), { signal: watch.signal });
+      watch.answered();
+      // Redirects are followed; where they end must pass the same check.
+      if (response.url !== '' && response.url !== url) this.checked(response.url);
+      if (!response.ok || response.body === null) {
+        await response.body?.cancel();
+        throw new ServiceError('network', `The file could not be downloaded (HTTP ${response.status}).`);
+      }
+      const max = this.options.maxBytes ?? MAX_DOWNLOAD_BYTES;
+      const declared = Number(response.headers.get('content-length') ?? '0');
+      if (declared > max) {
+        await response.body.cancel();
+        throw tooLarge(max);
+      }
+      let seen = 0;
+      const limit = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          seen += chunk.length;
+          watch.moved(chunk.length);
+          done(seen > max ? tooLarge(max) : null, chunk);
+        },
+      });
       await pipeline(
         Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
         limit,
         createWriteStream(part),
       );
       await rename(part, filePath);
-    } catch (error) {
+    } catch (e) {
       await rm(part, { force: true });
+      const error = watch.error(e);
       throw error instanceof ServiceError
         ? error
         : new ServiceError('network', `The file could not be saved: ${(error as Error).message}`);
+    } finally {
+      watch.stop();
     }
   }
 }

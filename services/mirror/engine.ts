@@ -47,7 +47,7 @@ export class MirrorEngine implements Mirrors {
 
   constructor(private readonly deps: MirrorDeps) {
     this.store = new MirrorStore(deps.dataDir);
-    this.local = new LocalCopy(deps.local, deps.fetch);
+    this.local = new LocalCopy(deps.local, deps.fetch, deps.localStallMs);
     this.changeCounter = new LocalChangeCounter(this.store, this.local);
     this.ctx = {
       deps,

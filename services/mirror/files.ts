@@ -6,6 +6,7 @@
 import type { TableClient } from '../../core/api/index';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
 import { boundedBody } from '../../core/api/bounded-body';
+import { StallWatch } from '../../core/api/stall-watch';
 import { uploadProblem } from '../../core/records/attachments';
 import { readRemote } from './remote-read';
 import type { CopyFile, EngineContext, Run } from './run';
@@ -17,13 +18,19 @@ import { ServiceError } from '../errors';
 import { asError } from '../../core/invariant';
 
 const FILE_TRIES = 3;
-const FILE_TIMEOUT_MS = 60_000;
 /**
- * Timeouts of one file host after which its other files in the run wait as links: a host answering every file
- * in drips costs a run two timeouts, not one per attachment; one huge or endless file (a service other than
- * Airtable serves every file from its one origin) costs one, and the other files still arrive.
+ * A download is bounded by its progress (see StallWatch): it ends when a window of FILE_STALL_MS brings no
+ * answer or less than FILE_STALL_BYTES (about 1 KB/s), so a big file on a slow line arrives however long it
+ * takes, and a host that holds the connection or answers in drips costs one window.
  */
-const SLOW_HOST_TIMEOUTS = 2;
+const FILE_STALL_MS = 30_000;
+const FILE_STALL_BYTES = 32 * 1024;
+/**
+ * Stalls of one file host after which its other files in the run wait as links: a host answering every file
+ * in drips costs a run two windows, not one per attachment; one endless file (a service other than Airtable
+ * serves every file from its one origin) ends at the size limit, and the other files still arrive.
+ */
+const SLOW_HOST_STALLS = 2;
 /** The local server's file route takes up to 100 MB (server/http/mirror-routes.ts). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
@@ -175,29 +182,33 @@ export class MirrorFiles {
 
   /**
    * Attachment URLs are signed links to the service's file host: no key, no throttle (not the API). Each
-   * download is bounded in time and size and fetched only from the service's file hosts; a refused URL, a 4xx (a 404, a 403 of an expired signature), a timeout or a file
-   * too large is not tried again in this run, a dropped connection or a 5xx twice more.
+   * download is bounded in progress (a stall window) and size, and fetched only from the service's file hosts;
+   * a refused URL, a 4xx (a 404, a 403 of an expired signature), a stall or a file too large is not tried again
+   * in this run, a dropped connection or a 5xx twice more.
    */
   private async download(run: Run, url: string): Promise<Buffer> {
     const limit = this.ctx.deps.maxFileBytes ?? MAX_FILE_BYTES;
     const tooLarge = () => new TooLarge(`The attachment is larger than ${limit} bytes`);
     const origin = URL.canParse(url) ? new URL(url).origin : url;
-    if ((run.slowHosts.get(origin) ?? 0) >= SLOW_HOST_TIMEOUTS)
-      throw new ServiceError('network', `Downloads from ${origin} timed out earlier in this run`);
+    if ((run.slowHosts.get(origin) ?? 0) >= SLOW_HOST_STALLS)
+      throw new ServiceError('network', `Downloads from ${origin} stalled earlier in this run`);
+    const windowMs = this.ctx.deps.fileStallMs ?? FILE_STALL_MS;
     let last: unknown;
     for (let i = 0; i < FILE_TRIES; i++) {
-      // Its own timer (not AbortSignal.timeout inside AbortSignal.any, which Node 20 may collect unfired).
-      const bounded = new AbortController();
-      const timer = setTimeout(
-        () => bounded.abort(new ServiceError('network', 'Downloading an attachment took too long')),
-        this.ctx.deps.fileTimeoutMs ?? FILE_TIMEOUT_MS,
+      const watch = new StallWatch(
+        { windowMs, minBytes: FILE_STALL_BYTES },
+        () =>
+          new ServiceError(
+            'network',
+            `Downloading an attachment stalled (less than ${FILE_STALL_BYTES} bytes in ${windowMs / 1000} s)`,
+          ),
+        run.signal,
       );
-      const stop = () => bounded.abort(run.signal.reason);
-      run.signal.addEventListener('abort', stop, { once: true });
       try {
-        const res = await fetchFile(this.hostsOf(run), url, bounded.signal);
+        const res = await fetchFile(this.hostsOf(run), url, watch.signal);
+        watch.answered();
         if (res.ok) {
-          const bytes = await boundedBody(res, limit, tooLarge);
+          const bytes = await boundedBody(res, limit, tooLarge, (n) => watch.moved(n));
           return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         }
         await res.body?.cancel();
@@ -205,12 +216,11 @@ export class MirrorFiles {
         if (res.status < 500) break;
       } catch (e) {
         if (run.signal.aborted) throw e;
-        last = e;
-        if (bounded.signal.aborted) run.slowHosts.set(origin, (run.slowHosts.get(origin) ?? 0) + 1);
-        if (bounded.signal.aborted || e instanceof TooLarge || e instanceof Refused) break;
+        last = watch.error(e);
+        if (watch.hasStalled) run.slowHosts.set(origin, (run.slowHosts.get(origin) ?? 0) + 1);
+        if (watch.hasStalled || e instanceof TooLarge || e instanceof Refused) break;
       } finally {
-        clearTimeout(timer);
-        run.signal.removeEventListener('abort', stop);
+        watch.stop();
       }
       await new Promise((r) => setTimeout(r, 500 * (i + 1)));
     }

@@ -104,8 +104,13 @@ export interface MirrorDeps {
   now?: () => number;
   /** Chains of a full walk, fixed (default: as many as the base's measured round trip needs, see core/api/partitioned-walk.ts). */
   partitions?: number;
-  /** The longest an attachment's download may take (default 60 s); a slower one stays a link until later. */
-  fileTimeoutMs?: number;
+  /**
+   * The stall window of an attachment's download (default 30 s): one that brings less than 32 KiB ends it, and
+   * the file stays a link until later.
+   */
+  fileStallMs?: number;
+  /** The stall window of a call to the local server (default 30 s, see services/mirror/local.ts). */
+  localStallMs?: number;
   /** The largest attachment file downloaded (default 100 MB, what the local server's file route takes). */
   maxFileBytes?: number;
   fetch?: typeof fetch;

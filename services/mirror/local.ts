@@ -1,7 +1,8 @@
 /**
  * The mirror's side of the local server's private write path (server/http/mirror-routes.ts): the copy's
  * schema, records by id, deletions, renames and files. Loopback only, with the server's own key; not
- * throttled (the server does not rate-limit these routes), with a few retries for a server that is busy.
+ * throttled (the server does not rate-limit these routes), with a few retries for a server that is busy. Every
+ * call is bounded in time by a stall window and in size (LOCAL_STALL_MS, MAX_LOCAL_ANSWER_BYTES).
  * Not the service either, so not metered: the copy is this machine's own server, which has no allowance or
  * per-second limit; every call of a mirror to the service goes through the connection's client (purpose
  * `offline`), whose throttle and request budget see it.
@@ -11,6 +12,7 @@ import { ServiceError } from '../errors';
 import { asError } from '../../core/invariant';
 import { MAX_FILE_BYTES, MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
 import { boundedBody } from '../../core/api/bounded-body';
+import { StallWatch } from '../../core/api/stall-watch';
 
 export interface LocalTarget {
   url: string;
@@ -89,18 +91,14 @@ class Unreadable extends ServiceError {
   }
 }
 
-/** An answer's bytes, read with a size limit. */
-const answerBytes = (res: Response, what: string, limit: number) =>
-  boundedBody(
-    res,
-    limit,
-    () => new Unreadable(`The local server answered ${what} with more than ${limit} bytes`),
-  );
-
-/** An answer's text, read with MAX_LOCAL_ANSWER_BYTES. */
-async function answerText(res: Response, what: string): Promise<string> {
-  return new TextDecoder().decode(await answerBytes(res, what, MAX_LOCAL_ANSWER_BYTES));
-}
+/**
+ * The local server's stall window (see StallWatch): an answer that has not begun within it (a server that
+ * holds the connection, or hangs on a request) or whose body brings less than a MiB in one ends the call,
+ * never retried (a write that stalled may have been done). Its writes are bounded to about a second of work,
+ * so a window that passes empty means a server that no longer answers.
+ */
+export const LOCAL_STALL_MS = 30_000;
+const LOCAL_STALL_BYTES = 1024 * 1024;
 
 const parsed = (text: string): unknown => {
   try {
@@ -117,26 +115,72 @@ export class LocalCopy {
   constructor(
     private readonly target: LocalTarget,
     private readonly fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init),
+    private readonly stallMs = LOCAL_STALL_MS,
   ) {}
+
+  /**
+   * One request to the local server, bounded by its progress (LOCAL_STALL_MS) and its answer's size: its
+   * answer and the answer's bytes.
+   */
+  private async exchange(
+    url: string,
+    init: RequestInit,
+    what: string,
+    limit: number,
+  ): Promise<{ res: Response; bytes: Uint8Array }> {
+    const watch = new StallWatch(
+      { windowMs: this.stallMs, minBytes: LOCAL_STALL_BYTES },
+      () =>
+        new Unreadable(`The local server stopped answering ${what} (nothing for ${this.stallMs / 1000} s)`),
+    );
+    try {
+      const res = await this.fetchFn(url, { ...init, signal: watch.signal });
+      watch.answered();
+      const bytes = await boundedBody(
+        res,
+        limit,
+        () => new Unreadable(`The local server answered ${what} with more than ${limit} bytes`),
+        (n) => watch.moved(n),
+      );
+      return { res, bytes };
+    } catch (e) {
+      throw watch.error(e);
+    } finally {
+      watch.stop();
+    }
+  }
+
+  /** An answer and its text, read with MAX_LOCAL_ANSWER_BYTES. */
+  private async answer(
+    url: string,
+    init: RequestInit,
+    what: string,
+  ): Promise<{ res: Response; text: string }> {
+    const { res, bytes } = await this.exchange(url, init, what, MAX_LOCAL_ANSWER_BYTES);
+    return { res, text: new TextDecoder().decode(bytes) };
+  }
 
   private async call<T>(method: string, path: string, body?: unknown, raw?: Buffer): Promise<T> {
     let last: unknown;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        const res = await this.fetchFn(`${this.target.url}/_tabledesk/mirror${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${this.target.apiKey}`,
-            ...(raw
-              ? { 'content-type': 'application/octet-stream' }
-              : body === undefined
-                ? {}
-                : { 'content-type': 'application/json' }),
+        const { res, text } = await this.answer(
+          `${this.target.url}/_tabledesk/mirror${path}`,
+          {
+            method,
+            headers: {
+              authorization: `Bearer ${this.target.apiKey}`,
+              ...(raw
+                ? { 'content-type': 'application/octet-stream' }
+                : body === undefined
+                  ? {}
+                  : { 'content-type': 'application/json' }),
+            },
+            // A copy backed by its own ArrayBuffer: the DOM typings (Electron, e2e) refuse a Buffer as a body.
+            body: raw ? Uint8Array.from(raw) : body === undefined ? undefined : JSON.stringify(body),
           },
-          // A copy backed by its own ArrayBuffer: the DOM typings (Electron, e2e) refuse a Buffer as a body.
-          body: raw ? Uint8Array.from(raw) : body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await answerText(res, `${method} ${path}`);
+          `${method} ${path}`,
+        );
         if (res.ok) {
           const answer = parsed(text);
           if (answer === undefined)
@@ -320,10 +364,11 @@ export class LocalCopy {
    */
   async baseIds(): Promise<string[]> {
     const what = 'GET /v0/meta/bases';
-    const res = await this.fetchFn(`${this.target.url}/v0/meta/bases`, {
-      headers: { authorization: `Bearer ${this.target.apiKey}` },
-    });
-    const text = await answerText(res, what);
+    const { res, text } = await this.answer(
+      `${this.target.url}/v0/meta/bases`,
+      { headers: { authorization: `Bearer ${this.target.apiKey}` } },
+      what,
+    );
     if (!res.ok) throw new ServiceError('network', `The local server refused ${what}: ${res.status}`);
     const bases = (parsed(text) as { bases?: unknown } | undefined)?.bases;
     if (!Array.isArray(bases) || !bases.every((b) => typeof (b as { id?: unknown })?.id === 'string'))
@@ -335,9 +380,8 @@ export class LocalCopy {
   async download(url: string): Promise<Buffer> {
     if (new URL(url).origin !== new URL(this.target.url).origin)
       throw new ServiceError('invalid-request', 'Not a file of the local copy');
-    const res = await this.fetchFn(url);
+    const { res, bytes } = await this.exchange(url, {}, 'a file', MAX_FILE_BYTES);
     if (!res.ok) throw new ServiceError('not-found', `The local copy has no file at ${url}: ${res.status}`);
-    const bytes = await answerBytes(res, 'a file', MAX_FILE_BYTES);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

@@ -40,7 +40,7 @@ export interface Run {
   /** Attachments whose download failed in this run. */
   failedFiles: Set<string>;
   /**
-   * Downloads that timed out in this run, by file host (origin): past two, the host's other files wait for the
+   * Downloads that stalled in this run, by file host (origin): past two, the host's other files wait for the
    * next run as links (see MirrorFiles.download).
    */
   slowHosts: Map<string, number>;

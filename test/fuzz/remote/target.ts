@@ -210,7 +210,7 @@ export async function oneRun(world: RemoteWorld, p: Plan): Promise<string[]> {
     local: { connectionId: 'demo', url: local.url, apiKey: local.apiKey },
     refreshOverlapMs: 2000,
     partitions: p.partitions,
-    fileTimeoutMs: 5_000,
+    fileStallMs: 5_000,
   });
   const c: RunContext = {
     world,

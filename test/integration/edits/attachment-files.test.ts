@@ -14,13 +14,18 @@ import type { AttachmentData } from '../../../core/records/attachments';
 import { exportDestination } from '../../../electron/export-destination';
 import { AttachmentFiles } from '../../../services/attachments/files';
 import type { AttachmentFilesOptions } from '../../../services/attachments/files';
+import { startFaultProxy } from '../../support/fault-proxy';
+import type { FaultProxy } from '../../support/fault-proxy';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness | undefined;
+let front: FaultProxy | undefined;
 afterEach(async () => {
+  await front?.close();
   await h?.close();
   h = undefined;
+  front = undefined;
 });
 
 type Channel = keyof AttachmentFiles['handlers'];
@@ -144,5 +149,46 @@ describe('Save and Open of an attachment in the services', () => {
       openLink: async () => undefined,
     });
     await expect(elsewhere.call('attachments.open', request)).rejects.toThrow(/does not open/);
+  });
+
+  it('Save is bounded by progress: a big file sent slowly over many windows is saved whole, a stalled one ends', async () => {
+    h = await startHarness();
+    const bytes = Buffer.alloc(20 * 64 * 1024, 7);
+    const { recordId, attachment } = await personWithFile(h, bytes);
+    const server = h.server.url;
+    front = await startFaultProxy(server);
+    const proxy = front;
+    const chosen = join(h.userDataDir, 'slow.bin');
+    // The file's link reached through the proxy in front of the server, which sends it as the test says.
+    const { call } = filesOf(h, {
+      chooseDestination: async () => chosen,
+      fetch: (url, init) => fetch(String(url).replace(server, proxy.url), init),
+      stallMs: 500,
+    });
+    const request = { target: h.target('People'), recordId, field: 'Photo', attachmentId: attachment.id };
+    const isFile = (r: { path: string }) => r.path.startsWith('/files/');
+    // 20 pieces of 64 KiB, 100 ms apart: 2 s, four windows, each bringing far more than its floor.
+    front.inject({ type: 'drip', chunks: 20, everyMs: 100 }, { match: isFile });
+    expect(await call('attachments.save', request)).toEqual({ supported: true, filePath: chosen });
+    expect((await readFile(chosen)).equals(bytes)).toBe(true);
+
+    const stalled = join(h.userDataDir, 'stalled.bin');
+    const held = filesOf(h, {
+      chooseDestination: async () => stalled,
+      fetch: (url, init) => fetch(String(url).replace(server, proxy.url), init),
+      stallMs: 500,
+    });
+    front.inject(
+      {
+        type: 'answer',
+        answer: (res) => {
+          res.writeHead(200, { 'content-length': String(bytes.length) });
+          res.write(bytes.subarray(0, 100));
+        },
+      },
+      { match: isFile },
+    );
+    await expect(held.call('attachments.save', request)).rejects.toThrow(/The download stalled/);
+    expect((await readdir(h.userDataDir)).filter((f) => f.startsWith('stalled'))).toEqual([]);
   });
 });

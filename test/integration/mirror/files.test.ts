@@ -118,7 +118,7 @@ beforeAll(async () => {
     { type: 'status', status: 404, body: 'Not Found' },
     { match: (r) => isFile(r) && r.path.endsWith('&missing=1'), times: Infinity },
   );
-  mirrors = h.mirrors({ fileTimeoutMs: 1000, maxFileBytes: 2048 });
+  mirrors = h.mirrors({ fileStallMs: 1000, maxFileBytes: 2048 });
   summary = await mirrors.makeAvailableOffline({ connectionId: 'conHosted', baseId: h.baseId }, (p) =>
     progress.push(p),
   );
@@ -195,7 +195,7 @@ describe('attachments that cannot be downloaded', () => {
   });
 
   it("are counted in the CLI's JSON", async () => {
-    // /slow never answers and the CLI waits its 60 s: point that link at the dropping one (three quick tries).
+    // /slow never answers and the CLI waits its 30 s stall window: point that link at the dropping one (three quick tries).
     await putHostedPhoto(h, ids[4]!, [{ ...links.slow, url: links.dead.url }]);
     const dataDir = mkdtempSync(join(tmpdir(), 'tabledesk-mirror-cli-'));
     try {

@@ -19,10 +19,11 @@ afterEach(async () => {
 });
 
 /** Mirrors whose copy is reached through a fault proxy in front of the local server. */
-async function behindFront(harness: MirrorHarness) {
+async function behindFront(harness: MirrorHarness, localStallMs?: number) {
   front = await startFaultProxy(harness.local.url);
   return harness.mirrors({
     local: { connectionId: 'demo', url: front.url, apiKey: harness.local.apiKey },
+    ...(localStallMs === undefined ? {} : { localStallMs }),
   });
 }
 
@@ -76,6 +77,41 @@ describe("the local server's other answers to the mirror", () => {
     expect((await mirrors.list()).map((m) => m.state)).toEqual(['ready']);
     await expectCopyEqualsRemote(h, ['People', 'Companies']);
   });
+
+  it.each<[string, Fault]>([
+    ['never begins', { type: 'answer', answer: () => undefined }],
+    [
+      'stops after its headers',
+      {
+        type: 'answer',
+        answer: (res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+          res.write('{"skipped":[');
+        },
+      },
+    ],
+  ])(
+    'that %s ends the pull at its stall window, not retried, and a pull after it makes the copy',
+    async (_, fault) => {
+      h = await startMirrorHarness({ records: 3, fast: true });
+      const mirrors = await behindFront(h, 500);
+      const isWrite = (req: { method: string; path: string }) =>
+        req.method === 'POST' && req.path.endsWith('/records');
+      front!.inject(fault, { match: isWrite, times: Infinity });
+      await expect(
+        mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId }),
+      ).rejects.toThrow(/The local server stopped answering POST \/bases\/\w+\/tables\/\w+\/records/);
+      // A write that stalled may have been done: it is not sent again.
+      expect(front!.log.filter(isWrite)).toHaveLength(1);
+
+      front!.reset();
+      const [partial] = await mirrors.list();
+      if (partial) await mirrors.sync(partial.id);
+      else await mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId });
+      expect((await mirrors.list()).map((m) => m.state)).toEqual(['ready']);
+      await expectCopyEqualsRemote(h, ['People', 'Companies']);
+    },
+  );
 
   it('of records come in pages cut by size, so a page of large records stays within it', async () => {
     h = await startMirrorHarness({ records: 3, fast: true });
