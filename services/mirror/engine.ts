@@ -258,14 +258,15 @@ export class MirrorEngine implements Mirrors {
           mine: c.mine ?? null,
           theirs: null,
         };
-      // Both sides knew the record by its name at the last sync (the merge base is keyed by field id).
-      const primary = table && this.store.baseRecord(mirrorId, c.recordId)?.fields[table.primaryFieldId];
+      // Both sides knew the record by its name at the last sync (the merge base is keyed by field id); an empty
+      // primary field is left out of the record, and the record is "Unnamed record" as in its links.
+      const base = table && this.store.baseRecord(mirrorId, c.recordId);
       return {
         id: c.id,
         tableId: c.tableId,
         tableName: table?.name ?? c.tableId,
         recordId: c.recordId,
-        ...(primary === undefined || primary === null ? {} : { recordName: nameOf(primary) }),
+        ...(table && base ? { recordName: nameOf(base.fields[table.primaryFieldId]) } : {}),
         ...(field ? { fieldName: field.name } : {}),
         kind: c.kind,
         base: c.base ?? null,

@@ -13,7 +13,9 @@ import { RecordTableClient } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import { startServer } from '../../server/index';
 import type { RunningServer } from '../../server/index';
+import type { Locator } from '@playwright/test';
 import { burst } from '../support/burst';
+import type { AppPage } from './app-page';
 import { launchTestDoor } from './door';
 import type { TestDoor } from './door';
 
@@ -32,6 +34,14 @@ export interface MirrorDoor extends TestDoor {
     /** Spends the base's requests for this second from outside the app: the service's next answer is a 429. */
     exhaustRateLimit(): Promise<void>;
   };
+}
+
+/** The hosted connection's tables (from the home page, whatever tab is open), and its base's offline panel. */
+export async function hostedTables(app: AppPage): Promise<{ tables: Locator; offline: Locator }> {
+  await app.page.getByRole('tab', { name: '☰ Tables' }).click();
+  await app.openConnection(HOSTED_CONNECTION);
+  const tables = app.page.getByRole('region', { name: 'Tables' });
+  return { tables, offline: tables.getByRole('region', { name: 'Offline copy' }) };
 }
 
 async function freePort(): Promise<number> {

@@ -3,22 +3,12 @@
  * copy from the picker (asked first, saying what is not synced).
  */
 import { expect } from '@playwright/test';
-import type { Locator } from '@playwright/test';
-import type { AppPage } from './app-page';
 import { typeInto } from './edit-helpers';
 import { doorTest } from './fixtures';
-import { HOSTED_CONNECTION, openMirrorDoor } from './mirror-door';
+import { hostedTables, openMirrorDoor } from './mirror-door';
 
 const test = doorTest(openMirrorDoor);
 test.use({ doorName: 'offline-copy' });
-
-/** The hosted connection's tables, and its base's offline panel. */
-async function hostedTables(app: AppPage): Promise<{ tables: Locator; offline: Locator }> {
-  await app.page.getByRole('tab', { name: '☰ Tables' }).click();
-  await app.openConnection(HOSTED_CONNECTION);
-  const tables = app.page.getByRole('region', { name: 'Tables' });
-  return { tables, offline: tables.getByRole('region', { name: 'Offline copy' }) };
-}
 
 test('an offline copy is removed from the picker after a question that says what is not synced', async ({
   app,

@@ -1,3 +1,4 @@
+import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import type { Tab } from './tabs';
 
 interface Props {
@@ -8,6 +9,7 @@ interface Props {
 }
 
 export function TabBar({ tabs, activeKey, onActivate, onClose }: Props) {
+  const { mirrors } = useMirrors();
   return (
     <div className="td-tabs" role="tablist" aria-label="Open tables">
       <button
@@ -20,33 +22,42 @@ export function TabBar({ tabs, activeKey, onActivate, onClose }: Props) {
       >
         ☰ Tables
       </button>
-      {tabs.map((t) => (
-        <div key={t.key} className={`td-tab ${t.key === activeKey ? 'is-active' : ''}`}>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={t.key === activeKey}
-            title={`${t.label} (${t.target.baseId})`}
-            onClick={() => onActivate(t.key)}
-            onAuxClick={(e) => e.button === 1 && onClose(t.key)}
-            onKeyDown={(e) => e.key === 'Delete' && onClose(t.key)}
-          >
-            {t.label}
-          </button>
-          {/* A tab list holds only tabs (ARIA): the × is the pointer's way, kept out of the tab order and the
-              accessibility tree; by keyboard Delete closes the focused tab, Ctrl+W the active one. */}
-          <button
-            type="button"
-            tabIndex={-1}
-            aria-hidden="true"
-            className="td-tab-close"
-            aria-label={`Close ${t.label}`}
-            onClick={() => onClose(t.key)}
-          >
-            ×
-          </button>
-        </div>
-      ))}
+      {tabs.map((t) => {
+        // An offline copy has the hosted base's id and its tables' names: only its title tells the two apart.
+        const copy = mirrorServedAs(mirrors, t.target.connectionId, t.target.baseId);
+        const label = copy ? `${t.label} (offline copy)` : t.label;
+        return (
+          <div key={t.key} className={`td-tab ${t.key === activeKey ? 'is-active' : ''}`}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={t.key === activeKey}
+              title={
+                copy
+                  ? `${t.label}: the offline copy of ${copy.source.baseName}, on this computer`
+                  : `${t.label} (${t.target.baseId})`
+              }
+              onClick={() => onActivate(t.key)}
+              onAuxClick={(e) => e.button === 1 && onClose(t.key)}
+              onKeyDown={(e) => e.key === 'Delete' && onClose(t.key)}
+            >
+              {label}
+            </button>
+            {/* A tab list holds only tabs (ARIA): the × is the pointer's way, kept out of the tab order and the
+                accessibility tree; by keyboard Delete closes the focused tab, Ctrl+W the active one. */}
+            <button
+              type="button"
+              tabIndex={-1}
+              aria-hidden="true"
+              className="td-tab-close"
+              aria-label={`Close ${label}`}
+              onClick={() => onClose(t.key)}
+            >
+              ×
+            </button>
+          </div>
+        );
+      })}
     </div>
   );
 }
