@@ -58,6 +58,8 @@ export function registerFileRoutes(
   userOf: (req: FastifyRequest) => User,
 ): void {
   const turns = new UploadTurns();
+  /** Each upload's way out of its turn: taken as soon as its body is parsed, or when its client goes. */
+  const leaving = new WeakMap<FastifyRequest, () => void>();
   // Airtable's content endpoint (airtable-wire.md §11): a file in base64 appended to an attachment field.
   app.post<{ Params: UploadParams; Body: z.infer<typeof uploadBody> }>(
     '/v0/:baseId/:recordId/:field/uploadAttachment',
@@ -68,10 +70,15 @@ export function registerFileRoutes(
       onRequest: async (req, reply) => {
         const { turn, leave } = turns.enter(userOf(req).id, Number(req.headers['content-length']));
         reply.raw.once('close', leave);
+        leaving.set(req, leave);
         await turn;
       },
     },
     async (req) => {
+      // The turn bounds reading and parsing bodies, which is done: storing the file (an image's decode, in its
+      // own lane by size, see files/thumbnails.ts) must not hold the next upload's body, or a photo waits for
+      // the decodes of the huge images sent before it.
+      leaving.get(req)?.();
       const { baseId, recordId, field: fieldName } = req.params;
       const table = findRecord(service, baseId, recordId);
       const field = service.catalog.field(table, fieldName);

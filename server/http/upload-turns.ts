@@ -2,8 +2,10 @@
  * A user's big uploads take turns: at most UPLOADS_AT_ONCE of them have their bodies read and parsed at a
  * time, and the others wait before a byte of theirs is read (their sockets hold them), so many uploads at once
  * cannot fill the thread every request waits for (twenty 3 MB uploads held it 1.9 s, mostly in reading and
- * parsing their bodies together). A small upload never waits: it costs little, and a thumbnail-sized file
- * should not wait behind photos.
+ * parsing their bodies together). A turn ends once its body is parsed, not when the upload is answered: the
+ * file's storing and an image's decode have lanes of their own (files/thumbnails.ts), and a photo waited for
+ * the decodes of three heavy images sent before it. A small upload never waits: it costs little, and a
+ * thumbnail-sized file should not wait behind photos.
  */
 export const UPLOADS_AT_ONCE = 2;
 /** A body of at most this many bytes is a small upload. */
@@ -38,6 +40,8 @@ export class UploadTurns {
     if (l.running < UPLOADS_AT_ONCE) start();
     else l.waiting.push(start);
     const leave = () => {
+      // Called when the body is parsed and again when the client goes: the second call is nothing.
+      if (state === 'left') return;
       if (state === 'waiting') l.waiting.splice(l.waiting.indexOf(start), 1);
       else if (state === 'running') {
         l.running--;

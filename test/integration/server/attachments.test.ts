@@ -5,6 +5,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../core/records/attachments';
@@ -58,6 +59,18 @@ const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } })
     .png()
     .toBuffer();
+/** `png` with a tEXt chunk of `bytes` bytes before its end: a bigger body, the same image to decode. */
+function withText(png: Buffer, bytes: number): Buffer {
+  const data = Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(bytes, 'x')]);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write('tEXt', 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  // IEND is the last chunk: its 12 bytes (length, type, CRC) end the file.
+  return Buffer.concat([png.subarray(0, png.length - 12), head, data, crc, png.subarray(png.length - 12)]);
+}
+
 const jpeg = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
     .jpeg()
@@ -176,6 +189,32 @@ describe('uploadAttachment', () => {
       );
       expect(photo?.thumbnails).toMatchObject({ full: { width: 2600, height: 2600 } });
     }
+  });
+
+  it('a photo sent after three heavy images is answered before the second of them', async () => {
+    // Bodies past the small-upload bound, so each takes a turn (server/http/upload-turns.ts): a turn ends once
+    // its body is read, so the photo's turn does not wait for the heavy images' decodes, one at a time.
+    const heavy = (r: number) =>
+      sharp({ create: { width: 2600, height: 2600, channels: 3, background: { r, g: 0, b: 0 } } })
+        .toColourspace('rgb16')
+        .png()
+        .toBuffer()
+        .then((png) => withText(png, 300 * 1024));
+    const heavies = await Promise.all([1, 2, 3].map(heavy));
+    // Bytes after its end: a 400 × 300 photo (a light decode) in a body as big as the heavy ones'.
+    const photo = Buffer.concat([await jpeg(400, 300), Buffer.alloc(300 * 1024)]);
+    const record = (await s.request('POST', `/v0/${s.baseId}/People`, { fields: {} })).body.id as string;
+    const answered: string[] = [];
+    const send = async (name: string, bytes: Buffer, type: string) => {
+      const r = await upload(s, record, bytes, name, type);
+      expect(r.status, r.text).toBe(200);
+      answered.push(name);
+    };
+    await Promise.all([
+      ...heavies.map((b, i) => send(`heavy${i}.png`, b, 'image/png')),
+      send('photo.jpg', photo, 'image/jpeg'),
+    ]);
+    expect(answered.indexOf('photo.jpg'), answered.join(', ')).toBeLessThan(answered.indexOf('heavy1.png'));
   });
 
   it('a small image sent after several photos waits only for the decode under way', async () => {
