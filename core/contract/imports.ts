@@ -76,6 +76,10 @@ export const importStateSchema = z.object({
    * midway: Resume sends the rest).
    */
   state: z.enum(['staged', 'running', 'done', 'cancelled', 'failed', 'interrupted']),
+  /** Running, but waiting for the user's answer to its API calls question: nothing is sent until then. */
+  waiting: z.boolean().optional(),
+  /** Cancelled because its API calls were not agreed to (the question's no): nothing more was sent. */
+  declined: z.boolean().optional(),
   error: channelErrorSchema.optional(),
 });
 export type ImportState = z.output<typeof importStateSchema>;

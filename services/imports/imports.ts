@@ -79,6 +79,10 @@ interface Job {
   cancel: boolean;
   /** Withdraws the run's open API calls question (Cancel, or TableDesk closing). */
   asking?: AbortController;
+  /** The question is on screen: the run waits for the user's answer. */
+  waiting?: boolean;
+  /** The last run's calls were not agreed to. */
+  declined?: boolean;
   running?: Promise<void>;
 }
 
@@ -136,6 +140,8 @@ function stateOf(job: Job): ImportState {
     refused: [],
     uncertain: [],
     state: job.state,
+    ...(job.waiting === true ? { waiting: true } : {}),
+    ...(job.declined === true ? { declined: true } : {}),
     ...(job.error === undefined ? {} : { error: job.error }),
   };
   const lineOf = (i: number) => job.line.rows[i]!.line;
@@ -248,6 +254,7 @@ export class Imports {
       job.state = 'running';
       job.cancel = false;
       delete job.error;
+      delete job.declined;
       this.start(job, true);
       return stateOf(job);
     },
@@ -346,16 +353,25 @@ export class Imports {
         subject,
         calls: units.length,
         signal: job.asking.signal,
+        // Said in the dialog: the run waits for the answer ("Importing: 0 of 60" read as a stalled import).
+        asked: () => {
+          job.waiting = true;
+          this.progress(job);
+        },
       });
     } finally {
       delete job.asking;
+      delete job.waiting;
     }
   }
 
   private async run(job: Job, resumed: boolean): Promise<void> {
     if (!(await this.agreed(job, resumed)) || job.cancel) {
       job.state = this.closed ? 'interrupted' : 'cancelled';
-      if (!job.cancel) job.error = NOT_AGREED;
+      if (!job.cancel) {
+        job.error = NOT_AGREED;
+        job.declined = true;
+      }
       if (job.state === 'cancelled') await job.file!.append({ t: 'end', state: job.state });
       this.progress(job);
       return;

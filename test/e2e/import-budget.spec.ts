@@ -42,11 +42,15 @@ test('on the Free plan an import and its resume ask for their calls; Not now sen
       `Import ${ROWS} rows into Tasks: about ${ROWS / 10} API calls of this workspace’s 1,000 this month \\(\\d+ used\\)`,
     ),
   );
+  // The dialog says what the import waits for, not "Importing: 0 of 60".
+  await expect(dialog.getByTestId('import-status')).toHaveText(
+    'Waiting for your answer to the API calls question above: nothing is sent until then. 0 records created.',
+  );
   await app.screenshot(info, 'import-question');
   await question.getByRole('button', { name: 'Not now' }).click();
   const status = dialog.getByTestId('import-status');
   await expect(status).toHaveText(
-    'Import cancelled: the rows not sent can be sent with Resume. 0 records created.',
+    'Nothing was imported: its API calls were not agreed to. 0 records created.',
   );
   await expect(dialog.getByRole('alert')).toContainText('Not sent: the import was not agreed to');
   expect(await imported(door)).toBe(0);

@@ -22,6 +22,8 @@ export function ModalDialog({ label, className, onClose, children }: Props) {
         role="dialog"
         aria-modal="true"
         aria-label={label}
+        // Focusable itself: when its focused control goes away (Import's button once it runs), it keeps the focus.
+        tabIndex={-1}
         ref={dialog}
         onKeyDown={onKeyDown}
       >

@@ -2,14 +2,16 @@
  * A modal dialog holds the keyboard: focus moves into it when it opens, Tab and Shift+Tab cycle within it,
  * no key reaches the grid behind it, and Escape closes it. When the focused element goes away (a button
  * removed or disabled by its own click), the dialog takes the focus back rather than leaving it to the page.
+ *
+ * The API calls question (budget/ConsentBar) is drawn above every backdrop, and a dialog's own work (an
+ * import, Replace all) waits for its answer: the cycle includes the question's buttons while it is shown, or a
+ * keyboard-only user could not answer it (issue 26).
  */
 import { useEffect } from 'react';
 import type { KeyboardEvent, RefObject } from 'react';
 import { isCommand } from '../commands/match';
+import { focusables, questionItems } from '../commands/focus';
 import { MAC } from '../commands/shown';
-
-const FOCUSABLE =
-  'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
 
 /** Focus is nowhere (on the page's body) while this dialog is the one on screen. */
 function lostFrom(el: HTMLElement): boolean {
@@ -48,16 +50,18 @@ export function useModalFocus(dialog: RefObject<HTMLElement | null>, onClose: ()
     }
     const el = dialog.current;
     if (e.key !== 'Tab' || !el) return;
-    const items = [...el.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const items = focusables(el);
     const first = items[0];
     const last = items.at(-1);
     if (!first || !last) return;
+    // The question comes before the dialog in the cycle: past the dialog's last item, then back to its first.
+    const question = questionItems();
     if (e.shiftKey && (document.activeElement === first || document.activeElement === el)) {
       e.preventDefault();
-      last.focus();
+      (question.at(-1) ?? last).focus();
     } else if (!e.shiftKey && document.activeElement === last) {
       e.preventDefault();
-      first.focus();
+      (question[0] ?? first).focus();
     }
   };
 }

@@ -69,9 +69,17 @@ it('an import and its resume each ask first with their calls; a no or a cancel s
   expect((await h['import.run']({ importId: first })).state).toBe('running');
   const asked = await question(first);
   expect(asked).toMatchObject({ subject: `Import ${ROWS} rows into Tasks`, calls: ROWS / 10 });
+  // The job says it waits for the answer (the dialog shows it rather than "0 of 100").
+  expect((await h['import.list']({})).imports.find((s) => s.importId === first)).toMatchObject({
+    state: 'running',
+    waiting: true,
+    done: 0,
+  });
   expect(await imported()).toHaveLength(0);
   await h['budget.answer']({ askId: asked.askId, choice: 'no' });
   const declined = await stateOf(first, 'cancelled');
+  expect(declined).toMatchObject({ declined: true });
+  expect(declined.waiting).toBeUndefined();
   expect(declined.error?.message).toMatch(/not agreed to/);
   expect(declined.done).toBe(0);
   expect(await imported()).toHaveLength(0);
@@ -92,7 +100,9 @@ it('an import and its resume each ask first with their calls; a no or a cancel s
   await h['import.run']({ importId: second });
   await question(second);
   expect(await h['import.cancel']({ importId: second })).toEqual({ cancelled: true });
-  await stateOf(second, 'cancelled');
+  const cancelled = await stateOf(second, 'cancelled');
+  // Cancelled by the user, not declined.
+  expect(cancelled.declined).toBeUndefined();
   expect((await h['budget.asks']({})).asks).toEqual([]);
   expect(await imported()).toHaveLength(ROWS);
 }, 60_000);

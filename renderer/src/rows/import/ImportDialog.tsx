@@ -35,17 +35,32 @@ function duration(ms: number): string {
   return s < 90 ? `${s} s` : `${Math.round(s / 60)} min`;
 }
 
+/** What the import is doing, in words. */
+function headOf(job: ImportState): string {
+  // The budget's question is open: "Importing: 0 of 60" read as an import that had stalled.
+  if (job.waiting)
+    return 'Waiting for your answer to the API calls question above: nothing is sent until then';
+  switch (job.state) {
+    case 'staged':
+    case 'running':
+      return `Importing: ${job.done.toLocaleString()} of ${plural(job.total, 'row')} answered`;
+    case 'done':
+      return 'Import finished';
+    case 'cancelled':
+      if (job.declined)
+        return job.done === 0
+          ? 'Nothing was imported: its API calls were not agreed to'
+          : 'Import stopped: the API calls for the rows left were not agreed to';
+      return 'Import cancelled: the rows not sent can be sent with Resume';
+    case 'interrupted':
+      return 'Import interrupted (TableDesk stopped): Resume sends the rest';
+    case 'failed':
+      return 'Import stopped';
+  }
+}
+
 function Report({ job }: { job: ImportState }) {
-  const running = job.state === 'running';
-  const head = running
-    ? `Importing: ${job.done.toLocaleString()} of ${plural(job.total, 'row')} answered`
-    : job.state === 'done'
-      ? 'Import finished'
-      : job.state === 'cancelled'
-        ? 'Import cancelled: the rows not sent can be sent with Resume'
-        : job.state === 'interrupted'
-          ? 'Import interrupted (TableDesk stopped): Resume sends the rest'
-          : 'Import stopped';
+  const head = headOf(job);
   return (
     <div>
       <progress aria-label="Import progress" value={job.done} max={Math.max(job.total, 1)} />

@@ -57,6 +57,14 @@ export function useImportJob(target: EditTarget) {
     [api],
   );
 
+  /**
+   * A run's answer is its state when it started; its progress events (the first sent before that answer) are
+   * newer, such as the wait for the API calls question, which the answer would otherwise hide.
+   */
+  const keepNewer = useCallback((started: ImportState) => {
+    setJob((shown) => (shown?.importId === started.importId ? shown : started));
+  }, []);
+
   const refresh = useCallback(() => {
     api.call('import.list', {}).then(
       ({ imports }) =>
@@ -83,14 +91,14 @@ export function useImportJob(target: EditTarget) {
         });
         for (const rows of parts(request.rows)) await api.call('import.rows', { importId, rows });
         current.current = importId;
-        setJob(await api.call('import.run', { importId }));
+        keepNewer(await api.call('import.run', { importId }));
       } catch (e) {
         setError(errorMessage(e));
       } finally {
         setSending(false);
       }
     },
-    [api, target],
+    [api, target, keepNewer],
   );
 
   const cancel = useCallback(() => {
@@ -103,12 +111,12 @@ export function useImportJob(target: EditTarget) {
       try {
         current.current = importId;
         setLeft((l) => l.filter((s) => s.importId !== importId));
-        setJob(await api.call('import.resume', { importId }));
+        keepNewer(await api.call('import.resume', { importId }));
       } catch (e) {
         setError(errorMessage(e));
       }
     },
-    [api],
+    [api, keepNewer],
   );
 
   const dismiss = useCallback(
