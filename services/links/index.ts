@@ -14,6 +14,8 @@ export interface LinkServicesOptions {
   metadata: Metadata;
   emit: EventSink;
   noteError: (connectionId: string, message: string) => void;
+  /** Whether a connection's calls are counted against an allowance (the request budget). */
+  metered?: (connectionId: string) => Promise<boolean>;
 }
 
 type EditTarget = EventPayload<'edits.saved'>['target'];
@@ -25,6 +27,7 @@ export function createLinkServices(options: LinkServicesOptions) {
     (ref, renamed) =>
       options.emit('links.renamed', { baseId: ref.baseId, tableId: ref.tableId, names: renamed }),
     options.noteError,
+    options.metered,
   );
   /** Edit events name tables as the view did (by name or id); the cache knows them by id. */
   const refOf = async (target: EditTarget): Promise<TableRef | undefined> => {

@@ -7,6 +7,12 @@
  * cached per table; a record renamed through an edit here updates the cache and is announced. Ids that could
  * not be read stay unnamed (their chips show the id) and uncached, for a later ask; the error names a few of
  * them, never all.
+ *
+ * On a metered connection (the hosted service, whose calls a workspace's month allows; services/budget) a
+ * table's first names are read as its first pages instead, all of it where it is small (people, teams): the
+ * rows scrolled past name the same few records again and again, and by ids each page of rows cost a call for
+ * the one or two it had not seen (issue 26: 11 calls of names for 11 pages of Tasks, 3 this way). Ids those
+ * pages did not hold (a larger table, a record made since) are read by ids as before.
  */
 import type { RecordData } from '../../core/records/types';
 import type { LinkedTable, LinkedTables, TableRef } from './tables';
@@ -17,6 +23,8 @@ const BATCH_WINDOW_MS = 15;
 const IDS_NAMED_IN_ERRORS = 3;
 /** Past this many names a table's cache starts again, so a long session cannot grow it without bound. */
 const MAX_CACHED = 50_000;
+/** Pages of a linked table a metered connection reads whole before it reads names by ids. */
+export const SWEEP_PAGES = 3;
 
 export const UNNAMED = 'Unnamed record';
 
@@ -28,6 +36,8 @@ interface TableNames {
   batch: Promise<void> | undefined;
   /** Ids in a batch not yet answered, with that batch. */
   readonly waiting: Map<string, Promise<void>>;
+  /** The read of the table's first pages (a metered connection), once. */
+  sweep?: Promise<void>;
 }
 
 export type Renamed = (table: TableRef, names: Record<string, string>) => void;
@@ -39,6 +49,8 @@ export class LinkNames {
     private readonly linked: LinkedTables,
     private readonly onRenamed: Renamed,
     private readonly onError: (connectionId: string, message: string) => void,
+    /** Whether a connection's calls are counted against an allowance (then tables are read whole first). */
+    private readonly metered: (connectionId: string) => Promise<boolean> = async () => false,
   ) {}
 
   /** The names of `ids` in a table; ids it has no record for are left out. */
@@ -111,9 +123,22 @@ export class LinkNames {
     return table.batch;
   }
 
+  /** The table's first pages, read once; a failure leaves the names to the reads by ids. */
+  private sweep(ref: TableRef, table: TableNames): Promise<void> {
+    table.sweep ??= (async () => {
+      if (!(await this.metered(ref.connectionId).catch(() => false))) return;
+      const { read } = await (await this.linked.table(ref)).firstNames(SWEEP_PAGES);
+      for (const [id, name] of read) if (!table.names.has(id)) table.names.set(id, nameOf(name));
+    })().catch(() => undefined);
+    return table.sweep;
+  }
+
   /** One read of the ids gathered. Ids it could not read stay unnamed (shown by id) and uncached. */
-  private async fetch(ref: TableRef, table: TableNames, ids: string[]): Promise<void> {
+  private async fetch(ref: TableRef, table: TableNames, all: string[]): Promise<void> {
+    await this.sweep(ref, table);
+    const ids = all.filter((id) => !table.names.has(id));
     try {
+      if (ids.length === 0) return;
       const linked: LinkedTable = await this.linked.table(ref);
       const { read, unread, error } = await linked.byIds(ids);
       for (const [id, name] of read) table.names.set(id, name === null ? null : nameOf(name));
@@ -121,7 +146,7 @@ export class LinkNames {
     } catch (error) {
       this.onError(ref.connectionId, unnamedMessage(ids, error));
     } finally {
-      for (const id of ids) table.waiting.delete(id);
+      for (const id of all) table.waiting.delete(id);
     }
   }
 }

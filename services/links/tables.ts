@@ -36,6 +36,11 @@ export interface LinkedTable {
   primary: string;
   /** The primary values of the records among `ids`, through the client's reader by ids. */
   byIds(ids: readonly string[]): Promise<ByIds>;
+  /**
+   * The primary values of the table's first `pages` pages of 100 (every record where it has no more: `done`),
+   * an offset chain at `visible` priority.
+   */
+  firstNames(pages: number): Promise<{ read: Map<string, unknown>; done: boolean }>;
   /** A page of records whose primary value contains `text`, with their primary values as text. */
   search(
     text: string,
@@ -69,7 +74,7 @@ export class LinkedTables {
 }
 
 function linkedTable(table: TableClient, primary: string): LinkedTable {
-  const list = (formula: string | undefined, priority: 'interactive' | 'background', offset?: string) =>
+  const list = (formula: string | undefined, priority: 'interactive' | 'visible', offset?: string) =>
     table.listPage({
       ...AS_TEXT,
       fields: [primary],
@@ -104,6 +109,17 @@ function linkedTable(table: TableClient, primary: string): LinkedTable {
         else read.set(id, r === null ? null : r.fields[primary]);
       });
       return { read, unread, ...(error === undefined ? {} : { error }) };
+    },
+    async firstNames(pages) {
+      const read = new Map<string, unknown>();
+      let offset: string | undefined;
+      for (let i = 0; i < pages; i++) {
+        const page = await list(undefined, 'visible', offset);
+        for (const r of page.records) read.set(r.id, r.fields[primary]);
+        offset = page.offset;
+        if (offset === undefined) return { read, done: true };
+      }
+      return { read, done: false };
     },
     async search(text, offset) {
       const wanted = text.trim();

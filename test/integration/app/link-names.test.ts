@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TableSchema } from '../../../core/records/types';
 import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
-import { startHarness } from './harness';
+import { extensionlessConnection, startHarness } from './harness';
 import type { Harness } from './harness';
 
 let h: Harness;
@@ -257,5 +257,38 @@ describe('names of linked records (real local server)', () => {
       tables: [{ tableId: people.id, ids: wanted }],
     });
     expect(Object.keys(again.tables[0]!.names)).toHaveLength(150);
+  });
+  it('on a metered connection, names the links of ten pages of rows by reading a small linked table whole', async () => {
+    h = await startHarness();
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    const size = (await serverNames(baseId, people.id)).size;
+    expect(size).toBeGreaterThan(100);
+    expect(size).toBeLessThanOrEqual(300);
+    const hosted = await extensionlessConnection(h);
+    proxy = hosted.proxy;
+    const { connectionId } = hosted;
+    const { viewId } = await h.call('view.open', { connectionId, baseId, table: 'Tasks' });
+    const peopleReads = () =>
+      hosted.proxy.log.filter(
+        (r) => /^\/v0\/app\w+\/tbl\w+(\?|\/listRecords)/.test(r.path) && r.path.includes(people.id),
+      ).length;
+    const named = new Map<string, string>();
+    // The grid asks for each block's names as its rows arrive, a page of 100 at a time.
+    for (let start = 0; start < 1000; start += 100) {
+      const { records } = await h.call('view.rows', { viewId, start, end: start + 100 });
+      const ids = [...new Set(records.flatMap((r) => (r.fields['Assignee'] as string[] | undefined) ?? []))];
+      const answer = await h.call('links.names', {
+        connectionId,
+        baseId,
+        tables: [{ tableId: people.id, ids }],
+      });
+      expect(Object.keys(answer.tables[0]!.names).sort()).toEqual([...ids].sort());
+      for (const [id, name] of Object.entries(answer.tables[0]!.names)) named.set(id, name);
+    }
+    // Its 100-record pages, read once (by ids it was a request for nearly every page of rows).
+    expect(peopleReads()).toBe(Math.ceil(size / 100));
+    const expected = await serverNames(baseId, people.id);
+    for (const [id, name] of named) expect(name).toBe(expected.get(id));
   });
 });
