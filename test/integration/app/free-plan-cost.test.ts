@@ -64,7 +64,8 @@ function kindOf(path: string, body: string): string {
   if (url.pathname.startsWith('/v0/meta/')) return 'schema';
   if (url.pathname.includes('/webhooks')) return 'live';
   if (text.includes('LAST_MODIFIED_TIME')) return 'live';
-  if (text.includes('RECORD_ID()')) return 'names';
+  // Link names: by ids, or (a metered connection) a linked table's first pages; both read as text.
+  if (text.includes('RECORD_ID()') || text.includes('cellFormat=string')) return 'names';
   return 'rows';
 }
 
