@@ -7,7 +7,7 @@ import gridMarkup from './build/lint/grid-markup.js';
 import plainErrors from './build/lint/plain-errors.js';
 
 // The layering rules of docs/ARCHITECTURE.md: every import resolved and checked against one allow-table.
-const nodeGlobals = [
+const NODE_GLOBALS = [
   'Buffer',
   'process',
   'global',
@@ -18,7 +18,19 @@ const nodeGlobals = [
   'exports',
   'setImmediate',
   'clearImmediate',
-].map((name) => ({ name, message: 'core/ and renderer/ run in a browser too: no Node globals.' }));
+];
+const NO_NODE = 'core/ and renderer/ run in a browser too: no Node globals.';
+const nodeGlobals = NODE_GLOBALS.map((name) => ({ name, message: NO_NODE }));
+// The same globals reached as properties of the global object (`globalThis.process`, `window.Buffer`, …).
+const nodeGlobalProperties = ['globalThis', 'window', 'self', 'global'].flatMap((object) =>
+  NODE_GLOBALS.map((property) => ({ object, property, message: NO_NODE })),
+);
+// The page's bridge is read in one place (renderer/src/api/page-bridge.ts, which only main.tsx imports).
+const bridgeProperties = ['window', 'globalThis', 'self'].map((object) => ({
+  object,
+  property: 'tabledesk',
+  message: 'Reach the services through useApi() (React) or the api a module is given.',
+}));
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'release', 'test-results', 'playwright-report'] },
@@ -56,23 +68,26 @@ export default tseslint.config(
     rules: { 'grid/markup': 'error' },
   },
   {
-    files: ['core/**/*.ts', 'renderer/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-globals': ['error', ...nodeGlobals] },
-  },
-  {
-    // The page's bridge is read in one place (renderer/src/api/page-bridge.ts, which only main.tsx imports).
-    files: ['renderer/**/*.{ts,tsx}'],
-    ignores: ['renderer/src/api/page-bridge.ts'],
+    files: ['core/**/*.{ts,tsx,js,mjs,cjs}', 'renderer/**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['renderer/vite.config.ts'],
     rules: {
-      'no-restricted-properties': [
+      'no-restricted-globals': ['error', ...nodeGlobals],
+      'no-restricted-properties': ['error', ...nodeGlobalProperties],
+      // A Node global declared by hand (`declare const process: …`) would pass the two rules above and the
+      // renderer's typecheck, and be undefined in the page.
+      'no-restricted-syntax': [
         'error',
-        ...['window', 'globalThis', 'self'].map((object) => ({
-          object,
-          property: 'tabledesk',
-          message: 'Reach the services through useApi() (React) or the api a module is given.',
-        })),
+        {
+          selector: `:matches(VariableDeclaration[declare=true], TSModuleDeclaration[kind='global'] VariableDeclaration) > VariableDeclarator > Identifier.id[name=/^(${NODE_GLOBALS.join('|')})$/]`,
+          message: NO_NODE,
+        },
       ],
     },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['renderer/src/api/page-bridge.ts', 'renderer/vite.config.ts'],
+    rules: { 'no-restricted-properties': ['error', ...nodeGlobalProperties, ...bridgeProperties] },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

@@ -5,7 +5,7 @@
  * Bare module names are checked by layer too: Node's built-ins only where Node runs, and always with `node:`.
  */
 import { builtinModules } from 'node:module';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,6 +25,28 @@ export const LAYERS = {
 
 /** Layers that must run in a browser as well as in Node: no Node built-ins, no Node globals. */
 export const BROWSER_LAYERS = ['core', 'renderer'];
+
+/**
+ * The npm packages a browser layer may load (and their subpaths): each runs in a page, and its types do not
+ * pull Node's into the renderer's program. Any other package (better-sqlite3, fastify, ws, …) is refused there;
+ * one added here is checked for both first.
+ */
+export const BROWSER_PACKAGES = {
+  core: ['dayjs', 'zod', 're2js', 'p-queue', 'fastest-levenshtein'],
+  renderer: [
+    'react',
+    'react-dom',
+    'ag-grid-community',
+    'ag-grid-react',
+    'papaparse',
+    'dayjs',
+    'zod',
+    're2js',
+  ],
+};
+
+/** Files that a build tool loads in Node though they sit in a browser layer's folder: the build layer's. */
+const BUILD_FILES = new Set(['renderer/vite.config.ts']);
 
 /** Packages only some layers may load, beyond Node's built-ins. */
 const PACKAGES = [
@@ -100,10 +122,25 @@ const packageName = (spec) =>
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/');
 const isBuiltin = (spec) => spec.startsWith('node:') || BUILTINS.has(packageName(spec));
+const posixOf = (abs) => relative(ROOT, abs).split(sep).join('/');
 const topOf = (abs) => {
-  const rel = relative(ROOT, abs);
-  if (rel === '' || rel.startsWith('..')) return undefined;
-  return rel.split(sep).length > 1 ? rel.split(sep)[0] : '';
+  const rel = posixOf(abs);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  if (BUILD_FILES.has(rel)) return 'build';
+  return rel.includes('/') ? rel.split('/')[0] : '';
+};
+/** The package a path into node_modules/ names (`…/node_modules/ag-grid-react/dist/x.mjs` → ag-grid-react). */
+const packageInNodeModules = (abs) => {
+  const parts = abs.split(sep);
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0 || at + 1 >= parts.length) return undefined;
+  return packageName(parts.slice(at + 1).join('/'));
+};
+/** A module name as written, for the string forms an import may take (a template with no expression too). */
+const literalOf = (node) => {
+  if (node?.type === 'Literal') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked;
+  return undefined;
 };
 
 function check(context, node, spec) {
@@ -113,23 +150,30 @@ function check(context, node, spec) {
   const allowed = from === undefined ? undefined : LAYERS[from];
   const report = (message) => context.report({ node, message });
 
-  if (spec.startsWith('.')) {
-    const target = resolve(dirname(file), spec);
+  // A path, relative or absolute (a file: URL too), is resolved against the importing file.
+  let path = spec;
+  if (spec.startsWith('file:'))
+    try {
+      path = fileURLToPath(spec);
+    } catch {
+      return report(`"${spec}" is not a file URL.`);
+    }
+  if (path.startsWith('.') || isAbsolute(path)) {
+    const target = resolve(dirname(file), path);
+    const inPackage = packageInNodeModules(target);
+    if (inPackage !== undefined) return checkPackage(context, node, from, allowed, inPackage);
     const to = topOf(target);
-    const only =
-      ONE_IMPORTER[
-        relative(ROOT, target)
-          .split(sep)
-          .join('/')
-          .replace(/\.[cm]?[jt]sx?$/, '')
-      ];
-    if (only !== undefined && relative(ROOT, file).split(sep).join('/') !== only)
+    const only = ONE_IMPORTER[posixOf(target).replace(/\.[cm]?[jt]sx?$/, '')];
+    if (only !== undefined && posixOf(file) !== only)
       return report(`Only ${only} may import "${spec}" (docs/ARCHITECTURE.md, The renderer's api).`);
-    const posix = (abs) => relative(ROOT, abs).split(sep).join('/');
-    checkFloors(posix(file), posix(target), spec, report);
-    if (allowed === undefined || to === from) return;
+    checkFloors(posixOf(file), posixOf(target), spec, report);
+    if (allowed === undefined || to === from || allowed === '*') return;
     if (to === undefined) return report(`"${spec}" leaves the project.`);
-    if (allowed === '*' || allowed.includes(to) || !(to in LAYERS)) return;
+    if (!(to in LAYERS))
+      return report(
+        `${from}/ may not import "${spec}": ${to === '' ? "the project's root" : `${to}/`} is not a layer (docs/ARCHITECTURE.md, Layers).`,
+      );
+    if (allowed.includes(to)) return;
     return report(
       `${from}/ may not import ${to}/ ("${spec}"): ${from}/ may import ${allowed.length ? allowed.map((l) => `${l}/`).join(', ') : 'no other layer'} (docs/ARCHITECTURE.md, Layers).`,
     );
@@ -140,17 +184,39 @@ function check(context, node, spec) {
     if (!spec.startsWith('node:')) return report(`Write Node's built-in as "node:${spec}".`);
     return;
   }
+  checkPackage(context, node, from, allowed, packageName(spec));
+}
+
+function checkPackage(context, node, from, allowed, name) {
+  const report = (message) => context.report({ node, message });
   if (from === undefined || allowed === '*') return;
-  const name = packageName(spec);
   const rule = PACKAGES.find((p) => p.names.includes(name));
   if (rule && !rule.only.includes(from))
     return report(`${from}/ may not load "${name}" (only ${rule.only.map((l) => `${l}/`).join(', ')}).`);
-  const path = relative(ROOT, file).split(sep).join('/');
-  if (from === 'renderer' && isAgGrid(name) && !path.startsWith(GRID_DOOR))
-    report(
+  if (from === 'renderer' && isAgGrid(name) && !posixOf(context.filename).startsWith(GRID_DOOR))
+    return report(
       `Only ${GRID_DOOR} may load "${name}": speak to the grid through its port (renderer/src/grid/port.ts; docs/ARCHITECTURE.md, The grid port).`,
     );
+  const browser = BROWSER_PACKAGES[from];
+  if (browser && !browser.includes(name))
+    report(
+      `${from}/ runs in a browser too: "${name}" is not among the packages it may load (BROWSER_PACKAGES, build/lint/layers.js).`,
+    );
 }
+
+/** `require(…)`, `module.require(…)`, `require.resolve(…)` or a `createRequire(…)`'s `(…)`. */
+const isRequire = (callee) =>
+  (callee.type === 'Identifier' && callee.name === 'require') ||
+  (callee.type === 'MemberExpression' &&
+    ((callee.object.type === 'Identifier' &&
+      callee.object.name === 'module' &&
+      callee.property.name === 'require') ||
+      (callee.object.type === 'Identifier' &&
+        callee.object.name === 'require' &&
+        callee.property.name === 'resolve'))) ||
+  (callee.type === 'CallExpression' &&
+    callee.callee.type === 'Identifier' &&
+    callee.callee.name === 'createRequire');
 
 const importsRule = {
   meta: {
@@ -164,20 +230,23 @@ const importsRule = {
       ImportDeclaration: source,
       ExportNamedDeclaration: (node) => node.source && source(node),
       ExportAllDeclaration: source,
-      ImportExpression: (node) =>
-        node.source.type === 'Literal' && check(context, node.source, node.source.value),
+      ImportExpression: (node) => check(context, node.source, literalOf(node.source)),
       TSImportType: (node) => {
         const arg = node.argument?.literal ?? node.argument;
         if (arg?.type === 'Literal') check(context, arg, arg.value);
       },
       TSExternalModuleReference: (node) => check(context, node.expression, node.expression.value),
       CallExpression: (node) => {
-        if (
-          node.callee.type === 'Identifier' &&
-          node.callee.name === 'require' &&
-          node.arguments[0]?.type === 'Literal'
-        )
-          check(context, node.arguments[0], node.arguments[0].value);
+        if (isRequire(node.callee)) check(context, node.arguments[0], literalOf(node.arguments[0]));
+      },
+      // A triple-slash reference loads a file, or a package's types (Node's into a browser layer's program).
+      Program: () => {
+        for (const comment of context.sourceCode.getAllComments()) {
+          const ref = /^\/\s*<reference\s+(path|types)\s*=\s*["']([^"']+)["']/.exec(comment.value);
+          if (!ref) continue;
+          const [, kind, name] = ref;
+          check(context, comment, kind === 'path' && !name.startsWith('.') ? `./${name}` : name);
+        }
       },
     };
   },

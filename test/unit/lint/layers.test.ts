@@ -3,7 +3,10 @@
  * form of import, through ESLint itself with the project's own configuration.
  */
 import { ESLint } from 'eslint';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LAYERS } from '../../../build/lint/layers.js';
 
 const eslint = new ESLint();
 
@@ -11,9 +14,13 @@ async function problems(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? [])
     .filter((m) =>
-      ['layers/imports', 'grid/markup', 'no-restricted-globals', 'no-restricted-properties'].includes(
-        m.ruleId ?? '',
-      ),
+      [
+        'layers/imports',
+        'grid/markup',
+        'no-restricted-globals',
+        'no-restricted-properties',
+        'no-restricted-syntax',
+      ].includes(m.ruleId ?? ''),
     )
     .map((m) => m.message);
 }
@@ -113,6 +120,159 @@ describe('the layering rule', () => {
     ['bench/probe.ts', "import '../electron/main'; import '../host/main';"],
   ])('allows %s: %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
+  });
+});
+
+/** Each layer's files four folders deep (the renderer's five: its code is under src/). */
+const DEEP: Record<string, string> = {
+  core: 'core/a/b/c/d/probe.ts',
+  server: 'server/a/b/c/d/probe.ts',
+  services: 'services/a/b/c/d/probe.ts',
+  host: 'host/a/b/c/d/probe.ts',
+  electron: 'electron/a/b/c/d/probe.ts',
+  renderer: 'renderer/src/a/b/c/d/probe.ts',
+  build: 'build/a/b/c/d/probe.ts',
+};
+const up = (file: string) => '../'.repeat(file.split('/').length - 1);
+const TARGETS: Record<string, string> = {
+  core: 'core/api/index',
+  server: 'server/index',
+  services: 'services/app',
+  host: 'host/main',
+  electron: 'electron/main',
+  renderer: 'renderer/src/App',
+  build: 'build/dist',
+  test: 'test/support/local-server',
+  bench: 'bench/run',
+};
+const FORMS: ((spec: string) => string)[] = [
+  (spec) => `import { x } from '${spec}';`,
+  (spec) => `import type { X } from '${spec}';`,
+  (spec) => `export * from '${spec}';`,
+  (spec) => `export { x } from '${spec}';`,
+  (spec) => `const m = await import('${spec}');`,
+  (spec) => `const m = await import(\`${spec}\`);`,
+  (spec) => `type M = typeof import('${spec}');`,
+  (spec) => `const m = require('${spec}');`,
+];
+
+describe('every forbidden crossing, four folders deep, in every form of import', () => {
+  const crossings = Object.entries(DEEP).flatMap(([from, file]) =>
+    Object.entries(TARGETS)
+      .filter(([to]) => to !== from && !(LAYERS[from] as readonly string[]).includes(to))
+      .map(([to, target]) => [from, to, file, `${up(file)}${target}`] as const),
+  );
+
+  it('covers each layer', () => {
+    expect(new Set(crossings.map(([from]) => from))).toEqual(new Set(Object.keys(DEEP)));
+  });
+
+  it.each(crossings)('%s/ may not import %s/', async (from, to, file, spec) => {
+    for (const form of FORMS)
+      expect(await problems(file, form(spec)), form(spec)).toEqual(
+        expect.arrayContaining([expect.stringContaining(`${from}/ may not import ${to}/`)]),
+      );
+  });
+
+  it.each(Object.entries(DEEP).filter(([from]) => from !== 'build'))(
+    '%s/ may import what its row allows',
+    async (from, file) => {
+      const allowed = LAYERS[from] as readonly string[];
+      const code = allowed.map((to) => `import '${up(file)}${TARGETS[to]}';`).join('\n') || 'export {};';
+      expect(await problems(file, code)).toEqual([]);
+    },
+  );
+});
+
+describe('imports that do not look like paths', () => {
+  it.each([
+    [
+      'renderer/src/a/b/c/d/probe.ts',
+      `import '${resolve('services/app.ts')}';`,
+      'renderer/ may not import services/',
+    ],
+    [
+      'core/a/b/c/d/probe.ts',
+      `import '${pathToFileURL(resolve('server/index.ts')).href}';`,
+      'core/ may not import server/',
+    ],
+    [
+      'server/a/b/c/d/probe.ts',
+      "import { createRequire } from 'node:module';\nconst m = createRequire(import.meta.url)('../../../../../services/app');",
+      'server/ may not import services/',
+    ],
+    [
+      'services/a/b/c/d/probe.ts',
+      "const p = require.resolve('../../../../../host/main');",
+      'services/ may not import host/',
+    ],
+    [
+      'renderer/src/a/b/c/d/probe.ts',
+      '/// <reference path="../../../../../../services/app.ts" />',
+      'renderer/ may not import services/',
+    ],
+    ['renderer/src/a/b/c/d/probe.ts', '/// <reference types="node" />', '"node" is not among the packages'],
+    ['core/a/b/c/d/probe.ts', '/// <reference types="node" />', '"node" is not among the packages'],
+    ['renderer/src/a/b/c/d/probe.ts', "import '../../../../../../docs/x';", 'docs/ is not a layer'],
+    ['services/a/b/c/d/probe.ts', "import '../../../../../.ci/run';", '.ci/ is not a layer'],
+    [
+      'core/a/b/c/d/probe.ts',
+      "import pkg from '../../../../../package.json';",
+      "the project's root is not a layer",
+    ],
+    [
+      'renderer/src/a/b/c/d/probe.ts',
+      "import Database from '../../../../../../node_modules/better-sqlite3/lib/index.js';",
+      '"better-sqlite3" is not among the packages',
+    ],
+    [
+      'renderer/src/rows/a/b/c/probe.ts',
+      "import { AgGridReact } from '../../../../../../node_modules/ag-grid-react/dist/package/index.esm.mjs';",
+      'Only renderer/src/grid/ may load "ag-grid-react"',
+    ],
+  ])('%s: %s', async (file, code, expected) => {
+    expect(await problems(file, code)).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));
+  });
+});
+
+describe('Node in the browser layers, four folders deep', () => {
+  it.each([
+    ['core/a/b/c/d/probe.ts', "import { readFileSync } from 'fs';", 'no Node built-in ("fs")'],
+    ['core/a/b/c/d/probe.ts', "import { join } from 'path/posix';", 'no Node built-in'],
+    ['core/a/b/c/d/probe.ts', "const fs = await import('fs');", 'no Node built-in'],
+    ['core/a/b/c/d/probe.ts', "const fs = require('fs');", 'no Node built-in'],
+    ['renderer/src/a/b/c/d/probe.ts', "import { EventEmitter } from 'events';", 'no Node built-in'],
+    ['renderer/src/a/b/c/d/probe.ts', "import { Buffer } from 'node:buffer';", 'no Node built-in'],
+    [
+      'renderer/src/a/b/c/d/probe.ts',
+      "import Database from 'better-sqlite3';",
+      '"better-sqlite3" is not among',
+    ],
+    ['renderer/src/a/b/c/d/probe.ts', "import { WebSocketServer } from 'ws';", '"ws" is not among'],
+    ['core/a/b/c/d/probe.ts', "import Fastify from 'fastify';", '"fastify" is not among'],
+    ['core/a/b/c/d/probe.ts', "import sharp from 'sharp';", '"sharp" is not among'],
+    ['renderer/src/a/b/c/d/probe.ts', 'export const b = Buffer.from("x");', 'no Node globals'],
+    ['renderer/src/a/b/c/d/probe.ts', 'export const e = process.env.HOME;', 'no Node globals'],
+    ['renderer/src/a/b/c/d/probe.ts', 'export const e = globalThis.process.env.HOME;', 'no Node globals'],
+    ['renderer/src/a/b/c/d/probe.ts', 'export const b = window.Buffer.from("x");', 'no Node globals'],
+    [
+      'renderer/src/a/b/c/d/probe.ts',
+      'const { process: p } = globalThis;\nexport const e = p;',
+      'no Node globals',
+    ],
+    [
+      'renderer/src/a/b/c/d/probe.ts',
+      'declare const process: { env: Record<string, string> };\nexport const e = process.env.HOME;',
+      'no Node globals',
+    ],
+    [
+      'core/a/b/c/d/probe.ts',
+      'declare global {\n  var Buffer: { from(s: string): Uint8Array };\n}\nexport {};',
+      'no Node globals',
+    ],
+    ['core/a/b/c/d/probe.ts', 'export const b = self.Buffer;', 'no Node globals'],
+  ])('%s: %s', async (file, code, expected) => {
+    expect(await problems(file, code)).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));
   });
 });
 
