@@ -44,6 +44,12 @@ test('the header menu sorts, hides, freezes and autosizes, by mouse and keyboard
   await app.openTable(TASKS);
   const records = await door.records(TASKS);
 
+  // A header's menu button is faint until its header is pointed at.
+  const button = app.table.getByRole('button', { name: 'Budget column menu' });
+  await app.cell(0, 'Name').hover();
+  await expect(button).toHaveCSS('opacity', '0.5');
+  await headerCell(app, 'Budget').hover();
+  await expect(button).toHaveCSS('opacity', '1');
   const menu = await openMenu(app, 'Budget');
   await expect(menu.getByRole('menuitem')).toHaveText([
     'Sort ascending',
@@ -196,6 +202,7 @@ test('row height: short, medium, tall, extra tall, with wrapped text, remembered
   const notes = app.cell(0, 'Notes');
   const noteLines = () => notes.evaluate((el) => Math.round(el.scrollHeight / 20));
   expect(await noteLines()).toBeLessThanOrEqual(2);
+  await expect(notes).toHaveCSS('white-space', 'nowrap');
 
   const picker = app.table.getByLabel('Row height');
   for (const [label, height] of [
@@ -206,8 +213,9 @@ test('row height: short, medium, tall, extra tall, with wrapped text, remembered
     await picker.selectOption({ label });
     await expect.poll(rowHeight).toBe(height);
   }
-  // Long text wraps over the lines a tall row has.
+  // Long text wraps over the lines a tall row has, and ends on the last of them.
   await expect(notes).toHaveCSS('white-space', 'normal');
+  await expect(notes).toHaveCSS('-webkit-line-clamp', '4');
   expect(await noteLines()).toBeGreaterThan(2);
   await app.screenshot(info, '04-tall-rows');
 

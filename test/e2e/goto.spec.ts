@@ -32,7 +32,17 @@ test('row 40,000 of 50,000 arrives at once, marked, numbered, with its record', 
   await app.openTable('Tasks');
   const expected = await idAtFarRow(door, 'Tasks', 40_000);
   await app.goToRow(40_000);
-  await expect(app.row(39_999).first()).toHaveClass(/td-row-arrived/);
+  const arrived = app.row(39_999).first();
+  await expect(arrived).toHaveClass(/td-row-arrived/);
+  // Marked whole: its pinned cells (number, primary field) in the row's own colour, not the grid's.
+  const colour = await arrived.evaluate((el) => getComputedStyle(el).backgroundColor);
+  await expect(arrived.locator('.ag-grid-pinned-left-cells')).toHaveCSS('background-color', colour);
+  expect(colour).not.toBe(
+    await app
+      .row(39_998)
+      .first()
+      .evaluate((el) => getComputedStyle(el).backgroundColor),
+  );
   expect(await app.rowId(39_999)).toBe(expected);
   await expect(app.rowNumber(39_999)).toHaveText('40000');
   await expect(app.cell(39_999, 'Name')).toBeFocused();

@@ -3,6 +3,7 @@
  * Columns are resizable and reorderable; header clicks sort (shift-click adds a column to the sort).
  */
 import { useEffect, useMemo, useRef } from 'react';
+import type { CSSProperties } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type { AgGridReactProps } from 'ag-grid-react';
 import type { GridApi, GridReadyEvent, GetRowIdParams } from 'ag-grid-community';
@@ -16,6 +17,7 @@ import type { RowSource } from './datasource';
 import type { GridOptions } from './parts';
 import type { GridPort } from './port';
 import { rowNumberColumn, rowSelection } from './row-numbers';
+import './grid.css';
 
 interface Props {
   columns: readonly Column[];
@@ -30,6 +32,17 @@ interface Props {
 const getRowId = (p: GetRowIdParams<RecordData>) => p.data.id;
 
 const defaultColDef = { resizable: true, sortable: true, minWidth: 60, width: 180 };
+
+/** Rows of one line (the short size); a wrapped cell as grid.css lays it out: 20 px lines, 4 px above and below. */
+const ROW_HEIGHT = 32;
+const LINE_PX = 20;
+const CELL_PADDING_PX = 8;
+
+/** The lines a cell's text wraps over in rows of `height`, or undefined for one line (grid.css wraps from two). */
+function cellLines(height: number): number | undefined {
+  const lines = Math.floor((height - CELL_PADDING_PX) / LINE_PX);
+  return lines >= 2 ? lines : undefined;
+}
 
 /** The features' options as ag-grid's, made again only when they change (never per row or frame). */
 function gridProps(o: GridOptions): AgGridReactProps<RecordData> {
@@ -89,10 +102,15 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, o
   const defs = useMemo(() => columnDefs(columns, decorate), [columns, decorate]);
   const props = useMemo(() => gridProps(options ?? {}), [options]);
   const api = useRef<GridApi<RecordData> | null>(null);
+  const lines = cellLines(options?.rowHeight ?? ROW_HEIGHT);
+  const wrap = useMemo(
+    () => (lines === undefined ? undefined : ({ '--td-grid-cell-lines': lines } as CSSProperties)),
+    [lines],
+  );
   // A new datasource is a new query: its rows start at the top.
   useEffect(() => api.current?.ensureIndexVisible(0, 'top'), [datasource]);
   return (
-    <div className="td-grid">
+    <div className="td-grid" data-cell-lines={lines} style={wrap}>
       <AgGridReact<RecordData>
         theme={gridTheme}
         rowModelType="infinite"
@@ -106,7 +124,7 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, o
         columnDefs={defs}
         defaultColDef={defaultColDef}
         maintainColumnOrder
-        rowHeight={32}
+        rowHeight={ROW_HEIGHT}
         animateRows={false}
         // Rows placed by `top` rather than a transform: a transform makes each row a stacking context, and with
         // the sticky pinned cells in every row Chromium then composites every row as a layer of its own (about

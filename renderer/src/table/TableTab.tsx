@@ -284,14 +284,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   };
 
   return (
-    <section
-      ref={section}
-      className="td-table"
-      data-row-height={memory.rowHeight}
-      hidden={!active}
-      aria-label={table}
-      onClick={linked.onClick}
-    >
+    <section ref={section} className="td-table" hidden={!active} aria-label={table} onClick={linked.onClick}>
       {mirror && <MirrorBar mirror={mirror} onReload={retry} />}
       <div className="td-toolbar">
         {views.length > 0 && (

@@ -1,6 +1,6 @@
 /**
  * Row height, as Airtable names its sizes: short rows show one line; taller rows wrap text over the lines
- * they have room for (the tab's `data-row-height` turns wrapping on, in row-height.css).
+ * they have room for (the grid counts them from the height it is given: grid/TableGrid.tsx, grid/grid.css).
  */
 import './row-height.css';
 
