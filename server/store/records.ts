@@ -502,17 +502,22 @@ export class RecordStore {
       const linked = this.catalog.tableById(String(link?.options?.linkedTableId));
       const target = linked?.fields.find((f) => f.id === field.options?.fieldIdInLinkedTable);
       work.nextRecord();
+      const rows = linked && target && ids.length > 0 ? this.linkedCells(linked, target, ids) : [];
+      // Links to records this base does not hold (an offline copy of some of a base's tables) cannot be read
+      // here: the lookup or rollup keeps the value it was given (the service's) until the copy's next sync
+      // brings the service's again. A count needs only the links. Fewer cells than links may be blanks too.
+      if (field.type !== 'count' && linked && rows.length < ids.length && !this.holdsAll(linked, ids))
+        continue;
       let value: unknown;
       try {
         const values: unknown[] = [];
-        if (linked && target && ids.length > 0)
-          for (const row of this.linkedCells(linked, target, ids)) {
-            // Each cell read is parsed and kept: charged its JSON text, as a formula is the lists it reads.
-            work.spend(COST.item + row.v.length);
-            const v = JSON.parse(row.v) as unknown;
-            if (Array.isArray(v)) values.push(...(v as unknown[]));
-            else if (v === false || !isBlank(v)) values.push(v);
-          }
+        for (const row of rows) {
+          // Each cell read is parsed and kept: charged its JSON text, as a formula is the lists it reads.
+          work.spend(COST.item + row.v.length);
+          const v = JSON.parse(row.v) as unknown;
+          if (Array.isArray(v)) values.push(...(v as unknown[]));
+          else if (v === false || !isBlank(v)) values.push(v);
+        }
         value = relationalCell(field, values, ids.length, work);
       } catch (e) {
         if (!(e instanceof FormulaCostError)) throw e;
@@ -523,6 +528,15 @@ export class RecordStore {
       if (value === undefined) delete rec.data[field.id];
       else rec.data[field.id] = value;
     }
+  }
+
+  /** Whether every record `ids` names is one of the table's (each looked up by its unique index). */
+  private holdsAll(table: Table, ids: string[]): boolean {
+    const unique = [...new Set(ids)];
+    const sql = `SELECT count(*) AS n FROM json_each(?) j CROSS JOIN records r ON r.id = j.value
+      WHERE r.table_id = ?`;
+    const row = this.prepared(sql).get(JSON.stringify(unique), table.id) as { n: number };
+    return row.n === unique.length;
   }
 
   /**

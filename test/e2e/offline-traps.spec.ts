@@ -1,11 +1,13 @@
 /**
  * The places a daily user tripped in an offline copy (issue 22, items 3 to 5), acted out as a person would
  * through the browser door, with a second local server playing the hosted service: a copy told apart from the
- * hosted table (its tab, the base list), and the conflicts report naming a record whose primary field is empty.
+ * hosted table (its tab, the base list), a single-table copy keeping the service's rollups over a table it does
+ * not hold through an edit, its undo and a reload, and the conflicts report naming a record whose primary field
+ * is empty.
  */
 import { expect } from '@playwright/test';
 import type { AppPage } from './app-page';
-import { typeInto } from './edit-helpers';
+import { showCell, typeInto } from './edit-helpers';
 import { doorTest } from './fixtures';
 import { hostedTables, openMirrorDoor } from './mirror-door';
 
@@ -13,6 +15,16 @@ const test = doorTest(openMirrorDoor);
 test.use({ doorName: 'offline-traps' });
 
 const TEAMS = 'Teams';
+/** Teams' rollups over People, a table a copy of Teams alone does not hold. */
+const ROLLUPS = ['Task count', 'Budget total'];
+
+/** The texts of a row's cells, by column. */
+async function cellTexts(app: AppPage, row: number, columns: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const column of columns)
+    out.push(((await (await showCell(app, row, column)).textContent()) ?? '').trim());
+  return out;
+}
 
 /** Makes Teams alone available offline (a single-table copy) and opens the copy. */
 async function openTeamsCopy(app: AppPage): Promise<void> {
@@ -61,6 +73,46 @@ test('an offline copy is told apart from the hosted table: its tab and the base 
   await expect(
     bases.getByRole('button', { name: /TableDesk Demo/ }).filter({ hasText: 'offline copy' }),
   ).toHaveCount(1);
+});
+
+test('a single-table copy keeps the service’s rollups over a table it does not hold through an edit and its undo', async ({
+  app,
+  door,
+}) => {
+  test.setTimeout(180_000);
+  await openTeamsCopy(app);
+  const id = (await app.rowId(0)) ?? '';
+  const service = (await door.hosted.records(TEAMS)).find((r) => r.id === id)!;
+  expect(Number(service.fields['Budget total'])).toBeGreaterThan(0);
+  const copied = async () =>
+    (await door.client.table(door.hosted.baseId, TEAMS).all()).find((r) => r.id === id)?.fields;
+  const rollups = async () => {
+    const fields = await copied();
+    return ROLLUPS.map((f) => fields?.[f]);
+  };
+  const expected = ROLLUPS.map((f) => service.fields[f]);
+  expect(await rollups()).toEqual(expected);
+  const shown = await cellTexts(app, 0, ROLLUPS);
+  expect(shown).not.toContain('0');
+
+  // An edit of another cell of the record: saved, and its rollups as the service gave them.
+  await typeInto(app, 0, 'Description', 'Edited in the copy');
+  await expect.poll(async () => (await copied())?.['Description']).toBe('Edited in the copy');
+  expect(await rollups()).toEqual(expected);
+  await expect.poll(() => cellTexts(app, 0, ROLLUPS)).toEqual(shown);
+
+  // Undone: the same.
+  await app.cell(0, 'Name').click();
+  await app.page.keyboard.press('Control+z');
+  await expect.poll(async () => (await copied())?.['Description']).toBe(service.fields['Description']);
+  expect(await rollups()).toEqual(expected);
+  await expect.poll(() => cellTexts(app, 0, ROLLUPS)).toEqual(shown);
+
+  // Shown again from the copy (the page reloaded), still the service's.
+  await app.page.reload();
+  await expect(app.page.getByRole('tab', { name: `${TEAMS} (offline copy)`, selected: true })).toBeVisible();
+  await expect(app.row(0)).toBeVisible();
+  expect(await cellTexts(app, 0, ROLLUPS)).toEqual(shown);
 });
 
 test('the conflicts report names a record with an empty primary field', async ({ app, door }) => {
