@@ -4,7 +4,7 @@
  * go to a far row before the view is mapped (progress, Cancel), and once mapped (the row at once, read by id);
  * drag the scrollbar to 75 %; a record deleted by someone else before its rows are read; a new sort keeps the
  * rows shown under "Loading…"; grouped by Status, collapsing the first group and a jump to a group deep in the
- * view, one request each.
+ * view, one request each; the go to row panel drawn over the fill handle of a cell under it.
  */
 import type { RecordData } from '../../core/records/types';
 import type { FaultProxy, ProxyLogEntry } from '../support/fault-proxy';
@@ -244,4 +244,40 @@ test('grouped by Status once mapped: collapsing the first group, and a jump to a
   lists = door.proxy.log.filter(isList);
   expect(lists).toHaveLength(1);
   expect(lists.every(byId)).toBe(true);
+});
+
+test('the fill handle of a cell under the go to row panel is drawn under the panel, not over it', async ({
+  app,
+  door,
+}) => {
+  // Every answer takes 400 ms: the walk to row 2,900 takes some seconds, its panel over the grid meanwhile.
+  door.proxy.latencyMs = 400;
+  await openHosted(app);
+  await app.goToRow(2900);
+  const panel = app.table.getByRole('status', { name: 'Going to row' });
+  await expect(panel).toContainText('Going to row 2,900');
+  const box = (await panel.boundingBox())!;
+  // A cell whose bottom-right corner (where its fill handle goes) is under the panel, its top above it.
+  const point = await app.table.evaluate((table, p) => {
+    for (const cell of table.querySelectorAll('.ag-row[row-index] .ag-cell[col-id]')) {
+      const r = cell.getBoundingClientRect();
+      const inside = r.right > p.x + 4 && r.right < p.x + p.width - 4 && r.bottom > p.y + 4;
+      if (inside && r.bottom < p.y + p.height - 4 && r.top < p.y - 4)
+        return { x: r.right - 10, y: r.top + 2 };
+    }
+    return undefined;
+  }, box);
+  expect(point).toBeDefined();
+  await app.page.mouse.click(point!.x, point!.y);
+  const handle = app.page.getByTestId('fill-handle');
+  await expect(handle).toBeVisible();
+  const h = (await handle.boundingBox())!;
+  // What the handle's place shows is the panel.
+  const shown = await app.page.evaluate(
+    ([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.td-goto-progress'),
+    [h.x + h.width / 2, h.y + h.height / 2],
+  );
+  expect(shown).toBe(true);
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel).toBeHidden();
 });
