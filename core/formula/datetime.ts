@@ -73,8 +73,19 @@ export function isLocale(locale: string): boolean {
 }
 
 /** Reads text as a date: ISO 8601 first, then a format if given (Moment tokens), else the common US/long forms. */
+/**
+ * The longest text read as a date, and the longest date format: no date or format comes near, and dayjs reads
+ * a format token by token over what is left of the text (80,000 tokens over 880,000 characters held the
+ * server's thread for minutes, within one record's evaluation).
+ */
+export const MAX_DATE_TEXT = 500;
+
 export function parseDate(text: string, format?: string, locale?: string): FormulaDate | FormulaError {
   const t = text.trim();
+  if (t.length > MAX_DATE_TEXT)
+    return new FormulaError(`A text of ${t.length} characters is too long to be a date`);
+  if (format !== undefined && format.length > MAX_DATE_TEXT)
+    return new FormulaError(`A date format of ${format.length} characters is too long`);
   if (format === undefined || format === '') {
     if (ISO.test(t)) {
       const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(t) && t.length > 10;
@@ -126,6 +137,8 @@ export function formatDate(
   timeZone?: string,
   locale?: string,
 ): string | FormulaError {
+  if (format !== undefined && format.length > MAX_DATE_TEXT)
+    return new FormulaError(`A date format of ${format.length} characters is too long`);
   const zone = d.timeZone ?? timeZone;
   const loc = (d.locale ?? locale ?? 'en').toLowerCase();
   if (!isLocale(loc)) return new FormulaError(`Unknown locale "${loc}": use one of ${LOCALES.join(', ')}`);

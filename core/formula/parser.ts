@@ -17,6 +17,13 @@ export type ParseResult =
 const MAX_DEPTH = 1000;
 /** Each level of parentheses, calls or unary minus costs the parser itself several stack frames. */
 const MAX_NESTING = 200;
+/**
+ * The most tokens a formula may have: compiling it, planning its lookups and evaluating it per record grow with
+ * its parts, and a filter of OR() over 30,000 comparisons held the server's thread past a minute before any
+ * record's budget was asked. The longest formula the app builds (a read by ids, core/api/by-ids.ts) has about
+ * 700; a hand-written one rarely a thousand.
+ */
+export const MAX_TOKENS = 8_000;
 
 class SyntaxFailure extends Error {
   constructor(readonly diagnostic: Diagnostic) {
@@ -201,6 +208,15 @@ class Parser {
 /** Parses formula text; never throws. Lexical errors are reported even when a syntax error comes first. */
 export function parse(text: string): ParseResult {
   const tokens = tokenize(text);
+  // The end of input is a token too.
+  if (tokens.length > MAX_TOKENS + 1) {
+    const last = tokens[MAX_TOKENS]!;
+    const message = `The formula is too long: it has more than ${MAX_TOKENS} parts (names, values, operators)`;
+    return {
+      ok: false,
+      diagnostics: [{ message, start: last.start, end: last.end, severity: 'error', code: 'syntax' }],
+    };
+  }
   try {
     const ast = new Parser(tokens, text).parseFormula();
     const lexical = tokens.filter((t) => t.kind === 'error');

@@ -465,3 +465,58 @@ describe('a regex replace of many matches: each restart is charged, the ordinary
     expectTooExpensive(refused);
   });
 });
+
+describe('formulas too large to plan or to read as dates are refused before any record is computed', () => {
+  const aggregate = (formula: string) =>
+    s.request('POST', `/_tabledesk/v1/${s.baseId}/Tasks/aggregate`, {
+      filterByFormula: formula,
+      summaries: [{ field: 'Points', kind: 'sum' }],
+    });
+
+  it('a filter of more than 8,000 parts is a 422 through every route, a formula field too', async () => {
+    // OR() over 30,000 comparisons held the thread past a minute (compiled, planned, then evaluated per record).
+    const huge = `OR(${Array.from({ length: 30_000 }, (_, i) => `{Points}=${i}`).join(',')})`;
+    const switched = `SWITCH({Points}, ${Array.from({ length: 5_000 }, (_, i) => `${i}, "${i}"`).join(', ')}, "x")`;
+    for (const formula of [huge, switched]) {
+      const refused = await aggregate(formula);
+      expect(refused.status, refused.text).toBe(422);
+      expect(refused.body.error.message).toMatch(/too long: it has more than 8000 parts/);
+    }
+    const field = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/Tasks/fields`, {
+      name: 'Too long',
+      type: 'formula',
+      options: { formula: switched },
+    });
+    expect(field.status, field.text).toBe(422);
+    // The formulas the app builds stay far within it: an OR of 1,000 comparisons is computed.
+    const fine = await aggregate(`OR(${Array.from({ length: 1_000 }, (_, i) => `{Points}=${i}`).join(',')})`);
+    expect(fine.status, fine.text).toBe(200);
+  });
+
+  it('a date read from a long text or with a long format is an error value, not minutes of parsing', async () => {
+    const long = 'DATETIME_PARSE(REPT("2024-01-01 ", 80000), REPT("YYYY-MM-DD ", 80000))';
+    const made = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/Tasks/fields`, {
+      name: 'Long date',
+      type: 'formula',
+      options: { formula: `IF(ISERROR(${long}), "refused", "read")` },
+    });
+    expect(made.status, made.text).toBe(200);
+    const page = await s.request('GET', `/v0/${s.baseId}/Tasks?pageSize=3&fields[]=Long%20date`);
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.records.map((r: { fields: Record<string, unknown> }) => r.fields['Long date'])).toEqual([
+      'refused',
+      'refused',
+      'refused',
+    ]);
+    const every = (await aggregate('TRUE()')).body.total as number;
+    // Past the bound but cheap to try (a 1,100-character text, a 1,000-character format): an error each.
+    for (const formula of [
+      'ISERROR(DATETIME_PARSE(REPT("2024-01-01 ", 100), REPT("YYYY-MM-DD ", 100)))',
+      'ISERROR(DATETIME_FORMAT(DATETIME_PARSE("2024-01-01"), REPT("YYYY ", 200)))',
+    ]) {
+      const all = await aggregate(formula);
+      expect(all.status, all.text).toBe(200);
+      expect(all.body.total).toBe(every);
+    }
+  });
+});

@@ -126,6 +126,14 @@ describe('parser: syntax errors', () => {
   });
 
   it('refuses absurd nesting with a message instead of overflowing the stack', () => {
-    expect(firstError('('.repeat(5000) + '1' + ')'.repeat(5000))).toContain('nests more than 200 levels');
+    expect(firstError('('.repeat(300) + '1' + ')'.repeat(300))).toContain('nests more than 200 levels');
+  });
+
+  it('refuses a formula of more than 8,000 parts, however shallow', () => {
+    expect(parse(`OR(${Array.from({ length: 1999 }, (_, i) => `{A}=${i}`).join(',')})`).ok).toBe(true);
+    expect(firstError(`OR(${Array.from({ length: 2001 }, (_, i) => `{A}=${i}`).join(',')})`)).toContain(
+      'too long: it has more than 8000 parts',
+    );
+    expect(firstError('('.repeat(5000) + '1' + ')'.repeat(5000))).toContain('too long');
   });
 });
