@@ -403,6 +403,9 @@ export const WORST: Attack[] = [
   countWith(WORST_REGEX),
   aggregateWith(WORST_REGEX),
   fieldWith(WORST_REGEX),
+  // A formula of 30,000 comparisons (compiled, planned, evaluated: a minute) and a date read token by token.
+  aggregateWith(`OR(${Array.from({ length: 30_000 }, (_, i) => `{Points}=${i}`).join(',')})`),
+  fieldWith('DATETIME_PARSE(REPT("2024-01-01 ", 80000), REPT("YYYY-MM-DD ", 80000))'),
   typecastOf(20_000),
   renameOf({ person: 0, name: 'renamed' }),
   chainWriteOf({ record: 0, n: 1 }),

@@ -4,7 +4,7 @@
  * no answer is a 5xx or echoes the key, and no tampered file link serves other bytes than its path names.
  */
 import fc from 'fast-check';
-import { Probe } from '../../support/probe';
+import { Probe, stallAllowanceMs } from '../../support/probe';
 import type { FuzzOptions, FuzzTarget } from '../target';
 import { attack, everyClass } from './attacks';
 import type { Answer, Attack } from './attacks';
@@ -17,6 +17,8 @@ import type { HostileWorld } from './world';
  * fire, so the probe's own thread ends the run naming the attacks (see Probe).
  */
 const HANG_MS = 15_000;
+
+const SLOW_PROBE = 'a probe waited';
 
 /** What one round of attacks did wrong; empty when nothing. */
 function problemsOf(w: { server: { apiKey: string } }, answers: Answer[]): string[] {
@@ -59,8 +61,28 @@ export async function round(
   }
   if (report.failures.length > 0) problems.push(`probe failures: ${report.failures.join(', ')}`);
   if (report.worstMs >= world.stallMs)
-    problems.push(`a probe waited ${Math.round(report.worstMs)} ms (allowed ${Math.round(world.stallMs)})`);
+    problems.push(`${SLOW_PROBE} ${Math.round(report.worstMs)} ms (allowed ${Math.round(world.stallMs)})`);
   return { problems, worstMs: report.worstMs };
+}
+
+/**
+ * A round whose one fault is a probe's wait is measured once more, the same attacks sent again (each writes
+ * something new, so each costs what it cost) against the allowance measured again on the idle server: a
+ * machine loaded by other work can hold the server's thread past the allowance once (a CPU taken from it, the
+ * idle allowance measured at a quiet moment), where a request that holds the thread does so every time. A
+ * round with any other problem (a 5xx, an echoed key, a tampered link served) fails at once.
+ */
+export async function measuredRound(
+  world: HostileWorld,
+  attacks: Attack[],
+): Promise<{ problems: string[]; worstMs: number }> {
+  const first = await round(world, attacks);
+  if (first.problems.length !== 1 || !first.problems[0]!.startsWith(SLOW_PROBE)) return first;
+  world.stallMs = await stallAllowanceMs(world.server);
+  const again = await round(world, attacks);
+  return again.problems.length === 0
+    ? again
+    : { ...again, problems: [...again.problems, `and the first time: ${first.problems[0]}`] };
 }
 
 /** An attack shown by its label in fast-check's report (its functions printed whole buried the label). */
@@ -82,7 +104,7 @@ export const target: FuzzTarget = {
           ),
           async ([all, more]) => {
             const attacks = [...all, ...more];
-            const { problems, worstMs } = await round(world, attacks);
+            const { problems, worstMs } = await measuredRound(world, attacks);
             log?.(`round ${++n}: ${attacks.length} attacks, worst probe ${Math.round(worstMs)} ms`);
             if (problems.length > 0) {
               // The runner shows a failed round at once (fast-check reports it only at the end).

@@ -3,11 +3,13 @@
  * (one attack of every class at once, and a few more), then one round of the worst of every class (issue 24's
  * findings at full size: the regex through every route, 20,000 typecast links, a heavy PNG, signed links
  * pointed at another file, CR/LF through every route). Every probe is answered within a second more than on
- * the idle server, no answer is a 5xx or echoes the key, and no tampered link serves other bytes.
+ * the idle server, no answer is a 5xx or echoes the key, and no tampered link serves other bytes. A round whose
+ * one fault is a probe's wait is measured once more against the idle allowance measured again (see
+ * measuredRound): a machine loaded by other work can hold the thread past it once, a costly request every time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORST } from '../../fuzz/hostile/attacks';
-import { round, target, warmUp } from '../../fuzz/hostile/target';
+import { measuredRound, target, warmUp } from '../../fuzz/hostile/target';
 import { startHostileWorld } from '../../fuzz/hostile/world';
 import type { HostileWorld } from '../../fuzz/hostile/world';
 
@@ -32,7 +34,7 @@ describe('hostile requests beside a probe', () => {
       'leaves every probe answered in time, with no 5xx and no key echoed',
       { timeout: 120_000 },
       async () => {
-        expect((await round(world, WORST)).problems).toEqual([]);
+        expect((await measuredRound(world, WORST)).problems).toEqual([]);
       },
     );
   });
