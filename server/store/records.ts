@@ -13,6 +13,7 @@ import { COST, FormulaCostError } from '../../core/formula/index';
 import { RequestWork, formulaTooExpensive } from '../filter/cost';
 import { isRelational, relationalCell } from './relational';
 import { MAX_LINK_DEPTH, PendingSet, changedFields, readsChange, tableRanks } from './derived';
+import { MAX_SELECT_CHOICES } from './field-options';
 
 export interface StoredRecord {
   seq: number;
@@ -829,6 +830,12 @@ export class RecordStore {
       attachmentAt: (url, filename) => this.attachmentAt(url, filename),
       addChoice: (field, name) => {
         const choices = field.options?.choices;
+        if (Array.isArray(choices) && choices.length >= MAX_SELECT_CHOICES)
+          throw new ServiceError(
+            422,
+            'INVALID_VALUE_FOR_COLUMN',
+            `Field ${JSON.stringify(field.name)} has ${MAX_SELECT_CHOICES} choices, the most a select field may hold: typecast cannot add ${JSON.stringify(name.slice(0, 100))}`,
+          );
         if (Array.isArray(choices)) choices.push({ id: newId('sel'), name });
         else field.options = { ...field.options, choices: [{ id: newId('sel'), name }] };
         this.choicesAdded.add(field);

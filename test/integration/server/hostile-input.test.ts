@@ -181,19 +181,19 @@ describe('values', () => {
     expect(sorted.status, sorted.text).toBe(200);
   });
 
-  it('typecasting ten thousand new select options is linear (seconds, not the quadratic minute)', async () => {
-    const names = Array.from({ length: 10_000 }, (_, i) => `option ${i}`);
+  it('typecasting four thousand new select options is linear (seconds, not the quadratic minute)', async () => {
+    const names = Array.from({ length: 4_000 }, (_, i) => `option ${i}`);
     const started = Date.now();
     const r = await create({ Many: names }, true);
     expect(r.status, r.text.slice(0, 200)).toBe(200);
-    expect(r.body.records[0].fields.Many).toHaveLength(10_000);
-    // The quadratic version took 44 s on the audit's machine; linear work is well under a second there.
+    expect(r.body.records[0].fields.Many).toHaveLength(4_000);
+    // The quadratic version took 44 s for 10,000 on the audit's machine (a field now holds at most 5,000).
     expect(Date.now() - started).toBeLessThan(8_000);
     const schema = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
     const many = schema.body.tables
       .find((t: { id: string }) => t.id === tableId)
       .fields.find((f: { name: string }) => f.name === 'Many');
-    expect(many.options.choices).toHaveLength(10_000);
+    expect(many.options.choices).toHaveLength(4_000);
   });
 });
 

@@ -8,6 +8,7 @@ import { startLocalServer } from '../../support/local-server';
 import type { AnyReply, LocalServer } from '../../support/local-server';
 import { probing, stallAllowanceMs } from '../../support/probe';
 import { MAX_WRITE_RECOMPUTES } from '../../../server/store/records';
+import { MAX_SELECT_CHOICES } from '../../../server/store/field-options';
 
 let s: LocalServer;
 /** How long a probe may wait behind one request. */
@@ -500,5 +501,36 @@ describe('a large table whose records link to each other one way (a self-link: n
       ),
     );
     expect(r.status, r.text.slice(0, 300)).toBe(200);
+  });
+});
+
+describe('select choices', () => {
+  it('a field holds at most 5,000: more given are refused, and typecast adds none past it, keeping nothing of the write', async () => {
+    const made = await s.request('POST', `/v0/meta/bases/${s.baseId}/tables/Tasks/fields`, {
+      name: 'Many choices',
+      type: 'multipleSelects',
+      options: { choices: Array.from({ length: 50_000 }, (_, i) => ({ name: `c${i}` })) },
+    });
+    expect(made.status, made.text.slice(0, 300)).toBe(422);
+    expect(made.body.error.message).toContain(`at most ${MAX_SELECT_CHOICES} choices`);
+
+    const flood = (n: number, from = 0) =>
+      s.request('POST', `/v0/${s.baseId}/Tasks`, {
+        typecast: true,
+        records: [{ fields: { Name: 'tags', Tags: Array.from({ length: n }, (_, i) => `t${from + i}`) } }],
+      });
+    const refused = await flood(20_000);
+    expect(refused.status, refused.text.slice(0, 300)).toBe(422);
+    expect(refused.body.error.message).toContain(`has ${MAX_SELECT_CHOICES} choices`);
+    const schema = async () =>
+      (await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`)).body.tables
+        .find((t: { name: string }) => t.name === 'Tasks')
+        .fields.find((f: { name: string }) => f.name === 'Tags').options.choices.length as number;
+    const before = await schema();
+    expect(before).toBeLessThan(100);
+    // Up to the bound they are added, one write at a time.
+    await ok(flood(MAX_SELECT_CHOICES - before));
+    expect(await schema()).toBe(MAX_SELECT_CHOICES);
+    expect((await flood(1, MAX_SELECT_CHOICES)).status).toBe(422);
   });
 });
