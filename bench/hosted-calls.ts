@@ -28,6 +28,8 @@ const SLACK = 2;
 /** No request reached the proxy for this long: what the open and the scroll set going has ended. */
 const QUIET_MS = 3000;
 const WALK_TIMEOUT_MS = 600_000;
+/** A step that never ends (a grid that stops growing, requests that never stop) fails the run instead. */
+const GIVE_UP_MS = 120_000;
 
 const activeTable = 'section.td-table:not([hidden])';
 const firstRowPainted = `${activeTable} .ag-row[row-index="0"][row-id] .ag-cell[col-id="Name"]:not(:empty)`;
@@ -43,7 +45,9 @@ const scrollThousandRows = `(async () => {
   const scroller = [...table.querySelectorAll('.ag-root *')].find(
     (e) => e.scrollHeight > e.clientHeight + 1000 && getComputedStyle(e).overflowY !== 'hidden');
   const frame = () => new Promise((r) => requestAnimationFrame(r));
-  while (scroller.scrollTop < ${SCROLLED_ROWS * ROW_PX}) {
+  // The grid grows as its blocks arrive; a grid that stops growing ends the loop, and the run fails below.
+  const until = performance.now() + ${GIVE_UP_MS};
+  while (scroller.scrollTop < ${SCROLLED_ROWS * ROW_PX} && performance.now() < until) {
     scroller.scrollTop = Math.min(scroller.scrollTop + ${STEP_ROWS * ROW_PX}, ${SCROLLED_ROWS * ROW_PX});
     await frame();
   }
@@ -74,7 +78,10 @@ const totals = (r: Response<'budget.report'>): { calls: number; names: number } 
 async function untilQuiet(page: Page, log: readonly unknown[]): Promise<void> {
   let seen = log.length;
   let since = performance.now();
+  const until = since + GIVE_UP_MS;
   while (performance.now() - since < QUIET_MS) {
+    if (performance.now() > until)
+      throw new Error(`Requests never stopped: ${log.length} in all, still going after ${GIVE_UP_MS} ms.`);
     await page.waitForTimeout(250);
     if (log.length !== seen) [seen, since] = [log.length, performance.now()];
   }
@@ -115,7 +122,7 @@ async function openAndScroll(browser: Browser, consent: boolean): Promise<Spent>
     await question.getByText('Count the records of Tasks').waitFor({ timeout: 120_000 });
     await question.getByRole('button', { name: consent ? 'Go ahead' : 'Not now' }).click();
     const screenRows = (await page.evaluate(scrollThousandRows)) as number;
-    await page.locator(rowPainted(SCROLLED_ROWS)).waitFor({ timeout: 120_000 });
+    await page.locator(rowPainted(SCROLLED_ROWS)).waitFor({ timeout: GIVE_UP_MS });
     if (consent)
       await page
         .locator(`${activeTable} footer.td-status [data-testid="row-count"]`)
