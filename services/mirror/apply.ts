@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { MergeBase, oneWayLinksTo, withoutLinks } from './links';
-import type { Merged } from './merge';
+import type { Merged, WholeConflict } from './merge';
 import type { EngineContext } from './run';
 import { mirroredTables } from './run';
 import type { MirrorRow } from './store';
@@ -91,6 +91,13 @@ export function deletedHeldByConflicts(
       .filter((c) => c.kind === kind)
       .map((c) => c.recordId),
   );
+}
+
+/** The conflicts open over whole records (deleted on one side, changed on the other), by record. */
+export function wholeConflicts(ctx: EngineContext, m: MirrorRow): Map<string, WholeConflict> {
+  const out = new Map<string, WholeConflict>();
+  for (const c of ctx.store.conflicts(m.id)) if (c.kind !== 'cell') out.set(c.recordId, c.kind);
+  return out;
 }
 
 /**

@@ -22,7 +22,7 @@ import { LocalCopy } from './local';
 import { MirrorPull } from './pull';
 import { MirrorPush } from './push';
 import type { EngineContext, Run } from './run';
-import { mergeBase } from './apply';
+import { mergeBase, wholeConflicts } from './apply';
 import { linkIds, oneWayLinksTo, weave, withoutLinks } from './links';
 import { mirroredTables, withCell } from './run';
 import { nameOf } from '../links/names';
@@ -219,6 +219,7 @@ export class MirrorEngine implements Mirrors {
         unsentFiles: new Set(),
         relinked: new Set(),
         deleted: new Set(),
+        standing: wholeConflicts(this.ctx, mirror),
       };
       const out = await fn(run);
       mirror.state = 'ready';

@@ -40,9 +40,14 @@ function ownChange(table: TableSchema, pairs: LinkPairs, from: RecordData, to: R
   return !unchanged(cells, from, to) || addsLinks(pairs, table, from, to);
 }
 
+export type WholeConflict = 'deleted-remote' | 'deleted-local';
+
 /**
  * What a record's sides make of it as a whole: deleted on one side and changed on the other (a conflict), or
- * deleted here over an unchanged service (to delete there). Undefined otherwise.
+ * deleted here over an unchanged service (to delete there). Undefined otherwise. `standing`: the conflict
+ * that holds the record already. It stays one while the record is still deleted on one side only and there on
+ * the other, though the change that made it is gone (typed back, or a link to a record gone since): the user
+ * was shown it, and only the user lets either side go.
  */
 export function wholeRecord(
   table: TableSchema,
@@ -50,10 +55,17 @@ export function wholeRecord(
   base: RecordData | undefined,
   mine: RecordData | null | undefined,
   theirs: RecordData | null,
+  standing?: WholeConflict,
 ): 'deleted-remote' | 'deleted-local' | 'delete-remote' | undefined {
   if (base === undefined) return undefined;
-  if (theirs === null) return mine && ownChange(table, pairs, base, mine) ? 'deleted-remote' : undefined;
-  if (!mine) return ownChange(table, pairs, base, theirs) ? 'deleted-local' : 'delete-remote';
+  if (theirs === null)
+    return mine && (standing === 'deleted-remote' || ownChange(table, pairs, base, mine))
+      ? 'deleted-remote'
+      : undefined;
+  if (!mine)
+    return standing === 'deleted-local' || ownChange(table, pairs, base, theirs)
+      ? 'deleted-local'
+      : 'delete-remote';
   return undefined;
 }
 
@@ -75,6 +87,8 @@ export interface MergeContext {
    * service deleted over no change here is not: its links go with it.
    */
   deletedThere?: (id: string) => boolean;
+  /** The conflict over the whole record already open, if any (see wholeRecord). */
+  standing?: WholeConflict;
 }
 
 /**
@@ -109,6 +123,7 @@ export function mergeRecord(
     open = new Set(),
     deletedHeld = () => false,
     deletedThere = () => false,
+    standing,
   }: MergeContext = {},
 ): Merged {
   const none: Merged = { base: null, conflicts: [], send: {}, deleteRemote: false, links: new Map() };
@@ -136,7 +151,7 @@ export function mergeRecord(
     mine: m?.fields ?? null,
     theirs: t?.fields ?? null,
   });
-  const whole = wholeRecord(table, pairs, base, mine, theirs);
+  const whole = wholeRecord(table, pairs, base, mine, theirs, standing);
   if (whole === 'deleted-remote')
     return { ...none, base, conflicts: [record('deleted-remote', null, mine!)] };
   if (whole === 'deleted-local') return { ...none, base, conflicts: [record('deleted-local', theirs, null)] };

@@ -524,11 +524,15 @@ export class MirrorPull {
     for (const id of run.deleted) {
       const was = this.ctx.store.baseRecord(m.id, id);
       const mine = copy.get(id);
-      if (was && mine && wholeRecord(table, base.pairs, was, mine, null) === 'deleted-remote')
+      if (
+        was &&
+        mine &&
+        wholeRecord(table, base.pairs, was, mine, null, run.standing.get(id)) === 'deleted-remote'
+      )
         deletedThere.add(id);
     }
     for (const x of sides) {
-      const whole = wholeRecord(table, base.pairs, x.base, x.mine, x.theirs);
+      const whole = wholeRecord(table, base.pairs, x.base, x.mine, x.theirs, run.standing.get(x.id));
       if (whole === 'deleted-remote' || whole === 'deleted-local') held.add(x.id);
       if (whole === 'deleted-remote') deletedThere.add(x.id);
     }
@@ -541,6 +545,7 @@ export class MirrorPull {
         // A record deleted here is held out of one-way link cells too (the push settles it: see mergeRecord).
         deletedHeld: (id) => held.has(id),
         deletedThere: (id) => deletedThere.has(id),
+        standing: run.standing.get(x.id),
       }),
     }));
   }

@@ -112,6 +112,7 @@ export class MirrorPush {
           this.baseOf(m, id),
           w.copy.get(id) ?? null,
           w.theirs.get(id) ?? null,
+          run.standing.get(id),
         );
         if (whole) held.add(id);
         if (whole === 'deleted-local') deletedHeld.add(id);
@@ -138,6 +139,7 @@ export class MirrorPush {
             open: open(id),
             deletedHeld: (x) => deletedHeld.has(x),
             deletedThere: (x) => deletedThere.has(x),
+            standing: run.standing.get(id),
           },
         ),
       }));

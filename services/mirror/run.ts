@@ -6,6 +6,7 @@ import type { RecordTableClient } from '../../core/api/index';
 import type { FieldSchema, TableSchema } from '../../core/records/types';
 import type { MirrorDeps, MirrorProgress, SyncResult } from './index';
 import type { LocalCopy } from './local';
+import type { WholeConflict } from './merge';
 import type { MirrorRow, MirrorStore } from './store';
 
 export interface EngineContext {
@@ -52,6 +53,11 @@ export interface Run {
   relinked: Set<string>;
   /** Records deleted on one side and not yet on the other, as the pull found them (see MirrorPull). */
   deleted: Set<string>;
+  /**
+   * The conflicts over whole records open as the run starts, those the user may have seen (see wholeRecord):
+   * not one this run's pull makes and its push settles.
+   */
+  standing: ReadonlyMap<string, WholeConflict>;
 }
 
 export const tick = (run: Run, requests = 1) => {
