@@ -13,7 +13,7 @@ import { NUMERIC, sortExpression } from './list';
  * Types whose stored cell is a JSON string or absent: against a text literal, the formula's `=` is then string
  * equality (a blank equals ''), so two equal cells have equal sort keys.
  */
-const TEXT_CELLS: ReadonlySet<string> = new Set([
+export const TEXT_CELLS: ReadonlySet<string> = new Set([
   'singleLineText',
   'multilineText',
   'email',

@@ -9,12 +9,13 @@ import type { Blob } from '../files/store';
 import type { StoredAttachment } from '../files/attachments';
 import { fileNameProblem, isContentType } from '../../core/records/attachments';
 import { ServiceError, invalidValue } from '../errors';
-import type { Catalog, Table } from './catalog';
+import type { Catalog, Field, Table } from './catalog';
 import { KNOWN_TYPES } from './catalog';
 import type { Attachment } from './cells';
 import type { Db } from './db';
 import { mirrorCellProblem } from './mirror-cells';
-import { fromRow } from './records';
+import { retypedCell } from './retype';
+import { fromRow, linkSortKey } from './records';
 import type { RecordRow, RecordStore, StoredRecord } from './records';
 
 export interface MirrorFieldSpec {
@@ -92,6 +93,19 @@ function itemProblem(a: IncomingAttachment): string | undefined {
   if (a.type !== undefined && (typeof a.type !== 'string' || (a.type !== '' && !isContentType(a.type))))
     return `${JSON.stringify(a.type)} is no content type (type/subtype)`;
   return undefined;
+}
+
+/** A field as the catalog has it, from its row or its spec (only what a cell's conversion reads). */
+function asField(f: { id: string; name: string; type: string; options?: unknown }): Field {
+  const options = typeof f.options === 'string' ? (JSON.parse(f.options) as unknown) : f.options;
+  return {
+    id: f.id,
+    name: f.name,
+    type: f.type,
+    ...(typeof options === 'object' && options !== null
+      ? { options: options as Record<string, unknown> }
+      : {}),
+  };
 }
 
 const conflict = (message: string) => new ServiceError(422, 'INVALID_REQUEST_UNKNOWN', message);
@@ -264,7 +278,9 @@ export class MirrorWrites {
 
   private syncFields(tableId: string, fields: MirrorFieldSpec[]): void {
     const keep = new Set(fields.map((f) => f.id));
-    const old = this.db.prepare('SELECT id FROM fields WHERE table_id = ?').all(tableId) as { id: string }[];
+    const old = this.db
+      .prepare('SELECT id, name, type, options FROM fields WHERE table_id = ?')
+      .all(tableId) as { id: string; name: string; type: string; options: string | null }[];
     for (const { id } of old) {
       if (keep.has(id)) continue;
       this.db.prepare('DELETE FROM fields WHERE id = ?').run(id);
@@ -290,6 +306,36 @@ export class MirrorWrites {
         i,
       ),
     );
+    const was = new Map(old.map((f) => [f.id, f]));
+    for (const f of fields) {
+      const before = was.get(f.id);
+      if (before && before.type !== f.type) this.retype(tableId, asField(before), asField(f));
+    }
+  }
+
+  /**
+   * The cells of a field whose type changed, converted or cleared (see retype.ts), as the service did when it
+   * re-typed it; the records so changed are the mirror's writes (no local change), modified now.
+   */
+  private retype(tableId: string, from: Field, to: Field): void {
+    const path = `$."${from.id}"`;
+    const rows = this.sql(
+      'SELECT seq, data FROM records WHERE table_id = ? AND json_type(data, ?) IS NOT NULL',
+    ).all(tableId, path) as { seq: number; data: string }[];
+    const now = new Date().toISOString();
+    for (const row of rows) {
+      const data = JSON.parse(row.data) as Record<string, unknown>;
+      const value = retypedCell(from, to, data[from.id]);
+      if (value === undefined) delete data[from.id];
+      else data[from.id] = value;
+      delete data[linkSortKey(from.id)];
+      this.sql('UPDATE records SET modified_time = ?, data = ? WHERE seq = ?').run(
+        now,
+        JSON.stringify(data),
+        row.seq,
+      );
+      this.sql('INSERT OR REPLACE INTO mirror_marks (seq, modified_time) VALUES (?, ?)').run(row.seq, now);
+    }
   }
 
   private syncViews(tableId: string, views: MirrorViewSpec[]): void {

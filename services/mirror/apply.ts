@@ -107,7 +107,8 @@ export function wholeConflicts(ctx: EngineContext, m: MirrorRow): Map<string, Wh
 export function openCells(ctx: EngineContext, m: MirrorRow): (recordId: string) => ReadonlySet<string> {
   const byRecord = new Map<string, Set<string>>();
   for (const c of ctx.store.conflicts(m.id)) {
-    if (c.kind !== 'cell') continue;
+    // A change whose field the service no longer has as it was is listed apart: the cell merges afresh.
+    if (c.kind !== 'cell' || c.gone) continue;
     const cells = byRecord.get(c.recordId) ?? new Set<string>();
     cells.add(c.fieldId);
     byRecord.set(c.recordId, cells);

@@ -33,12 +33,23 @@ import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
 import { checkRemoteRecords } from './remote-records';
 import type { EngineContext, Run } from './run';
-import { mirroredTables, tick } from './run';
+import { mirroredTables, tick, withCell } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
 import { writableFields } from './values';
 import { ServiceError } from '../errors';
 import { LocalRefusal } from './local';
+
+/** The tables of `after` with fields that `before` had with another type: the fields' ids, by table. */
+function retyped(before: readonly TableSchema[], after: readonly TableSchema[]): Map<TableSchema, string[]> {
+  const out = new Map<TableSchema, string[]>();
+  for (const t of after) {
+    const was = new Map((before.find((x) => x.id === t.id)?.fields ?? []).map((f) => [f.id, f.type]));
+    const ids = t.fields.filter((f) => was.has(f.id) && was.get(f.id) !== f.type).map((f) => f.id);
+    if (ids.length > 0) out.set(t, ids);
+  }
+  return out;
+}
 
 type StagedRecord = ReturnType<EngineContext['store']['staged']>[number];
 
@@ -164,6 +175,7 @@ export class MirrorPull {
           ? `Field "${f.name}" is not copied: the field it links back to is not`
           : `Field "${f.name}" (${f.type}) is not copied: the local server has no such type`,
       );
+    if (claimed) for (const [table, ids] of retyped(m.schema, kept)) await this.rebase(run, table, ids);
     for (const t of m.schema) if (!kept.some((k) => k.id === t.id)) this.ctx.store.forgetTable(m.id, t.id);
     if (m.tableIds) m.tableIds = m.tableIds.filter((id) => kept.some((t) => t.id === id));
     // No longer pulled in full, before the new schema is saved: a run that fails before the table is read
@@ -225,6 +237,30 @@ export class MirrorPull {
     // of the next refresh covers).
     m.cursor = startedAt;
     this.ctx.store.saveMirror(m);
+  }
+
+  /**
+   * The fields `ids` of a table, re-typed on the service: the copy took the new type with its cells converted
+   * or cleared (as the service did), while the base still holds the old type's values, which a merge would
+   * take for a change on one side. Their unsent changes are kept as conflicts already (leaving.ts), so the
+   * base takes the copy's cells (the service's, for a record deleted here), and the table is read whole: each
+   * record then takes the service's cell, and one edited after this is a change in the new type.
+   */
+  private async rebase(run: Run, table: TableSchema, ids: readonly string[]): Promise<void> {
+    const m = run.mirror;
+    const base = this.ctx.store.baseRecords(m.id, table.id);
+    const copy = new Map((await this.ctx.local.records(m.sourceBaseId, table.id)).map((r) => [r.id, r]));
+    const absent = [...base.keys()].filter((id) => !copy.has(id));
+    const theirs = await readRemote(run, run.client.table(m.sourceBaseId, table.id), absent);
+    this.ctx.store.transaction(() => {
+      for (const [id, b] of base) {
+        const from = copy.get(id) ?? theirs.get(id);
+        let fields = b.fields;
+        for (const f of ids) fields = withCell(fields, f, from?.fields[f]);
+        this.ctx.store.setBase(m.id, table.id, { ...b, fields });
+      }
+      this.ctx.store.unmarkPulled(m.id, table.id);
+    });
   }
 
   /**
