@@ -297,13 +297,17 @@ export class MirrorEngine implements Mirrors {
     const all = new Map(this.store.conflicts(mirrorId).map((c) => [c.id, c]));
     let resolved = 0;
     let changed = 0;
-    // Each table of the copy read once, and kept as this loop writes it (two conflicts may share a record).
+    // Each table of the copy read once, and kept as this loop writes it (two conflicts may share a record);
+    // and as first read, what the user left: a record this loop wrote (the one-way cells of one whose deletion
+    // "theirs" took) was not edited since its conflict was listed.
     const copies = new Map<string, Map<string, RecordData>>();
+    const asRead = new Map<string, ReadonlyMap<string, RecordData>>();
     const copyOf = async (tableId: string) => {
       let copy = copies.get(tableId);
       if (!copy) {
         copy = new Map((await this.local.records(m.sourceBaseId, tableId)).map((x) => [x.id, x]));
         copies.set(tableId, copy);
+        asRead.set(tableId, new Map(copy));
       }
       return copy;
     };
@@ -331,7 +335,7 @@ export class MirrorEngine implements Mirrors {
       const was = this.store.baseRecord(m.id, c.recordId);
       const copy = (await copyOf(table.id)).get(c.recordId);
       const theirs = c.theirs as Record<string, unknown> | null;
-      if (r.choice !== 'mine' && editedSinceListed(c, table, copy)) {
+      if (r.choice !== 'mine' && editedSinceListed(c, table, asRead.get(table.id)?.get(c.recordId))) {
         changed++;
         continue;
       }

@@ -83,3 +83,26 @@ describe('a record deleted here, held by its conflict', () => {
     await c.settled();
   });
 });
+
+describe('two records the service deleted, the one edited here linked one way by the other', () => {
+  it('"take theirs" on both at once deletes both: the first taking its link out is no edit of the second', async () => {
+    const edited = (await c.remote('People').create({ Name: 'Edited', Age: 1 })).id;
+    const linker = (await c.remote('People').create({ Name: 'Linking' })).id;
+    await c.mirrors.sync(c.summary.id);
+    await c.copy('People').update(edited, { Age: 2 });
+    await c.copy('People').update(linker, { Manager: [edited] });
+    await c.remote('People').delete(edited);
+    await c.remote('People').delete(linker);
+    expect((await c.mirrors.sync(c.summary.id)).conflicts).toBe(2);
+    const open = await c.mirrors.conflicts(c.summary.id);
+    const of = (id: string) => open.find((x) => x.recordId === id)!.id;
+
+    const answer = await c.mirrors.resolve(c.summary.id, [
+      { conflictId: of(edited), choice: 'theirs' },
+      { conflictId: of(linker), choice: 'theirs' },
+    ]);
+    expect(answer).toEqual({ resolved: 2, changed: 0 });
+    await expect(c.copy('People').get(linker)).rejects.toThrow();
+    await c.settled();
+  });
+});
