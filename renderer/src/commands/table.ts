@@ -4,9 +4,12 @@
  * model), so a key is written in one place and the sheet cannot drift from what the keys do.
  *
  * Scopes, most specific first: `dialog` (a modal dialog or form holds the keyboard), `grid` (the focused grid,
- * no cell being edited), `tab` (the table tab in front) and `app` (anywhere).
+ * no cell being edited), `formula`, `find` and `goto` (typing in the formula bar, Find's field or Go to row's), `tabBar` (a tab of
+ * the tab bar has the focus), `tab` (the table tab in front) and `app` (anywhere). The page's listener asks
+ * `tab` and `app` (dispatch.ts) and the grid's asks `grid` (rows/grid-keys.ts); a field or a bar asks its own
+ * command with `isCommand` (match.ts), so its keys are written here and shown in titles and the sheet too.
  */
-export type Scope = 'dialog' | 'grid' | 'tab' | 'app';
+export type Scope = 'dialog' | 'grid' | 'formula' | 'find' | 'goto' | 'tabBar' | 'tab' | 'app';
 
 export interface Command {
   scope: Scope;
@@ -22,9 +25,21 @@ export const COMMANDS = {
   'app.previousTab': { scope: 'app', label: 'Previous tab', keys: ['Ctrl+Shift+Tab'] },
   'app.home': { scope: 'app', label: 'Home: connections and tables', keys: ['Mod+T'] },
 
+  'tabBar.close': { scope: 'tabBar', label: 'Close the focused tab', keys: ['Delete'] },
+
   'tab.find': { scope: 'tab', label: 'Find in view', keys: ['Mod+F'] },
   'tab.goto': { scope: 'tab', label: 'Go to row', keys: ['Mod+G'] },
   'tab.replace': { scope: 'tab', label: 'Find and replace', keys: ['Mod+H'] },
+
+  'formula.apply': { scope: 'formula', label: 'Apply the formula', keys: ['Enter'] },
+  'formula.revert': { scope: 'formula', label: 'Back to the formula applied', keys: ['Escape'] },
+  'formula.suggest': { scope: 'formula', label: 'Suggest fields and functions', keys: ['Ctrl+Space'] },
+
+  'find.next': { scope: 'find', label: 'Next match', keys: ['Enter'] },
+  'find.previous': { scope: 'find', label: 'Previous match', keys: ['Shift+Enter'] },
+  'find.close': { scope: 'find', label: 'Stop the search, or close Find', keys: ['Escape'] },
+
+  'goto.stop': { scope: 'goto', label: 'Stop going to the row', keys: ['Escape'] },
 
   'grid.undo': { scope: 'grid', label: 'Undo', keys: ['Mod+Z'] },
   'grid.redo': { scope: 'grid', label: 'Redo', keys: ['Mod+Shift+Z', 'Mod+Y'] },
@@ -92,11 +107,15 @@ export const COMMANDS = {
 
 export type CommandId = keyof typeof COMMANDS;
 
-export const SCOPES: readonly Scope[] = ['dialog', 'grid', 'tab', 'app'];
+export const SCOPES: readonly Scope[] = ['dialog', 'grid', 'formula', 'find', 'goto', 'tabBar', 'tab', 'app'];
 
 export const SCOPE_NAMES: Record<Scope, string> = {
   dialog: 'Dialogs and forms',
   grid: 'Grid',
+  formula: 'Formula bar',
+  find: 'Find',
+  goto: 'Go to row',
+  tabBar: 'Tab bar',
   tab: 'Table tab',
   app: 'Anywhere',
 };

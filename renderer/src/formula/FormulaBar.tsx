@@ -13,6 +13,8 @@ import { usePopover } from '../ui/useDismiss';
 import { highlight } from './highlight';
 import { FilterBuilder } from './builder/FilterBuilder';
 import type { BuilderFieldInfo } from './builder/drafts';
+import { isCommand } from '../commands/match';
+import { MAC, shortcutProps } from '../commands/shown';
 
 interface Props {
   fields: readonly FormulaField[];
@@ -166,13 +168,13 @@ export function FormulaBar({
         return;
       }
     }
-    if (e.key === ' ' && e.ctrlKey) {
+    if (isCommand('formula.suggest', e, MAC)) {
       e.preventDefault();
       setMenuOpen(true);
-    } else if (e.key === 'Enter' && !e.shiftKey) {
+    } else if (isCommand('formula.apply', e, MAC)) {
       e.preventDefault();
       apply(text);
-    } else if (e.key === 'Escape' && text !== applied) {
+    } else if (isCommand('formula.revert', e, MAC) && text !== applied) {
       // Back to the formula applied; Ctrl+Z brings the typing back.
       e.preventDefault();
       setMenuOpen(false);
@@ -268,7 +270,12 @@ export function FormulaBar({
             </ul>
           )}
         </div>
-        <button type="button" onClick={() => apply(text)} disabled={errors.length > 0} title="Apply (Enter)">
+        <button
+          type="button"
+          onClick={() => apply(text)}
+          disabled={errors.length > 0}
+          {...shortcutProps('formula.apply', 'Apply')}
+        >
           Apply
         </button>
         <button

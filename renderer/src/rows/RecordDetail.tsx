@@ -22,7 +22,7 @@ import { Attachments } from './attachments/Attachments';
 import { groupHeaderOf } from '../grid/group-rows';
 import { useModalFocus } from '../ui/useModalFocus';
 import { isCommand } from '../commands/match';
-import { MAC } from '../commands/shown';
+import { MAC, shortcutProps } from '../commands/shown';
 
 interface Props {
   editing: TableEditing;
@@ -273,16 +273,21 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
           </h2>
           <button
             type="button"
-            title="Previous record (Alt+↑)"
+            {...shortcutProps('dialog.previousRecord', 'Previous record')}
             disabled={!canStep(-1)}
             onClick={() => step(-1)}
           >
             Previous
           </button>
-          <button type="button" title="Next record (Alt+↓)" disabled={!canStep(1)} onClick={() => step(1)}>
+          <button
+            type="button"
+            {...shortcutProps('dialog.nextRecord', 'Next record')}
+            disabled={!canStep(1)}
+            onClick={() => step(1)}
+          >
             Next
           </button>
-          <button type="button" title="Close (Esc)" onClick={close}>
+          <button type="button" {...shortcutProps('dialog.close', 'Close')} onClick={close}>
             Close
           </button>
         </header>

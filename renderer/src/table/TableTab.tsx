@@ -24,7 +24,8 @@ import { linkedTableId } from '../links/names';
 import { MirrorBar } from '../offline/MirrorBar';
 import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import { useCommands } from '../commands/dispatch';
-import { shortcutProps } from '../commands/shown';
+import { MAC, shortcutProps } from '../commands/shown';
+import { isCommand } from '../commands/match';
 import { EditingFrame } from '../rows/EditingFrame';
 import { useTableEditing } from '../rows/useTableEditing';
 import { StatusBar } from '../status/StatusBar';
@@ -343,7 +344,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
             value={gotoRow}
             onChange={(e) => setGotoRow(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Escape' && goto.walk) cancelGoto();
+              if (isCommand('goto.stop', e, MAC) && goto.walk) cancelGoto();
             }}
           />
           <button type="submit" {...shortcutProps('tab.goto')}>

@@ -1,5 +1,7 @@
 import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import type { Tab } from './tabs';
+import { isCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 
 interface Props {
   tabs: readonly Tab[];
@@ -39,7 +41,7 @@ export function TabBar({ tabs, activeKey, onActivate, onClose }: Props) {
               }
               onClick={() => onActivate(t.key)}
               onAuxClick={(e) => e.button === 1 && onClose(t.key)}
-              onKeyDown={(e) => e.key === 'Delete' && onClose(t.key)}
+              onKeyDown={(e) => isCommand('tabBar.close', e, MAC) && onClose(t.key)}
             >
               {label}
             </button>

@@ -102,6 +102,25 @@ describe('matchCommand', () => {
     expect(matchCommand(key(' '), ['grid'], linux)).toBe('grid.open');
   });
 
+  it('leaves the keys of a field or bar that asks its own command to it, never the page or the grid', () => {
+    for (const k of [
+      key('Enter'),
+      key('Enter', { shiftKey: true }),
+      key('Escape'),
+      key('Delete'),
+      key(' ', { ctrlKey: true }),
+    ])
+      expect(matchCommand(k, ['tab', 'app'], linux), k.key).toBeUndefined();
+    expect(isCommand('find.next', key('Enter'), false)).toBe(true);
+    expect(isCommand('find.next', key('Enter', { shiftKey: true }), false)).toBe(false);
+    expect(isCommand('find.previous', key('Enter', { shiftKey: true }), false)).toBe(true);
+    expect(isCommand('formula.apply', key('Enter', { shiftKey: true }), false)).toBe(false);
+    expect(isCommand('formula.suggest', key(' ', { ctrlKey: true }), true)).toBe(true);
+    expect(isCommand('formula.suggest', key(' ', { metaKey: true }), true)).toBe(false);
+    expect(isCommand('tabBar.close', key('Delete'), false)).toBe(true);
+    expect(isCommand('goto.stop', key('Escape'), false)).toBe(true);
+  });
+
   it('tells a command by its keys whatever the scope', () => {
     expect(isCommand('grid.contextMenu', key('F10', { shiftKey: true }), false)).toBe(true);
     expect(isCommand('grid.contextMenu', key('ContextMenu'), false)).toBe(true);

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { plural } from '../../../../core/records/format';
 import type { useFind } from './useFind';
 import { isCommand } from '../../commands/match';
-import { MAC } from '../../commands/shown';
+import { MAC, titleOf } from '../../commands/shown';
 
 interface Props {
   find: ReturnType<typeof useFind>;
@@ -42,10 +42,15 @@ export function FindBar({ find, grouped, loaded }: Props) {
         value={find.text}
         onChange={(e) => find.setText(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') {
+          const step = isCommand('find.next', e, MAC)
+            ? 'next'
+            : isCommand('find.previous', e, MAC)
+              ? 'previous'
+              : undefined;
+          if (step) {
             e.preventDefault();
-            void find.step(e.shiftKey ? 'previous' : 'next');
-          } else if (isCommand('dialog.close', e, MAC)) {
+            void find.step(step);
+          } else if (isCommand('find.close', e, MAC)) {
             e.preventDefault();
             e.stopPropagation();
             if (find.busy) find.cancel();
@@ -65,7 +70,7 @@ export function FindBar({ find, grouped, loaded }: Props) {
         type="button"
         onClick={() => void find.step('previous')}
         disabled={grouped}
-        title={stepTitle ?? 'Previous match (Shift+Enter)'}
+        title={stepTitle ?? titleOf('find.previous')}
       >
         Previous
       </button>
@@ -73,11 +78,16 @@ export function FindBar({ find, grouped, loaded }: Props) {
         type="button"
         onClick={() => void find.step('next')}
         disabled={grouped}
-        title={stepTitle ?? 'Next match (Enter)'}
+        title={stepTitle ?? titleOf('find.next')}
       >
         Next
       </button>
-      <button type="button" onClick={find.close} aria-label="Close find" title="Close (Esc)">
+      <button
+        type="button"
+        onClick={find.close}
+        aria-label="Close find"
+        title={titleOf('find.close', 'Close')}
+      >
         ×
       </button>
       {find.busy && (
