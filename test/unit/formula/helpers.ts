@@ -1,4 +1,4 @@
-/** Shared fixtures for the formula tests: a small table, a record, and evaluation helpers. */
+/** Shared fixtures for the formula tests: a small table, a record, and functions that evaluate a formula over them. */
 import {
   compileFormula,
   toCellValue,
