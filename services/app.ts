@@ -173,6 +173,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     emit: events.emit,
     noteError: (id, message) => connections.noteError(id, message),
     metered: (id) => budget.meteredOf(id),
+    consent: budget.consent,
   });
   // Mirrors live in the embedded server; without it there is nothing to mirror into.
   const mirrorEngine = (embedded ?? Promise.reject(new ServiceError('not-found', NO_LOCAL_SERVER))).then(

@@ -37,6 +37,50 @@ export const COLD_START_EXTRA_MS = 150;
 
 const PRIORITY: Record<Priority, number> = { background: 0, visible: 5, interactive: 10 };
 
+/** How often the event loop is looked at while a throttle has requests waiting or out. */
+const LOOK_MS = 50;
+/** A look this much later than due means the loop was held: a busy machine, a long synchronous task. */
+export const LOOP_STALL_MS = 40;
+
+/**
+ * Watches the event loop while any throttle is busy. A request started before a stall may be written only
+ * when the loop runs again (fetch writes on a later turn), or be read late by a server sharing the process,
+ * so it reaches the service bunched against the starts that follow, which the throttle spaced from its start:
+ * one 429 at load average 10, starts 205 ms apart (issue 26). So a busy throttle is told when a stall ends
+ * and spaces its next start from then, as if that request had started there. A free loop costs nothing, and
+ * a throttle at the hosted latency (answers slow, loop idle) is not slowed.
+ */
+class LoopWatch {
+  readonly #listeners = new Set<(endedAt: number) => void>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Calls `listener` at the end of each stall from now on; returns the call that stops it. */
+  watch(listener: (endedAt: number) => void): () => void {
+    this.#listeners.add(listener);
+    if (this.#timer === undefined) this.#look();
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size > 0) return;
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    };
+  }
+
+  #look(): void {
+    const due = Date.now() + LOOK_MS;
+    this.#timer = setTimeout(() => {
+      const now = Date.now();
+      if (now - due >= LOOP_STALL_MS) for (const l of [...this.#listeners]) l(now);
+      if (this.#listeners.size > 0) this.#look();
+      else this.#timer = undefined;
+    }, LOOK_MS);
+    // Never what keeps a process alive: a throttle's own timers and requests do that while it is busy.
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+}
+
+const loopWatch = new LoopWatch();
+
 /**
  * Queue priority: interactive, then visible, then background; within each, a re-queued request goes before new
  * ones.
@@ -129,10 +173,16 @@ export class BaseScheduler {
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
   /** A start of this base waits for its token's gate: nothing else of the base may start meanwhile. */
   #atGate = false;
+  /** Stops watching the event loop; set while the base has requests waiting or out. */
+  #unwatch: (() => void) | undefined;
 
   constructor(spacingMs: number) {
     this.#spacingMs = spacingMs;
     this.#queue = new PQueue({ intervalCap: 1, interval: spacingMs, strict: true });
+    this.#queue.on('idle', () => {
+      this.#unwatch?.();
+      this.#unwatch = undefined;
+    });
   }
 
   /**
@@ -143,6 +193,7 @@ export class BaseScheduler {
    * `gate`, the token's limit across bases, is passed per request: two keys may reach one base.
    */
   run<T>(task: () => Promise<T>, priority: number, signal?: AbortSignal, gate?: TokenGate): Promise<T> {
+    this.#unwatch ??= loopWatch.watch((endedAt) => this.#afterStall(endedAt));
     const whileQueued = new AbortController();
     const abort = () => whileQueued.abort(signal?.reason);
     if (signal?.aborted) abort();
@@ -205,6 +256,14 @@ export class BaseScheduler {
       },
       Math.max(0, until - Date.now()),
     );
+  }
+
+  /**
+   * The event loop was held until `endedAt`: a request started within the last second may reach the service
+   * only now, so the next start keeps the spacing from here (see LoopWatch).
+   */
+  #afterStall(endedAt: number): void {
+    if (endedAt - this.#lastStart < 1000) this.#holdUntil(endedAt + this.#spacingMs);
   }
 
   /** An answer came `ms` after its request started (the requester tells: only it sees the answer). */

@@ -106,6 +106,8 @@ export const replaceEvents = {
     /** Sending: the records the plan changes. */
     total: z.number().int().optional(),
     state: progressState,
+    /** The API calls question is open: nothing is read (or sent) until the user answers it. */
+    waiting: z.boolean().optional(),
     error: channelErrorSchema.optional(),
   }),
 } as const;

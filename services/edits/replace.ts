@@ -189,11 +189,14 @@ export class Replaces {
       mark = this.queue.mark();
       // The walk is a call per 100 records read (the whole view, where the field's text in a formula differs
       // from what replace reads): on a limited plan it says so first, and a no reads nothing (issue 26).
-      if (searched.length > 0 && !(await this.readingAgreed(req, controller.signal)))
+      // The dialog says it waits for the answer, not "Reading: 0 so far".
+      const asked = () => progress(0, 'running', { waiting: true });
+      if (searched.length > 0 && !(await this.readingAgreed(req, controller.signal, asked)))
         throw new ServiceError(
           'invalid-request',
           'Nothing was read: reading the records for Replace all was not agreed to (the API calls question).',
         );
+      progress(0, 'running');
       const table = await this.tableFor(req.target);
       const candidates = candidateFormula(replacer, searched);
       const fields = [
@@ -275,7 +278,16 @@ export class Replaces {
     plan.controller = controller;
     const total = plan.records.length;
     if (plan.agreed !== true) {
-      plan.agreed = await this.writesAgreed(plan, controller.signal).catch((e: unknown) => {
+      const asked = () =>
+        this.emit('replace.progress', {
+          replaceId,
+          phase: 'sending',
+          done: plan.handed,
+          total,
+          state: 'running',
+          waiting: true,
+        });
+      plan.agreed = await this.writesAgreed(plan, controller.signal, asked).catch((e: unknown) => {
         plan.controller = undefined;
         throw e;
       });
@@ -294,6 +306,8 @@ export class Replaces {
     let settled = plan.handed;
     const progress = (state: 'running' | 'done' | 'stopped' | 'failed') =>
       this.emit('replace.progress', { replaceId, phase: 'sending', done: settled, total, state });
+    // Sending from now on (a question answered yes no longer waits).
+    progress('running');
     // Batches acknowledged after the run ended are not news of this run.
     const running = () => plan.controller === controller;
     const outstanding = new Set<Promise<void>>();
@@ -348,7 +362,7 @@ export class Replaces {
   }
 
   /** The preview's walk on a limited plan: the selected ids 100 a call, or the view where its size is known. */
-  private readingAgreed(req: ReplaceRequest, signal: AbortSignal): Promise<boolean> {
+  private readingAgreed(req: ReplaceRequest, signal: AbortSignal, asked: () => void): Promise<boolean> {
     if (this.consent === undefined) return Promise.resolve(true);
     const { connectionId, baseId, table } = req.target;
     const ids = req.recordIds === undefined ? undefined : new Set(req.recordIds).size;
@@ -367,11 +381,12 @@ export class Replaces {
         ids === undefined ? this.walkCalls?.(req.target, req.query) : Math.ceil(ids / RECORDS_PER_CALL),
       ),
       signal,
+      asked,
     });
   }
 
   /** Apply's writes on a limited plan: one PATCH per 10 records changed, the preview's `requests`. */
-  private writesAgreed(plan: Plan, signal: AbortSignal): Promise<boolean> {
+  private writesAgreed(plan: Plan, signal: AbortSignal, asked: () => void): Promise<boolean> {
     if (this.consent === undefined) return Promise.resolve(true);
     const { connectionId, baseId, table } = plan.target;
     const records = plan.records.length - plan.handed;
@@ -382,6 +397,7 @@ export class Replaces {
       subject: `Replace all in ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'} of ${table}: write the changes, 10 records a call`,
       calls: Math.ceil(records / BATCH_SIZE),
       signal,
+      asked,
     });
   }
 

@@ -1,5 +1,6 @@
 /** The link features bound to their channels: names, search, names to ids, and one record of a table. */
 import type { RecordTableClient } from '../../core/api/index';
+import type { Consent } from '../budget/budget';
 import type { EventPayload } from '../../core/contract';
 import type { linkChannels } from '../../core/contract/links';
 import type { Handlers } from '../dispatch';
@@ -16,6 +17,8 @@ export interface LinkServicesOptions {
   noteError: (connectionId: string, message: string) => void;
   /** Whether a connection's calls are counted against an allowance (the request budget). */
   metered?: (connectionId: string) => Promise<boolean>;
+  /** The request budget's word on a read of many names at once (see names.ts). */
+  consent?: Consent;
 }
 
 type EditTarget = EventPayload<'edits.saved'>['target'];
@@ -28,6 +31,7 @@ export function createLinkServices(options: LinkServicesOptions) {
       options.emit('links.renamed', { baseId: ref.baseId, tableId: ref.tableId, names: renamed }),
     options.noteError,
     options.metered,
+    options.consent,
   );
   /** Edit events name tables as the view did (by name or id); the cache knows them by id. */
   const refOf = async (target: EditTarget): Promise<TableRef | undefined> => {

@@ -13,8 +13,15 @@
  * rows scrolled past name the same few records again and again, and by ids each page of rows cost a call for
  * the one or two it had not seen (issue 26: 11 calls of names for 11 pages of Tasks, 3 this way). Ids those
  * pages did not hold (a larger table, a record made since) are read by ids as before.
+ *
+ * Names cost calls of a hosted workspace's monthly allowance, a call per 100. The names of the rows a screen
+ * shows are part of what the user asked to see, so they never ask; a read of more than NAMES_UNASKED at once
+ * (a form's list of thousands of links) asks the request budget first with its calls, and a no leaves them
+ * unnamed (issue 26).
  */
+import { MAX_IDS_PER_REQUEST } from '../../core/api/by-ids';
 import type { RecordData } from '../../core/records/types';
+import type { Consent } from '../budget/budget';
 import type { LinkedTable, LinkedTables, TableRef } from './tables';
 
 /** How long ids are gathered before a batch goes out: the grid asks for several blocks at once. */
@@ -27,6 +34,12 @@ const MAX_CACHED = 50_000;
 export const SWEEP_PAGES = 3;
 
 export const UNNAMED = 'Unnamed record';
+
+/**
+ * Names read at once without asking: 10 calls. A page of 100 rows with a few links each, or a screen's blocks
+ * together, name fewer; more is a walk through someone's thousands of links.
+ */
+export const NAMES_UNASKED = 1000;
 
 interface TableNames {
   /** A name, or null for an id the service does not know (a deleted record). */
@@ -51,6 +64,8 @@ export class LinkNames {
     private readonly onError: (connectionId: string, message: string) => void,
     /** Whether a connection's calls are counted against an allowance (then tables are read whole first). */
     private readonly metered: (connectionId: string) => Promise<boolean> = async () => false,
+    /** The request budget's word on a read of many names; without it, always yes. */
+    private readonly consent?: Consent,
   ) {}
 
   /** The names of `ids` in a table; ids it has no record for are left out. */
@@ -140,6 +155,10 @@ export class LinkNames {
     try {
       if (ids.length === 0) return;
       const linked: LinkedTable = await this.linked.table(ref);
+      if (!(await this.agreed(ref, linked.name, ids.length))) {
+        this.onError(ref.connectionId, unnamedMessage(ids, 'their API calls were not agreed to'));
+        return;
+      }
       const { read, unread, error } = await linked.byIds(ids);
       for (const [id, name] of read) table.names.set(id, name === null ? null : nameOf(name));
       if (unread.length > 0) this.onError(ref.connectionId, unnamedMessage(unread, error));
@@ -148,6 +167,18 @@ export class LinkNames {
     } finally {
       for (const id of all) table.waiting.delete(id);
     }
+  }
+
+  /** Whether the names of `count` records may be read: up to NAMES_UNASKED unasked, more ask the budget. */
+  private async agreed(ref: TableRef, table: string, count: number): Promise<boolean> {
+    if (this.consent === undefined || count <= NAMES_UNASKED) return true;
+    return this.consent({
+      connectionId: ref.connectionId,
+      baseId: ref.baseId,
+      purpose: 'names',
+      subject: `Show the names of ${count.toLocaleString('en-US')} linked records of ${table}`,
+      calls: Math.ceil(count / MAX_IDS_PER_REQUEST),
+    });
   }
 }
 

@@ -33,6 +33,8 @@ export interface ByIds {
 }
 
 export interface LinkedTable {
+  /** The table's name, as questions about its names say it. */
+  name: string;
   primary: string;
   /** The primary values of the records among `ids`, through the client's reader by ids. */
   byIds(ids: readonly string[]): Promise<ByIds>;
@@ -69,11 +71,11 @@ export class LinkedTables {
         `The base ${ref.baseId} has no table ${ref.tableId} in its schema.`,
       );
     const table = (await this.clientFor(ref.connectionId)).table(ref.baseId, schema.id);
-    return linkedTable(table, primary);
+    return linkedTable(table, schema.name, primary);
   }
 }
 
-function linkedTable(table: TableClient, primary: string): LinkedTable {
+function linkedTable(table: TableClient, name: string, primary: string): LinkedTable {
   const list = (formula: string | undefined, priority: 'interactive' | 'visible', offset?: string) =>
     table.listPage({
       ...AS_TEXT,
@@ -84,6 +86,7 @@ function linkedTable(table: TableClient, primary: string): LinkedTable {
       ...(offset === undefined ? {} : { offset }),
     });
   return {
+    name,
     primary,
     async byIds(ids) {
       const distinct = [...new Set(ids)];

@@ -105,6 +105,24 @@ describe('BaseScheduler', () => {
     expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(40 + COLD_START_EXTRA_MS - 5);
   });
 
+  it('spaces the next start from the end of a stall of the event loop, not from the start before it', async () => {
+    const s = new BaseScheduler(300);
+    const task = async () => undefined;
+    // Past the cold start's hold.
+    await Promise.all([s.run(task, 0), s.run(task, 0)]);
+    let stallEnded = 0;
+    const held = s.run(async () => {
+      // The loop is held 150 ms just after this start: its request may reach the service only at the end.
+      const until = Date.now() + 150;
+      while (Date.now() < until);
+      stallEnded = Date.now();
+    }, 0);
+    let next = 0;
+    await Promise.all([held, s.run(async () => void (next = Date.now()), 0)]);
+    // A lower bound only: a loaded machine can only start it later.
+    expect(next - stallEnded).toBeGreaterThanOrEqual(300 - 5);
+  });
+
   it('a 429 pause set while a cold start holds the queue lasts its whole length', async () => {
     const s = new BaseScheduler(10);
     await s.run(async () => undefined, 0);

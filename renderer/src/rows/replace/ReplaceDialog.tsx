@@ -217,12 +217,19 @@ export function ReplaceDialog({ context, onClose }: { context: ReplaceContext; o
         </p>
       )}
       {phase.kind === 'reading' && (
-        <p role="status">
-          Reading the records that may match: {(progress?.done ?? 0).toLocaleString()} so far…
+        <p role="status" data-testid="replace-reading">
+          {progress?.waiting
+            ? 'Waiting for your answer to the API calls question above: nothing is read until then.'
+            : `Reading the records that may match: ${(progress?.done ?? 0).toLocaleString()} so far…`}
         </p>
       )}
       {shown && <PreviewLists preview={shown} />}
-      {phase.kind === 'sending' && (
+      {phase.kind === 'sending' && progress?.phase === 'sending' && progress.waiting && (
+        <p role="status" data-testid="replace-status">
+          Waiting for your answer to the API calls question above: nothing is sent until then.
+        </p>
+      )}
+      {phase.kind === 'sending' && !(progress?.phase === 'sending' && progress.waiting) && (
         <div role="status" data-testid="replace-status">
           Replacing: {(progress?.phase === 'sending' ? progress.done : 0).toLocaleString()} of{' '}
           {plural(shown?.recordCount ?? 0, 'record')} saved
