@@ -266,6 +266,10 @@ export async function startFaultProxy(
       res.end(`fault proxy failed: ${String(e)}`);
     });
   });
+  // Idle connections are kept as long as the server behind keeps them (Fastify's 72 s), not Node's 5 s: with
+  // 5 s, a loaded machine's late timers let fetch reuse a socket the proxy was closing, and a create sent on
+  // it never arrived, yet could only be reported as "may or may not" (seen in CI at load 25).
+  server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
