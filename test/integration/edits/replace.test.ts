@@ -265,3 +265,61 @@ describe('a cell edited between the preview and Apply', () => {
     });
   });
 });
+
+describe('a replace of more than 500 changes', () => {
+  it('lists the first 500 in the preview, counts them all, and applies every one of them', async () => {
+    h = await startHarness();
+    const tasks = await seedAlpha(h, 260);
+    const target = h.target('Tasks');
+    const preview = await h.call('replace.preview', {
+      replaceId: 'big',
+      target,
+      query: {},
+      fields: FIELDS,
+      primaryField: 'Name',
+      spec: { find: 'alpha', replacement: 'omega' },
+    });
+    // Two cells of each of 260 records: 520 changes, of which the preview lists exactly 500.
+    expect(preview).toMatchObject({ recordCount: 260, changeCount: 520, refusedCount: 0, requests: 26 });
+    expect(preview.changes).toHaveLength(500);
+    expect(new Set(preview.changes.map((c) => `${c.recordId}/${c.field}`)).size).toBe(500);
+    expect(preview.changes.at(-1)).toMatchObject({ before: 'note alpha 249', after: 'note omega 249' });
+
+    const applied = await h.call('replace.apply', { replaceId: 'big' });
+    expect(applied).toMatchObject({ state: 'done', sentCount: 260, skippedCount: 0, left: 0 });
+    await settled(h);
+    const after = await h.snapshot('Tasks');
+    tasks.forEach((t, i) => {
+      expect([after.get(t.id)!.fields.Name, after.get(t.id)!.fields.Notes]).toEqual([
+        `omega ${i}`,
+        `note omega ${i}`,
+      ]);
+    });
+    expect((await h.call('history.state', { target })).undoLabel).toBe('Undo edit of 260 records');
+  });
+
+  it('lists the first 500 refusals and counts them all, and sends none of them', async () => {
+    h = await startHarness();
+    const tasks = (await h.reader('Tasks').all({ fields: ['Name'] })).slice(0, 260);
+    for (let i = 0; i < tasks.length; i += 10)
+      await h
+        .reader('Tasks')
+        .updateMany(tasks.slice(i, i + 10).map((t) => ({ id: t.id, fields: { Points: 17, Budget: 17 } })));
+    const mark = h.seen.length;
+    const preview = await h.call('replace.preview', {
+      replaceId: 'refused',
+      target: h.target('Tasks'),
+      query: { formula: '{Points} = 17' },
+      fields: [
+        { name: 'Points', type: 'number' },
+        { name: 'Budget', type: 'currency' },
+      ],
+      spec: { find: '17', replacement: 'seventeen' },
+    });
+    expect(preview).toMatchObject({ recordCount: 0, changeCount: 0, refusedCount: 520 });
+    expect(preview.refused).toHaveLength(500);
+    expect(preview.refused[0]).toMatchObject({ before: '17', after: 'seventeen' });
+    await h.call('replace.apply', { replaceId: 'refused' });
+    expect(patchesSince(h, mark)).toHaveLength(0);
+  });
+});

@@ -154,9 +154,10 @@ describe('a refresh', () => {
   });
 
   it("brings an edit made just after a sync, whose time on the service's clock is before the sync began", async () => {
-    // This computer's clock 5 s ahead of the service's: the edit's LAST_MODIFIED_TIME() is earlier than the
-    // time the last pull started by this clock, and only the refresh's overlap (60 s by default) reaches it.
-    const ahead = h.mirrors({ now: () => Date.now() + 5000, refreshOverlapMs: undefined });
+    // This computer's clock 55 s ahead of the service's: the edit's LAST_MODIFIED_TIME() is earlier than the
+    // time the last pull started by this clock, and only the refresh's overlap (60 s by default) reaches it; a
+    // shorter default overlap misses it.
+    const ahead = h.mirrors({ now: () => Date.now() + 55_000, refreshOverlapMs: undefined });
     await ahead.sync(summary.id);
     const [person] = await allRecords(h.hostedClient, h.baseId, 'People');
     await h.hostedClient.table(h.baseId, 'People').update(person!.id, { Notes: 'just after the sync' });
