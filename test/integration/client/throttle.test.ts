@@ -118,6 +118,20 @@ describe('the throttle of a base', () => {
     expect(client.stats(h.baseId)).toMatchObject({ queued: 0, inFlight: 0 });
   });
 
+  it('paces a base 205 ms apart by default: 5 requests/s, and 5 ms for arrivals bunched on the way', async () => {
+    const paced = async (opts: { requestsPerSecond?: number }) => {
+      const schedulers = new SchedulerRegistry();
+      await h
+        .client({ schedulers, ...opts })
+        .table(h.baseId, a.table)
+        .listPage({ pageSize: 1 });
+      // The first client of a base sets its spacing; asked again, the registry gives that base's throttle.
+      return schedulers.get(h.proxy.url, h.baseId, 1).pace().spacingMs;
+    };
+    expect(await paced({})).toBe(205);
+    expect(await paced({ requestsPerSecond: 20 })).toBe(55);
+  });
+
   it('shares one throttle between two clients of one registry (two connections to one base)', async () => {
     const schedulers = new SchedulerRegistry();
     const one = h.client({ schedulers }).table(h.baseId, a.table);

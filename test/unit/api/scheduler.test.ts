@@ -191,3 +191,29 @@ describe('BaseScheduler behind a token gate', () => {
     expect(Math.min(...gaps(starts))).toBeGreaterThanOrEqual(170);
   });
 });
+
+describe('a base paused twice', () => {
+  it('keeps the longer pause: a shorter one set meanwhile does not let work start early', async () => {
+    vi.useFakeTimers();
+    try {
+      const s = new BaseScheduler(10);
+      const long = s.pauseFor(30_000);
+      expect(s.pauseFor(1_000)).toBe(long);
+      expect(s.stats().pausedUntil).toBe(long);
+      let started = false;
+      const job = s.run(async () => void (started = true), 0);
+      await vi.advanceTimersByTimeAsync(29_000);
+      expect(started).toBe(false);
+      // A longer pause set later does extend it.
+      const longer = s.pauseFor(5_000);
+      expect(longer).toBeGreaterThan(long);
+      await vi.advanceTimersByTimeAsync(4_000);
+      expect(started).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_100);
+      await job;
+      expect(started).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
