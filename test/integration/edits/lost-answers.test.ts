@@ -3,7 +3,10 @@
  * created while they may have arrived) and adopted when found, before the user is asked anything; deletes
  * are journaled like creates, so one the app did not finish goes on at the next start, or is listed.
  */
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { journalDir } from '../../../services/edits';
 import { harnessPerTest } from './harness';
 import type { Harness } from './harness';
 
@@ -84,6 +87,38 @@ describe('a create whose answer was lost', () => {
       }),
     ]);
     expect(await named(again, 'made while stopping')).toHaveLength(1);
+  });
+});
+
+describe('a create whose answer did not come in time', () => {
+  it('is looked for like a lost one, found and adopted: its request may have been taken', async () => {
+    const h = await start({ proxy: true, client: { timeoutMs: 1500 } });
+    const target = h.target('Tasks');
+    // The service makes the record; its answer comes after the client gave up waiting.
+    h.proxy!.inject({ type: 'delay', ms: 10_000, after: 'response' }, { match: (r) => r.method === 'POST' });
+    const result = await h.call('records.create', { target, records: [{ fields: { Name: 'slow answer' } }] });
+    expect(result.failed).toEqual([]);
+    expect(result.created.map((r) => r.fields.Name)).toEqual(['slow answer']);
+    expect(await named(h, 'slow answer')).toHaveLength(1);
+    expect((await h.call('edits.status', {})).uncertainCreates).toEqual([]);
+  });
+
+  it('is found though this computer’s clock is ahead of the service’s, within a minute', async () => {
+    const h = await start();
+    const target = h.target('Tasks');
+    // The records were made on the service, and the app stopped before it heard; its clock 40 s ahead.
+    const [made] = await h.reader('Tasks').createMany([{ Name: 'clock ahead' }]);
+    const at = Date.parse(made!.createdTime) + 40_000;
+    await h.kill();
+    const line = { t: 'create', id: 'create-clock-ahead', at, target, records: [{ Name: 'clock ahead' }] };
+    await appendFile(join(journalDir(h.userDataDir), 'journal.jsonl'), JSON.stringify(line) + '\n');
+    const again = await start({ restartOf: h });
+    await expect
+      .poll(async () => (await again.call('edits.status', {})).uncertainCreates, { timeout: 10_000 })
+      .toEqual([]);
+    expect(again.eventsOf('records.created')).toEqual([
+      expect.objectContaining({ records: [expect.objectContaining({ id: made!.id })] }),
+    ]);
   });
 });
 

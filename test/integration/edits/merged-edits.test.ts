@@ -153,4 +153,45 @@ describe('two edits of one cell merged in the queue', () => {
     expect(h.patches()).toHaveLength(1);
     expect((await h.snapshot('Tasks')).get(rec.id)?.fields.Status).toBe(status);
   });
+
+  it('a cell cleared while its older value was out is not shown with that value when the answer comes', async () => {
+    const h = await start({ proxy: true });
+    const rec = await firstTask(h);
+    const target = h.target('Tasks');
+    h.proxy!.inject(
+      { type: 'answer', answer: (res) => held.push(res) },
+      { match: (r) => r.method === 'PATCH' },
+    );
+    await h.parts.queue.edit(target, [{ recordId: rec.id, fields: { Name: 'older', Points: 1 } }]);
+    h.parts.queue.sendNow();
+    await until(() => held.length === 1);
+    await h.parts.queue.edit(target, [{ recordId: rec.id, fields: { Name: null } }]);
+    // The service's answer to the first request: the record with the older value.
+    const answered = { ...rec, fields: { ...rec.fields, Name: 'older', Points: 1 } };
+    held[0]!
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ records: [answered] }));
+    await h.parts.queue.whenIdle();
+    const [first] = h.eventsOf('edits.saved');
+    expect(first!.editedSince).toEqual(['Name']);
+    expect(first!.record.fields.Points).toBe(1);
+    expect(first!.record.fields).not.toHaveProperty('Name');
+    expect((await h.snapshot('Tasks')).get(rec.id)?.fields.Name).toBeUndefined();
+  });
+});
+
+describe('edits of many records at once', () => {
+  it('go 10 records a request: 25 records edited in one call are 3 PATCH requests', async () => {
+    const h = await start();
+    const tasks = (await h.reader('Tasks').listPage({ pageSize: 25 })).records;
+    const target = h.target('Tasks');
+    await h.parts.queue.edit(
+      target,
+      tasks.map((t, i) => ({ recordId: t.id, fields: { Points: i } })),
+    );
+    await h.parts.queue.whenIdle();
+    expect(h.patches()).toHaveLength(3);
+    const after = await h.snapshot('Tasks');
+    tasks.forEach((t, i) => expect(after.get(t.id)?.fields.Points).toBe(i));
+  });
 });
