@@ -14,6 +14,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config';
 import type { Response } from '../core/contract';
 import { launchTestDoor } from '../test/e2e/door';
 import { startFaultProxy } from '../test/support/fault-proxy';
+import { activeTable, rowPainted, untilQuiet } from './app-screen';
 import type { BenchResult } from './result';
 
 const ROWS = 50_000;
@@ -31,10 +32,7 @@ const WALK_TIMEOUT_MS = 600_000;
 /** A step that never ends (a grid that stops growing, requests that never stop) fails the run instead. */
 const GIVE_UP_MS = 120_000;
 
-const activeTable = 'section.td-table:not([hidden])';
 const firstRowPainted = `${activeTable} .ag-row[row-index="0"][row-id] .ag-cell[col-id="Name"]:not(:empty)`;
-const rowPainted = (index: number) =>
-  `${activeTable} .ag-row[row-index="${index}"][row-id^="rec"] .ag-cell[col-id="Name"]:not(:empty)`;
 
 /**
  * In the page: scrolls the grid from the top by STEP_ROWS a frame until row SCROLLED_ROWS is at the top, and
@@ -75,16 +73,10 @@ const totals = (r: Response<'budget.report'>): { calls: number; names: number } 
   names: r.scopes.reduce((n, s) => n + (s.purposes.names ?? 0), 0),
 });
 
-async function untilQuiet(page: Page, log: readonly unknown[]): Promise<void> {
-  let seen = log.length;
-  let since = performance.now();
-  const until = since + GIVE_UP_MS;
-  while (performance.now() - since < QUIET_MS) {
-    if (performance.now() > until)
-      throw new Error(`Requests never stopped: ${log.length} in all, still going after ${GIVE_UP_MS} ms.`);
-    await page.waitForTimeout(250);
-    if (log.length !== seen) [seen, since] = [log.length, performance.now()];
-  }
+/** Waits for QUIET_MS without a request at the proxy; requests that never stop fail the run. */
+async function untilProxyQuiet(page: Page, log: readonly unknown[]): Promise<void> {
+  if (!(await untilQuiet(page, log, QUIET_MS, GIVE_UP_MS)))
+    throw new Error(`Requests never stopped: ${log.length} in all, still going after ${GIVE_UP_MS} ms.`);
 }
 
 /** One fresh app and proxy: open Tasks, answer the count's question, scroll 1,000 rows, count the calls. */
@@ -113,7 +105,7 @@ async function openAndScroll(browser: Browser, consent: boolean): Promise<Spent>
     await page.getByRole('navigation', { name: 'Connections' }).getByRole('button', { name: HOSTED }).click();
     const tasks = page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' });
     await tasks.waitFor();
-    await untilQuiet(page, proxy.log);
+    await untilProxyQuiet(page, proxy.log);
     const before = proxy.log.length;
     const budgetBefore = totals(await app.services.handlers['budget.report']({}));
     await tasks.click();
@@ -128,7 +120,7 @@ async function openAndScroll(browser: Browser, consent: boolean): Promise<Spent>
         .locator(`${activeTable} footer.td-status [data-testid="row-count"]`)
         .getByText(`${ROWS.toLocaleString('en-US')} records`, { exact: true })
         .waitFor({ timeout: WALK_TIMEOUT_MS });
-    await untilQuiet(page, proxy.log);
+    await untilProxyQuiet(page, proxy.log);
 
     const status = await app.services.handlers['budget.status']({ connectionId: connection.id, baseId });
     if (status.plan !== 'team' || !status.metered)

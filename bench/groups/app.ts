@@ -43,6 +43,7 @@ import { build } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config';
 import { launchProxiedDoor, openTestDoor } from '../../test/e2e/door';
 import type { TestDoor } from '../../test/e2e/door';
+import { activeTable, rowPainted, untilQuiet } from '../app-screen';
 import type { BareGridSetup } from '../bare-grid/setup';
 import type { BenchResult } from '../result';
 import { median } from '../stats';
@@ -53,7 +54,6 @@ const SCROLL_FRAMES = 500;
 /** Ten rows of 32 px per frame: 600 rows a second at 60 frames a second. */
 const SCROLL_STEP_PX = 320;
 
-const activeTable = 'section.td-table:not([hidden])';
 /** Tasks' links name records of two tables: People (Assignee) and Teams (the Team lookup). */
 const LINKED_TABLES = 2;
 /** The names of a first page's links are shown within this of its rows. */
@@ -127,8 +127,6 @@ async function goToLastRow(page: Page): Promise<void> {
 }
 
 const groupHeader = `${activeTable} .td-group-row`;
-const rowPainted = (index: number) =>
-  `${activeTable} .ag-row[row-index="${index}"][row-id^="rec"] .ag-cell[col-id="Name"]:not(:empty)`;
 
 /** Milliseconds from `act` to `selector` on screen. */
 async function timed(page: Page, act: () => Promise<void>, selector: string): Promise<number> {
@@ -311,25 +309,13 @@ async function scrollFigures(
   };
 }
 
-/** The server saw no request for this long: the first pass's pages have all landed. */
+/**
+ * The server saw no request for this long: the first pass's pages have all landed (at 5 requests/s they came
+ * in after a fixed wait, so the timed pass counted rows painted for the first time).
+ */
 const QUIET_MS = 1500;
 /** A grid that keeps asking is measured anyway after this long (and its pages then land in the timed pass). */
 const QUIET_CAP_MS = 30_000;
-
-/**
- * Waits until the server has seen no request for QUIET_MS. At 5 requests/s the first pass asks for its 50 pages
- * faster than they are served, so after a fixed second's wait they were still landing in the timed pass, which
- * was then not a scroll through loaded rows (its p95 counted the rows' first paint).
- */
-async function untilQuiet(page: Page, requests: readonly unknown[]): Promise<void> {
-  const started = performance.now();
-  let seen = requests.length;
-  let since = performance.now();
-  while (performance.now() - since < QUIET_MS && performance.now() - started < QUIET_CAP_MS) {
-    await page.waitForTimeout(100);
-    if (requests.length !== seen) [seen, since] = [requests.length, performance.now()];
-  }
-}
 
 /** One frame at 60 Hz. */
 const FRAME_MS = 1000 / 60;
@@ -519,7 +505,10 @@ async function measure(rateLimit: number | 'off'): Promise<BenchResult[]> {
     await goToLastRow(page);
     const lastMs = performance.now() - lastStarted;
     const heap = await heapMegabytes(page);
-    const scroll = await scrollFigures(page, activeTable, () => untilQuiet(page, requests));
+    // Past the cap the grid is measured anyway (its pages then land in the timed pass).
+    const scroll = await scrollFigures(page, activeTable, async () => {
+      await untilQuiet(page, requests, QUIET_MS, QUIET_CAP_MS);
+    });
     const setup = await appGridSetup(page, door);
     const floor = await bareReactScroll(browser, setup);
     return [
