@@ -27,6 +27,16 @@ async function behindFront(harness: MirrorHarness, localStallMs?: number) {
   });
 }
 
+/** With the fault gone, the pull that failed is finished (or made again) and the copy equals the service. */
+async function finishAfterFault(mirrors: Awaited<ReturnType<typeof behindFront>>): Promise<void> {
+  front!.reset();
+  const [partial] = await mirrors.list();
+  if (partial) await mirrors.sync(partial.id);
+  else await mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h!.baseId });
+  expect((await mirrors.list()).map((m) => m.state)).toEqual(['ready']);
+  await expectCopyEqualsRemote(h!, ['People', 'Companies']);
+}
+
 /** An answer announcing a body far past any bound, which never comes. */
 const endless: Fault = {
   type: 'answer',
@@ -70,12 +80,7 @@ describe("the local server's other answers to the mirror", () => {
       mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId }),
     ).rejects.toThrow(/The local server answered PUT \/bases\/\w+ with more than \d+ bytes/);
 
-    front!.reset();
-    const [partial] = await mirrors.list();
-    if (partial) await mirrors.sync(partial.id);
-    else await mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId });
-    expect((await mirrors.list()).map((m) => m.state)).toEqual(['ready']);
-    await expectCopyEqualsRemote(h, ['People', 'Companies']);
+    await finishAfterFault(mirrors);
   });
 
   it.each<[string, Fault]>([
@@ -104,12 +109,7 @@ describe("the local server's other answers to the mirror", () => {
       // A write that stalled may have been done: it is not sent again.
       expect(front!.log.filter(isWrite)).toHaveLength(1);
 
-      front!.reset();
-      const [partial] = await mirrors.list();
-      if (partial) await mirrors.sync(partial.id);
-      else await mirrors.makeAvailableOffline({ connectionId: HOSTED_CONNECTION, baseId: h.baseId });
-      expect((await mirrors.list()).map((m) => m.state)).toEqual(['ready']);
-      await expectCopyEqualsRemote(h, ['People', 'Companies']);
+      await finishAfterFault(mirrors);
     },
   );
 
