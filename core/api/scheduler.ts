@@ -94,13 +94,18 @@ export function queuePriority(priority: Priority, retry: boolean): number {
  * to (airtable-wire.md §5). Every base throttle that carries the token's requests takes a start from here just
  * before its request goes out, and starts are spaced evenly, as a base's are (a window that let 50 go at once
  * would meet a service counting whole seconds with bursts). When the next start is not due yet the request
- * waits: interactive before background, first come first served within each.
+ * waits: interactive before background, first come first served within each. Like a base's throttle, the gate
+ * spaces its next start from the end of an event-loop stall that followed a start (see LoopWatch): starts of
+ * many bases taken just before a stall would otherwise reach the service bunched with those after it.
  */
 export class TokenGate {
   readonly #spacingMs: number;
   readonly #waiting: { priority: number; admit: () => void }[] = [];
   #lastStart = -Infinity;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Stops watching the event loop; set from a start until a quiet second with nobody waiting. */
+  #unwatch: (() => void) | undefined;
+  #quietTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(spacingMs: number) {
     this.#spacingMs = spacingMs;
@@ -110,8 +115,29 @@ export class TokenGate {
   tryTake(): boolean {
     const now = Date.now();
     if (this.#waiting.length > 0 || now < this.#lastStart + this.#spacingMs) return false;
-    this.#lastStart = now;
+    this.#started(now);
     return true;
+  }
+
+  #started(now: number): void {
+    this.#lastStart = now;
+    this.#unwatch ??= loopWatch.watch((endedAt) => this.#afterStall(endedAt));
+    clearTimeout(this.#quietTimer);
+    this.#quietTimer = setTimeout(() => this.#quiet(), QUIET_MS);
+    (this.#quietTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** A second after the last start with nobody waiting, a stall can bunch nothing: the loop is no longer watched. */
+  #quiet(): void {
+    this.#quietTimer = undefined;
+    if (this.#waiting.length > 0) return;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+  }
+
+  /** The loop was held until `endedAt`: the start before it may reach the service only now (see LoopWatch). */
+  #afterStall(endedAt: number): void {
+    if (endedAt - this.#lastStart < QUIET_MS) this.#lastStart = Math.max(this.#lastStart, endedAt);
   }
 
   /** A start, once one is due; a signal aborted meanwhile rejects and gives its turn up. */
@@ -148,7 +174,7 @@ export class TokenGate {
   #wake(): void {
     this.#timer = undefined;
     if (this.#dueIn() === 0) {
-      this.#lastStart = Date.now();
+      this.#started(Date.now());
       this.#waiting.shift()?.admit();
     }
     if (this.#waiting.length > 0) this.#timer = setTimeout(() => this.#wake(), this.#dueIn());
