@@ -1,8 +1,8 @@
 /**
- * The `count` extension: how many records a list with the same `view` and `filterByFormula` would return,
- * which Airtable's wire cannot say without walking every page. GET takes the list's query; POST takes them
- * in a JSON body for formulas too long for a URL, as POST …/listRecords does. Same key, rate limit, formula
- * budget and checks as the list (the list's own code), and `{"count": n}` as the answer.
+ * The `count` extension: how many records a list with the same `view`, `filterByFormula` and `maxRecords`
+ * would return, which Airtable's wire cannot say without walking every page. GET takes the list's query; POST
+ * takes them in a JSON body for formulas too long for a URL, as POST …/listRecords does. Same key, rate limit,
+ * formula budget and checks as the list (the list's own code), and `{"count": n}` as the answer.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../service';

@@ -346,18 +346,24 @@ export function orderAndFilter(
   };
 }
 
+/** A walk's cap on the records it returns over all its pages (maxRecords; 0 or none: no cap). */
+const recordCap = (o: Pick<ListOptions, 'maxRecords'>) =>
+  o.maxRecords !== undefined && o.maxRecords > 0 ? o.maxRecords : Infinity;
+
 /**
- * The number of records a list with these options would return over all its pages (view and formula; sort,
- * fields and paging do not change it), with the list's checks and formula budget.
+ * The number of records a list with these options would return over all its pages (view, formula and
+ * maxRecords; sort, fields and paging do not change it), with the list's checks and formula budget.
  */
 export async function countRecords(
   service: Service,
   table: Table,
-  o: Pick<ListOptions, 'view' | 'sort' | 'filterByFormula'>,
+  o: Pick<ListOptions, 'view' | 'sort' | 'filterByFormula' | 'maxRecords'>,
 ): Promise<number> {
   const q = orderAndFilter(service, table, o, findView(service, table, o.view));
-  if (!q.filter) return service.pages.count(table, q.within);
-  return (await matching(service, table, { ...q, filter: q.filter })).length;
+  const all = !q.filter
+    ? service.pages.count(table, q.within)
+    : (await matching(service, table, { ...q, filter: q.filter })).length;
+  return Math.min(all, recordCap(o));
 }
 
 /** What a list reads and how it renders, checked, with the hash its offsets are made for. */
@@ -384,8 +390,7 @@ function listQuery(service: Service, table: Table, o: ListOptions) {
       ]),
     )
     .digest('base64url');
-  const max = o.maxRecords !== undefined && o.maxRecords > 0 ? o.maxRecords : Infinity;
-  return { pageSize, render, q, hash, max };
+  return { pageSize, render, q, hash, max: recordCap(o) };
 }
 
 /**
