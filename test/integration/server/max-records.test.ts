@@ -156,6 +156,15 @@ describe('a walk ends where the records or maxRecords end, with no offset', () =
     expect(offsets).toEqual([true, false]);
   });
 
+  it("ends where a filtered query's kept ordering ends at a page end", async () => {
+    const q = { pageSize: 25, filterByFormula: 'MOD({N}, 5) = 0' };
+    const sought = await s.request('POST', extension('seek'), { ...q, position: 0 });
+    expect(sought.body.total).toBe(50);
+    const { pages, offsets } = await walk('GET', q);
+    expect(pages).toEqual(chunks(range(0, ROWS, 5), 25));
+    expect(offsets).toEqual([true, false]);
+  });
+
   it('ends at maxRecords after a seek to the last full page', async () => {
     const q = { pageSize: 20, maxRecords: 60, sort: [{ field: 'Name' }] };
     const sought = await s.request('POST', extension('seek'), { ...q, position: 40 });
