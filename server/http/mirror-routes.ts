@@ -63,6 +63,7 @@ const schemaBody = z.object({
             }),
           )
           .max(1000),
+        outside: z.boolean().optional(),
       }),
     )
     .min(1)

@@ -37,6 +37,8 @@ export interface Table {
   primaryFieldId: string;
   fields: Field[];
   views: View[];
+  /** An offline copy's table whose records only the service holds (see outside_tables in db.ts). */
+  outside?: true;
 }
 
 export interface Base {
@@ -117,13 +119,18 @@ export class Catalog {
     }[];
     for (const b of bases) this.bases.set(b.id, { id: b.id, name: b.name, tables: [] });
     const tables = this.db
-      .prepare('SELECT id, base_id, name, description, primary_field_id FROM tables ORDER BY position')
+      .prepare(
+        `SELECT id, base_id, name, description, primary_field_id,
+           EXISTS (SELECT 1 FROM outside_tables WHERE table_id = tables.id) AS outside
+         FROM tables ORDER BY position`,
+      )
       .all() as {
       id: string;
       base_id: string;
       name: string;
       description: string | null;
       primary_field_id: string;
+      outside: number;
     }[];
     const byId = new Map<string, Table>();
     for (const t of tables) {
@@ -136,6 +143,7 @@ export class Catalog {
         views: [],
       };
       if (t.description) table.description = t.description;
+      if (t.outside) table.outside = true;
       byId.set(t.id, table);
       this.bases.get(t.base_id)?.tables.push(table);
     }

@@ -27,6 +27,10 @@ CREATE INDEX IF NOT EXISTS records_by_table ON records(table_id, seq);
 -- record's mark goes with it, however it is deleted.
 CREATE TABLE IF NOT EXISTS mirror_marks (
   seq INTEGER PRIMARY KEY REFERENCES records(seq) ON DELETE CASCADE, modified_time TEXT NOT NULL);
+-- The tables of an offline copy whose records it does not hold (a copy of some of a hosted base's tables): a
+-- link into one names records only the service holds, which the copy keeps as they are.
+CREATE TABLE IF NOT EXISTS outside_tables (
+  table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE);
 `;
 
 /** Registers the SQL functions that sort expressions (and the indexes built on them) use. */

@@ -41,6 +41,8 @@ export interface MirrorTableSpec {
   primaryFieldId: string;
   fields: MirrorFieldSpec[];
   views: MirrorViewSpec[];
+  /** The copy leaves the table's records out: links into it name records only the service holds. */
+  outside?: boolean;
 }
 
 export interface MirrorRecordSpec {
@@ -212,6 +214,8 @@ export class MirrorWrites {
                primary_field_id = excluded.primary_field_id, position = excluded.position`,
           )
           .run(t.id, baseId, t.name, t.description ?? null, t.primaryFieldId, position);
+        this.sql('DELETE FROM outside_tables WHERE table_id = ?').run(t.id);
+        if (t.outside) this.sql('INSERT INTO outside_tables (table_id) VALUES (?)').run(t.id);
         const fields = t.fields.filter((f) => {
           if (!leftOut.has(f.id)) return true;
           skipped.push(f);

@@ -843,6 +843,9 @@ export class RecordStore {
       existingLinks: (field, ids) => {
         if (ids.length === 0) return new Set();
         const linked = String(field.options?.linkedTableId);
+        // An offline copy keeps links into a table it left out as they are: only the service holds those
+        // records, and undoing a delete, or any write of the cell, gives their ids back.
+        if (this.catalog.tableById(linked)?.outside) return new Set(ids);
         // One JSON parameter, not one per id: SQLite allows 32,766 variables, a cell may hold more links.
         const rows = this.existingStatement.all(linked, JSON.stringify(ids)) as { id: string }[];
         return new Set(rows.map((r) => r.id));
@@ -854,6 +857,12 @@ export class RecordStore {
             422,
             'INVALID_VALUE_FOR_COLUMN',
             `Field ${JSON.stringify(field.name)} links to no table`,
+          );
+        if (linked.outside)
+          throw new ServiceError(
+            422,
+            'ROW_DOES_NOT_EXIST',
+            `Field ${JSON.stringify(field.name)} links to table ${JSON.stringify(linked.name)}, which this offline copy does not hold: link its records by their ids`,
           );
         const rows = this.db
           .prepare(

@@ -9,7 +9,7 @@ import { READ_ONLY_FIELD_TYPES } from '../../core/records/types';
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
 import type { EngineContext, Run } from './run';
 import { mergeBase } from './apply';
-import { chunks, tick } from './run';
+import { chunks, mirroredTables, tick } from './run';
 import type { MirrorRow } from './store';
 import { sameCell, writableFields } from './values';
 
@@ -21,10 +21,12 @@ export class MirrorCreates {
   /**
    * Links to records the service does not have are left out (it would refuse their ids): records made here
    * and not yet sent, which the push's second pass links once they have the service's ids, and records the
-   * service deleted that a conflict keeps here.
+   * service deleted that a conflict keeps here. Links into a table the copy leaves out go as they are: only
+   * the service holds those records.
    */
   knownLinks(run: Run, field: FieldSchema, v: unknown): unknown {
     if (field.type !== 'multipleRecordLinks' || !Array.isArray(v)) return v;
+    if (!mirroredTables(run.mirror).some((t) => t.id === field.options?.linkedTableId)) return v;
     const gone = new Set(
       this.ctx.store
         .conflicts(run.mirror.id)

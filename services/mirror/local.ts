@@ -208,11 +208,13 @@ export class LocalCopy {
     baseId: string,
     name: string,
     tables: TableSchema[],
+    outside: ReadonlySet<string> = new Set(),
   ): Promise<{ skipped: { id: string; name: string; type: string }[] }> {
     const body = {
       name,
       tables: tables.map((t) => ({
         id: t.id,
+        ...(outside.has(t.id) ? { outside: true } : {}),
         name: t.name,
         ...(t.description ? { description: t.description } : {}),
         primaryFieldId: t.primaryFieldId,

@@ -152,7 +152,12 @@ export class MirrorPull {
     });
     run.result.schemaChanges.push(...lostSentences(lost));
     const applied = await this.ctx.local
-      .applySchema(m.sourceBaseId, m.baseName, schema)
+      .applySchema(
+        m.sourceBaseId,
+        m.baseName,
+        schema,
+        new Set(schema.filter((t) => m.tableIds !== undefined && !m.tableIds.includes(t.id)).map((t) => t.id)),
+      )
       .catch((e: unknown) => {
         // A schema the copy refuses (a primary field of a type it cannot hold) changes nothing in it: the
         // changes kept for it are still the copy's, to be sent by the next sync, not conflicts (found by the
