@@ -156,7 +156,9 @@ export class MirrorPull {
         m.sourceBaseId,
         m.baseName,
         schema,
-        new Set(schema.filter((t) => m.tableIds !== undefined && !m.tableIds.includes(t.id)).map((t) => t.id)),
+        new Set(
+          schema.filter((t) => m.tableIds !== undefined && !m.tableIds.includes(t.id)).map((t) => t.id),
+        ),
       )
       .catch((e: unknown) => {
         // A schema the copy refuses (a primary field of a type it cannot hold) changes nothing in it: the
