@@ -13,9 +13,8 @@ const HOSTED = 'Hosted-like';
 
 type KeysDoor = TestDoor & { proxy: FaultProxy };
 
-const test = doorTest(
-  (): Promise<KeysDoor> =>
-    launchProxiedDoor({ embedded: { rateLimit: 5, memory: true, largeTableRecords: 3000 } }, HOSTED),
+const test = doorTest((): Promise<KeysDoor> =>
+  launchProxiedDoor({ embedded: { rateLimit: 5, memory: true, largeTableRecords: 3000 } }, HOSTED),
 );
 test.use({ doorName: 'command-keys' });
 
