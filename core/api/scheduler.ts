@@ -273,15 +273,24 @@ export class BaseScheduler {
     this.#heldUntil = until;
     this.#queue.pause();
     clearTimeout(this.#resumeTimer);
-    this.#resumeTimer = setTimeout(
-      () => {
-        this.#pausedUntil = undefined;
-        this.#resumeTimer = undefined;
-        // A start waiting at the gate restarts the queue itself when it gets through.
-        if (!this.#atGate) this.#queue.start();
-      },
-      Math.max(0, until - Date.now()),
-    );
+    this.#resumeTimer = setTimeout(() => this.#resume(), Math.max(0, until - Date.now()));
+  }
+
+  /**
+   * Ends the hold once Date.now() reaches it. Timers run on the monotonic clock in whole milliseconds, which
+   * disagrees with Date.now() by up to a millisecond, so a timer set for the hold can fire just before its end:
+   * it then waits the rest rather than start early.
+   */
+  #resume(): void {
+    const left = this.#heldUntil - Date.now();
+    if (left > 0) {
+      this.#resumeTimer = setTimeout(() => this.#resume(), left);
+      return;
+    }
+    this.#pausedUntil = undefined;
+    this.#resumeTimer = undefined;
+    // A start waiting at the gate restarts the queue itself when it gets through.
+    if (!this.#atGate) this.#queue.start();
   }
 
   /**

@@ -123,6 +123,31 @@ describe('BaseScheduler', () => {
     expect(next - stallEnded).toBeGreaterThanOrEqual(300 - 5);
   });
 
+  it("holds a pause by Date.now even when the timers' clock runs ahead of it", async () => {
+    // Timers run on the monotonic clock in whole milliseconds, the pause on Date.now(): the two disagree by up
+    // to a millisecond, so a timer set for the pause's length can fire just before its end by Date.now.
+    vi.useFakeTimers();
+    try {
+      const s = new BaseScheduler(10);
+      const cold = s.run(async () => undefined, 0);
+      await vi.advanceTimersByTimeAsync(0);
+      await cold;
+      const until = s.pauseFor(400);
+      // Date.now() falls 2 ms behind the timers (setSystemTime leaves when timers fire as it was).
+      vi.setSystemTime(Date.now() - 2);
+      let startedAt = 0;
+      const job = s.run(async () => void (startedAt = Date.now()), 0);
+      await vi.advanceTimersByTimeAsync(400);
+      expect(startedAt).toBe(0);
+      await vi.advanceTimersByTimeAsync(10);
+      await job;
+      expect(startedAt).toBeGreaterThanOrEqual(until);
+      expect(s.stats().pausedUntil).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a 429 pause set while a cold start holds the queue lasts its whole length', async () => {
     const s = new BaseScheduler(10);
     await s.run(async () => undefined, 0);
