@@ -117,6 +117,42 @@ test('select-all selects the loaded rows, which then delete', async ({ app, door
   expect(await serverCount(door, formula)).toBe(0);
 });
 
+test('the whole view selected is what a row menu deletes and what Replace offers, not its loaded rows', async ({
+  app,
+  door,
+}) => {
+  const formula = '{Task #} > 150';
+  const n = await serverCount(door, formula);
+  await app.openTable(TASKS);
+  await applyFormula(app, formula);
+  await expect(count(app)).toHaveText(`${n} records`);
+  await selectAll(app).check();
+  const offer = app.page.getByRole('dialog', { name: 'Select all records' });
+  await offer.getByRole('button', { name: `Select all ${n}` }).click();
+  await expect(app.table.getByRole('button', { name: `Delete ${n} rows` })).toBeEnabled();
+
+  // A selected row's menu acts on the selection, so on all of the view, and asks as the toolbar's Delete does.
+  await app.cell(2, 'Name').click({ button: 'right' });
+  await app.page
+    .getByRole('menu', { name: 'Name, row 3' })
+    .getByRole('menuitem', { name: `Delete ${n} records` })
+    .click();
+  const confirm = app.page.getByRole('dialog', { name: 'Delete records' });
+  await expect(confirm).toContainText(`Delete all ${n} records of this view?`);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+
+  // Replace's "selected rows" would be the loaded ones alone: the whole view is offered instead.
+  await expect(app.cell(2, 'Name')).toBeFocused();
+  await app.page.keyboard.press('Control+h');
+  const replace = app.page.getByRole('dialog', { name: 'Find and replace' });
+  await expect(replace.getByLabel('Replace in')).toHaveValue('view');
+  await expect(replace.getByRole('option', { name: 'Selected rows (0)' })).toBeDisabled();
+  await replace.getByRole('button', { name: 'Close' }).click();
+  await expect(app.table.getByRole('button', { name: `Delete ${n} rows` })).toBeEnabled();
+  expect(await serverCount(door, formula)).toBe(n);
+});
+
 test('select-all offers the whole view after its count, then deletes all of it', async ({
   app,
   door,

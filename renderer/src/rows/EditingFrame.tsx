@@ -31,7 +31,7 @@ import { RecordDetail } from './RecordDetail';
 import { RowToolbar } from './RowToolbar';
 import { AttachmentDrop, UploadBar } from './attachments/UploadBar';
 import { useSelectAll } from './select-all';
-import { selectedRecords } from './selection';
+import { focusedOf, holdsRows, selectedRecords } from './selection';
 import type { EditingView, TableEditing } from './table-editing';
 import { planFillDrag, planSetField } from './range/bulk-plan';
 import { SetFieldDialog } from './range/SetFieldDialog';
@@ -104,7 +104,7 @@ export function EditingFrame({
     frame,
     displayed: () => reads.displayed().map((f) => f.name),
     busy: reads.busy,
-    rowsSelected: () => (grid?.selectedRows().length ?? 0) > 0,
+    rowsSelected: () => holdsRows(reads.selection()),
     onFill: (source, target) => actions.runBulk(planFillDrag(reads.bulk(), source, target), 'Filled'),
   });
 
@@ -117,16 +117,20 @@ export function EditingFrame({
     openMenu: menu.open,
   });
 
-  const replaceContext = () => ({
-    target: editing.target,
-    query: { view: query.view, formula: query.formula },
-    fields: reads.displayed(),
-    selectedIds: selectedRecords(reads.selection()).map((r) => r.id),
-    focusedColumn: grid?.focusedCell()?.column,
-  });
+  const replaceContext = () => {
+    const selection = reads.selection();
+    return {
+      target: editing.target,
+      query: { view: query.view, formula: query.formula },
+      fields: reads.displayed(),
+      // The whole view selected is the view: its loaded rows alone are not what the user chose.
+      selectedIds: selection.kind === 'rows' ? selectedRecords(selection).map((r) => r.id) : [],
+      focusedColumn: focusedOf(selection)?.column,
+    };
+  };
 
   const openFocused = () => {
-    const focused = grid?.focusedCell();
+    const focused = focusedOf(reads.selection());
     if (focused && groupHeaderOf(reads.recordAt(focused))) return;
     expand({ row: focused?.row ?? 0, pinned: focused?.pinned ?? false });
   };

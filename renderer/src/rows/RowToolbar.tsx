@@ -65,7 +65,7 @@ export function RowToolbar({
       <button
         type="button"
         disabled={!holdsRows(selection) || reading}
-        onClick={() => actions.deleteSelected(frame.selection())}
+        onClick={() => actions.deleteRecords(frame.selection())}
       >
         Delete
         {selection.kind === 'view'

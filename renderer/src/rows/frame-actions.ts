@@ -1,8 +1,8 @@
 /**
  * What the frame does to the selection, whichever door asked (a key, a toolbar button, a menu item): fill
- * down, clear a range, set a field, insert blank records above or below, duplicate records, delete rows after
- * one confirmation. Each takes the selection as one value
- * (selection.ts), read by the caller at the moment of the action. Fill, clear and set field are one
+ * down, clear a range, set a field, insert blank records above or below, duplicate records, delete records
+ * after one confirmation. Each takes the selection as one value (selection.ts), read by the caller at the
+ * moment of the action. Fill, clear and set field are one
  * plan each, sent as one `edits.edit` call (one undo step), with a line on what was done and what was left out.
  */
 import type { BudgetStatus } from '../../../core/contract';
@@ -39,7 +39,7 @@ interface Deps {
 
 export type FrameActions = ReturnType<typeof frameActions>;
 
-/** The rows an insert or a duplicate acts on, by grid index, and the column focused in the new rows. */
+/** The rows an insert, a duplicate or a delete acts on, by grid index, and the column focused in the new rows. */
 interface ActedRows {
   records: RecordData[];
   top: number;
@@ -115,46 +115,8 @@ export function frameActions({ editing, budget, frame, selectAll, ask, askSetFie
     });
   };
 
-  const deleteRows = (rows: RecordData[]) => {
-    if (rows.length === 0) return;
-    ask({
-      title: 'Delete records',
-      text: `Delete ${plural(rows.length, 'record')}? ${titleOf('grid.undo')} re-creates them with new ids.`,
-      action: 'Delete',
-      run: () => void editing.delete(rows),
-    });
-  };
-
-  /** The whole view when it is selected, else the selected rows; nothing for a range or a cell. */
-  const deleteSelected = (selection: Selection) => {
-    if (selection.kind === 'rows') deleteRows(selection.rows.map((r) => r.record));
-    if (selection.kind !== 'view') return;
-    // On the hosted service this is the costliest thing a click does (50,000 records: about 5,500 calls), so
-    // it says so in the budget's own words (issue 26); the local server has no allowance.
-    const cost =
-      budget?.metered === true
-        ? ` Reading and deleting them takes ${costText(
-            {
-              calls: wholeViewDeleteCalls(selection.count, selection.rows.length),
-              recordsPerCall: RECORDS_PER_READ,
-            },
-            budget,
-          )}.`
-        : '';
-    ask({
-      title: 'Delete records',
-      text: `Delete all ${plural(selection.count, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.${cost}`,
-      action: 'Delete',
-      run: () =>
-        void selectAll.readAll().then((rows) => {
-          selectAll.clear();
-          if (rows && rows.length > 0) void editing.delete(rows);
-        }),
-    });
-  };
-
   /**
-   * The rows an insert or a duplicate acts on: the selected rows (all of the view's only when all are
+   * The rows an insert, a duplicate or a delete acts on: the selected rows (all of the view's only when all are
    * loaded), a range's rows, or the focused cell's; undefined, with a word why, when they cannot be read.
    */
   const rowsOf = (selection: Selection): ActedRows | undefined => {
@@ -179,6 +141,50 @@ export function frameActions({ editing, budget, frame, selectAll, ask, askSetFie
     const [top, bottom] = [indexes[0], indexes.at(-1)];
     if (top === undefined || bottom === undefined) return undefined;
     return { records, top, bottom, pinned: false, focus };
+  };
+
+  const deleteRows = (rows: RecordData[]) => {
+    if (rows.length === 0) return;
+    ask({
+      title: 'Delete records',
+      text: `Delete ${plural(rows.length, 'record')}? ${titleOf('grid.undo')} re-creates them with new ids.`,
+      action: 'Delete',
+      run: () => void editing.delete(rows),
+    });
+  };
+
+  /**
+   * The records the selection holds, after one confirmation: the whole view (read first), the selected rows,
+   * a range's rows or the focused cell's. The Delete key clears a range instead (grid-keys.ts).
+   */
+  const deleteRecords = (selection: Selection) => {
+    if (selection.kind !== 'view') {
+      const rows = rowsOf(selection);
+      if (rows) deleteRows(rows.records);
+      return;
+    }
+    // On the hosted service this is the costliest thing a click does (50,000 records: about 5,500 calls), so
+    // it says so in the budget's own words (issue 26); the local server has no allowance.
+    const cost =
+      budget?.metered === true
+        ? ` Reading and deleting them takes ${costText(
+            {
+              calls: wholeViewDeleteCalls(selection.count, selection.rows.length),
+              recordsPerCall: RECORDS_PER_READ,
+            },
+            budget,
+          )}.`
+        : '';
+    ask({
+      title: 'Delete records',
+      text: `Delete all ${plural(selection.count, 'record')} of this view? ${titleOf('grid.undo')} re-creates them with new ids.${cost}`,
+      action: 'Delete',
+      run: () =>
+        void selectAll.readAll().then((rows) => {
+          selectAll.clear();
+          if (rows && rows.length > 0) void editing.delete(rows);
+        }),
+    });
   };
 
   /**
@@ -221,5 +227,5 @@ export function frameActions({ editing, budget, frame, selectAll, ask, askSetFie
     insertAt(copies, rows.bottom + 1, rows);
   };
 
-  return { runBulk, fillDown, clearRange, setField, deleteRows, deleteSelected, insert, duplicate };
+  return { runBulk, fillDown, clearRange, setField, deleteRecords, insert, duplicate };
 }

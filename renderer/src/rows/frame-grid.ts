@@ -8,7 +8,7 @@ import type { RecordData } from '../../../core/records/types';
 import type { CellPosition } from '../grid/port';
 import { groupHeaderOf } from '../grid/group-rows';
 import type { BulkGrid } from './range/bulk-plan';
-import { selectionOf } from './selection';
+import { readSelection } from './selection';
 import type { Selection } from './selection';
 import type { TableEditing } from './table-editing';
 
@@ -33,13 +33,7 @@ export function frameGrid(editing: TableEditing, wholeView: number | undefined):
   const grid = editing.grid;
   return {
     displayed: () => (grid?.columns() ?? []).flatMap((id) => editing.fields.filter((f) => f.name === id)),
-    selection: () =>
-      selectionOf({
-        focused: grid?.focusedCell(),
-        range: editing.range.range,
-        rows: grid?.selectedRows() ?? [],
-        wholeView,
-      }),
+    selection: () => readSelection(grid, editing.range, wholeView),
     recordAt: (cell) => grid?.recordAt(cell.row, cell.pinned),
     bulk: () => ({
       rowAt: (i) => {

@@ -20,6 +20,7 @@ import { inGrid } from '../grid/dom';
 import type { FrameGrid } from './frame-grid';
 import { planPaste } from './paste';
 import type { TableEditing } from './table-editing';
+import { focusedOf } from './selection';
 import type { Selection } from './selection';
 import { parseTsv, toTsv } from './tsv';
 
@@ -152,7 +153,7 @@ export function gridClipboard(
     const text = e.clipboardData.getData('text/plain');
     if (text === '') return;
     e.preventDefault();
-    const focused = grid.focusedCell();
+    const focused = focusedOf(frame.selection());
     if (!focused) {
       editing.say('Click the cell to paste into first.', 'error');
       return;

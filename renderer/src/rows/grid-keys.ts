@@ -16,7 +16,7 @@ import { groupHeaderOf } from '../grid/group-rows';
 import type { FrameActions } from './frame-actions';
 import type { FrameGrid } from './frame-grid';
 import { isArrowKey } from './range/cell-range';
-import { holdsRows } from './selection';
+import { focusedOf, holdsRows } from './selection';
 import type { ArrowKey } from './range/cell-range';
 import type { TableEditing } from './table-editing';
 
@@ -46,11 +46,11 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
       return;
     }
     if (command === undefined || !inGrid(e.target) || !grid) return;
-    const focused = grid.focusedCell();
+    const selection = frame.selection();
+    const focused = focusedOf(selection);
     const record = focused ? frame.recordAt(focused) : undefined;
     // A group header's keys are its own (Enter or Space collapse it).
     if (groupHeaderOf(record)) return;
-    const selection = frame.selection();
     switch (command) {
       case 'grid.open': {
         if (!focused) return;
@@ -100,7 +100,7 @@ export function gridKeys({ editing, frame, actions, extendRange, expand, openMen
           actions.clearRange(selection);
         } else if (holdsRows(selection)) {
           e.preventDefault();
-          actions.deleteSelected(selection);
+          actions.deleteRecords(selection);
         }
         return;
       case 'grid.contextMenu': {

@@ -1,7 +1,8 @@
 /**
  * What is selected in the grid, as one value. Four sources feed it: the focused cell (ag-grid's), the range of
  * cells (`editing.range`), the selected rows (ag-grid's row selection) and the whole-view mode (select-all);
- * `selectionOf` ranks them once, so copy, delete, fill, set field and the menus all act on the same thing.
+ * `readSelection` is the one place that reads them and `selectionOf` ranks them once, so copy, cut, paste,
+ * delete, fill, set field, replace, the toolbar, the keys and the menus all act on the same thing.
  *
  * The rank: a range of several cells first (it is the user's latest choice but in one case: a press or key
  * outside it replaces it, Shift+arrows with rows selected select rows instead of growing it, and only
@@ -9,9 +10,9 @@
  * focused cell.
  */
 import type { RecordData } from '../../../core/records/types';
-import type { CellPosition, LoadedRow } from '../grid/port';
+import type { CellPosition, GridPort, LoadedRow } from '../grid/port';
 import { cellsIn } from './range/cell-range';
-import type { CellRange } from './range/cell-range';
+import type { CellRange, RangeSelection } from './range/cell-range';
 
 /** The grid's focused cell (in the pinned new row when `pinned`). */
 export type FocusedCell = CellPosition;
@@ -42,6 +43,26 @@ export function selectionOf({ focused, range, rows, wholeView }: SelectionSource
   return focused ? { kind: 'cell', focused } : { kind: 'none' };
 }
 
+/**
+ * The selection as the grid and the range hold it now: the one place that reads the four sources, so every
+ * action, menu and key sees the same value. `wholeView` is the view's count while all of it is selected.
+ */
+export const readSelection = (
+  grid: GridPort | undefined,
+  range: RangeSelection,
+  wholeView?: number,
+): Selection =>
+  selectionOf({
+    focused: grid?.focusedCell(),
+    range: range.range,
+    rows: grid?.selectedRows() ?? [],
+    wholeView,
+  });
+
+/** The focused cell, whatever else is selected. */
+export const focusedOf = (s: Selection): FocusedCell | undefined =>
+  s.kind === 'none' ? undefined : s.focused;
+
 /** The selected rows' records, top to bottom; none for a range or a cell. */
 export const selectedRecords = (s: Selection): RecordData[] =>
   s.kind === 'rows' || s.kind === 'view' ? s.rows.map((r) => r.record) : [];
@@ -57,3 +78,7 @@ export function rowsSpanned(s: Selection): number[] {
 /** Whether the selection holds rows (the selected ones, or the whole view): what deleting rows acts on. */
 export const holdsRows = (s: Selection): s is Extract<Selection, { kind: 'rows' | 'view' }> =>
   s.kind === 'rows' || s.kind === 'view';
+
+/** Whether a grid row is one of the selected rows (of the whole view's, those loaded). */
+export const rowSelected = (s: Selection, row: number): boolean =>
+  holdsRows(s) && s.rows.some((r) => r.index === row);

@@ -1,8 +1,8 @@
 /**
  * A cell's or row number's menu (right click, or the menu key on the focused cell): expand, insert above and
  * below, duplicate, copy, paste, select, delete, then what the column's menu offers about this value. Insert,
- * duplicate and delete act on the selected rows when the row is one of them (or on the range of cells the
- * cell is in), else on this row; paste goes from this cell. Opened on a loaded record's row only; its items
+ * duplicate, copy and delete act on the selection when the cell is in it (the selected rows, the whole view,
+ * the range of cells), else on this cell's row; paste goes from this cell. Opened on a loaded record's row only; its items
  * are command ids, so their keys come from the table.
  */
 import { useState } from 'react';
@@ -14,7 +14,7 @@ import type { MenuItem } from '../ui/CommandMenu';
 import { groupHeaderOf } from '../grid/group-rows';
 import type { FrameActions } from './frame-actions';
 import type { FrameGrid } from './frame-grid';
-import { holdsRows, rowsSpanned, selectedRecords } from './selection';
+import { holdsRows, rowSelected, rowsSpanned } from './selection';
 import type { Selection } from './selection';
 import type { TableEditing } from './table-editing';
 
@@ -28,7 +28,7 @@ interface Options {
   editing: TableEditing;
   frame: FrameGrid;
   actions: FrameActions;
-  /** Copies the selection as it is when the item runs (the focus has moved to the menu's cell by then). */
+  /** Copies what the menu's items act on (the selection when the cell is in it, else the cell). */
   copy: (selection: Selection) => void;
   /** Pastes the clipboard from this cell (it reads the clipboard, which the page must be allowed to). */
   paste: (cell: CellPosition) => void;
@@ -37,7 +37,7 @@ interface Options {
   columnMenu: (colId: string, value: { value: unknown }) => MenuItem[];
 }
 
-/** What the menu's row actions take: the selected rows or the range when the cell is in them, else the cell. */
+/** What the menu's items take: the selected rows or the range when the cell is in them, else the cell. */
 function actedOn(selection: Selection, cell: CellPosition, selected: boolean): Selection {
   if (selected && holdsRows(selection)) return selection;
   if (selection.kind === 'range' && !cell.pinned) {
@@ -46,6 +46,10 @@ function actedOn(selection: Selection, cell: CellPosition, selected: boolean): S
   }
   return { kind: 'cell', focused: cell };
 }
+
+/** How many records the menu's items act on: the whole view's count when it is selected. */
+const recordsIn = (s: Selection): number =>
+  s.kind === 'view' ? s.count : s.kind === 'cell' ? 1 : rowsSpanned(s).length;
 
 export function useCellMenu({ editing, frame, actions, copy, paste, expand, columnMenu }: Options) {
   const [menu, setMenu] = useState<OpenMenu>();
@@ -59,10 +63,9 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
     const colId = cell.column;
     const field = editing.fields.find((f) => f.name === colId);
     // The grid selects no pinned rows (records added with Add row).
-    const selected = !cell.pinned && grid.selectedRows().some((r) => r.index === cell.row);
-    const rows = selected && holdsRows(selection) ? selectedRecords(selection) : [data];
-    const acted = actedOn(selection, cell, selected === true);
-    const records = plural(acted.kind === 'cell' ? 1 : rowsSpanned(acted).length, 'record');
+    const selected = !cell.pinned && rowSelected(selection, cell.row);
+    const acted = actedOn(selection, cell, selected);
+    const records = plural(recordsIn(acted), 'record');
     const items: MenuItem[] = [
       { id: 'grid.open', label: 'Expand record', run: () => expand(cell) },
       { id: 'grid.insertAbove', label: `Insert ${records} above`, run: () => actions.insert(acted, 'above') },
@@ -70,7 +73,7 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
       { id: 'grid.duplicate', label: `Duplicate ${records}`, run: () => void actions.duplicate(acted) },
       ...(field
         ? [
-            { id: 'grid.copy' as const, label: 'Copy', run: () => copy(frame.selection()) },
+            { id: 'grid.copy' as const, label: 'Copy', run: () => copy(acted) },
             { id: 'grid.paste' as const, label: 'Paste', run: () => paste(cell) },
           ]
         : []),
@@ -81,11 +84,7 @@ export function useCellMenu({ editing, frame, actions, copy, paste, expand, colu
           if (!cell.pinned) grid.select(cell.row, !selected);
         },
       },
-      {
-        id: 'grid.delete',
-        label: `Delete ${plural(rows.length, 'record')}`,
-        run: () => actions.deleteRows(rows),
-      },
+      { id: 'grid.delete', label: `Delete ${records}`, run: () => actions.deleteRecords(acted) },
       ...(field ? columnMenu(colId, { value: data.fields[colId] }) : []),
     ];
     const row = cell.pinned ? 'new row' : `row ${cell.row + 1}`;

@@ -9,6 +9,7 @@ import { isToggle, withEditing } from '../editing/column-editing';
 import type { EditTarget } from '../editing/edit-store';
 import type { ColumnEditing, GridOptions } from '../grid/parts';
 import type { GridPort } from '../grid/port';
+import { holdsRows, readSelection } from './selection';
 import { TableEditing } from './table-editing';
 import type { EditingView } from './table-editing';
 
@@ -22,8 +23,10 @@ const frameKeys =
   ({ event, editing: typing }: { event: KeyboardEvent; editing: boolean }) => {
     if (typing) return false;
     const command = matchCommand(event, ['grid', 'app'], { mac: MAC, typing: false });
-    if (command === 'grid.delete')
-      return (editing.grid?.selectedRows().length ?? 0) > 0 || editing.range.multi !== undefined;
+    if (command === 'grid.delete') {
+      const selection = readSelection(editing.grid, editing.range);
+      return holdsRows(selection) || selection.kind === 'range';
+    }
     return (
       command === 'grid.open' ||
       command === 'grid.selectRow' ||
@@ -99,7 +102,11 @@ export function useTableEditing(target: EditTarget) {
         if (mouse.ctrlKey || mouse.metaKey) {
           grid.select(cell.row, 'toggle');
           anchor.current = cell.row;
-        } else if (mouse.shiftKey && anchor.current !== undefined && grid.selectedRows().length > 0) {
+        } else if (
+          mouse.shiftKey &&
+          anchor.current !== undefined &&
+          holdsRows(readSelection(grid, editing.range))
+        ) {
           // With no rows selected, Shift+click spans a range of cells instead (see useCellRange).
           selectRange(grid, anchor.current, cell.row);
         }
