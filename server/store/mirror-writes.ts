@@ -142,6 +142,37 @@ function fitting(sizes: readonly number[]): number {
   return sizes.length;
 }
 
+/** One change of a linked record's link cell: `id` added (`linked`) or taken out. */
+interface InverseEdit {
+  fieldId: string;
+  id: string;
+  linked: boolean;
+}
+
+/** The edits of link cells waiting in one mirror write, by linked record, in the order they came. */
+class InverseEdits {
+  private readonly byRecord = new Map<string, { table: Table; list: InverseEdit[] }>();
+
+  add(table: Table, recordId: string, edit: InverseEdit): void {
+    const had = this.byRecord.get(recordId);
+    if (had) had.list.push(edit);
+    else this.byRecord.set(recordId, { table, list: [edit] });
+  }
+
+  /** One record's edits (taken out), or all of them when `recordId` is undefined. */
+  take(recordId: string | undefined): [string, { table: Table; list: InverseEdit[] }][] {
+    if (recordId === undefined) {
+      const all = [...this.byRecord];
+      this.byRecord.clear();
+      return all;
+    }
+    const one = this.byRecord.get(recordId);
+    if (!one) return [];
+    this.byRecord.delete(recordId);
+    return [[recordId, one]];
+  }
+}
+
 export class MirrorWrites {
   /** Statements prepared once: the link cells' upkeep runs several per record written. */
   private readonly statements = new Map<string, Statement>();
@@ -396,8 +427,11 @@ export class MirrorWrites {
     const mark = this.db.prepare('INSERT OR REPLACE INTO mirror_marks (seq, modified_time) VALUES (?, ?)');
     const now = new Date().toISOString();
     const skipped: string[] = [];
-    this.db.transaction(() => {
+    const inverse = new InverseEdits();
+    const write = this.db.transaction(() => {
       for (const r of list) {
+        // Its side of links written earlier in this call first: its own cells are then taken over them.
+        this.applyInverse(inverse, r.id, now);
         const found = owner.get(r.id) as { seq: number; table_id: string; modified_time: string } | undefined;
         if (found && found.table_id !== table.id) throw conflict(`Record ${r.id} belongs to another table`);
         if (Object.hasOwn(expect, r.id) && found?.modified_time !== expect[r.id]) {
@@ -425,26 +459,31 @@ export class MirrorWrites {
           update.run(r.createdTime, now, json, found.seq);
           seq = found.seq;
         } else seq = insert.run(r.id, table.id, r.createdTime, now, json).lastInsertRowid;
+        this.records.forget(r.id);
         mark.run(seq, now);
-        this.relink(table, r.id, previous, data, now);
+        this.relink(inverse, table, r.id, previous, data);
       }
-    })();
+      this.applyInverse(inverse, undefined, now);
+    });
+    this.records.withReadCache(() => write());
     return { skipped, modifiedTime: now };
   }
 
   /**
    * The other side of each link pair kept in step with a record the mirror wrote or deleted, as the service
    * keeps it: a linked record that gains this one has it appended to its inverse cell, one that loses it has
-   * it taken out; linked records not in the copy are left alone. A record written later in the same call
+   * it taken out; linked records not in the copy are left alone. The edits wait in `edits` and each linked
+   * record takes all of its own at once (see applyInverse): 500 records written, each linking the same four,
+   * rewrote each of the four 500 times, its cell growing each time. A record written later in the same call
    * takes its own cells as given, so a page whose two sides agree is stored exactly as given, in any order.
    * The records changed here are marked as the mirror's writes (they are not local changes).
    */
   private relink(
+    edits: InverseEdits,
     table: Table,
     id: string,
     before: Record<string, unknown> | undefined,
     after: Record<string, unknown> | undefined,
-    now: string,
   ): void {
     const ids = (cells: Record<string, unknown> | undefined, fieldId: string) =>
       new Set(Array.isArray(cells?.[fieldId]) ? (cells[fieldId] as string[]) : []);
@@ -455,41 +494,56 @@ export class MirrorWrites {
       const old = ids(before, field.id);
       const kept = ids(after, field.id);
       for (const other of kept)
-        if (!old.has(other)) this.editInverse(inverse.table, other, inverse.field.id, id, true, now);
+        if (!old.has(other)) edits.add(inverse.table, other, { fieldId: inverse.field.id, id, linked: true });
       for (const other of old)
-        if (!kept.has(other)) this.editInverse(inverse.table, other, inverse.field.id, id, false, now);
+        if (!kept.has(other))
+          edits.add(inverse.table, other, { fieldId: inverse.field.id, id, linked: false });
     }
   }
 
-  /** Adds `id` at the end of a record's link cell, or takes it out; nothing when it is so already. */
-  private editInverse(
-    table: Table,
-    recordId: string,
-    fieldId: string,
-    id: string,
-    linked: boolean,
-    now: string,
-  ): void {
-    // Asked of SQLite first: a page whose two sides agree (a first pull) costs no record parsed here.
-    const holds =
+  /**
+   * The waiting edits of one linked record (`recordId`), or of all when none is named: each record read and
+   * written once, `id` added at the end of its link cell or taken out in the order the edits came, nothing
+   * when it is so already.
+   */
+  private applyInverse(edits: InverseEdits, recordId: string | undefined, now: string): void {
+    for (const [otherId, { table, list }] of edits.take(recordId)) {
+      // Asked of SQLite first: a page whose two sides agree (a first pull) costs no record parsed here.
+      if (list.length === 1 && this.holds(table, otherId, list[0]!)) continue;
+      const rec = this.records.get(table, otherId);
+      if (!rec) continue;
+      const cells = new Map<string, string[]>();
+      for (const { fieldId, id, linked } of list) {
+        const cell =
+          cells.get(fieldId) ?? (Array.isArray(rec.data[fieldId]) ? (rec.data[fieldId] as string[]) : []);
+        if (cell.includes(id) === linked) cells.set(fieldId, cell);
+        else cells.set(fieldId, linked ? [...cell, id] : cell.filter((x) => x !== id));
+      }
+      const before = JSON.stringify(rec.data);
+      for (const [fieldId, next] of cells) {
+        if (next.length === 0) delete rec.data[fieldId];
+        else rec.data[fieldId] = next;
+      }
+      if (JSON.stringify(rec.data) === before) continue;
+      this.records.computeLinkKeys(table, rec);
+      this.sql('UPDATE records SET modified_time = ?, data = ? WHERE seq = ?').run(
+        now,
+        JSON.stringify(rec.data),
+        rec.seq,
+      );
+      this.records.forget(otherId);
+      this.sql('INSERT OR REPLACE INTO mirror_marks (seq, modified_time) VALUES (?, ?)').run(rec.seq, now);
+    }
+  }
+
+  /** Whether a record's link cell is already as one edit would make it. */
+  private holds(table: Table, recordId: string, edit: InverseEdit): boolean {
+    const has =
       this.sql(
         `SELECT 1 FROM records r WHERE r.id = ? AND r.table_id = ?
-             AND EXISTS (SELECT 1 FROM json_each(r.data, '$."${fieldId}"') WHERE value = ?)`,
-      ).get(recordId, table.id, id) !== undefined;
-    if (holds === linked) return;
-    const rec = this.records.get(table, recordId);
-    if (!rec) return;
-    const list = Array.isArray(rec.data[fieldId]) ? (rec.data[fieldId] as string[]) : [];
-    const next = linked ? [...list, id] : list.filter((x) => x !== id);
-    if (next.length === 0) delete rec.data[fieldId];
-    else rec.data[fieldId] = next;
-    this.records.computeLinkKeys(table, rec);
-    this.sql('UPDATE records SET modified_time = ?, data = ? WHERE seq = ?').run(
-      now,
-      JSON.stringify(rec.data),
-      rec.seq,
-    );
-    this.sql('INSERT OR REPLACE INTO mirror_marks (seq, modified_time) VALUES (?, ?)').run(rec.seq, now);
+             AND EXISTS (SELECT 1 FROM json_each(r.data, '$."${edit.fieldId}"') WHERE value = ?)`,
+      ).get(recordId, table.id, edit.id) !== undefined;
+    return has === edit.linked;
   }
 
   /**
@@ -554,8 +608,11 @@ export class MirrorWrites {
     const modified = this.db.prepare('SELECT modified_time FROM records WHERE id = ? AND table_id = ?');
     const now = new Date().toISOString();
     const skipped: string[] = [];
-    const deleted = this.db.transaction(() =>
-      ids.reduce((n, id) => {
+    const inverse = new InverseEdits();
+    const write = this.db.transaction(() => {
+      const n = ids.reduce((n, id) => {
+        // Its side of the links of records written before it first, as if each had been edited at once.
+        this.applyInverse(inverse, id, now);
         if (Object.hasOwn(expect, id)) {
           const row = modified.get(id, table.id) as { modified_time: string } | undefined;
           if (row !== undefined && row.modified_time !== expect[id]) {
@@ -565,10 +622,14 @@ export class MirrorWrites {
         }
         const before = this.records.get(table, id)?.data;
         const gone = del.run(id, table.id).changes;
-        if (gone > 0) this.relink(table, id, before, undefined, now);
+        this.records.forget(id);
+        if (gone > 0) this.relink(inverse, table, id, before, undefined);
         return n + gone;
-      }, 0),
-    )();
+      }, 0);
+      this.applyInverse(inverse, undefined, now);
+      return n;
+    });
+    const deleted = this.records.withReadCache(() => write());
     return { deleted, skipped };
   }
 
