@@ -87,6 +87,9 @@ const putBody = z.object({
   expect: expectTimes,
 });
 const deleteBody = z.object({ ids: z.array(id('rec')).max(1000), expect: expectTimes });
+/** Ids to move to the end of a table's order: a part of a second's work (see MirrorWrites.moveToEnd). */
+export const MAX_MOVED = 5000;
+const moveBody = z.object({ ids: z.array(id('rec')).min(1).max(MAX_MOVED) });
 const renameBody = z.object({ from: id('rec'), to: id('rec'), createdTime: z.iso.datetime() });
 const readQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -169,6 +172,12 @@ export function registerMirrorRoutes(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/delete`,
       { schema: { body: deleteBody } },
       async (req) => writes.deleteRecords(tableOf(req.params), req.body.ids, req.body.expect),
+    );
+
+    scope.post<{ Params: TableParams; Body: z.infer<typeof moveBody> }>(
+      `${MIRROR_PREFIX}/bases/:id/tables/:tableId/move-to-end`,
+      { schema: { body: moveBody } },
+      async (req) => writes.moveToEnd(tableOf(req.params), req.body.ids),
     );
 
     scope.post<{ Params: TableParams; Body: z.infer<typeof renameBody> }>(

@@ -663,6 +663,37 @@ export class MirrorWrites {
   }
 
   /**
+   * Moves the records `ids` of a table to the end of its own order (seq: what a list without a sort gives), in
+   * the order named, ids it lacks passed over: the mirror puts the copy in the service's order with it
+   * (services/mirror/order.ts). Each takes a seq never given before, as a new record would.
+   */
+  moveToEnd(table: Table, ids: readonly string[]): { moved: number } {
+    return this.db.transaction(() => {
+      // A record's mark follows its seq: checked at the commit, once both carry the new one.
+      this.db.pragma('defer_foreign_keys = ON');
+      const find = this.sql('SELECT seq FROM records WHERE id = ? AND table_id = ?');
+      const record = this.sql('UPDATE records SET seq = ? WHERE seq = ?');
+      const mark = this.sql('UPDATE mirror_marks SET seq = ? WHERE seq = ?');
+      const top = this.sql(
+        `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'records'), 0),
+           coalesce((SELECT max(seq) FROM records), 0)) AS top`,
+      );
+      let next = (top.get() as { top: number }).top;
+      let moved = 0;
+      for (const id of ids) {
+        const row = find.get(id, table.id) as { seq: number } | undefined;
+        if (!row) continue;
+        next++;
+        record.run(next, row.seq);
+        mark.run(next, row.seq);
+        moved++;
+      }
+      this.sql("UPDATE sqlite_sequence SET seq = ? WHERE name = 'records'").run(next);
+      return { moved };
+    })();
+  }
+
+  /**
    * A table's rows in creation order, `limit` after the row `after`: every id, and the whole record only of
    * those written here since the mirror last wrote them (or never written by it: made here). A mirror counts
    * its local changes from these without reading the records nobody touched.

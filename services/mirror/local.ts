@@ -10,7 +10,7 @@
 import type { RecordData, TableSchema } from '../../core/records/types';
 import { ServiceError } from '../errors';
 import { asError } from '../../core/invariant';
-import { MAX_FILE_BYTES, MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
+import { MAX_FILE_BYTES, MAX_MOVED as MOVE_CHUNK, MAX_RECORDS_BODY } from '../../server/http/mirror-routes';
 import { boundedBody } from '../../core/api/bounded-body';
 import { StallWatch } from '../../core/api/stall-watch';
 
@@ -313,6 +313,14 @@ export class LocalCopy {
       if (version !== undefined) expect[id] = version;
     }
     return { expect };
+  }
+
+  /** Moves records to the end of the table's order (a list without a sort), in the order given. */
+  async moveToEnd(baseId: string, tableId: string, ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += MOVE_CHUNK)
+      await this.call('POST', `/bases/${baseId}/tables/${tableId}/move-to-end`, {
+        ids: ids.slice(i, i + MOVE_CHUNK),
+      });
   }
 
   async rename(baseId: string, tableId: string, from: string, to: RecordData): Promise<void> {

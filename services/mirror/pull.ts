@@ -30,6 +30,8 @@ import type { MirrorFiles } from './files';
 import { leavingChanges, leavingFields, lostSentences } from './leaving';
 import type { MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
+import { placeInOrder, serviceOrder } from './order';
+import type { Walked } from './order';
 import { readRemote } from './remote-read';
 import { checkRemoteRecords } from './remote-records';
 import type { EngineContext, Run } from './run';
@@ -222,16 +224,22 @@ export class MirrorPull {
     run.deleted = await this.deletedHere(m);
     for (const table of tables) await this.applyStaged(run, table);
     const gone = new Map<string, string[]>();
+    const swept = new Map<string, { walked: Walked[]; placed: Map<string, number> }>();
     for (const table of refreshed) {
-      const ids = await this.sweep(run, table);
+      const { ids, walked } = await this.sweep(run, table);
       gone.set(table.id, ids);
       for (const id of ids) run.deleted.add(id);
+      // The copy's order before the refresh writes: the service's as the last pull left it.
+      const before = await this.ctx.local.touched(m.sourceBaseId, table.id);
+      swept.set(table.id, { walked, placed: new Map(before.ids.map((id, i) => [id, i])) });
     }
     for (const table of tables) {
       const remote = run.client.table(m.sourceBaseId, table.id);
       const deleted = gone.get(table.id);
       if (cursor !== undefined && deleted) {
         await this.refresh(run, table, remote, pulled.has(table.id) ? cursor : undefined, deleted);
+        const { walked, placed } = swept.get(table.id)!;
+        await this.placeInOrder(run, table, remote, walked, placed);
         this.ctx.store.markPulled(m.id, table.id);
       } else {
         await this.firstPull(run, table, remote, table.id === early?.tableId ? early.steps : undefined);
@@ -305,6 +313,7 @@ export class MirrorPull {
     run.progress.phase = 'records';
     const seen = new Set<string>();
     const steps = started ?? this.wholeWalk(remote, run.signal);
+    const walked: Walked[] = [];
     // The copy as it is, not taken for empty: a first pull resumed (one cancelled or failed after some pages)
     // finds those pages' records in the copy and the base, and a record the service changed meanwhile would
     // otherwise look deleted here: a conflict, its edges held out of the linked records' cells.
@@ -314,7 +323,10 @@ export class MirrorPull {
     for await (const pages of steps) {
       tick(run, pages.length);
       const records = pages.flat();
-      for (const r of records) seen.add(r.id);
+      for (const r of records) {
+        seen.add(r.id);
+        walked.push({ id: r.id, createdTime: r.createdTime });
+      }
       await this.applyRemote(run, table, records, mine);
     }
     // A pull resumed after a crash may hold records deleted on the service meanwhile.
@@ -322,13 +334,31 @@ export class MirrorPull {
       (id) => !seen.has(id),
     );
     await this.applyDeletions(run, table, gone);
+    await this.placeInOrder(run, table, remote, walked);
     await this.files.retryFiles(run, table, remote);
   }
 
-  /** The records of a table pulled before that the service no longer has: an id sweep (the primary field). */
-  private async sweep(run: Run, table: TableSchema): Promise<string[]> {
+  /** The copy's table in the service's order, as far as `walked` (a walk of it) shows it (see order.ts). */
+  private async placeInOrder(
+    run: Run,
+    table: TableSchema,
+    remote: TableClient,
+    walked: readonly Walked[],
+    placed?: ReadonlyMap<string, number>,
+  ): Promise<void> {
+    const order = await serviceOrder(run, remote, table.primaryFieldId, walked, placed);
+    const { ids } = await this.ctx.local.touched(run.mirror.sourceBaseId, table.id);
+    await placeInOrder(this.ctx.local, run.mirror.sourceBaseId, table.id, order, ids);
+  }
+
+  /**
+   * The records of a table pulled before that the service no longer has: an id sweep (the primary field);
+   * with the records it met, for the service's order.
+   */
+  private async sweep(run: Run, table: TableSchema): Promise<{ ids: string[]; walked: Walked[] }> {
     run.progress.phase = 'refresh';
     const seen = new Set<string>();
+    const walked: Walked[] = [];
     for await (const page of walkPartitioned(run.client.table(run.mirror.sourceBaseId, table.id), {
       fields: [table.primaryFieldId],
       returnFieldsByFieldId: true,
@@ -337,9 +367,13 @@ export class MirrorPull {
       priority: 'background',
     })) {
       tick(run);
-      for (const r of page) seen.add(r.id);
+      for (const r of page) {
+        seen.add(r.id);
+        walked.push({ id: r.id, createdTime: r.createdTime });
+      }
     }
-    return [...this.ctx.store.baseIds(run.mirror.id, table.id)].filter((id) => !seen.has(id));
+    const ids = [...this.ctx.store.baseIds(run.mirror.id, table.id)].filter((id) => !seen.has(id));
+    return { ids, walked };
   }
 
   private async refresh(
