@@ -88,6 +88,11 @@ export class History {
   private proc: Proc | undefined;
   private store: EditStore;
   private rows = new Map<string, RecordData['fields']>();
+  /**
+   * The fields each row showed when it left the screen: a delete of a record already gone (another user's
+   * delete, a stale screen) sends what the screen showed, and undoing it makes that record again.
+   */
+  private left = new Map<string, RecordData['fields']>();
   private kills = new Set<NodeJS.Timeout>();
   private nextMark = 0;
   /** Damaged pieces written into the journal (each one line the next start must set aside and report). */
@@ -189,7 +194,11 @@ export class History {
         if (rec !== undefined && rec.id === undefined) rec.id = r.id;
       }
     } else if (event === 'records.deleted') {
-      for (const id of (payload as EditEventPayload<'records.deleted'>).ids) this.rows.delete(id);
+      for (const id of (payload as EditEventPayload<'records.deleted'>).ids) {
+        const fields = this.rows.get(id);
+        if (fields !== undefined) this.left.set(id, fields);
+        this.rows.delete(id);
+      }
     }
   }
 
@@ -260,7 +269,9 @@ export class History {
     this.proc = proc;
     // The page opens again: its rows from the service, the queue's state read once.
     const all = await this.mine();
-    this.rows = new Map(all.map((r) => [r.id, r.fields]));
+    const rows = new Map(all.map((r) => [r.id, r.fields]));
+    for (const [id, fields] of this.rows) if (!rows.has(id)) this.left.set(id, fields);
+    this.rows = rows;
     const status = await proc.services.handlers['edits.status']({});
     this.store.load(status.records);
     // Each damaged line is reported; a kill in the middle of a write may add its torn piece.
@@ -627,7 +638,8 @@ export class History {
   }
 
   rowFields(rec: Rec): FieldValues {
-    const fields = (rec.id === undefined ? undefined : this.rows.get(rec.id)) ?? {};
+    const fields =
+      (rec.id === undefined ? undefined : (this.rows.get(rec.id) ?? this.left.get(rec.id))) ?? {};
     return Object.fromEntries([...EDITED, MARK].map((f) => [f, fields[f] ?? null]));
   }
 }

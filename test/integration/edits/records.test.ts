@@ -98,6 +98,28 @@ describe('creates, deletes and undo against the local server', () => {
     for (const { to } of undone.idChanges) expect(after.has(to)).toBe(false);
   });
 
+  it('undoes a delete of a record already gone (a stale screen) with what the screen showed', async () => {
+    // Found by the queue fuzzer (seed 3727): a row deleted twice, then the second delete undone.
+    h = await startHarness();
+    const target = h.target('Tasks');
+    const [row] = (await h.reader('Tasks').listPage({ pageSize: 1 })).records;
+    const readOnlyFields = await h.readOnlyFields('Tasks');
+    const del = () =>
+      h!.call('records.delete', {
+        target,
+        records: [{ id: row!.id, fields: row!.fields }],
+        readOnlyFields,
+        undoable: true,
+      });
+    expect((await del()).deleted).toEqual([row!.id]);
+    // Deleted again from a screen that still showed it: gone counts as deleted, one more undo step.
+    expect(await del()).toEqual({ deleted: [row!.id], remaining: [] });
+    const undone = await h.call('history.undo', { target });
+    expect(undone.idChanges).toHaveLength(1);
+    const back = (await h.snapshot('Tasks')).get(undone.idChanges[0]!.to);
+    expect(back?.fields.Name).toBe(row!.fields.Name);
+  });
+
   it('undoes an edit through the queue, after an undone delete moved the record to a new id', async () => {
     h = await startHarness();
     const target = h.target('Tasks');
