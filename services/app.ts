@@ -206,6 +206,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       views.applySaved(saved.target, saved.record);
       // A schema that cannot be read leaves the cached names as they were.
       void links.applySaved(saved.target, saved.record).catch(() => undefined);
+    } else if (event === 'edits.reverted') {
+      const reverted = payload as EventPayload<'edits.reverted'>;
+      views.applyReverted(reverted.target, reverted.recordId, reverted.fields);
     } else if (event === 'records.created') {
       const created = payload as EventPayload<'records.created'>;
       live.noteCreated(created.records);

@@ -171,7 +171,12 @@ export class FarPages {
 
   /** Puts the service's newer copy of a record in place of a held one (an acknowledged edit). */
   replace(record: RecordData): void {
-    for (const [p, r] of this.byRow) if (r.id === record.id) this.byRow.set(p, record);
+    this.update(record.id, () => record);
+  }
+
+  /** Changes the held copies of a record. */
+  update(id: string, change: (held: RecordData) => RecordData): void {
+    for (const [p, r] of this.byRow) if (r.id === id) this.byRow.set(p, change(r));
   }
 
   /** The records held. */

@@ -88,8 +88,13 @@ export class PageChain {
 
   /** Puts the service's newer copy of a record in place of the held one (an acknowledged edit). */
   replace(record: RecordData): boolean {
-    const at = this.records.findIndex((r) => r.id === record.id);
-    if (at !== -1) this.records[at] = record;
+    return this.update(record.id, () => record);
+  }
+
+  /** Changes the held copy of a record, if it is held. */
+  update(id: string, change: (held: RecordData) => RecordData): boolean {
+    const at = this.records.findIndex((r) => r.id === id);
+    if (at !== -1) this.records[at] = change(this.records[at]!);
     return at !== -1;
   }
 

@@ -7,6 +7,7 @@ import type { ChannelError, Column, EventPayload } from '../../core/contract';
 import { inferColumns } from '../../core/records/infer-columns';
 import type { InferredColumn } from '../../core/records/infer-columns';
 import type { RecordData } from '../../core/records/types';
+import { withCells } from '../../core/records/with-cells';
 import { toChannelError } from '../errors';
 import { inferredColumns } from './columns';
 import { FAR_PAGE_SIZE, FarPages } from './far-pages';
@@ -193,6 +194,20 @@ export class TableView {
           };
     this.chain.replace(shown);
     this.far.replace(shown);
+  }
+
+  /** Cells shown again as they were (a discard): later `rows` answers carry them (the view's fields only). */
+  applyReverted(
+    recordId: string,
+    cells: Readonly<Record<string, unknown>>,
+    fields: readonly string[] | undefined,
+  ): void {
+    const shown =
+      fields === undefined
+        ? cells
+        : Object.fromEntries(Object.entries(cells).filter(([f]) => fields.includes(f)));
+    this.chain.update(recordId, (r) => withCells(r, shown));
+    this.far.update(recordId, (r) => withCells(r, shown));
   }
 
   /**

@@ -303,6 +303,19 @@ export class TableViews {
     }
   }
 
+  /**
+   * Cells a discard shows again as they were, in every view of the table: an earlier save may have put the
+   * discarded values in its copy of the record (see `edits.saved`).
+   */
+  applyReverted(target: ViewTarget, recordId: string, cells: Readonly<Record<string, unknown>>): void {
+    for (const entry of this.views.values()) {
+      if (sameTable(entry.target, target)) {
+        entry.view.applyReverted(recordId, cells, entry.fields);
+        entry.find.changed();
+      }
+    }
+  }
+
   applyCreated(target: ViewTarget, records: readonly RecordData[]): void {
     const ids = records.map((r) => r.id);
     for (const entry of this.views.values())

@@ -8,6 +8,7 @@ import type { Column, EventPayload, TableDeskApi } from '../../../core/contract'
 import { plural } from '../../../core/records/format';
 import type { RecordData } from '../../../core/records/types';
 import { READ_ONLY_FIELD_TYPES } from '../../../core/records/types';
+import { withCells } from '../../../core/records/with-cells';
 import { errorMessage } from '../api/call-errors';
 import { EditStore, sameTarget } from '../editing/edit-store';
 import type { EditTarget } from '../editing/edit-store';
@@ -100,7 +101,17 @@ export class TableEditing {
         }
       }),
       api.on('edits.reverted', (s) => {
-        if (sameTarget(s.target, target)) this.refreshRows([s.recordId]);
+        if (!sameTarget(s.target, target)) return;
+        // An earlier save may have put the discarded values in the row (see edits.saved).
+        const row = this.port?.rowOf(s.recordId);
+        if (row) this.port?.updateRecord(withCells(row.record, s.fields));
+        const added = this.added.find((r) => r.id === s.recordId);
+        if (added) {
+          const back = withCells(added, s.fields);
+          this.added = this.added.map((r) => (r === added ? back : r));
+          this.port?.updateRecord(back, true);
+        }
+        this.refreshRows([s.recordId]);
       }),
       api.on('records.created', (s) => {
         if (sameTarget(s.target, target) && this.adding === 0) this.port?.reload();

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { RecordTableClient } from '../../../core/api';
 import type { EditEventName, EditEventPayload } from '../../../core/contract/edits';
 import type { RecordData } from '../../../core/records/types';
+import { withCells } from '../../../core/records/with-cells';
 import { EditStore } from '../../../renderer/src/editing/edit-store';
 import { createEditServices, journalDir } from '../../../services/edits';
 import type { EditServices, Parts } from '../../../services/edits';
@@ -186,6 +187,12 @@ export class History {
     } else if (event === 'edits.saved') {
       const s = payload as EditEventPayload<'edits.saved'>;
       this.rows.set(s.recordId, s.record.fields);
+    } else if (event === 'edits.reverted') {
+      // As the grid's row: an earlier save may have shown the discarded values.
+      const s = payload as EditEventPayload<'edits.reverted'>;
+      const fields = this.rows.get(s.recordId);
+      if (fields !== undefined)
+        this.rows.set(s.recordId, withCells({ id: s.recordId, createdTime: '', fields }, s.fields).fields);
     } else if (event === 'records.created') {
       for (const r of (payload as EditEventPayload<'records.created'>).records) {
         this.rows.set(r.id, r.fields);

@@ -113,3 +113,59 @@ describe('TableEditing over the in-process services', () => {
     expect(editing.store.rejected()).toEqual([]);
   });
 });
+
+describe("a discarded value that a save put in the grid's row", () => {
+  it('leaves the row: the cell shows what the service holds again', async () => {
+    // Found by the queue fuzzer (seed 2837). PATCHes wait while `holding`: the first edit stays on its way
+    // while the second is made, so its answer carries the second's value (edits.saved keeps newer local ones).
+    let holding = true;
+    const held: (() => void)[] = [];
+    h = await startHarness({
+      embedded: { largeTableRecords: 5 },
+      fetch: async (input, init) => {
+        if (init?.method === 'PATCH' && holding) await new Promise<void>((go) => held.push(go));
+        return fetch(input, init);
+      },
+    });
+    const server = await h.services.embedded!;
+    const target = { connectionId: 'demo', baseId: await h.demoBaseId(), table: 'Tasks' };
+    const reader = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey }).table(
+      target.baseId,
+      'Tasks',
+    );
+    const [first] = (await reader.listPage({ pageSize: 1 })).records as RecordData[];
+    const points = first!.fields['Points'];
+    // The grid, as far as the row goes: the record it shows, replaced as the tab asks.
+    let row = first!;
+    const grid = {
+      rowOf: (id: string) => (id === row.id ? { index: 0, record: row } : undefined),
+      updateRecord: (record: RecordData) => {
+        if (record.id !== row.id) return false;
+        row = record;
+        return true;
+      },
+    };
+    const port = new Proxy(grid, {
+      get: (g, k) => (g as Record<string | symbol, unknown>)[k] ?? (() => undefined),
+    });
+    editing = new TableEditing(h.api, target);
+    editing.attach(port as unknown as Parameters<TableEditing['attach']>[0]);
+
+    await editing.edit([nameChange(first!, 'first')]);
+    await h.call('edits.sendNow', {});
+    await until('the first edit on its way', () => held.length === 1);
+    await editing.edit([
+      { recordId: first!.id, fields: { Points: 'x' }, previous: { Points: points }, typecast: false },
+    ]);
+    holding = false;
+    held[0]!();
+    await until('the refusal', () => editing!.store.mark(first!.id, 'Points') === 'rejected');
+    expect(row.fields['Points']).toBe('x');
+
+    await editing.discard(first!.id);
+    await until('the refusal discarded', () => editing!.store.mark(first!.id, 'Points') === undefined);
+    expect(row.fields['Name']).toBe('first');
+    expect(row.fields['Points']).toBe(points);
+    expect(editing.store.value(row, 'Points')).toBe(points);
+  });
+});
