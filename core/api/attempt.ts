@@ -11,6 +11,8 @@ import {
 import type { RecordTableErrorInit } from './errors';
 import { stripQuery } from './query';
 import { boundedBody } from './bounded-body';
+import { StallWatch } from './stall-watch';
+import type { StallLimits } from './stall-watch';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -30,27 +32,50 @@ export interface AttemptSpec {
 }
 
 /**
+ * How a transfer whose size the user chose is bounded (an upload, a write of long texts): by its progress, not
+ * by a total time, which failed a 5 MB upload (6.7 MB in base64) on a 1 Mbit/s uplink at 60 s. While the body
+ * goes, each window must hand `minBytes` to the connection; once it is all handed over, the answer must begin
+ * within a window plus the time the connection's buffers (which take megabytes at once, more than a slow line
+ * has sent) need to drain the body at `drainBytesPerSecond`; then its body is read under the same window.
+ */
+export interface TransferLimits extends StallLimits {
+  drainBytesPerSecond: number;
+}
+
+/** As the mirror's downloads (30 s bringing less than 32 KiB), draining at 16 KiB/s (128 kbit/s) at least. */
+export const TRANSFER_LIMITS: TransferLimits = {
+  windowMs: 30_000,
+  minBytes: 32 * 1024,
+  drainBytesPerSecond: 16 * 1024,
+};
+
+/** A body past this many bytes is a transfer (see TransferLimits); an upload always is. */
+export const TRANSFER_BODY_BYTES = 256 * 1024;
+
+/**
  * The largest answer read: a page of 100 records of long texts is a few MB; past this an answer is refused as
  * it arrives, so a broken or hostile service cannot fill memory (four 300 MB answers took 3.5 GB).
  */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 class AnswerTooLarge extends Error {}
+/** The reason a transfer is aborted when it stalls; the failure says so in its own words. */
+class TransferStalled extends Error {}
 
 /** Progress is counted in pieces of this size as the connection reads the body. */
 const PROGRESS_CHUNK = 64 * 1024;
 
 /** A JSON body that reports how much of it was read, with its length so nothing is sent chunked. */
-function progressBody(text: string, onProgress: (sent: number, total: number) => void) {
-  const bytes = new TextEncoder().encode(text);
+function progressBody(bytes: Uint8Array, onProgress: (sent: number, total: number, piece: number) => void) {
   let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (sent >= bytes.length) return controller.close();
       const end = Math.min(bytes.length, sent + PROGRESS_CHUNK);
       controller.enqueue(bytes.subarray(sent, end));
+      const piece = end - sent;
       sent = end;
-      onProgress(sent, bytes.length);
+      onProgress(sent, bytes.length, piece);
     },
   });
   return { stream, length: bytes.length };
@@ -59,7 +84,10 @@ function progressBody(text: string, onProgress: (sent: number, total: number) =>
 export interface AttemptConfig {
   baseUrl: string;
   apiKey: string;
+  /** The whole exchange's bound, but for transfers (see TransferLimits). */
   timeoutMs: number;
+  /** TRANSFER_LIMITS by default. */
+  transferLimits?: TransferLimits;
   fetch: typeof fetch;
 }
 
@@ -104,14 +132,24 @@ export async function sendAttempt(
       ...extra,
     });
 
-  const timeout = AbortSignal.timeout(config.timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const headers: Record<string, string> = { Authorization: `Bearer ${config.apiKey}` };
   if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
   const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  const bytes = bodyText === undefined ? undefined : new TextEncoder().encode(bodyText);
+  const limits = config.transferLimits ?? TRANSFER_LIMITS;
+  const watch =
+    bytes !== undefined && (spec.onProgress !== undefined || bytes.length > TRANSFER_BODY_BYTES)
+      ? new StallWatch(limits, () => new TransferStalled())
+      : undefined;
+  const bound = watch?.signal ?? AbortSignal.timeout(config.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, bound]) : bound;
   let body: string | ReadableStream<Uint8Array> | undefined = bodyText;
-  if (bodyText !== undefined && spec.onProgress) {
-    const p = progressBody(bodyText, spec.onProgress);
+  if (bytes !== undefined && watch) {
+    const p = progressBody(bytes, (sent, total, piece) => {
+      watch.moved(piece);
+      spec.onProgress?.(sent, total);
+      if (sent === total) watch.handedOver((1000 * total) / limits.drainBytesPerSecond);
+    });
     body = p.stream;
     headers['Content-Length'] = String(p.length);
   }
@@ -130,8 +168,14 @@ export async function sendAttempt(
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit);
     status = response.status;
+    watch?.answered();
     text = new TextDecoder().decode(
-      await boundedBody(response, MAX_ANSWER_BYTES, () => new AnswerTooLarge()),
+      await boundedBody(
+        response,
+        MAX_ANSWER_BYTES,
+        () => new AnswerTooLarge(),
+        (n) => watch?.moved(n),
+      ),
     );
   } catch (cause) {
     if (cause instanceof AnswerTooLarge) {
@@ -154,7 +198,17 @@ export async function sendAttempt(
         cause,
       });
     }
-    if (timeout.aborted) {
+    if (watch?.hasStalled) {
+      const floor = `less than ${limits.minBytes / 1024} KiB in ${limits.windowMs / 1000} s`;
+      throw fail({
+        kind: spec.creates ? 'outcome-unknown' : 'timeout',
+        message: `${where} stalled (${floor})${spec.creates ? `: ${maybe}` : ''}`,
+        status,
+        retryable: !spec.creates,
+        cause,
+      });
+    }
+    if (!watch && bound.aborted) {
       throw fail({
         kind: spec.creates ? 'outcome-unknown' : 'timeout',
         message: `${where} timed out after ${config.timeoutMs} ms${spec.creates ? `: ${maybe}` : ''}`,
@@ -174,6 +228,8 @@ export async function sendAttempt(
       });
     }
     throw fail({ kind: 'network', message: `${where} failed: ${detail}`, status, retryable: true, cause });
+  } finally {
+    watch?.stop();
   }
 
   let json: unknown;

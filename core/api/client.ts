@@ -4,6 +4,7 @@ import type { CommentsClient } from './comments';
 import { fetchAggregate } from './aggregate';
 import type { Aggregate, AggregateRequest } from './aggregate';
 import type { ClientEventListener } from './events';
+import type { TransferLimits } from './attempt';
 import { fetchExtensions } from './extensions';
 import { Meta } from './meta';
 import type { MetaClient } from './meta';
@@ -42,8 +43,10 @@ export interface ClientOptions {
    * limits is not held by this one either.
    */
   tokenRequestsPerSecond?: number | 'off';
-  /** Per attempt, default 60 s. */
+  /** Per attempt, default 60 s; an upload or a large write is bounded by `transferLimits` instead. */
   timeoutMs?: number;
+  /** How uploads and writes of large bodies are bounded (see TransferLimits); TRANSFER_LIMITS by default. */
+  transferLimits?: TransferLimits;
   /**
    * Retries of 5xx, timeouts, network errors and non-JSON 2xx bodies (for a create, of a refused connection
    * only), default 5.
@@ -111,6 +114,7 @@ function requesterConfig(opts: ClientOptions, baseUrl: string): RequesterConfig 
     baseUrl,
     apiKey: opts.apiKey,
     timeoutMs: opts.timeoutMs ?? 60_000,
+    transferLimits: opts.transferLimits,
     // A bare `fetch` reference loses its `this` in browsers ("Illegal invocation").
     fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
     spacingMs: opts.minSpacingMs ?? Math.ceil(1000 / rps) + SPACING_MARGIN_MS,

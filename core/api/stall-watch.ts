@@ -49,6 +49,17 @@ export class StallWatch {
     this.#bytes += n;
   }
 
+  /**
+   * The whole request body was handed to the connection: nothing more can be seen to move before the answer,
+   * so the window under way is `extraMs` longer (what the connection's buffers still hold drains meanwhile).
+   */
+  handedOver(extraMs: number): void {
+    if (this.#stalled) return;
+    clearTimeout(this.#timer);
+    this.#bytes = 0;
+    this.#arm(this.limits.windowMs + extraMs);
+  }
+
   /** The transfer ended, whole or not: no more windows. */
   stop(): void {
     clearTimeout(this.#timer);
@@ -65,10 +76,10 @@ export class StallWatch {
     return this.#stalled !== undefined;
   }
 
-  #arm(): void {
+  #arm(ms = this.limits.windowMs): void {
     // Judged after the I/O already waiting is read: a thread that was busy (or a machine under load) has bytes
     // that arrived in time still unread when the timer comes due, and that is no stall of the transfer.
-    this.#timer = setTimeout(() => (this.#timer = setTimeout(() => this.#judge(), 0)), this.limits.windowMs);
+    this.#timer = setTimeout(() => (this.#timer = setTimeout(() => this.#judge(), 0)), ms);
   }
 
   #judge(): void {

@@ -76,6 +76,13 @@ export interface FaultProxy {
    * the hosted service's, bench/hosted-latency.ts); undefined again goes back to `latencyMs`.
    */
   drawLatency?: () => number;
+  /**
+   * When set, request bodies are read at `bytesPerSecond` (a slow uplink), and with `stallAfter` no more is
+   * read once that many bytes came (a line that stops): the client's own connection holds the rest.
+   */
+  requestPace?: { bytesPerSecond: number; stallAfter?: number };
+  /** Requests whose headers arrived, counted before their bodies are read (a stalled one never is logged). */
+  arrived: number;
   inject(fault: Fault, opts?: Omit<FaultRule, 'fault'>): void;
   log: ProxyLogEntry[];
   /** Forgets the rules and the log. */
@@ -111,6 +118,33 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A request's body read at a pace (see FaultProxy.requestPace); a stalled one ends only with its connection. */
+function readPaced(
+  req: IncomingMessage,
+  pace: { bytesPerSecond: number; stallAfter?: number },
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let got = 0;
+    let ended = false;
+    req.on('data', (c: Buffer) => {
+      chunks.push(c);
+      got += c.length;
+      req.pause();
+      if (pace.stallAfter !== undefined && got >= pace.stallAfter) return;
+      setTimeout(() => req.resume(), (1000 * c.length) / pace.bytesPerSecond);
+    });
+    req.on('end', () => {
+      ended = true;
+      resolve(Buffer.concat(chunks));
+    });
+    req.on('close', () => {
+      if (!ended) reject(new Error('the client closed the request'));
+    });
     req.on('error', reject);
   });
 }
@@ -179,7 +213,8 @@ export async function startFaultProxy(
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req);
+    proxy.arrived++;
+    const body = proxy.requestPace ? await readPaced(req, proxy.requestPace) : await readBody(req);
     const r: ProxiedRequest = {
       method: req.method ?? 'GET',
       path: req.url ?? '/',
@@ -276,6 +311,7 @@ export async function startFaultProxy(
   const proxy: FaultProxy = {
     url: `http://127.0.0.1:${port}`,
     latencyMs: 0,
+    arrived: 0,
     log,
     inject(fault, ruleOpts = {}) {
       ruleList.push({ fault, match: ruleOpts.match, left: ruleOpts.times ?? 1 });
@@ -283,6 +319,7 @@ export async function startFaultProxy(
     reset() {
       ruleList.length = 0;
       log.length = 0;
+      proxy.requestPace = undefined;
     },
     close() {
       agent.destroy();

@@ -103,6 +103,60 @@ describe('uploadAttachment', () => {
     expect(proxy.log.length).toBe(mark);
   });
 
+  describe('on a slow line: bounded by its progress, not by a total time', () => {
+    // 450 KB in base64: about 600 KB sent. A total timeout of a second fails it at 300 KB/s; the stall window
+    // (a second here, 30 s by default) lets it go on while it moves.
+    const bytes = new Uint8Array(450_000).map((_, i) => (i * 13) % 256);
+    const slowClient = (drainBytesPerSecond: number) =>
+      new RecordTableClient({
+        baseUrl: proxy.url,
+        apiKey: s.apiKey,
+        timeoutMs: 1000,
+        transferLimits: { windowMs: 1000, minBytes: 16 * 1024, drainBytesPerSecond },
+      });
+    const upload = (drain: number, filename: string) =>
+      slowClient(drain).uploadAttachment(s.baseId, people[2]!, 'Photo', {
+        filename,
+        contentType: 'application/octet-stream',
+        bytes,
+      });
+
+    it('goes on past the total timeout while it moves, sent once', async () => {
+      proxy.requestPace = { bytesPerSecond: 300 * 1024 };
+      const arrived = proxy.arrived;
+      try {
+        // The connection's buffers may take the whole body at once: the answer waits for them to drain.
+        const rec = await upload(100 * 1024, 'steady.bin');
+        const [a] = rec.fields.Photo as { url: string; size: number }[];
+        expect(a!.size).toBe(bytes.length);
+      } finally {
+        proxy.requestPace = undefined;
+      }
+      expect(proxy.arrived - arrived).toBe(1);
+      expect((await photos(people[2]!)).map((p) => p.filename)).toEqual(['steady.bin']);
+    });
+
+    it('ends when the line stops, saying it stalled, and is never sent again', async () => {
+      proxy.requestPace = { bytesPerSecond: 300 * 1024, stallAfter: 64 * 1024 };
+      const arrived = proxy.arrived;
+      let err: unknown;
+      try {
+        err = await upload(400 * 1024, 'stalled.bin').then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      } finally {
+        proxy.requestPace = undefined;
+      }
+      expect(err).toMatchObject({ kind: 'outcome-unknown', retryable: false, attempts: 1 });
+      expect((err as Error).message).toMatch(
+        /stalled \(less than 16 KiB in 1 s\): stalled\.bin may or may not/,
+      );
+      expect(proxy.arrived - arrived).toBe(1);
+      expect((await photos(people[2]!)).map((p) => p.filename)).toEqual(['steady.bin']);
+    });
+  });
+
   it("goes to Airtable's content host for the hosted service, and to the service itself otherwise", () => {
     expect(uploadOrigin('https://api.airtable.com')).toBe('https://content.airtable.com');
     expect(uploadOrigin('http://127.0.0.1:8787/')).toBe('http://127.0.0.1:8787');
