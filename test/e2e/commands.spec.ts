@@ -21,6 +21,12 @@ test('the shortcut sheet opens with ? or F1, filters, and closes with Esc', asyn
   await filter.fill('fill down');
   await expect(sheet.getByRole('row')).toHaveCount(1);
   await expect(sheet.getByRole('row')).toContainText('Ctrl+D');
+  // A list's keys (menus, choices, the formula bar's completions) are the table's too.
+  await filter.fill('completion');
+  await expect(sheet.getByRole('region', { name: 'Menus, choices and completions' })).toBeVisible();
+  await expect(sheet.getByRole('row', { name: /Take the highlighted completion/ })).toContainText(
+    'Enter or Tab',
+  );
   await page.keyboard.press('Escape');
   await expect(sheet).toBeHidden();
   await expect(cell).toBeFocused();
@@ -72,6 +78,16 @@ test("a cell's menu opens by right-click or Shift+F10, shows keys, runs an item,
   expect(Math.abs((menuBox?.x ?? 0) - (cellBox?.x ?? 0))).toBeLessThan(2);
   await page.keyboard.press('ArrowDown');
   await expect(keyed.getByRole('menuitem', { name: 'Insert 1 record above' })).toBeFocused();
+  // The keys go over the items that can run (Hide field is not offered for the primary field).
+  const lastEnabled = keyed.locator('[role="menuitem"]:not([disabled])').last();
+  await page.keyboard.press('End');
+  await expect(lastEnabled).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(keyed.getByRole('menuitem', { name: 'Expand record' })).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(lastEnabled).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(keyed.getByRole('menuitem', { name: 'Expand record' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(keyed).toBeHidden();
   await expect(cell).toBeFocused();

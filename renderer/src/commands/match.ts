@@ -21,6 +21,16 @@ export const chordsOf = (id: CommandId): readonly Chord[] => CHORDS.get(id) ?? [
 export const isCommand = (id: CommandId, e: KeyLike, mac: boolean): boolean =>
   chordsOf(id).some((c) => chordMatches(c, e, mac));
 
+/** A list's move (a menu, a select editor's choices, the formula bar's completions) that the key asks for. */
+export function listStep(e: KeyLike, mac: boolean): 'next' | 'previous' | 'first' | 'last' | undefined {
+  const id = matchCommand(e, ['list'], { mac, typing: false });
+  if (id === 'list.next') return 'next';
+  if (id === 'list.previous') return 'previous';
+  if (id === 'list.first') return 'first';
+  if (id === 'list.last') return 'last';
+  return undefined;
+}
+
 export function matchCommand(e: KeyLike, scopes: readonly Scope[], ctx: KeyContext): CommandId | undefined {
   for (const scope of scopes) {
     if (ctx.typing && scope === 'grid') continue;

@@ -3,13 +3,16 @@
  * button titles, the shortcut sheet and the context menus all read this table (Grist's commandList is the
  * model), so a key is written in one place and the sheet cannot drift from what the keys do.
  *
- * Scopes, most specific first: `dialog` (a modal dialog or form holds the keyboard), `grid` (the focused grid,
- * no cell being edited), `formula`, `find` and `goto` (typing in the formula bar, Find's field or Go to row's), `tabBar` (a tab of
- * the tab bar has the focus), `tab` (the table tab in front) and `app` (anywhere). The page's listener asks
+ * Scopes, most specific first: `list` (a menu, a select editor's choices or the formula bar's completions),
+ * `dialog` (a modal dialog or form holds the keyboard), `groupRow` (a group's header row of the grid), `grid`
+ * (the focused grid, no cell being edited), `formula`, `find` and `goto` (typing in the formula bar, Find's
+ * field or Go to row's), `tabBar` (a tab of the tab bar has the focus), `tab` (the table tab in front) and `app`
+ * (anywhere). The page's listener asks
  * `tab` and `app` (dispatch.ts) and the grid's asks `grid` (rows/grid-keys.ts); a field or a bar asks its own
  * command with `isCommand` (match.ts), so its keys are written here and shown in titles and the sheet too.
  */
-export type Scope = 'dialog' | 'grid' | 'formula' | 'find' | 'goto' | 'tabBar' | 'tab' | 'app';
+export type Scope =
+  'list' | 'dialog' | 'groupRow' | 'grid' | 'formula' | 'find' | 'goto' | 'tabBar' | 'tab' | 'app';
 
 export interface Command {
   scope: Scope;
@@ -103,14 +106,45 @@ export const COMMANDS = {
   },
   'dialog.nextRecord': { scope: 'dialog', label: 'Next record (expanded record)', keys: ['Alt+ArrowDown'] },
   'dialog.sendComment': { scope: 'dialog', label: 'Send the comment', keys: ['Mod+Enter'] },
+  'dialog.saveField': {
+    scope: 'dialog',
+    label: "Save the field typed in (an expanded record's text, the link picker)",
+    keys: ['Enter'],
+  },
+
+  'groupRow.toggle': { scope: 'groupRow', label: 'Collapse or expand the group', keys: ['Enter', 'Space'] },
+
+  'list.next': { scope: 'list', label: 'Next item', keys: ['ArrowDown'] },
+  'list.previous': { scope: 'list', label: 'Previous item', keys: ['ArrowUp'] },
+  'list.first': { scope: 'list', label: 'First item (menus)', keys: ['Home'] },
+  'list.last': { scope: 'list', label: 'Last item (menus)', keys: ['End'] },
+  'list.take': {
+    scope: 'list',
+    label: 'Take the highlighted completion (Enter or Tab), or tick the highlighted choice (Enter)',
+    keys: ['Enter', 'Tab'],
+  },
+  'list.close': { scope: 'list', label: 'Close the completions, keeping the text', keys: ['Escape'] },
 } as const satisfies Record<string, Command>;
 
 export type CommandId = keyof typeof COMMANDS;
 
-export const SCOPES: readonly Scope[] = ['dialog', 'grid', 'formula', 'find', 'goto', 'tabBar', 'tab', 'app'];
+export const SCOPES: readonly Scope[] = [
+  'list',
+  'dialog',
+  'groupRow',
+  'grid',
+  'formula',
+  'find',
+  'goto',
+  'tabBar',
+  'tab',
+  'app',
+];
 
 export const SCOPE_NAMES: Record<Scope, string> = {
+  list: 'Menus, choices and completions',
   dialog: 'Dialogs and forms',
+  groupRow: "A group's header row",
   grid: 'Grid',
   formula: 'Formula bar',
   find: 'Find',

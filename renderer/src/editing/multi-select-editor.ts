@@ -7,6 +7,8 @@
  * A plain DOM editor, for the single-select editor's reason: a fast typist's next letters are never lost.
  */
 import type { Column } from '../../../core/contract';
+import { isCommand, listStep } from '../commands/match';
+import { MAC } from '../commands/shown';
 import type { CellEditorView, EditorStart } from '../grid/parts';
 import { filterChoices } from './choice-filter';
 import { choiceOption, focusAtEnd, setUpListbox, setUpSearchBox, showActive } from './choice-list';
@@ -73,15 +75,19 @@ export class MultiSelectEditor implements CellEditorView<Params> {
     focusAtEnd(this.box);
   }
 
-  /** ↑ ↓ and Enter are the list's; any other key (Enter on an empty box, Tab, Esc) is the grid's to end the edit. */
+  /**
+   * ↑ ↓ and Enter are the list's; any other key (Enter on an empty box, Tab, Esc) is the grid's to end the edit.
+   * Tab takes a completion elsewhere, but here it saves the ticks, as in every editor.
+   */
   private onKey(e: KeyboardEvent): void {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    const step = listStep(e, MAC);
+    if (step === 'next' || step === 'previous') {
       e.preventDefault();
       e.stopPropagation();
-      this.move(e.key === 'ArrowDown' ? 1 : -1);
+      this.move(step === 'next' ? 1 : -1);
       return;
     }
-    if (e.key !== 'Enter' || e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!isCommand('list.take', e, MAC) || e.key === 'Tab') return;
     const typed = this.box.value.trim() !== '';
     if (!typed && this.active === undefined) return;
     e.preventDefault();

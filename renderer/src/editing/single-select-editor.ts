@@ -6,6 +6,8 @@
  * letters a fast typist sends next are never lost (a React editor mounts a moment later, and they were).
  */
 import type { Column } from '../../../core/contract';
+import { listStep } from '../commands/match';
+import { MAC } from '../commands/shown';
 import type { CellEditorView, EditorStart } from '../grid/parts';
 import { filterChoices } from './choice-filter';
 import { choiceOption, focusAtEnd, setUpListbox, setUpSearchBox, showActive } from './choice-list';
@@ -50,9 +52,10 @@ export class SingleSelectEditor implements CellEditorView<Params> {
     setUpSearchBox(box, this.id, params.field, params.eventKey);
     box.addEventListener('input', () => this.narrow());
     box.addEventListener('keydown', (e) => {
-      if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+      const step = listStep(e, MAC);
+      if (step !== 'next' && step !== 'previous') return;
       e.preventDefault();
-      this.move(e.key === 'ArrowDown' ? 1 : -1);
+      this.move(step === 'next' ? 1 : -1);
     });
     setUpListbox(this.list, this.id, params.field, (index) => {
       const name = this.shown[index];

@@ -13,7 +13,7 @@ import { usePopover } from '../ui/useDismiss';
 import { highlight } from './highlight';
 import { FilterBuilder } from './builder/FilterBuilder';
 import type { BuilderFieldInfo } from './builder/drafts';
-import { isCommand } from '../commands/match';
+import { isCommand, listStep } from '../commands/match';
 import { MAC, shortcutProps } from '../commands/shown';
 
 interface Props {
@@ -151,18 +151,19 @@ export function FormulaBar({
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (items.length > 0) {
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const step = listStep(e, MAC);
+      if (step === 'next' || step === 'previous') {
         e.preventDefault();
-        const step = e.key === 'ArrowDown' ? 1 : -1;
-        setActive((a) => (a + step + items.length) % items.length);
+        const by = step === 'next' ? 1 : -1;
+        setActive((a) => (a + by + items.length) % items.length);
         return;
       }
-      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+      if (isCommand('list.take', e, MAC)) {
         e.preventDefault();
         accept(active);
         return;
       }
-      if (e.key === 'Escape') {
+      if (isCommand('list.close', e, MAC)) {
         e.preventDefault();
         setMenuOpen(false);
         return;

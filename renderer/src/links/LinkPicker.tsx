@@ -6,6 +6,8 @@
 import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { Column } from '../../../core/contract';
 import { useApi } from '../api/ApiProvider';
+import { isCommand } from '../commands/match';
+import { MAC } from '../commands/shown';
 import { errorMessage } from '../api/call-errors';
 import type { CellEditorProps } from '../grid/parts';
 import { LinksContext } from './context';
@@ -85,7 +87,7 @@ export function LinkPicker({ value, onValueChange, stopEditing, field }: Props) 
       role="dialog"
       aria-label={`Link ${field.name}`}
       onKeyDown={(e) => {
-        if (e.key === 'Enter' && e.target === input.current) {
+        if (isCommand('dialog.saveField', e, MAC) && e.target === input.current) {
           e.preventDefault();
           stopEditing();
         }

@@ -165,7 +165,7 @@ function FieldInput({
           defaultValue={formatCell(shown, field)}
           onBlur={(e) => commitText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') commitText(e.currentTarget.value);
+            if (isCommand('dialog.saveField', e, MAC)) commitText(e.currentTarget.value);
           }}
         />
       );

@@ -6,7 +6,8 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useDismiss } from './useDismiss';
-import { keysOf, shortcutProps } from '../commands/shown';
+import { listStep } from '../commands/match';
+import { keysOf, MAC, shortcutProps } from '../commands/shown';
 import { COMMANDS } from '../commands/table';
 import type { CommandId } from '../commands/table';
 import './commands.css';
@@ -30,19 +31,20 @@ interface Props {
 
 const MENU_WIDTH = 240;
 
-/** ↑/↓ wrap round, Home and End go to the ends, over the enabled items. */
+/** The list's next and previous items wrap round, its first and last go to the ends, over the enabled items. */
 function moveFocus(e: KeyboardEvent<HTMLElement>): void {
-  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
+  const step = listStep(e, MAC);
+  if (step === undefined) return;
   e.preventDefault();
   e.stopPropagation();
   const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
   const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
   const next =
-    e.key === 'Home'
+    step === 'first'
       ? 0
-      : e.key === 'End'
+      : step === 'last'
         ? buttons.length - 1
-        : (at + (e.key === 'ArrowDown' ? 1 : -1) + buttons.length) % buttons.length;
+        : (at + (step === 'next' ? 1 : -1) + buttons.length) % buttons.length;
   buttons[next]?.focus();
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCommand, matchCommand } from '../../../renderer/src/commands/match';
+import { isCommand, listStep, matchCommand } from '../../../renderer/src/commands/match';
 import type { KeyContext } from '../../../renderer/src/commands/match';
 import type { KeyLike } from '../../../renderer/src/commands/keys';
 import { COMMANDS, commandIds } from '../../../renderer/src/commands/table';
@@ -119,6 +119,23 @@ describe('matchCommand', () => {
     expect(isCommand('formula.suggest', key(' ', { metaKey: true }), true)).toBe(false);
     expect(isCommand('tabBar.close', key('Delete'), false)).toBe(true);
     expect(isCommand('goto.stop', key('Escape'), false)).toBe(true);
+  });
+
+  it("reads a list's keys (menus, select editors, completions) from the table, with no other key held", () => {
+    expect(listStep(key('ArrowDown'), false)).toBe('next');
+    expect(listStep(key('ArrowUp'), true)).toBe('previous');
+    expect(listStep(key('Home'), false)).toBe('first');
+    expect(listStep(key('End'), false)).toBe('last');
+    expect(listStep(key('ArrowDown', { shiftKey: true }), false)).toBeUndefined();
+    expect(listStep(key('ArrowDown', { altKey: true }), false)).toBeUndefined();
+    expect(listStep(key('Enter'), false)).toBeUndefined();
+    expect(isCommand('list.take', key('Tab'), false)).toBe(true);
+    expect(isCommand('list.take', key('Enter', { shiftKey: true }), false)).toBe(false);
+    expect(isCommand('groupRow.toggle', key(' '), false)).toBe(true);
+    expect(isCommand('dialog.saveField', key('Enter'), false)).toBe(true);
+    // Asked by their own fields and rows alone: never by the page's or the grid's scopes.
+    for (const k of [key('ArrowDown'), key('Home'), key('End'), key('Tab'), key('Enter')])
+      expect(matchCommand(k, ['grid', 'tab', 'app'], linux), k.key).toBeUndefined();
   });
 
   it('tells a command by its keys whatever the scope', () => {

@@ -7,6 +7,8 @@ import type { RefObject } from 'react';
 import type { Column } from '../../../../core/contract';
 import type { SortSpec } from '../../../../core/records/types';
 import { useApi } from '../../api/ApiProvider';
+import { isCommand } from '../../commands/match';
+import { MAC } from '../../commands/shown';
 import type { PreviousRows, RowSource } from '../../grid/datasource';
 import type { GridOptions } from '../../grid/parts';
 import type { GridPort } from '../../grid/port';
@@ -110,7 +112,7 @@ export function useGrouping(
       selectable: (record) => groupHeaderOf(record) === undefined,
       onCellKey: ({ record, event }) => {
         const header = groupHeaderOf(record);
-        if (header && (event.key === 'Enter' || event.key === ' ')) {
+        if (header && isCommand('groupRow.toggle', event, MAC)) {
           event.preventDefault();
           toggle(header.key);
         }
