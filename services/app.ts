@@ -26,6 +26,7 @@ import { importsDir } from './imports/job-file';
 import type { KeyVault } from './keys/key-vault';
 import { createLinkServices } from './links/index';
 import { Metadata } from './metadata/metadata';
+import { offlineCost } from './offline/offline-cost';
 import { createMirrors } from './mirror/index';
 import { OfflineMirrors } from './offline/offline-mirrors';
 import { Secrets } from './secrets';
@@ -194,6 +195,17 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     chooseDestination: options.exportDestination,
     minuteMs: options.autoSyncMinuteMs,
     consent: budget.consent,
+    costOf: async (connectionId, baseId, tableIds) => {
+      // The schema is the one the base's picker read (cached); one the token may not read leaves no figure.
+      const schema = await metadata.tables(connectionId, baseId).catch(() => undefined);
+      if (schema === undefined || schema.refused) return undefined;
+      const sizeOf = (table: string) => budget.sizeOf(viewSizeKey({ connectionId, baseId, table }, {}));
+      return offlineCost(
+        schema.tables
+          .filter((t) => tableIds === undefined || tableIds.includes(t.id))
+          .map((t) => ({ name: t.name, size: sizeOf(t.name) ?? sizeOf(t.id) })),
+      );
+    },
     settleEdits: async (base) => (await edits.ready).queue.settle(base),
   });
   // Subscribed before any door, so a view's cache is current before a renderer hears of the change.

@@ -50,6 +50,12 @@ export const budgetAskSchema = z.object({
   subject: z.string().max(500),
   /** Calls it will take, where known (from the records counted before). */
   calls: z.number().int().optional(),
+  /**
+   * `calls` is reckoned from sizes counted before (which may have changed since), and only a floor where these
+   * tables' sizes are not known yet (their names): each costs a call per 100 of its records more.
+   */
+  estimate: z.boolean().optional(),
+  uncounted: z.array(z.string().max(255)).max(1000).optional(),
   /** `calls` are an hour's, for as long as the work goes on (looking for other people's changes). */
   hourly: z.boolean().optional(),
   /** Records per call of the walk (100): the cost where the size is not known. */

@@ -84,6 +84,9 @@ export interface ConsentRequest {
   subject: string;
   /** Calls it will take, where known. */
   calls?: number;
+  /** `calls` is an estimate, a floor where tables are `uncounted` (see BudgetAsk). */
+  estimate?: boolean;
+  uncounted?: string[];
   /**
    * `calls` are an hour's, for as long as the work goes on: however few, it adds up over a month (60 calls an
    * hour of looking for changes spend a Free workspace's month in 17 hours), so it asks by `hourlyAsks`.
@@ -254,7 +257,9 @@ export class Budget {
     const limit = PLAN_LIMITS[this.planOf(scope)];
     if (limit === undefined) return true;
     if (this.store.file.always.includes(baseKey(request.connectionId, request.baseId))) return true;
-    if (request.hourly !== true && request.calls !== undefined && request.calls <= FEW_CALLS) return true;
+    const floor = (request.uncounted?.length ?? 0) > 0;
+    if (request.hourly !== true && !floor && request.calls !== undefined && request.calls <= FEW_CALLS)
+      return true;
     if (request.hourly === true && request.calls !== undefined && !hourlyAsks(request.calls, limit))
       return true;
     if (request.signal?.aborted) return false;
@@ -270,6 +275,8 @@ export class Budget {
           purpose: request.purpose,
           subject: request.subject,
           ...(request.calls === undefined ? {} : { calls: request.calls }),
+          ...(request.estimate === true ? { estimate: true } : {}),
+          ...(floor ? { uncounted: request.uncounted } : {}),
           ...(request.hourly === true ? { hourly: true } : {}),
           recordsPerCall: RECORDS_PER_CALL,
         },

@@ -14,6 +14,7 @@ import type { MirrorProgress, Mirrors, SyncResult } from '../mirror/index';
 import { conflictsReport, reportFileName } from './report';
 import { MirrorSettings } from './settings';
 import type { Consent } from '../budget/budget';
+import type { OfflineCost } from './offline-cost';
 
 type Channels = typeof mirrorChannels;
 export type MirrorHandlers = {
@@ -37,6 +38,10 @@ export interface OfflineMirrorsOptions {
   minuteMs?: number | undefined;
   /** Whether a copy may spend its calls (the request budget asks on a limited plan); without it, always. */
   consent?: Consent | undefined;
+  /** What a copy of the base's tables (all without `tableIds`) costs, where the app can tell (offline-cost.ts). */
+  costOf?:
+    | ((connectionId: string, baseId: string, tableIds?: string[]) => Promise<OfflineCost | undefined>)
+    | undefined;
   /**
    * Resolves once the edits made to a base of the embedded server have reached it: a sync compares the copy as
    * it is, so an edit typed just before Sync would otherwise be a local change only of the next sync, compared
@@ -191,10 +196,13 @@ export class OfflineMirrors {
     const report = this.progressTo({ connectionId, baseId }, (id) => (pull.mirrorId = id));
     pull.done = (async () => {
       await this.options.checkConnection(connectionId);
+      const cost =
+        this.options.consent && (await this.options.costOf?.(connectionId, baseId, request.tableIds));
       const agreed =
         (await this.options.consent?.({
           connectionId,
           baseId,
+          ...(cost ? { calls: cost.calls, estimate: true, uncounted: cost.uncounted } : {}),
           purpose: 'offline',
           subject: `Make a base available offline: read every record of ${request.tableIds === undefined ? 'its tables' : `${request.tableIds.length} of its tables`}, and its files`,
         })) ?? true;

@@ -81,18 +81,35 @@ export function warningText(status: BudgetStatus): string | undefined {
  * question about calls says it in these words, the budget's bar and a confirmation alike.
  */
 export function costText(
-  cost: Pick<BudgetAsk, 'calls' | 'hourly' | 'recordsPerCall'>,
+  cost: Pick<BudgetAsk, 'calls' | 'hourly' | 'recordsPerCall' | 'estimate' | 'uncounted'>,
   status: Pick<BudgetStatus, 'limit' | 'workspace' | 'calls'>,
 ): string {
+  const floor = (cost.uncounted?.length ?? 0) > 0;
   const calls =
     cost.calls === undefined
       ? `1 API call per ${cost.recordsPerCall} records (the size is not known yet)`
-      : `about ${number.format(cost.calls)} API call${cost.calls === 1 ? '' : 's'}${cost.hourly === true ? ' an hour' : ''}`;
+      : `${floor ? 'at least' : 'about'} ${number.format(cost.calls)} API call${cost.calls === 1 ? '' : 's'}${cost.hourly === true ? ' an hour' : ''}${estimateText(cost)}`;
   const of =
     status.limit === undefined
       ? ''
       : ` of this ${status.workspace ? 'workspace' : 'base'}’s ${number.format(status.limit)} this month (${number.format(status.calls)} used)`;
   return `${calls}${of}`;
+}
+
+/** Names, at most three and how many more: "Tasks, People and 4 more". */
+function namesText(names: readonly string[]): string {
+  const shown = names.slice(0, names.length > 3 ? 2 : 3);
+  const rest = names.length - shown.length;
+  if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
+  return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}`;
+}
+
+/** How a reckoned cost was reckoned: from sizes counted before, and which sizes are not known. */
+function estimateText(cost: Pick<BudgetAsk, 'estimate' | 'uncounted' | 'recordsPerCall'>): string {
+  const uncounted = cost.uncounted ?? [];
+  if (uncounted.length > 0)
+    return ` (an estimate: ${namesText(uncounted)} ${uncounted.length === 1 ? 'is' : 'are'} not counted yet, each 1 API call more per ${cost.recordsPerCall} of its records)`;
+  return cost.estimate === true ? ' (an estimate from the tables’ sizes when last counted)' : '';
 }
 
 /** The question: what it costs, of what. */

@@ -71,6 +71,32 @@ describe('the budget in words', () => {
     );
   });
 
+  it('says a copy’s cost as a total where the sizes are known, a floor naming the tables where not', () => {
+    const ask: BudgetAsk = {
+      askId: 'a',
+      connectionId: 'c',
+      baseId: 'appX',
+      purpose: 'offline',
+      subject: 'Make a base available offline',
+      recordsPerCall: 100,
+      calls: 512,
+      estimate: true,
+      status: status({ calls: 250 }),
+    };
+    expect(askText(ask)).toBe(
+      'Make a base available offline: about 512 API calls (an estimate from the tables’ sizes when last counted) of this workspace’s 100,000 this month (250 used).',
+    );
+    expect(askText({ ...ask, calls: 11, uncounted: ['Tasks'] })).toBe(
+      'Make a base available offline: at least 11 API calls (an estimate: Tasks is not counted yet, each 1 API call more per 100 of its records) of this workspace’s 100,000 this month (250 used).',
+    );
+    expect(askText({ ...ask, calls: 11, uncounted: ['Tasks', 'People', 'Teams'] })).toContain(
+      'at least 11 API calls (an estimate: Tasks, People and Teams are not counted yet,',
+    );
+    expect(askText({ ...ask, calls: 11, uncounted: ['A', 'B', 'C', 'D', 'E'] })).toContain(
+      '(an estimate: A, B and 3 more are not counted yet,',
+    );
+  });
+
   it('says a base’s figure is its own where the workspace cannot be read, not the workspace’s', () => {
     const perBase = status({ workspace: false, scope: 'base:appX', calls: 850, plan: 'free', limit: 1000 });
     expect(figureText(perBase)).toBe('850 of 1,000 API calls this month by this base alone');
