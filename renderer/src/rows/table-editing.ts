@@ -325,8 +325,12 @@ export class TableEditing {
     }
   }
 
-  /** The view's order is asked for again (a new query or sort): added and restored rows take their place in it. */
+  /**
+   * The view's order is asked for again (a new query or sort): added and restored rows take their place in it,
+   * and the last outcome ("Set Points in 3 cells.") was about rows no longer shown as they were, so it goes.
+   */
   viewOrderAsked(): void {
+    if (this.view.message) this.clearMessage();
     if (this.added.length > 0) this.pin([]);
     this.range.set(undefined);
     this.placements.clear();

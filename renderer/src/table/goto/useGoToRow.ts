@@ -45,7 +45,9 @@ const PANEL_AFTER_MS = 400;
 export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
   const services = useApi();
   const [walk, setWalk] = useState<GotoWalk>();
-  const [note, setNote] = useState<string>();
+  // A note about the view ("This view has no records.", a failed walk) does not hold for the next one.
+  const [noted, setNoted] = useState<{ text: string; viewId: string | undefined }>();
+  const note = noted && noted.viewId === viewId ? noted.text : undefined;
   const marked = useRef<string | undefined>(undefined);
   const unmark = useRef<() => void>(() => undefined);
   const walking = walk !== undefined;
@@ -90,7 +92,7 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
         listening.abort();
         if (marked.current === id) marked.current = undefined;
         for (const row of rows()) row.classList.remove(ARRIVED_CLASS);
-        setNote(undefined);
+        setNoted(undefined);
       };
       unmark.current = clear;
       // After the event that brought the row here has finished its way through the document.
@@ -108,7 +110,7 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
       const api = grid();
       if (!api || viewId === undefined || !Number.isInteger(row) || row < 1) return;
       unmark.current();
-      setNote(undefined);
+      setNoted(undefined);
       const shown = api.rowCount();
       let rowCount = shown.known ? shown.count : undefined;
       let held = 0;
@@ -134,7 +136,7 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
           rowCount = answer.rowCount;
           held = answer.loaded;
         } catch (e) {
-          setNote(errorMessage(e));
+          setNoted({ text: errorMessage(e), viewId });
           return;
         } finally {
           clearTimeout(panel);
@@ -150,7 +152,7 @@ export function useGoToRow({ viewId, grid, root, loaded, mapped }: Options) {
             : `This view has ${plural(rowCount, 'record')}; here is the last one.`;
         index = rowCount - 1;
       }
-      setNote(past);
+      setNoted(past === undefined ? undefined : { text: past, viewId });
       if (index < 0) return;
       const record = await showRow(api, index, { rowCount, held });
       if (record === undefined) return;
