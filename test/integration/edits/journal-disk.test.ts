@@ -73,6 +73,25 @@ describe('a journal write is complete on disk, or refused', () => {
     expect((await h.snapshot('Tasks')).get(rec.id)?.fields).toMatchObject({ Name: 'room again', Points: 1 });
   });
 
+  it('cuts a refused piece back to the last whole line, counting bytes, not characters', async () => {
+    const disk = new FuzzDisk();
+    const h = await start({ journalFiles: disk.files(), queue: { settleMs: 10_000, maxHoldMs: 10_000 } });
+    const { rec, target } = await oneTask(h);
+    // Two to four bytes a character: a length in characters would cut into this line.
+    const name = 'Zoë Ångström · 東京 · 🚀'.repeat(4);
+    await h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Name: name } }] });
+    const before = await journalText(h);
+    disk.room = 60;
+    await expect(
+      h.call('edits.edit', { target, changes: [{ recordId: rec.id, fields: { Points: 2 } }] }),
+    ).rejects.toMatchObject({ kind: 'storage' });
+    expect(await journalText(h)).toBe(before);
+    disk.room = Infinity;
+    h.parts.queue.sendNow();
+    await h.parts.queue.whenIdle();
+    expect((await h.snapshot('Tasks')).get(rec.id)?.fields.Name).toBe(name);
+  });
+
   it('starts the next line on a line of its own when a torn piece could not be cut back', async () => {
     const disk = new FuzzDisk();
     const files = disk.files();
@@ -262,6 +281,45 @@ describe('odd lines', () => {
     expect((await again.call('edits.status', {})).journalDamage).toBeUndefined();
     await again.services.close();
     expect(await readFile(path, 'utf8')).toBe('');
+  });
+});
+
+describe('deletes in the journal', () => {
+  it('refuses a delete the disk has no room to write down: nothing is sent, every row stays', async () => {
+    const disk = new FuzzDisk();
+    const h = await start({ journalFiles: disk.files() });
+    const target = h.target('Tasks');
+    const rows = (await h.reader('Tasks').listPage({ pageSize: 3 })).records;
+    disk.room = 0;
+    await expect(
+      h.call('records.delete', {
+        target,
+        records: rows.map((r) => ({ id: r.id, fields: r.fields })),
+        readOnlyFields: [],
+      }),
+    ).rejects.toMatchObject({ kind: 'storage' });
+    expect(h.seen.filter((r) => r.method === 'DELETE')).toEqual([]);
+    const held = await h.snapshot('Tasks');
+    for (const r of rows) expect(held.has(r.id)).toBe(true);
+  });
+
+  it('writes down each batch gone, so a restart resumes nothing of a delete that finished', async () => {
+    const h = await start();
+    const target = h.target('Tasks');
+    const rows = (await h.reader('Tasks').listPage({ pageSize: 12 })).records;
+    const done = await h.call('records.delete', {
+      target,
+      records: rows.map((r) => ({ id: r.id, fields: r.fields })),
+      readOnlyFields: [],
+    });
+    expect(done.deleted).toHaveLength(12);
+    await h.parts.journal.flushed();
+    await h.services.close();
+    const deletes = h.seen.filter((r) => r.method === 'DELETE').length;
+    const again = await start({ restartOf: h });
+    expect(await again.call('records.pendingDeletes', {})).toEqual({ deletes: [] });
+    await again.parts.records.recover();
+    expect(again.seen.filter((r) => r.method === 'DELETE')).toHaveLength(deletes);
   });
 });
 

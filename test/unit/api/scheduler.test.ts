@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import PQueue from 'p-queue';
-import { BaseScheduler, COLD_START_EXTRA_MS, TokenGate, queuePriority } from '../../../core/api/scheduler';
+import {
+  BaseScheduler,
+  COLD_START_EXTRA_MS,
+  SchedulerRegistry,
+  TokenGate,
+  queuePriority,
+} from '../../../core/api/scheduler';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const gaps = (xs: number[]) => xs.slice(1).map((x, i) => x - (xs[i] ?? 0));
@@ -237,6 +243,25 @@ describe('a base paused twice', () => {
       await vi.advanceTimersByTimeAsync(1_100);
       await job;
       expect(started).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("a token's gate as the registry makes it", () => {
+  it('spaces starts 2.5 % over 1000 / limit, so arrivals trailing starts stay under the limit', async () => {
+    vi.useFakeTimers();
+    try {
+      const gate = new SchedulerRegistry().gate('http://127.0.0.1:1', 'key', 50);
+      const starts: number[] = [];
+      const all = Promise.all(
+        Array.from({ length: 11 }, () => gate.take(0).then(() => void starts.push(Date.now()))),
+      );
+      await vi.advanceTimersByTimeAsync(1000);
+      await all;
+      // Ten spacings of 20.5 ms (20 ms each at exactly 1000 / 50).
+      expect((starts[10] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(205);
     } finally {
       vi.useRealTimers();
     }
