@@ -187,5 +187,14 @@ describe('the request budget', () => {
     const asked = proxy.log.slice(refusedAt).filter((r) => r.path.includes(`/v0/${hosted.baseId}/`));
     expect(asked.length).toBeGreaterThanOrEqual(1);
     expect(asked.length).toBeLessThanOrEqual(2);
+    // Another refusal (a 404) says nothing of the allowance: the base stays refused; a call that passes lifts it.
+    proxy.inject(
+      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+      { match: (r) => r.path.includes(`/v0/${hosted.baseId}/`), times: Infinity },
+    );
+    const notFoundAt = proxy.log.length;
+    await h.call('view.rows', { viewId, start: 700, end: 800 }).catch(() => undefined);
+    expect(proxy.log.length).toBeGreaterThan(notFoundAt);
+    expect((await h.call('budget.status', { connectionId, baseId: hosted.baseId })).refused).toBe(true);
   });
 });
