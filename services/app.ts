@@ -241,6 +241,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     queue: options.editQueue,
     consent: budget.consent,
     walkCalls: (target, query) => budget.callsFor(viewSizeKey(target, query)),
+    isCopy: (target) => offline.servesCopy(target),
   });
 
   const uploads = new Uploads({

@@ -19,6 +19,7 @@ import { dismissBug, useLastBug } from './status/last-resort';
 import { TableTab } from './table/TableTab';
 import type { TableTarget } from './table/view-session';
 import { TabBar } from './tabs/TabBar';
+import { useWindowTitle } from './tabs/tab-label';
 import { demoTarget, loadSession, saveSession, withSchema } from './tabs/session';
 import { afterClose, cycle, tabKey } from './tabs/tabs';
 import type { Tab } from './tabs/tabs';
@@ -99,6 +100,7 @@ export function App() {
   );
 
   const [sheet, setSheet] = useState<Element | null>();
+  useWindowTitle(tabs.find((t) => t.key === activeKey));
   useKeyDispatcher();
   useCommands({
     'app.closeTab': () => (activeKey === undefined ? false : closeTab(activeKey)),

@@ -21,6 +21,7 @@ import { toChannelError } from '../errors';
 import type { TableFor, WalkCalls } from './ports';
 import type { Emit } from './queue';
 import type { EditTarget } from './types';
+import { exportFileName } from '../../core/records/copy-names';
 
 export interface ExportRequest {
   target: EditTarget;
@@ -115,6 +116,8 @@ export class CsvExports {
     /** The request budget's word on the walk: every record of the view, a call per 100 (see run). */
     private readonly consent?: Consent,
     private readonly walkCalls?: WalkCalls,
+    /** Whether the target is a table of an offline copy, whose file is named so (copy-names.ts). */
+    private readonly isCopy?: (target: EditTarget) => Promise<boolean>,
   ) {}
 
   /**
@@ -123,7 +126,9 @@ export class CsvExports {
    */
   async start(req: ExportRequest): Promise<string> {
     const exportId = randomUUID();
-    const filePath = await this.chooseDestination?.(`${req.target.table}.csv`);
+    const filePath = await this.chooseDestination?.(
+      exportFileName(req.target.table, (await this.isCopy?.(req.target).catch(() => false)) ?? false),
+    );
     if (this.chooseDestination !== undefined && filePath === undefined) {
       this.emit('export.progress', { exportId, rows: 0, pages: 0, state: 'cancelled' });
       return exportId;

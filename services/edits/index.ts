@@ -51,6 +51,8 @@ export interface EditServicesOptions {
   consent?: Consent;
   /** Calls a walk of a view will take where its size is known (the budget remembers the views it counted). */
   walkCalls?: WalkCalls;
+  /** Whether a target is a table of an offline copy (its export's file is named so). */
+  isCopy?: (target: EditTarget) => Promise<boolean>;
   /** Batching and retry timing of the queue (tests shorten them). */
   queue?: Pick<
     EditQueueOptions,
@@ -133,6 +135,7 @@ export function createEditServices(options: EditServicesOptions): EditServices {
         (target) => queue.settle(target),
         options.consent,
         options.walkCalls,
+        options.isCopy,
       ),
       replaces,
       journal,

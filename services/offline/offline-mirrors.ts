@@ -157,6 +157,12 @@ export class OfflineMirrors {
     return [...this.pulls.values()].find((p) => p.mirrorId === mirrorId);
   }
 
+  /** Whether the target is a table of an offline copy (a base of the embedded connection that a mirror serves). */
+  async servesCopy(target: { connectionId: string; baseId: string }): Promise<boolean> {
+    if (target.connectionId !== this.options.localConnectionId) return false;
+    return (await this.list()).some((m) => m.local.baseId === target.baseId);
+  }
+
   private async list(): Promise<MirrorInfo[]> {
     const [mirrors, autoSync] = await Promise.all([
       (await this.options.engine).list(),

@@ -4,6 +4,7 @@
  * deleted on that side) is written as `null` with the kind saying which.
  */
 import type { MirrorConflictInfo, MirrorInfo } from '../../core/contract';
+import { copyName } from '../../core/records/copy-names';
 
 export interface ConflictsReport {
   kind: 'tabledesk.mirror-conflicts';
@@ -55,6 +56,6 @@ export function conflictsReport(
   };
 }
 
-/** `<base> conflicts <date>.json`; the door makes it safe for its file system. */
+/** `<base> (offline copy) conflicts <date>.json`; the door makes it safe for its file system. */
 export const reportFileName = (mirror: MirrorInfo, now: Date): string =>
-  `${mirror.source.baseName} conflicts ${now.toISOString().slice(0, 10)}.json`;
+  `${copyName(mirror.source.baseName)} conflicts ${now.toISOString().slice(0, 10)}.json`;

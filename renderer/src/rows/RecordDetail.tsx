@@ -21,6 +21,7 @@ import type { TableEditing } from './table-editing';
 import { Attachments } from './attachments/Attachments';
 import { groupHeaderOf } from '../grid/group-rows';
 import { useModalFocus } from '../ui/useModalFocus';
+import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import { isCommand } from '../commands/match';
 import { MAC, shortcutProps } from '../commands/shown';
 
@@ -244,6 +245,7 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
     step(by);
   };
   const tables = useBaseTables(editing.target.connectionId, editing.target.baseId);
+  const copy = mirrorServedAs(useMirrors().mirrors, editing.target.connectionId, editing.target.baseId);
   return (
     <div
       className="td-modal-backdrop"
@@ -271,6 +273,14 @@ export function RecordDetail({ editing, index, pinned = false, revision, onIndex
                 )
               : 'Loading…'}
           </h2>
+          {copy && (
+            <span
+              className="td-badge td-mirror-badge"
+              title={`The offline copy of ${copy.source.baseName}, on this computer`}
+            >
+              offline copy
+            </span>
+          )}
           <button
             type="button"
             {...shortcutProps('dialog.previousRecord', 'Previous record')}

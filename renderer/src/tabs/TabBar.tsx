@@ -1,5 +1,6 @@
 import { mirrorServedAs, useMirrors } from '../offline/mirrors';
 import type { Tab } from './tabs';
+import { tabLabel } from './tab-label';
 import { isCommand } from '../commands/match';
 import { MAC } from '../commands/shown';
 
@@ -25,9 +26,8 @@ export function TabBar({ tabs, activeKey, onActivate, onClose }: Props) {
         ☰ Tables
       </button>
       {tabs.map((t) => {
-        // An offline copy has the hosted base's id and its tables' names: only its title tells the two apart.
         const copy = mirrorServedAs(mirrors, t.target.connectionId, t.target.baseId);
-        const label = copy ? `${t.label} (offline copy)` : t.label;
+        const label = tabLabel(t, mirrors);
         return (
           <div key={t.key} className={`td-tab ${t.key === activeKey ? 'is-active' : ''}`}>
             <button

@@ -10,6 +10,8 @@ import type { EventPayload, Request } from '../../../../core/contract';
 import { useApi } from '../../api/ApiProvider';
 import { errorMessage } from '../../api/call-errors';
 import type { EditTarget } from '../../editing/edit-store';
+import { exportFileName } from '../../../../core/records/copy-names';
+import { mirrorServedAs, useMirrors } from '../../offline/mirrors';
 
 export type ExportQuery = NonNullable<Request<'export.start'>['query']>;
 
@@ -41,6 +43,11 @@ function readingFormat(): { timeZone: string; userLocale: string } {
 
 export function useExportJob(target: EditTarget) {
   const api = useApi();
+  const { mirrors } = useMirrors();
+  const fileName = exportFileName(
+    target.table,
+    mirrorServedAs(mirrors, target.connectionId, target.baseId) !== undefined,
+  );
   const [job, setJob] = useState<ExportJob>();
   const current = useRef<string | undefined>(undefined);
   const starting = useRef(false);
@@ -63,12 +70,12 @@ export function useExportJob(target: EditTarget) {
       );
       if (p.state === 'done' && p.filePath === undefined) {
         api.call('export.take', { exportId: p.exportId }).then(
-          ({ csv }) => download(csv, `${target.table}.csv`),
+          ({ csv }) => download(csv, fileName),
           (e: unknown) => setJob((j) => j && { ...j, error: errorMessage(e) }),
         );
       }
     },
-    [api, target.table],
+    [api, fileName],
   );
 
   useEffect(
