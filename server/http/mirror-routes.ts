@@ -159,11 +159,9 @@ export function registerMirrorRoutes(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/records`,
       { schema: { body: putBody }, bodyLimit: MAX_RECORDS_BODY },
       async (req) => {
-        const { skipped, modifiedTime } = writes.putRecords(
-          tableOf(req.params),
-          req.body.records,
-          req.body.expect,
-        );
+        const written = writes.putRecords(tableOf(req.params), req.body.records, req.body.expect);
+        await writes.settleInverse(written);
+        const { skipped, modifiedTime } = written;
         return { written: req.body.records.length - skipped.length, skipped, modifiedTime };
       },
     );
@@ -171,7 +169,11 @@ export function registerMirrorRoutes(
     scope.post<{ Params: TableParams; Body: z.infer<typeof deleteBody> }>(
       `${MIRROR_PREFIX}/bases/:id/tables/:tableId/delete`,
       { schema: { body: deleteBody } },
-      async (req) => writes.deleteRecords(tableOf(req.params), req.body.ids, req.body.expect),
+      async (req) => {
+        const done = writes.deleteRecords(tableOf(req.params), req.body.ids, req.body.expect);
+        await writes.settleInverse(done);
+        return { deleted: done.deleted, skipped: done.skipped };
+      },
     );
 
     scope.post<{ Params: TableParams; Body: z.infer<typeof moveBody> }>(

@@ -159,12 +159,20 @@ class InverseEdits {
     else this.byRecord.set(recordId, { table, list: [edit] });
   }
 
-  /** One record's edits (taken out), or all of them when `recordId` is undefined. */
-  take(recordId: string | undefined): [string, { table: Table; list: InverseEdit[] }][] {
+  get size(): number {
+    return this.byRecord.size;
+  }
+
+  /** One record's edits (taken out), or those of the first `limit` records when `recordId` is undefined. */
+  take(recordId: string | undefined, limit = Infinity): [string, { table: Table; list: InverseEdit[] }][] {
     if (recordId === undefined) {
-      const all = [...this.byRecord];
-      this.byRecord.clear();
-      return all;
+      const some: [string, { table: Table; list: InverseEdit[] }][] = [];
+      for (const entry of this.byRecord) {
+        if (some.length >= limit) break;
+        some.push(entry);
+      }
+      for (const [id] of some) this.byRecord.delete(id);
+      return some;
     }
     const one = this.byRecord.get(recordId);
     if (!one) return [];
@@ -172,6 +180,20 @@ class InverseEdits {
     return [[recordId, one]];
   }
 }
+
+/**
+ * The linked records one transaction of a mirror write edits at most: the rest wait for the next, after other
+ * requests had their turn (see settleInverse). One record linking 20,000 held every request 1-2 s.
+ */
+export const INVERSE_SLICE = 500;
+
+/** A mirror write done, with the other sides of its links yet to follow (see settleInverse). */
+export interface MirrorWritten {
+  modifiedTime: string;
+  inverse: InverseEdits;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class MirrorWrites {
   /** Statements prepared once: the link cells' upkeep runs several per record written. */
@@ -415,7 +437,7 @@ export class MirrorWrites {
     table: Table,
     list: MirrorRecordSpec[],
     expect: Record<string, string> = {},
-  ): { skipped: string[]; modifiedTime: string } {
+  ): MirrorWritten & { skipped: string[] } {
     const byId = new Map(table.fields.map((f) => [f.id, f]));
     const owner = this.db.prepare('SELECT seq, table_id, modified_time FROM records WHERE id = ?');
     const insert = this.db.prepare(
@@ -463,10 +485,24 @@ export class MirrorWrites {
         mark.run(seq, now);
         this.relink(inverse, table, r.id, previous, data);
       }
-      this.applyInverse(inverse, undefined, now);
     });
     this.records.withReadCache(() => write());
-    return { skipped, modifiedTime: now };
+    return { skipped, modifiedTime: now, inverse };
+  }
+
+  /**
+   * The other sides of a write's links (see relink), INVERSE_SLICE linked records a transaction, other
+   * requests answered in between: each edit adds or takes out one id where it is not so already, so a slice
+   * done before a crash, or a record written meanwhile, leaves nothing the next write or pull does not mend.
+   */
+  async settleInverse(written: MirrorWritten): Promise<void> {
+    const slice = this.db.transaction(() =>
+      this.applyInverse(written.inverse, undefined, written.modifiedTime),
+    );
+    while (written.inverse.size > 0) {
+      this.records.withReadCache(() => slice());
+      if (written.inverse.size > 0) await nextTurn();
+    }
   }
 
   /**
@@ -507,7 +543,7 @@ export class MirrorWrites {
    * when it is so already.
    */
   private applyInverse(edits: InverseEdits, recordId: string | undefined, now: string): void {
-    for (const [otherId, { table, list }] of edits.take(recordId)) {
+    for (const [otherId, { table, list }] of edits.take(recordId, INVERSE_SLICE)) {
       // Asked of SQLite first: a page whose two sides agree (a first pull) costs no record parsed here.
       if (list.length === 1 && this.holds(table, otherId, list[0]!)) continue;
       const rec = this.records.get(table, otherId);
@@ -603,14 +639,14 @@ export class MirrorWrites {
     table: Table,
     ids: string[],
     expect: Record<string, string> = {},
-  ): { deleted: number; skipped: string[] } {
+  ): MirrorWritten & { deleted: number; skipped: string[] } {
     const del = this.db.prepare('DELETE FROM records WHERE id = ? AND table_id = ?');
     const modified = this.db.prepare('SELECT modified_time FROM records WHERE id = ? AND table_id = ?');
     const now = new Date().toISOString();
     const skipped: string[] = [];
     const inverse = new InverseEdits();
-    const write = this.db.transaction(() => {
-      const n = ids.reduce((n, id) => {
+    const write = this.db.transaction(() =>
+      ids.reduce((n, id) => {
         // Its side of the links of records written before it first, as if each had been edited at once.
         this.applyInverse(inverse, id, now);
         if (Object.hasOwn(expect, id)) {
@@ -625,12 +661,10 @@ export class MirrorWrites {
         this.records.forget(id);
         if (gone > 0) this.relink(inverse, table, id, before, undefined);
         return n + gone;
-      }, 0);
-      this.applyInverse(inverse, undefined, now);
-      return n;
-    });
+      }, 0),
+    );
     const deleted = this.records.withReadCache(() => write());
-    return { deleted, skipped };
+    return { deleted, skipped, modifiedTime: now, inverse };
   }
 
   /**

@@ -444,6 +444,79 @@ describe('a cycle of rollups over 2,000 records each linking the same four, writ
   });
 });
 
+describe('one record linking 20,000 through the mirror route (a huge or hostile remote)', () => {
+  // Each record it links gains its side of the link: 20,000 records read, computed and written back held every
+  // request 1-2 s in one transaction; they go in slices, other requests answered in between.
+  const id = (prefix: string, c: string) => prefix + c.repeat(14);
+  const base = id('app', 'w');
+  const A = id('tbl', 'w');
+  const B = id('tbl', 'x');
+  const f = (c: string) => id('fld', c);
+  const MANY = 20_000;
+  // Each record is read and written back whole: notes make the 20,000 about 40 MB of it.
+  const note = 'n'.repeat(2000);
+  const aIds = Array.from({ length: MANY }, (_, i) => `recW${i.toString(36).padStart(13, '0')}`);
+  const hub = id('rec', 'x').slice(0, 17);
+  const at = '2024-01-01T00:00:00.000Z';
+  const put = (tid: string, records: { id: string; fields: Record<string, unknown> }[]) =>
+    s.request('POST', `/_tabledesk/mirror/bases/${base}/tables/${tid}/records`, {
+      records: records.map((r) => ({ ...r, createdTime: at })),
+    });
+  /** The link cells of A's records at the ends of slices and of the table (reading all 20,000 takes 200 pages). */
+  const aLinks = async () => {
+    const out: unknown[] = [];
+    for (const i of [0, 499, 500, 10_000, MANY - 1])
+      out.push((await ok(s.request('GET', `/v0/${base}/A/${aIds[i]}`))).body.fields.Links);
+    return out;
+  };
+  const table = (tid: string, name: string, own: string, link: string, back: string) => ({
+    id: tid,
+    name,
+    primaryFieldId: f(own),
+    fields: [
+      { id: f(own), name: 'Name', type: 'singleLineText' },
+      { id: f(own === 'w' ? 'v' : 'u'), name: 'Note', type: 'multilineText' },
+      {
+        id: f(link),
+        name: 'Links',
+        type: 'multipleRecordLinks',
+        options: { linkedTableId: tid === A ? B : A, inverseLinkFieldId: f(back) },
+      },
+    ],
+    views: [{ id: id('viw', own), name: 'Grid view', type: 'grid' }],
+  });
+
+  beforeAll(async () => {
+    await ok(
+      s.request('PUT', `/_tabledesk/mirror/bases/${base}`, {
+        name: 'Hub',
+        tables: [table(A, 'A', 'w', 'y', 'z'), table(B, 'B', 'x', 'z', 'y')],
+      }),
+    );
+    for (let i = 0; i < MANY; i += 1000)
+      await ok(
+        put(
+          A,
+          aIds
+            .slice(i, i + 1000)
+            .map((rid, k) => ({ id: rid, fields: { [f('w')]: `a${i + k}`, [f('v')]: note } })),
+        ),
+      );
+  });
+
+  it('is written, and the 20,000 gain their side of its links, with no request waiting', async () => {
+    await ok(probed(() => put(B, [{ id: hub, fields: { [f('x')]: 'hub', [f('z')]: aIds } }])));
+    expect(await aLinks()).toEqual(Array(5).fill([hub]));
+  });
+
+  it('is deleted through the mirror route, and the 20,000 lose it, with no request waiting', async () => {
+    await ok(
+      probed(() => s.request('POST', `/_tabledesk/mirror/bases/${base}/tables/${B}/delete`, { ids: [hub] })),
+    );
+    expect(await aLinks()).toEqual(Array(5).fill(undefined));
+  });
+});
+
 describe('an upsert into a large table', () => {
   // Each record upserted is matched on its merge fields: a scan of the table apiece held every request seconds.
   const TASKS = 20_000;
