@@ -5,7 +5,9 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { startEditing } from './edit-helpers';
 import { expect, test } from './fixtures';
+import { choose } from './import-helpers';
 
 // The journey edits a record: a door of this file's own.
 test.use({ doorName: 'a11y' });
@@ -71,6 +73,128 @@ for (const scheme of ['light', 'dark'] as const) {
       'record form': [],
       'delete confirmation': [],
     });
+  });
+}
+
+/** Closes what Esc closes and waits until it is gone. */
+async function escape(page: Page, what: Locator): Promise<void> {
+  await page.keyboard.press('Escape');
+  await expect(what).toBeHidden();
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`dialogs and menus have no serious accessibility violation in ${scheme} mode`, async ({ app }) => {
+    const { page } = app;
+    await page.emulateMedia({ colorScheme: scheme });
+    await app.openTable('Tasks');
+    await expect(app.cell(0, 'Name')).not.toBeEmpty();
+    const found: Record<string, string[]> = {};
+
+    await app.cell(0, 'Name').click();
+    await page.keyboard.press('?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(sheet).toBeVisible();
+    found['shortcut sheet'] = await seriousViolations(
+      page,
+      '[role="dialog"][aria-label="Keyboard shortcuts"]',
+    );
+    await escape(page, sheet);
+
+    await app.cell(1, 'Name').click({ button: 'right' });
+    const cellMenu = page.getByRole('menu', { name: 'Name, row 2' });
+    await expect(cellMenu.getByRole('menuitem', { name: 'Expand record' })).toBeFocused();
+    found['cell menu'] = await seriousViolations(page, '[role="menu"]');
+    await escape(page, cellMenu);
+
+    await app.table.getByRole('button', { name: 'Name column menu' }).click();
+    const headerMenu = app.table.getByRole('menu', { name: 'Name column' });
+    await expect(headerMenu).toBeVisible();
+    found['column menu'] = await seriousViolations(page, '[role="menu"]');
+    await escape(page, headerMenu);
+
+    await app.cell(0, 'Name').click();
+    await page.keyboard.press('Control+h');
+    const replace = page.getByRole('dialog', { name: 'Find and replace' });
+    await expect(replace).toBeVisible();
+    found['replace'] = await seriousViolations(page, '[role="dialog"][aria-label="Find and replace"]');
+    await escape(page, replace);
+
+    await app.table.getByRole('button', { name: 'Import CSV' }).click();
+    const importing = page.getByRole('dialog', { name: 'Import CSV' });
+    await choose(page, 'tasks.csv', [
+      ['Name', 'Status', 'Points'],
+      ['Read the manual', 'Todo', '3'],
+      ['Write it again', 'Nope', 'many'],
+    ]);
+    await expect(importing.getByRole('table').first()).toBeVisible();
+    found['import'] = await seriousViolations(page, '[role="dialog"][aria-label="Import CSV"]');
+    await escape(page, importing);
+
+    expect(found).toEqual({
+      'shortcut sheet': [],
+      'cell menu': [],
+      'column menu': [],
+      replace: [],
+      import: [],
+    });
+  });
+
+  test(`the grid's popup editors have no serious accessibility violation in ${scheme} mode`, async ({
+    app,
+  }) => {
+    const { page } = app;
+    await page.emulateMedia({ colorScheme: scheme });
+    await app.openTable('Tasks');
+    await expect(app.cell(0, 'Name')).not.toBeEmpty();
+    const found: Record<string, string[]> = {};
+    // The grid's popup editors, each a dialog named for its field.
+    for (const [field, row, what] of [
+      ['Status', 0, 'select editor'],
+      ['Tags', 0, 'multiple-selects editor'],
+      ['Assignee', 1, 'link picker'],
+      ['Notes', 0, 'long text editor'],
+    ] as const) {
+      await startEditing(app, row, field);
+      const editor = app.table.getByRole('dialog', { name: `Edit ${field}` });
+      await expect(editor).toBeVisible();
+      found[what] = await seriousViolations(page, '.ag-popup-editor');
+      await escape(page, editor);
+    }
+
+    expect(found).toEqual({
+      'select editor': [],
+      'multiple-selects editor': [],
+      'link picker': [],
+      'long text editor': [],
+    });
+  });
+
+  test(`the formula bar with an error and the filter builder have no serious accessibility violation in ${scheme} mode`, async ({
+    app,
+  }) => {
+    const { page } = app;
+    await page.emulateMedia({ colorScheme: scheme });
+    await app.openTable('Tasks');
+    await expect(app.cell(0, 'Name')).not.toBeEmpty();
+    const found: Record<string, string[]> = {};
+
+    await app.formula.click();
+    await app.formula.fill('{Nope} > 1 AND');
+    await expect(
+      app.table.locator('.td-formula [role="alert"], .td-formula [role="status"]').first(),
+    ).toBeVisible();
+    found['formula bar with an error'] = await seriousViolations(page, '.td-formula');
+    await app.formula.fill('');
+
+    await app.table.getByRole('button', { name: 'Filter builder' }).click();
+    const builder = app.table.getByRole('dialog', { name: 'Filter builder' });
+    await expect(builder).toBeVisible();
+    await builder.getByRole('button', { name: 'Add condition', exact: true }).click();
+    await builder.getByRole('button', { name: 'Add group' }).click();
+    found['filter builder'] = await seriousViolations(page, '[role="dialog"][aria-label="Filter builder"]');
+    await escape(page, builder);
+
+    expect(found).toEqual({ 'formula bar with an error': [], 'filter builder': [] });
   });
 }
 

@@ -10,6 +10,7 @@ import type { GridApi, GridReadyEvent, GetRowIdParams } from 'ag-grid-community'
 import type { Column } from '../../../core/contract';
 import type { RecordData } from '../../../core/records/types';
 import { gridPort, isOwnColumn } from './ag-port';
+import { namePopupEditor } from './dom';
 import { gridTheme } from './theme';
 import { columnDefs } from './columns';
 import type { DecorateColumn } from './columns';
@@ -102,6 +103,8 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, o
   const defs = useMemo(() => columnDefs(columns, decorate), [columns, decorate]);
   const props = useMemo(() => gridProps(options ?? {}), [options]);
   const api = useRef<GridApi<RecordData> | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const stopNaming = useRef<() => void>(undefined);
   const lines = cellLines(options?.rowHeight ?? ROW_HEIGHT);
   const wrap = useMemo(
     () => (lines === undefined ? undefined : ({ '--td-grid-cell-lines': lines } as CSSProperties)),
@@ -110,7 +113,7 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, o
   // A new datasource is a new query: its rows start at the top.
   useEffect(() => api.current?.ensureIndexVisible(0, 'top'), [datasource]);
   return (
-    <div className="td-grid" data-cell-lines={lines} style={wrap}>
+    <div className="td-grid" data-cell-lines={lines} style={wrap} ref={root}>
       <AgGridReact<RecordData>
         theme={gridTheme}
         rowModelType="infinite"
@@ -142,6 +145,18 @@ export function TableGrid({ columns, datasource, blockSize, onReady, decorate, o
         // (measured in a trace), for tooltips only the headers have.
         enableBrowserTooltips
         {...props}
+        onCellEditingStarted={(e) => {
+          stopNaming.current?.();
+          if (e.colDef.cellEditorPopup === true)
+            stopNaming.current = namePopupEditor(
+              root.current,
+              `Edit ${e.colDef.headerName ?? e.column.getColId()}`,
+            );
+        }}
+        onCellEditingStopped={() => {
+          stopNaming.current?.();
+          stopNaming.current = undefined;
+        }}
         onGridReady={(e: GridReadyEvent<RecordData>) => {
           api.current = e.api;
           onReady(gridPort(e.api));

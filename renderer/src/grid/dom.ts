@@ -75,6 +75,27 @@ export const cellColumn = (cell: Element): string => cell.getAttribute('col-id')
 export const editingCell = (root: ParentNode): Element | null =>
   root.querySelector('.ag-cell-inline-editing');
 
+/**
+ * Names the popup editor the grid opens (a select's choices, the link picker, long text): ag-grid makes it a
+ * dialog owned by its cell but gives it no name, so a screen reader says "dialog" alone. React draws the popup
+ * a moment after the edit starts, so it is watched for, only until it is named or the edit ends; the returned
+ * function stops the watch.
+ */
+export function namePopupEditor(root: HTMLElement | null, label: string): () => void {
+  if (!root) return () => undefined;
+  const name = () => {
+    const popup = root.querySelector('.ag-popup-editor:not([aria-label])');
+    popup?.setAttribute('aria-label', label);
+    return popup !== null;
+  };
+  if (name()) return () => undefined;
+  const watch = new MutationObserver(() => {
+    if (name()) watch.disconnect();
+  });
+  watch.observe(root, { childList: true, subtree: true });
+  return () => watch.disconnect();
+}
+
 /** The element the grid scrolls, both ways. */
 export const scroller = (root: ParentNode | null): HTMLElement | null =>
   root?.querySelector<HTMLElement>('.ag-grid-viewport') ?? null;
