@@ -219,6 +219,11 @@ export const editChannels = {
         .min(1),
       /** Computed fields, left out when undo re-creates the records. */
       readOnlyFields: z.array(z.string()).default([]),
+      /**
+       * The records carry only the fields a view shows (others hidden): the rest are read from the service
+       * before the delete, so that undo brings the records back whole.
+       */
+      partial: z.boolean().optional(),
       undoable: z.boolean().default(true),
       part: callPartSchema.optional(),
     }),

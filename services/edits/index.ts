@@ -160,6 +160,29 @@ export function createEditServices(options: EditServicesOptions): EditServices {
     deletes.settle(pending, result.remaining, line.id);
   }
 
+  /**
+   * Rows as a view showed them (some fields hidden) with the rest of their fields read from the service, the
+   * shown values kept (an edit not yet sent is in them). Nothing is deleted when they cannot be read: a delete
+   * whose undo would bring the records back without their hidden fields would lose those.
+   */
+  async function wholeRows(target: EditTarget, list: DeleteRow[]): Promise<DeleteRow[]> {
+    const table = await tableFor(target);
+    const read = await table
+      .recordsByIds(
+        list.map((r) => r.id),
+        { priority: 'interactive' },
+      )
+      .catch((e: unknown) => {
+        const why = toChannelError(e);
+        throw new ServiceError(
+          why.kind === 'network' ? 'network' : 'invalid-request',
+          `Nothing was deleted: the records' hidden fields could not be read to keep them for undo (${why.message}).`,
+        );
+      });
+    const stored = new Map(read.map((r) => [r.id, r.fields]));
+    return list.map((r) => ({ ...r, fields: { ...stored.get(r.id), ...r.fields } }));
+  }
+
   /** Deletes rows (listed as pending until confirmed) and makes what was deleted one undo step. */
   async function deleteRows(
     target: EditTarget,
@@ -332,8 +355,14 @@ export function createEditServices(options: EditServicesOptions): EditServices {
       }
       return { created: result.created, failed: result.failed };
     },
-    'records.delete': async ({ target, records: list, readOnlyFields, undoable, part }) =>
-      deleteRows(target, list, readOnlyFields, undoable, part?.of),
+    'records.delete': async ({ target, records: list, readOnlyFields, partial, undoable, part }) =>
+      deleteRows(
+        target,
+        partial === true && undoable ? await wholeRows(target, list) : list,
+        readOnlyFields,
+        undoable,
+        part?.of,
+      ),
     'records.pendingDeletes': async () => ({ deletes: deletes.list() }),
     'records.retryDelete': async ({ id }) => {
       const { records } = await ready;

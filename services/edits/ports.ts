@@ -8,7 +8,7 @@ import type { EditTarget } from './types';
 
 export type EditsTable = Pick<
   TableClient,
-  'updateMany' | 'createMany' | 'delete' | 'deleteMany' | 'get' | 'pages'
+  'updateMany' | 'createMany' | 'delete' | 'deleteMany' | 'get' | 'pages' | 'recordsByIds'
 >;
 
 /** Finds the table client for a target (the connection's client, created on first use). */

@@ -55,6 +55,8 @@ export class TableEditing {
   readonly store: EditStore;
   private port: GridPort | undefined;
   private columns: readonly Column[] = [];
+  /** The fields the view shows, where some are hidden (its query's `fields`). */
+  private shownFields: readonly string[] | undefined;
   private view: EditingView = { uncertain: [], revision: 0 };
   private readonly listeners = new Set<(view: EditingView) => void>();
   private readonly offs: (() => void)[] = [];
@@ -151,6 +153,11 @@ export class TableEditing {
 
   attach(grid: GridPort): void {
     this.port = grid;
+  }
+
+  /** The fields the view shows (undefined: all of them); rows read under it hold no others. */
+  showFields(fields: readonly string[] | undefined): void {
+    this.shownFields = fields;
   }
 
   setColumns(columns: readonly Column[]): void {
@@ -349,6 +356,8 @@ export class TableEditing {
         target: this.target,
         records: rows.map((r) => ({ id: r.id, fields: r.fields })),
         readOnlyFields,
+        // Rows of a view with hidden fields lack them: the services read them first, for undo.
+        partial: this.shownFields !== undefined,
       });
       if (result.remaining.length > 0) {
         const ids = result.remaining.map((r) => r.id).join(', ');

@@ -103,6 +103,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
   const knownColumns = useRef<Set<string>>(undefined);
   const tableColumns = useRef<readonly Column[]>([]);
   useEffect(() => editing.setColumns(columns), [editing, columns]);
+  useEffect(() => editing.showFields(query.fields), [editing, query.fields]);
   const currentGrid = useCallback(() => port.current, []);
   const tabElement = useCallback(() => section.current, []);
   const goto = useGoToRow({
