@@ -13,6 +13,7 @@ import { RecordTableClient } from '../../core/api';
 import type { RecordData } from '../../core/records/types';
 import { startServer } from '../../server/index';
 import type { RunningServer } from '../../server/index';
+import { expect } from '@playwright/test';
 import type { Locator } from '@playwright/test';
 import { burst } from '../support/burst';
 import type { AppPage } from './app-page';
@@ -42,6 +43,20 @@ export async function hostedTables(app: AppPage): Promise<{ tables: Locator; off
   await app.openConnection(HOSTED_CONNECTION);
   const tables = app.page.getByRole('region', { name: 'Tables' });
   return { tables, offline: tables.getByRole('region', { name: 'Offline copy' }) };
+}
+
+/** Makes Teams alone available offline (a single-table copy) and opens the copy. */
+export async function openTeamsCopy(app: AppPage): Promise<void> {
+  const { tables, offline } = await hostedTables(app);
+  const teams = tables.getByRole('listitem').filter({ hasText: 'Teams' });
+  const open = teams.getByRole('button', { name: 'Open offline', exact: true });
+  if ((await open.count()) === 0) {
+    await teams.getByRole('button', { name: 'Offline', exact: true }).click();
+    await expect(offline).toContainText('Available offline', { timeout: 60_000 });
+  }
+  await open.click();
+  await expect(app.table.getByTestId('mirror-badge')).toContainText('Offline copy');
+  await expect(app.row(0)).toBeVisible();
 }
 
 async function freePort(): Promise<number> {

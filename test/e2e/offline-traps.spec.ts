@@ -9,7 +9,7 @@ import { expect } from '@playwright/test';
 import type { AppPage } from './app-page';
 import { showCell, typeInto } from './edit-helpers';
 import { doorTest } from './fixtures';
-import { hostedTables, openMirrorDoor } from './mirror-door';
+import { hostedTables, openMirrorDoor, openTeamsCopy } from './mirror-door';
 
 const test = doorTest(openMirrorDoor);
 test.use({ doorName: 'offline-traps' });
@@ -24,20 +24,6 @@ async function cellTexts(app: AppPage, row: number, columns: readonly string[]):
   for (const column of columns)
     out.push(((await (await showCell(app, row, column)).textContent()) ?? '').trim());
   return out;
-}
-
-/** Makes Teams alone available offline (a single-table copy) and opens the copy. */
-async function openTeamsCopy(app: AppPage): Promise<void> {
-  const { tables, offline } = await hostedTables(app);
-  const teams = tables.getByRole('listitem').filter({ hasText: TEAMS });
-  const open = teams.getByRole('button', { name: 'Open offline', exact: true });
-  if ((await open.count()) === 0) {
-    await teams.getByRole('button', { name: 'Offline', exact: true }).click();
-    await expect(offline).toContainText('Available offline', { timeout: 60_000 });
-  }
-  await open.click();
-  await expect(app.table.getByTestId('mirror-badge')).toContainText('Offline copy');
-  await expect(app.row(0)).toBeVisible();
 }
 
 test('an offline copy is told apart from the hosted table: its tab and the base list say so', async ({
