@@ -653,10 +653,17 @@ export class EditQueue {
     slot.solo = false;
     slot.retrying = undefined;
     for (const [field, change] of changes) {
+      // A newer value of the cell, waiting to go, supersedes the refused one, as when it comes after it
+      // (addPending): the cell is not held as refused, and a discard later never puts back what was there before.
+      const newer = slot.pending.get(field);
+      if (newer !== undefined) {
+        slot.pending.set(field, merge(change, newer));
+        continue;
+      }
       const older = slot.rejected.get(field);
       slot.rejected.set(field, older === undefined ? change : merge(older, change));
     }
-    slot.rejection = error;
+    if (slot.rejected.size > 0) slot.rejection = error;
     this.opts.journal.note({ t: 'fail', refs: refsOf(changes), error });
     this.opts.onRejected?.([...changes.values()].flatMap((c) => c.editIds));
     this.emitState(slot);

@@ -154,6 +154,38 @@ describe('two edits of one cell merged in the queue', () => {
     expect((await h.snapshot('Tasks')).get(rec.id)?.fields.Status).toBe(status);
   });
 
+  it('refused while a newer value of the cell waited: the newer goes, nothing is held refused or put back', async () => {
+    // Found by the queue fuzzer (random seeds 12564 and 28067): the refused value was held as refused beside
+    // the newer one, and discarding it after the newer one was saved put back the value from before both.
+    const h = await start({ proxy: true, client: { maxRetries: 0 } });
+    const rec = await firstTask(h);
+    const target = h.target('Tasks');
+    const status = rec.fields.Status;
+    h.proxy!.inject(
+      { type: 'answer', answer: (res) => held.push(res) },
+      { match: (r) => r.method === 'PATCH', times: 1 },
+    );
+    await h.parts.queue.edit(target, [
+      { recordId: rec.id, fields: { Status: 'Nope' }, previous: { Status: status } },
+    ]);
+    h.parts.queue.sendNow();
+    await until(() => held.length === 1);
+    await h.parts.queue.edit(target, [
+      { recordId: rec.id, fields: { Status: 'Done' }, previous: { Status: 'Nope' } },
+    ]);
+    const refusal = { error: { type: 'INVALID_MULTIPLE_CHOICE_OPTIONS', message: 'No option "Nope"' } };
+    held[0]!.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+    await until(() => h.patches().length === 1 && !h.parts.queue.hasPending());
+    expect(h.parts.queue.status()).toMatchObject({ pending: 0, rejected: 0 });
+    expect((await h.snapshot('Tasks')).get(rec.id)?.fields.Status).toBe('Done');
+    await h.parts.queue.discardAll({ target });
+    expect(h.eventsOf('edits.reverted')).toEqual([]);
+    const again = await restart(h);
+    expect(again.parts.queue.status()).toMatchObject({ pending: 0, rejected: 0 });
+    await again.parts.queue.whenIdle();
+    expect((await h.snapshot('Tasks')).get(rec.id)?.fields.Status).toBe('Done');
+  });
+
   it('a cell cleared while its older value was out is not shown with that value when the answer comes', async () => {
     const h = await start({ proxy: true });
     const rec = await firstTask(h);
