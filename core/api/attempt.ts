@@ -49,6 +49,13 @@ export const TRANSFER_LIMITS: TransferLimits = {
   drainBytesPerSecond: 16 * 1024,
 };
 
+/**
+ * An answer still arriving when its timeout passes goes on while each window of that length brings this much a
+ * second (512 kbit/s; a 1 Mbit/s line brings twice that): an answer is at most MAX_ANSWER_BYTES, so one that
+ * keeps to the floor ends within about 9 minutes, and one in drips within a window.
+ */
+export const ANSWER_FLOOR_BYTES_PER_SECOND = 64 * 1024;
+
 /** A body past this many bytes is a transfer (see TransferLimits); an upload always is. */
 export const TRANSFER_BODY_BYTES = 256 * 1024;
 
@@ -141,7 +148,17 @@ export async function sendAttempt(
     bytes !== undefined && (spec.onProgress !== undefined || bytes.length > TRANSFER_BODY_BYTES)
       ? new StallWatch(limits, () => new TransferStalled())
       : undefined;
-  const bound = watch?.signal ?? AbortSignal.timeout(config.timeoutMs);
+  // Otherwise the answer must begin within timeoutMs, and its body then keeps moving (see answerWatch).
+  const held = new AbortController();
+  let timedOut = false;
+  const headersTimer = watch
+    ? undefined
+    : setTimeout(() => {
+        timedOut = true;
+        held.abort();
+      }, config.timeoutMs);
+  let answerWatch: StallWatch | undefined;
+  const bound = watch?.signal ?? held.signal;
   const combined = signal ? AbortSignal.any([signal, bound]) : bound;
   let body: string | ReadableStream<Uint8Array> | undefined = bodyText;
   if (bytes !== undefined && watch) {
@@ -169,12 +186,21 @@ export async function sendAttempt(
     } as RequestInit);
     status = response.status;
     watch?.answered();
+    if (!watch) {
+      // The body's size is the user's data (a page of long texts runs to megabytes): it is read for as long as
+      // each window of timeoutMs brings minBytes, not within what is left of a total time.
+      clearTimeout(headersTimer);
+      const minBytes = Math.ceil((ANSWER_FLOOR_BYTES_PER_SECOND * config.timeoutMs) / 1000);
+      answerWatch = new StallWatch({ windowMs: config.timeoutMs, minBytes }, () => new TransferStalled());
+      answerWatch.signal.addEventListener('abort', () => held.abort(), { once: true });
+    }
+    const progress = watch ?? answerWatch;
     text = new TextDecoder().decode(
       await boundedBody(
         response,
         MAX_ANSWER_BYTES,
         () => new AnswerTooLarge(),
-        (n) => watch?.moved(n),
+        (n) => progress?.moved(n),
       ),
     );
   } catch (cause) {
@@ -198,8 +224,10 @@ export async function sendAttempt(
         cause,
       });
     }
-    if (watch?.hasStalled) {
-      const floor = `less than ${limits.minBytes / 1024} KiB in ${limits.windowMs / 1000} s`;
+    const stalled = watch ?? answerWatch;
+    if (stalled?.hasStalled) {
+      const { minBytes, windowMs } = stalled.limits;
+      const floor = `less than ${Math.round(minBytes / 1024)} KiB in ${windowMs / 1000} s`;
       throw fail({
         kind: spec.creates ? 'outcome-unknown' : 'timeout',
         message: `${where} stalled (${floor})${spec.creates ? `: ${maybe}` : ''}`,
@@ -208,7 +236,7 @@ export async function sendAttempt(
         cause,
       });
     }
-    if (!watch && bound.aborted) {
+    if (timedOut) {
       throw fail({
         kind: spec.creates ? 'outcome-unknown' : 'timeout',
         message: `${where} timed out after ${config.timeoutMs} ms${spec.creates ? `: ${maybe}` : ''}`,
@@ -229,7 +257,9 @@ export async function sendAttempt(
     }
     throw fail({ kind: 'network', message: `${where} failed: ${detail}`, status, retryable: true, cause });
   } finally {
+    clearTimeout(headersTimer);
     watch?.stop();
+    answerWatch?.stop();
   }
 
   let json: unknown;

@@ -23,7 +23,7 @@ export class StallWatch {
    * error a stall ends the transfer with; a `parent` aborting aborts the signal too, with the parent's reason.
    */
   constructor(
-    private readonly limits: StallLimits,
+    readonly limits: StallLimits,
     private readonly stalled: () => Error,
     parent?: AbortSignal,
   ) {
