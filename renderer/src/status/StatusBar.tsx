@@ -4,6 +4,7 @@
  * request budget (given by the tab), the changes not yet confirmed (opening their panel), the last error, or
  * else the last bug (an error no code expected).
  */
+import { useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { EventPayload } from '../../../core/contract';
 import { plural } from '../../../core/records/format';
@@ -46,7 +47,14 @@ function countText(loaded: number, total: number | undefined, viewCount: ViewCou
   return `${count.format(loaded)}+ loaded`;
 }
 
-/** One line of the bar that needs the user: its full text in the title, where the line cuts it short. */
+/** Past this many characters a message may be cut short on its line: Details shows it whole. */
+const SHORT_MESSAGE = 80;
+
+/**
+ * One line of the bar that needs the user: its full text in the title, where the line cuts it short, and for a
+ * long one (a service's 2 KB refusal) a Details button that shows it whole above the bar, by keyboard too,
+ * without making the bar any taller.
+ */
 function StatusAlert({
   message,
   action,
@@ -56,15 +64,52 @@ function StatusAlert({
   action: string;
   onAction: () => void;
 }) {
+  const [whole, setWhole] = useState<string>();
+  const panelId = useId();
+  const details = useRef<HTMLButtonElement>(null);
+  const open = whole === message;
+  const long = message.length > SHORT_MESSAGE;
+  const closeOnEscape = (e: { key: string; stopPropagation: () => void }) => {
+    if (e.key !== 'Escape' || !open) return;
+    e.stopPropagation();
+    setWhole(undefined);
+    details.current?.focus();
+  };
   return (
-    <span className="td-status-error" role="alert">
-      <span className="td-status-error-text" title={message}>
-        {message}
+    <>
+      <span className="td-status-error" role="alert">
+        <span className="td-status-error-text" title={message}>
+          {message}
+        </span>
+        {long && (
+          <button
+            ref={details}
+            type="button"
+            aria-expanded={open}
+            aria-controls={panelId}
+            onClick={() => setWhole(open ? undefined : message)}
+            onKeyDown={closeOnEscape}
+          >
+            {open ? 'Less' : 'Details'}
+          </button>
+        )}
+        <button type="button" onClick={onAction}>
+          {action}
+        </button>
       </span>
-      <button type="button" onClick={onAction}>
-        {action}
-      </button>
-    </span>
+      {long && open && (
+        <div
+          id={panelId}
+          className="td-status-error-whole"
+          role="region"
+          aria-label="The whole message"
+          tabIndex={0}
+          onKeyDown={closeOnEscape}
+        >
+          {message}
+        </div>
+      )}
+    </>
   );
 }
 
