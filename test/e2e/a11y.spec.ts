@@ -261,3 +261,52 @@ test('a keyboard alone opens a table, moves in the grid, edits a cell, and opens
   await expect(tab).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Tables' })).toBeVisible();
 });
+
+test('a keyboard alone reaches the shortcut sheet, the menus, an editor, Find and replace, the filter builder and Import', async ({
+  app,
+}) => {
+  const { page } = app;
+  await tabTo(page, page.getByRole('region', { name: 'Tables' }).getByRole('button', { name: 'Tasks' }));
+  await page.keyboard.press('Enter');
+  await tabTo(page, app.table.locator('.ag-header-cell[col-id="Name"]'));
+  await page.keyboard.press('ArrowDown');
+  const name = app.cell(0, 'Name');
+  await expect(name).toBeFocused();
+
+  /** Opens with `key` where the focus is, checks the focus went in, and Esc gives it back to `back`. */
+  const opens = async (key: string, what: Locator, back: Locator) => {
+    await page.keyboard.press(key);
+    await expect(what).toBeVisible();
+    expect(await what.evaluate((e) => e.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(what).toBeHidden();
+    await expect(back).toBeFocused();
+  };
+
+  await opens('?', page.getByRole('dialog', { name: 'Keyboard shortcuts' }), name);
+  await opens('Shift+F10', page.getByRole('menu', { name: 'Name, row 1' }), name);
+  await opens('Control+h', page.getByRole('dialog', { name: 'Find and replace' }), name);
+
+  // Two cells right is Status: Enter opens its editor; up from it is its header, whose menu Alt+↓ opens.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const status = app.cell(0, 'Status');
+  await expect(status).toBeFocused();
+  await opens('Enter', app.table.getByRole('dialog', { name: 'Edit Status' }), status);
+  await page.keyboard.press('ArrowUp');
+  const header = app.table.locator('.ag-header-cell[col-id="Status"]');
+  await expect(header).toBeFocused();
+  await page.keyboard.press('Alt+ArrowDown');
+  const columnMenu = app.table.getByRole('menu', { name: 'Status column' });
+  await expect(columnMenu.getByRole('menuitem').first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(columnMenu).toBeHidden();
+
+  // The bars above the grid, back from the header by Shift+Tab (Tab inside the grid moves between its cells).
+  const builderButton = app.table.getByRole('button', { name: 'Filter builder' });
+  await tabTo(page, builderButton, 'Shift+Tab');
+  await opens('Enter', app.table.getByRole('dialog', { name: 'Filter builder' }), builderButton);
+  await tabTo(page, app.table.getByRole('button', { name: 'Import CSV' }));
+  // A dialog of the rows gives the focus back to the grid's cell, so its keys (Ctrl+Z first) work at once.
+  await opens('Enter', page.getByRole('dialog', { name: 'Import CSV' }), status);
+});
