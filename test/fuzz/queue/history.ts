@@ -329,37 +329,38 @@ export class History {
         // Undoing a delete makes the record again: a new id, and the values it had.
         rec.state = 'maybe';
         rec.id = undefined;
-        for (const f of EDITED)
-          this.cell(rec, f).attempts.push({ value: fields[f] ?? null, outcome: 'calling' });
-        return rec;
+        // Its own attempts, settled by its outcome: an edit of the record made once its batch was announced
+        // (records.created, before the whole call is answered) comes after them and keeps its own.
+        const attempts = EDITED.map((f) => {
+          const a: Attempt = { value: fields[f] ?? null, outcome: 'calling' };
+          this.cell(rec, f).attempts.push(a);
+          return a;
+        });
+        return { rec, attempts };
       });
-      const settleAll = (outcome: Outcome, state: RecState) => {
-        for (const rec of made) {
-          rec.state = state;
-          for (const f of EDITED) this.cell(rec, f).attempts.at(-1)!.outcome = outcome;
-        }
+      const settle = (m: (typeof made)[number], outcome: Outcome, state: RecState) => {
+        m.rec.state = state;
+        for (const a of m.attempts) a.outcome = outcome;
       };
       try {
         const result = await create(target, fieldsList, typecast);
-        if (!proc.alive) settleAll('unknown', 'maybe');
+        if (!proc.alive) for (const m of made) settle(m, 'unknown', 'maybe');
         else {
           result.created.forEach((r, i) => {
-            const rec = made[result.createdIndexes[i]!]!;
-            rec.id = r.id;
-            rec.state = 'live';
-            for (const f of EDITED) this.cell(rec, f).attempts.at(-1)!.outcome = 'saved';
+            const m = made[result.createdIndexes[i]!]!;
+            m.rec.id = r.id;
+            settle(m, 'saved', 'live');
           });
-          for (const f of result.failed) {
-            const rec = made[f.index]!;
-            rec.state = f.outcome === 'unknown' ? 'maybe' : 'absent';
-            for (const field of EDITED)
-              this.cell(rec, field).attempts.at(-1)!.outcome =
-                f.outcome === 'unknown' ? 'unknown' : 'refused';
-          }
+          for (const f of result.failed)
+            settle(
+              made[f.index]!,
+              f.outcome === 'unknown' ? 'unknown' : 'refused',
+              f.outcome === 'unknown' ? 'maybe' : 'absent',
+            );
         }
         return result;
       } catch (e) {
-        settleAll(proc.alive ? 'refused' : 'unknown', proc.alive ? 'absent' : 'maybe');
+        for (const m of made) settle(m, proc.alive ? 'refused' : 'unknown', proc.alive ? 'absent' : 'maybe');
         throw e;
       }
     };
