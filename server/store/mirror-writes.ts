@@ -364,28 +364,35 @@ export class MirrorWrites {
       ),
     );
     const was = new Map(old.map((f) => [f.id, f]));
+    const changed: { from: Field; to: Field }[] = [];
     for (const f of fields) {
       const before = was.get(f.id);
-      if (before && before.type !== f.type) this.retype(tableId, asField(before), asField(f));
+      if (before && before.type !== f.type) changed.push({ from: asField(before), to: asField(f) });
     }
+    if (changed.length > 0) this.retype(tableId, changed);
   }
 
   /**
-   * The cells of a field whose type changed, converted or cleared (see retype.ts), as the service did when it
-   * re-typed it; the records so changed are the mirror's writes (no local change), modified now.
+   * The cells of fields whose type changed, converted or cleared (see retype.ts), as the service did when it
+   * re-typed them; the records so changed are the mirror's writes (no local change), modified now. Every field
+   * of a table in one pass, each record read and written once: one pass a field (50,000 records, three fields
+   * re-typed) held every request 3 s.
    */
-  private retype(tableId: string, from: Field, to: Field): void {
-    const path = `$."${from.id}"`;
-    const rows = this.sql(
-      'SELECT seq, data FROM records WHERE table_id = ? AND json_type(data, ?) IS NOT NULL',
-    ).all(tableId, path) as { seq: number; data: string }[];
+  private retype(tableId: string, changed: { from: Field; to: Field }[]): void {
+    const holds = changed.map(() => 'json_type(data, ?) IS NOT NULL').join(' OR ');
+    const rows = this.db
+      .prepare(`SELECT seq, data FROM records WHERE table_id = ? AND (${holds})`)
+      .all(tableId, ...changed.map(({ from }) => `$."${from.id}"`)) as { seq: number; data: string }[];
     const now = new Date().toISOString();
     for (const row of rows) {
       const data = JSON.parse(row.data) as Record<string, unknown>;
-      const value = retypedCell(from, to, data[from.id]);
-      if (value === undefined) delete data[from.id];
-      else data[from.id] = value;
-      delete data[linkSortKey(from.id)];
+      for (const { from, to } of changed) {
+        if (data[from.id] === undefined) continue;
+        const value = retypedCell(from, to, data[from.id]);
+        if (value === undefined) delete data[from.id];
+        else data[from.id] = value;
+        delete data[linkSortKey(from.id)];
+      }
       this.sql('UPDATE records SET modified_time = ?, data = ? WHERE seq = ?').run(
         now,
         JSON.stringify(data),
