@@ -1,7 +1,7 @@
 /**
  * The places a daily user tripped in an offline copy (issue 22, items 3 to 5), acted out as a person would
  * through the browser door, with a second local server playing the hosted service: a copy told apart from the
- * hosted table (its tab, the base list), a single-table copy keeping the service's rollups over a table it does
+ * hosted table (its tab, the base list) and listing the records in the service's order, a single-table copy keeping the service's rollups over a table it does
  * not hold through an edit, its undo and a reload, and the conflicts report naming a record whose primary field
  * is empty.
  */
@@ -59,6 +59,22 @@ test('an offline copy is told apart from the hosted table: its tab and the base 
   await expect(
     bases.getByRole('button', { name: /TableDesk Demo/ }).filter({ hasText: 'offline copy' }),
   ).toHaveCount(1);
+});
+
+test('an offline copy lists the records in the service’s order', async ({ app }) => {
+  test.setTimeout(180_000);
+  const names = async () => {
+    await expect(app.row(5)).toBeVisible();
+    const out: string[] = [];
+    for (let row = 0; row < 6; row++) out.push(((await app.cell(row, 'Name').textContent()) ?? '').trim());
+    return out;
+  };
+  const { tables } = await hostedTables(app);
+  await tables.getByRole('listitem').filter({ hasText: TEAMS }).getByRole('button').first().click();
+  const hosted = await names();
+  expect(hosted[0]).toBe('Platform');
+  await openTeamsCopy(app);
+  expect(await names()).toEqual(hosted);
 });
 
 test('a single-table copy keeps the service’s rollups over a table it does not hold through an edit and its undo', async ({
