@@ -72,4 +72,13 @@ describe('StallWatch', () => {
     expect(child.error(new Error('x'))).toEqual(new Error('x'));
     child.stop();
   });
+
+  it('is aborted from the start under a parent already aborted, with its reason', () => {
+    const parent = new AbortController();
+    parent.abort(new Error('cancelled before'));
+    const watch = new StallWatch(LIMITS, stalled, parent.signal);
+    expect(watch.signal.aborted).toBe(true);
+    expect(watch.signal.reason).toEqual(new Error('cancelled before'));
+    watch.stop();
+  });
 });
