@@ -6,9 +6,10 @@
  * A whole-table walk runs as parallel chains over disjoint sets of ids (core/api/partitioned-walk.ts): each
  * chain meets its records in the service's order, but nothing says how the chains interleave, and walking one
  * chain for the order would cost the pull its speed (or a second walk's calls). So the order comes from the
- * records' creation times: the service lists a table without a view in the order its records were made (the
- * local server by creation; Airtable's "arbitrary but stable" order is its creation order), so the chains
- * merge by creation time. Records made at the same time (a batch of ten shares its millisecond, Airtable's
+ * records' creation times: the service is taken to list a table without a view in the order its records
+ * were made (the local server does; Airtable documents only an "arbitrary but stable" order, unverified
+ * against its creation order: where it differs the copy's order differs too), so the chains merge by
+ * creation time. Records made at the same time (a batch of ten shares its millisecond, Airtable's
  * times have whole seconds) are ordered by what already says so: one chain's records by the chain (ids ending
  * in the same character share a chain), records the copy had placed before by the copy; only a group the
  * walk cannot order is asked of the service, its ids in one filtered list (a request per 100 ids, the groups
