@@ -3,29 +3,14 @@
  * violation (names, roles, labels, contrast), and a keyboard alone opens a table, moves in the grid, edits a
  * cell and opens and closes a dialog.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { seriousViolations } from './axe-helpers';
 import { startEditing } from './edit-helpers';
 import { expect, test } from './fixtures';
 import { choose } from './import-helpers';
 
 // The journey edits a record: a door of this file's own.
 test.use({ doorName: 'a11y' });
-
-/**
- * The serious and critical violations axe finds on the page (or in `within` alone), one line each for the
- * failure message. Legacy mode runs axe in the page itself: the app has no frames, and the default mode's
- * extra blank page for merging frames' results tripled the time of a run on a busy machine.
- */
-async function seriousViolations(page: Page, within?: string): Promise<string[]> {
-  const axe = new AxeBuilder({ page }).setLegacyMode(true);
-  const { violations } = await (within === undefined ? axe : axe.include(within)).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    );
-}
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`main screens have no serious accessibility violation in ${scheme} mode`, async ({ app }) => {
