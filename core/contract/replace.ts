@@ -59,7 +59,7 @@ export const replaceChannels = {
     }),
     z.object({
       replaceId: idSchema,
-      /** Records read from the service. */
+      /** Records the search read from the service: those its formula picked out, or the whole view or selection. */
       read: z.number().int(),
       changeCount: z.number().int(),
       /** Records with at least one change: one PATCH carries 10 of them. */

@@ -80,7 +80,9 @@ test('replaces over a 1,000-record view, stopped midway and resumed without send
   const dialog = await openReplace(app);
   await previewPrefixNames(dialog);
   const summary = dialog.getByTestId('replace-summary');
-  await expect(summary).toContainText('1,000 changes in 1,000 records of 1,000 records read');
+  await expect(summary).toContainText(
+    '1,000 changes in 1,000 records of 1,000 records the search picked out',
+  );
   await expect(summary).toContainText('100 requests · about 20 s at 5 requests/s');
   const first = dialog.getByRole('table', { name: 'Changes' }).getByRole('row').nth(1);
   await expect(first).toContainText('Name');

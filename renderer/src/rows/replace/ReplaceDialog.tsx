@@ -279,8 +279,10 @@ function PreviewLists({ preview }: { preview: Preview }) {
   return (
     <div className="td-replace-preview">
       <p role="status" data-testid="replace-summary">
+        {/* `read` counts the records the search picked out (by the service's formula where it can), not the
+            table's: "of 1 record read" read as if the table held one record. */}
         {plural(preview.changeCount, 'change')} in {plural(preview.recordCount, 'record')} of{' '}
-        {plural(preview.read, 'record')} read ·{' '}
+        {plural(preview.read, 'record')} the search picked out ·{' '}
         {preview.requests === 0
           ? 'nothing to send'
           : `${plural(preview.requests, 'request')} · ${duration(preview.seconds)} at 5 requests/s`}
