@@ -30,6 +30,11 @@ export const mirrorSummarySchema = z.object({
   autoSyncMinutes: z.number().int(),
   /** The last automatic sync's failure, until one succeeds. */
   autoSyncError: z.string().optional(),
+  /**
+   * When the last automatic sync ended, failed or not (ms since the epoch): the toolbar shows a manual sync's
+   * result only until a newer automatic outcome.
+   */
+  autoSyncAt: z.number().optional(),
 });
 export type MirrorInfo = z.infer<typeof mirrorSummarySchema>;
 

@@ -67,7 +67,8 @@ export class OfflineMirrors {
   private readonly pulls = new Map<string, Pull>();
   private readonly syncs = new Map<string, Promise<SyncResult>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly autoSyncErrors = new Map<string, string>();
+  /** The last automatic sync's end, and its failure: the renderer shows whichever outcome is newest. */
+  private readonly autoSyncs = new Map<string, { at: number; error?: string }>();
   private changedTimer: NodeJS.Timeout | undefined;
   /** The embedded server's bases that are mirrors, as last listed: writes to other bases count for none. */
   private mirroredBases = new Set<string>();
@@ -170,11 +171,12 @@ export class OfflineMirrors {
     ]);
     this.mirroredBases = new Set(mirrors.map((m) => m.local.baseId));
     return mirrors.map((m) => {
-      const error = this.autoSyncErrors.get(m.id);
+      const last = this.autoSyncs.get(m.id);
       return {
         ...m,
         autoSyncMinutes: autoSync[m.id] ?? 0,
-        ...(error === undefined ? {} : { autoSyncError: error }),
+        ...(last === undefined ? {} : { autoSyncAt: last.at }),
+        ...(last?.error === undefined ? {} : { autoSyncError: last.error }),
       };
     });
   }
@@ -307,7 +309,7 @@ export class OfflineMirrors {
   private schedule(mirrorId: string, minutes: number): void {
     clearInterval(this.timers.get(mirrorId));
     this.timers.delete(mirrorId);
-    this.autoSyncErrors.delete(mirrorId);
+    this.autoSyncs.delete(mirrorId);
     if (minutes === 0 || this.closed) return;
     const timer = setInterval(
       () => void this.autoSync(mirrorId),
@@ -327,9 +329,9 @@ export class OfflineMirrors {
     if (mirror === undefined || mirror.state !== 'ready') return;
     try {
       await this.sync(mirror);
-      this.autoSyncErrors.delete(mirrorId);
+      this.autoSyncs.set(mirrorId, { at: Date.now() });
     } catch (error) {
-      this.autoSyncErrors.set(mirrorId, toChannelError(error).message);
+      this.autoSyncs.set(mirrorId, { at: Date.now(), error: toChannelError(error).message });
     }
     this.changed();
   }

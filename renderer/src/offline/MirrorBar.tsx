@@ -14,6 +14,7 @@ import { useClientStatus } from '../status/useClientStatus';
 import { ConflictsReport } from './ConflictsReport';
 import { syncedText, useMirrorStore, useMirrors } from './mirrors';
 import { progressText } from './progress-text';
+import { syncOutcome } from './sync-outcome';
 
 const AUTO_SYNC_CHOICES = [0, 5, 15, 30, 60];
 
@@ -43,8 +44,10 @@ export function MirrorBar({ mirror, onReload }: Props) {
   const { progress } = useMirrors();
   const mirrorStore = useMirrorStore();
   const [syncing, setSyncing] = useState(false);
-  /** The last sync's answer (its conflicts told as they stand now), or why it failed. */
-  const [result, setResult] = useState<{ synced: Response<'mirror.sync'> } | { failed: string }>();
+  /** The last manual sync's answer (its conflicts told as they stand now), or why it failed, and when. */
+  const [result, setResult] = useState<
+    ({ synced: Response<'mirror.sync'> } | { failed: string }) & { at: number }
+  >();
   const [report, setReport] = useState(false);
   const running = progress.get(mirror.id);
   const service = useClientStatus(mirror.source.connectionId);
@@ -56,11 +59,11 @@ export function MirrorBar({ mirror, onReload }: Props) {
       .call('mirror.sync', { mirrorId: mirror.id })
       .then(
         (r) => {
-          setResult({ synced: r });
+          setResult({ synced: r, at: Date.now() });
           if (r.received > 0 || r.deleted > 0 || r.schemaChanges.length > 0) onReload();
           if (r.conflicts > 0) setReport(true);
         },
-        (e: unknown) => setResult({ failed: `Not synced: ${errorMessage(e)}` }),
+        (e: unknown) => setResult({ failed: `Not synced: ${errorMessage(e)}`, at: Date.now() }),
       )
       .finally(() => {
         setSyncing(false);
@@ -71,10 +74,12 @@ export function MirrorBar({ mirror, onReload }: Props) {
   const setAutoSync = (minutes: number) =>
     void api
       .call('mirror.autoSync', { mirrorId: mirror.id, minutes })
-      .catch((e: unknown) => setResult({ failed: errorMessage(e) }));
+      .catch((e: unknown) => setResult({ failed: errorMessage(e), at: Date.now() }));
 
   const busy = syncing || mirror.state === 'syncing';
   const waiting = busy ? serviceWaitText(service) : undefined;
+  const outcome = syncOutcome(mirror, result?.at);
+  const shown = outcome === 'manual' ? result : undefined;
   return (
     <div className="td-mirror-bar" role="group" aria-label="Offline copy">
       <span
@@ -109,17 +114,17 @@ export function MirrorBar({ mirror, onReload }: Props) {
           {waiting}
         </span>
       )}
-      {result && 'failed' in result && (
+      {shown && 'failed' in shown && (
         <span role="alert" className="td-error" data-testid="sync-result">
-          {result.failed}
+          {shown.failed}
         </span>
       )}
-      {result && 'synced' in result && (
+      {shown && 'synced' in shown && (
         <span role="status" data-testid="sync-result">
-          {resultText(result.synced, mirror.conflicts)}
+          {resultText(shown.synced, mirror.conflicts)}
         </span>
       )}
-      {mirror.autoSyncError && !result && (
+      {outcome === 'auto-error' && (
         <span className="td-warning" title={mirror.autoSyncError}>
           The last automatic sync failed: {mirror.autoSyncError}
         </span>

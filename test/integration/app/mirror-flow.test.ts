@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MirrorInfo } from '../../../core/contract';
 import { diskFiles } from '../../../services/edits/journal';
 import type { JournalFiles } from '../../../services/edits/ports';
+import { startFaultProxy } from '../../support/fault-proxy';
 import { startLocalServer } from '../../support/local-server';
 import type { LocalServer } from '../../support/local-server';
 import { startHarness } from './harness';
@@ -287,6 +288,59 @@ describe('the automatic sync', () => {
       expect(settled.autoSyncMinutes).toBe(0);
     } finally {
       await h.close();
+    }
+  });
+  it('says when each automatic sync ended, so that a newer failure or success shows over a manual result', async () => {
+    // The toolbar keeps a manual sync's result only until an automatic sync ends after it (issue 22, item 6).
+    const proxy = await startFaultProxy(remote.url);
+    const h = await startHarness({
+      requestsPerSecond: 5,
+      embedded: { largeTableRecords: 20 },
+      autoSyncMinuteMs: 150,
+    });
+    try {
+      const { connection } = await h.call('connections.save', {
+        name: 'Hosted',
+        baseUrl: proxy.url,
+        apiKey: remote.apiKey,
+      });
+      const { mirror } = await h.call('mirror.start', {
+        connectionId: connection.id,
+        baseId: remote.baseId,
+        tableIds: [tableIds.Teams!],
+      });
+      const mirrorId = mirror!.id;
+      await h.call('mirror.sync', { mirrorId });
+      const manualAt = Date.now();
+      expect((await h.call('mirror.list', {})).mirrors[0]!.autoSyncAt).toBeUndefined();
+
+      proxy.inject(
+        { type: 'status', status: 403, body: '{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}' },
+        { times: Infinity },
+      );
+      await h.call('mirror.autoSync', { mirrorId, minutes: 1 });
+      const failed = await until(() => {
+        const m = lastChanged(h);
+        return m?.autoSyncError !== undefined ? m : undefined;
+      });
+      expect(failed.autoSyncAt).toBeGreaterThanOrEqual(manualAt);
+
+      proxy.reset();
+      const recovered = await until(() => {
+        const m = lastChanged(h);
+        return m !== undefined && m.autoSyncError === undefined ? m : undefined;
+      });
+      expect(recovered.autoSyncAt).toBeGreaterThan(failed.autoSyncAt!);
+      expect(recovered.autoSyncAt).toBeGreaterThanOrEqual(recovered.lastSyncedAt!);
+
+      // Turned off, the automatic outcome is forgotten with its error.
+      await h.call('mirror.autoSync', { mirrorId, minutes: 0 });
+      const off = (await h.call('mirror.list', {})).mirrors[0]!;
+      expect(off.autoSyncAt).toBeUndefined();
+      expect(off.autoSyncError).toBeUndefined();
+    } finally {
+      await h.close();
+      await proxy.close();
     }
   });
 });
