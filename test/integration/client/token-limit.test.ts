@@ -61,8 +61,17 @@ async function burst(apiKey: string, count: number): Promise<number[]> {
 
 describe('the local server: 50 requests a second for one key, across bases', () => {
   it('refuses the 51st request of one key within a second even when no base is over its 5', async () => {
-    // 52 requests over 13 bases: 4 a base, under every base's limit; only the key's limit can refuse.
-    const statuses = await burst(server.apiKey, 52);
+    // 52 requests over 13 bases: 4 a base, under every base's limit; only the key's limit can refuse. On a loaded
+    // machine the 52 may reach the server over more than a second, where all are rightly let in: such a burst
+    // proves nothing, so it is sent again once its penalty and window have passed.
+    let statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const from = hits.length;
+      statuses = await burst(server.apiKey, 52);
+      const times = hits.slice(from).map((h) => h.at);
+      if (Math.max(...times) - Math.min(...times) < 800) break;
+      await new Promise((r) => setTimeout(r, 2100));
+    }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
     expect(statuses.filter((s) => s === 200)).toHaveLength(50);
     // Another key (another user) is not held by this one's penalty.
