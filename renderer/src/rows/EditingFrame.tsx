@@ -1,7 +1,7 @@
 /**
  * The editing frame around a table's grid: it composes the Rows toolbar (RowToolbar), the grid's keys
  * (grid-keys), its clipboard (grid-clipboard), a cell's menu (useCellMenu) and what they do to the selection
- * (frame-actions), with the queue's notices and the frame's dialogs. An editor refusing its text says why by
+ * (frame-actions) and the view's export (useViewExport), with the queue's notices and the frame's dialogs. An editor refusing its text says why by
  * the cell; a value typed over someone else's new change asks first.
  */
 import { useRef, useState } from 'react';
@@ -17,9 +17,8 @@ import type { CellProblem } from './cell-problem';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import type { Confirmation } from '../ui/ConfirmDialog';
 import { OverwriteDialog } from './OverwriteDialog';
-import { ExportPanel, exportShort } from './export/ExportPanel';
-import { useExportJob } from './export/useExportJob';
 import type { ExportQuery } from './export/useExportJob';
+import { useViewExport } from './export/useViewExport';
 import { frameActions } from './frame-actions';
 import { useBudgetStatus } from '../budget/useBudget';
 import type { SetFieldAsk } from './frame-actions';
@@ -68,10 +67,7 @@ export function EditingFrame({
   const [detail, setDetail] = useState<{ index: number; pinned: boolean }>();
   const [problem, setProblem] = useState<CellProblem>();
   const frame = useRef<HTMLDivElement>(null);
-  const exporter = useExportJob(editing.target);
-  const [exportHidden, setExportHidden] = useState(false);
   const [importing, setImporting] = useState(false);
-  const exportRunning = exporter.job?.state === 'running';
   const grid = editing.grid;
   const selectAll = useSelectAll({ api: editing.api, frame, viewId, count, selectedCount, ask: setAsk });
   const [setField, setSetField] = useState<SetFieldAsk>();
@@ -135,16 +131,13 @@ export function EditingFrame({
     expand({ row: focused?.row ?? 0, pinned: focused?.pinned ?? false });
   };
 
-  const startExport = () => {
-    setExportHidden(false);
-    // A hidden export is shown again, not started twice.
-    if (exportRunning) return;
-    const sort = (grid?.sort() ?? []).map((s) => ({ field: s.column, direction: s.direction }));
-    exporter.start(
-      { ...query, ...(sort.length > 0 ? { sort } : {}) },
-      reads.displayed().map((c) => c.name),
-    );
-  };
+  const exporting = useViewExport({
+    target: editing.target,
+    grid,
+    query,
+    displayed: () => reads.displayed().map((c) => c.name),
+    total,
+  });
 
   /** After the grid has handled a key: the editor it kept open, if any, and why. */
   const checkProblem = () =>
@@ -186,10 +179,8 @@ export function EditingFrame({
         selection={reads.selection()}
         reading={selectAll.reading !== undefined}
         onOpen={openFocused}
-        onExport={startExport}
-        exportNote={
-          exportRunning && exportHidden && exporter.job ? ` · ${exportShort(exporter.job, total)}` : ''
-        }
+        onExport={exporting.start}
+        exportNote={exporting.note}
         onImport={() => setImporting(true)}
         replaceContext={replaceContext}
       />
@@ -285,18 +276,7 @@ export function EditingFrame({
           }}
         />
       )}
-      {exporter.job && (!exportHidden || !exportRunning) && (
-        <ExportPanel
-          job={exporter.job}
-          total={total}
-          onCancel={() => {
-            exporter.cancel();
-            exporter.dismiss();
-          }}
-          onHide={() => setExportHidden(true)}
-          onClose={exporter.dismiss}
-        />
-      )}
+      {exporting.panel}
     </div>
   );
 }
