@@ -110,6 +110,15 @@ export function registerMetaRoutes(
       const table = metaTable(service, req.params.baseId, req.params.tableId);
       const field = catalog.field(table, req.params.fieldId);
       if (!field) throw new ServiceError(404, 'NOT_FOUND', `Could not find field ${req.params.fieldId}`);
+      // The service's update-field writes a name and a description only: a type or options sent here would be
+      // dropped while the answer says 200, so the caller would believe its field changed.
+      const unwritable = ['type', 'options'].filter((k) => k in req.body);
+      if (unwritable.length > 0)
+        throw new ServiceError(
+          422,
+          'INVALID_REQUEST_UNKNOWN',
+          `A field's ${unwritable.join(' and ')} cannot be changed through the API; only its name and description`,
+        );
       return fieldSchema(catalog.updateField(table, field, req.body));
     },
   );

@@ -195,6 +195,21 @@ describe('metadata API', () => {
       },
     );
     expect(field.body.name).toBe('Title');
+    // A type or options asked of the update is refused, not dropped with a 200; nothing of the field changes.
+    for (const body of [{ type: 'number' }, { name: 'Other', options: { precision: 2 } }]) {
+      const refused = await s.request(
+        'PATCH',
+        `/v0/meta/bases/${s.baseId}/tables/${tableId}/fields/${t.body.fields[0].id}`,
+        body,
+      );
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.message).toMatch(/only its name and description/);
+    }
+    const after = await s.request('GET', `/v0/meta/bases/${s.baseId}/tables`);
+    const title = after.body.tables
+      .flatMap((x: { fields: { id: string; name: string; type: string }[] }) => x.fields)
+      .find((f: { id: string }) => f.id === t.body.fields[0].id);
+    expect(title).toMatchObject({ name: 'Title', type: 'singleLineText' });
     // The formula keeps working after its field was renamed.
     const rec = await s.request('POST', `/v0/${s.baseId}/${encodeURIComponent('Renamed/Table')}`, {
       fields: { Title: 'loud' },
