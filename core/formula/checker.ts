@@ -9,13 +9,8 @@ import { compileRegex } from './functions/regex';
 import { parse } from './parser';
 import { printFieldRef } from './print';
 import { didYouMean } from './suggest';
-import { fieldStaticType } from './types';
+import { fieldStaticType, type FormulaField } from './types';
 import { FormulaError } from './values';
-
-export interface FormulaField {
-  name: string;
-  type: string;
-}
 
 const FIELD_ID = /^fld[A-Za-z0-9]{14}$/;
 const NUMERIC_LITERAL = /^\s*-?\d+(\.\d+)?\s*$/;

@@ -4,7 +4,7 @@
  */
 import type { Node } from './ast';
 import { FormulaCostError, WorkBudget, sizeOf } from './budget';
-import type { FormulaField } from './checker';
+import type { FormulaField } from './types';
 import { cellReader } from './cells';
 import { compareValues, valuesEqual } from './compare';
 import { FUNCTIONS } from './functions';

@@ -3,7 +3,7 @@
  * word, functions with their signature and help, a closing `}` or `)`), and the signature of the call around
  * the cursor with its active argument.
  */
-import type { FormulaField } from './checker';
+import type { FormulaField } from './types';
 import { FUNCTIONS, FUNCTION_NAMES } from './functions';
 import { tokenize, type Token } from './lexer';
 import { printFieldRef } from './print';

@@ -4,18 +4,18 @@
  * the client (builders) and the local server (filterByFormula).
  */
 import type { Diagnostic, Node } from './ast';
-import { checkAst, fieldMap, type FormulaField } from './checker';
+import { checkAst, fieldMap } from './checker';
 import { compileAst, referencedFields } from './compile';
 import { parse } from './parser';
 import { print } from './print';
 import type { EvalContext, FormulaRecord } from './runtime';
-import { staticType, type StaticType } from './types';
+import { staticType, type FormulaField, type StaticType } from './types';
 import { truthy, type FormulaValue } from './values';
 
 export type { BinaryOp, Diagnostic, Node } from './ast';
 export { COST, FormulaCostError, WorkBudget, type EvalBudget } from './budget';
 export { COMPARISON_OPS } from './ast';
-export { checkFormula, type FormulaField } from './checker';
+export { checkFormula } from './checker';
 export { complete, type CompletionItem, type CompletionResult, type SignatureHelp } from './complete';
 export { parse, type ParseResult } from './parser';
 export { print, printFieldRef, printString } from './print';
@@ -23,7 +23,7 @@ export { and, fieldRef, literal, match, not, or, quoteString, type LiteralValue 
 export { toCellValue, fromCell } from './cells';
 export { FUNCTIONS, FUNCTION_NAMES } from './functions';
 export type { EvalContext, FormulaRecord, FunctionDef } from './runtime';
-export type { StaticType } from './types';
+export type { FormulaField, StaticType } from './types';
 export { FormulaDate, FormulaError, toText, truthy, type FormulaValue } from './values';
 
 export interface CompiledFormula {

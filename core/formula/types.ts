@@ -4,7 +4,12 @@
  * IF and SWITCH join their branches: text wins over anything (research §4, the IF quirk), numbers over logicals.
  */
 import type { Node } from './ast';
-import type { FormulaField } from './checker';
+
+/** A field as a formula sees it: its name (or id) and its type. */
+export interface FormulaField {
+  name: string;
+  type: string;
+}
 
 export type StaticType = 'text' | 'number' | 'logical' | 'date' | 'array' | 'blank' | 'any';
 
