@@ -1,5 +1,5 @@
 /** The one shape of `window.tabledesk`, whichever door the renderer came through. */
-import type { ChannelName, EventName, EventPayload, Request, Response } from './index';
+import type { ChannelName, EventName, EventPayload, Request, Response } from './registry';
 
 export interface TableDeskApi {
   /** Rejects with a ChannelError (`{ kind, status?, type?, message }`). */

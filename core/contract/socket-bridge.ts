@@ -7,7 +7,7 @@
  * before anything is sent.
  */
 import type { TableDeskApi } from './api';
-import type { ChannelName } from './index';
+import type { ChannelName } from './registry';
 import type { ChannelError } from './schemas';
 import { MAX_FRAME_BYTES, SOCKET_PATH, SOCKET_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from './names';
 import { splitCall, utf8Length } from './split-calls';

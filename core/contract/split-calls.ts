@@ -5,7 +5,7 @@
  * edits to one record keep their order. Each part says which call it belongs to (`part`, edits.ts's
  * callPartSchema): the services make the parts one undo step and ask one API calls question for the whole.
  */
-import type { ChannelName } from './index';
+import type { ChannelName } from './registry';
 
 type Part = Record<string, unknown>;
 
