@@ -19,7 +19,6 @@ import type { Service } from '../service';
 import type { Field, Table } from '../store/catalog';
 import type { Keyset } from '../store/list';
 import { jsonCell } from '../store/records';
-import { EXTENSION_PREFIX } from './extension-routes';
 import { findView, orderAndFilter, readPage } from './list';
 import { resolveTable } from './record-routes';
 
@@ -97,9 +96,9 @@ export async function aggregate(service: Service, table: Table, o: AggregateBody
   };
 }
 
-export function registerAggregateRoute(app: FastifyInstance, service: Service): void {
+export function registerAggregateRoute(app: FastifyInstance, service: Service, prefix: string): void {
   app.post<{ Params: { baseId: string; table: string }; Body: AggregateBody }>(
-    `${EXTENSION_PREFIX}/:baseId/:table/aggregate`,
+    `${prefix}/:baseId/:table/aggregate`,
     { schema: { body: aggregateBody } },
     async (req) =>
       aggregate(service, resolveTable(service, req.params.baseId, req.params.table), req.body ?? {}),

@@ -17,6 +17,6 @@ export const SERVER_EXTENSIONS: readonly string[] = ['count', 'aggregate', 'seek
 export function registerExtensionRoutes(app: FastifyInstance, service: Service): void {
   app.get(`${EXTENSION_PREFIX}/extensions`, async () => ({ extensions: SERVER_EXTENSIONS }));
   registerCountRoute(app, service, EXTENSION_PREFIX);
-  registerAggregateRoute(app, service);
+  registerAggregateRoute(app, service, EXTENSION_PREFIX);
   registerSeekRoute(app, service, EXTENSION_PREFIX);
 }
