@@ -6,46 +6,9 @@ import type { Db } from './db';
 import { defaultFieldOptions } from './field-options';
 import { nameProblem } from './names';
 import { RELATIONAL_TYPES, relationalOptions } from './relational';
+import type { Base, Field, SortRule, Table, View } from './shapes';
 
-export interface Field {
-  id: string;
-  name: string;
-  type: string;
-  description?: string;
-  options?: Record<string, unknown>;
-}
-
-export interface SortRule {
-  fieldId: string;
-  direction: 'asc' | 'desc';
-}
-
-export interface View {
-  id: string;
-  name: string;
-  type: string;
-  filterByFormula?: string;
-  sort?: SortRule[];
-  hiddenFieldIds?: string[];
-}
-
-export interface Table {
-  id: string;
-  baseId: string;
-  name: string;
-  description?: string;
-  primaryFieldId: string;
-  fields: Field[];
-  views: View[];
-  /** An offline copy's table whose records only the service holds (see outside_tables in db.ts). */
-  outside?: true;
-}
-
-export interface Base {
-  id: string;
-  name: string;
-  tables: Table[];
-}
+export type { Base, Field, SortRule, Table, View } from './shapes';
 
 export interface FieldSpec {
   name: string;

@@ -7,7 +7,7 @@
 import type { CompiledFormula, EvalBudget } from '../../core/formula/index';
 import { compileFormula, resultType, toCellValue } from '../../core/formula/index';
 import { invalidRequest } from '../errors';
-import type { Field, Table } from './catalog';
+import type { Field, Table } from './shapes';
 
 type Options = Record<string, unknown>;
 
