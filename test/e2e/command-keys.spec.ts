@@ -4,6 +4,7 @@
  * applies, and Esc puts back the formula applied. Each key is read from the table (commands/table.ts) alone, so
  * taking its entry's keys away breaks this spec.
  */
+import { asHostedService } from '../support/fault-proxy';
 import type { FaultProxy } from '../support/fault-proxy';
 import { launchProxiedDoor } from './door';
 import type { TestDoor } from './door';
@@ -22,10 +23,7 @@ test.beforeEach(({ door }) => {
   door.proxy.reset();
   door.proxy.latencyMs = 0;
   // As the hosted service: no seek, so a far row is reached by a walk that Esc can stop.
-  door.proxy.inject(
-    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-  );
+  asHostedService(door.proxy);
 });
 
 test("Esc in Go to row's box stops the walk to a far row and leaves the box ready for another", async ({

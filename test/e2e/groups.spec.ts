@@ -5,6 +5,7 @@
  */
 import type { Locator } from '@playwright/test';
 import type { RecordData } from '../../core/records/types';
+import { asHostedService } from '../support/fault-proxy';
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
 import { openThroughProxy, showCell, typeInto } from './edit-helpers';
@@ -201,10 +202,7 @@ test('where the server cannot group or sum (as Airtable), the rows loaded are us
   door,
 }) => {
   // The proxy answers the extensions' discovery as Airtable does: no such path.
-  door.proxy.inject(
-    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-  );
+  asHostedService(door.proxy);
   try {
     await openThroughProxy(app, TASKS);
     const server = await door.records(TASKS);

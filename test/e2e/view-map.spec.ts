@@ -7,6 +7,7 @@
  * view, one request each; the go to row panel drawn over the fill handle of a cell under it.
  */
 import type { RecordData } from '../../core/records/types';
+import { asHostedService } from '../support/fault-proxy';
 import type { FaultProxy, ProxyLogEntry } from '../support/fault-proxy';
 import type { AppPage } from './app-page';
 import { launchProxiedDoor } from './door';
@@ -28,10 +29,7 @@ test.beforeEach(({ door }) => {
   door.proxy.reset();
   door.proxy.latencyMs = 0;
   // As the hosted service: no extensions, so no count, seek or aggregate.
-  door.proxy.inject(
-    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-  );
+  asHostedService(door.proxy);
 });
 
 async function openHosted(app: AppPage): Promise<void> {

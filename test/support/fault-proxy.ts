@@ -90,6 +90,17 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/**
+ * The proxy answers every TableDesk extension path (count, seek, aggregate and their discovery) 404 from now
+ * on, as the hosted service (Airtable) has none: the app counts, reads far rows and groups by walks.
+ */
+export function asHostedService(proxy: FaultProxy): void {
+  proxy.inject(
+    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
+    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
+  );
+}
+
 const DEFAULT_BODIES: Record<number, string> = {
   // Airtable's answer to a token without the scope or access a route needs (e.g. the metadata API).
   403: JSON.stringify({

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordData } from '../../../core/records/types';
-import { startFaultProxy } from '../../support/fault-proxy';
+import { asHostedService, startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
@@ -98,10 +98,7 @@ describe('view.aggregate', () => {
   });
 
   it('without the extension: the rows loaded, said so; then the whole view by a walk when asked', async () => {
-    proxy.inject(
-      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-      { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-    );
+    asHostedService(proxy);
     const viewId = await open(hostedId);
     // A view with nothing loaded yet has its first page read first, so its groups are not empty.
     const fresh = await h.call('view.aggregate', request(viewId));

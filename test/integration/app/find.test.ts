@@ -3,7 +3,7 @@ import type { Column, ViewQuery } from '../../../core/contract';
 import { findInViewFormula, isFindable } from '../../../core/records/find-formula';
 import { RecordTableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
-import { startFaultProxy } from '../../support/fault-proxy';
+import { asHostedService, startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
@@ -193,10 +193,7 @@ describe('find: the formula over the shown fields, on the real local server', ()
     h = await startHarness();
     const server = (await h.services.embedded)!;
     proxy = await startFaultProxy(server.url);
-    proxy.inject(
-      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-      { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-    );
+    asHostedService(proxy);
     const isFind = (r: { path: string }) => decodeURIComponent(r.path).includes('FIND(LOWER(');
     proxy.inject({ type: 'status', status: 503 }, { match: isFind, times: 1 });
     proxy.inject({ type: 'drop-after' }, { match: isFind, times: 1 });
@@ -231,10 +228,7 @@ describe('find: the formula over the shown fields, on the real local server', ()
     h = await startHarness();
     const server = (await h.services.embedded)!;
     proxy = await startFaultProxy(server.url);
-    proxy.inject(
-      { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-      { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-    );
+    asHostedService(proxy);
     const { connection } = await h.call('connections.save', {
       name: 'Hosted-like',
       baseUrl: proxy.url,

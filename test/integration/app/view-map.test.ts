@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api/index';
 import type { RecordData } from '../../../core/records/types';
-import { startFaultProxy } from '../../support/fault-proxy';
+import { asHostedService, startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy, ProxyLogEntry } from '../../support/fault-proxy';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
@@ -33,10 +33,7 @@ beforeAll(async () => {
   other = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey, requestsPerSecond: 50 });
 });
 beforeEach(() => {
-  proxy.inject(
-    { type: 'status', status: 404, body: '{"error":"NOT_FOUND"}' },
-    { match: (r) => r.path.startsWith('/_tabledesk/'), times: Infinity },
-  );
+  asHostedService(proxy);
 });
 afterEach(() => proxy.reset());
 afterAll(async () => {
