@@ -14,7 +14,7 @@ import type {
   MirrorSummary,
   Mirrors,
   SyncResult,
-} from './index';
+} from './types';
 import { LocalChangeCounter } from './change-count';
 import { MirrorCreates } from './creates';
 import { MirrorFiles } from './files';
@@ -24,11 +24,11 @@ import { MirrorPush } from './push';
 import type { EngineContext, Run } from './run';
 import { mergeBase, wholeConflicts } from './apply';
 import { linkIds, oneWayLinksTo, weave, withoutLinks } from './links';
-import { mirroredTables, withCell } from './run';
+import { mirroredTables } from './run';
 import { nameOf } from '../links/names';
 import { MirrorStore } from './store';
 import type { MirrorRow, StoredConflict } from './store';
-import { sameCell, writableFields } from './values';
+import { sameCell, withCell, writableFields } from './values';
 import { ServiceError } from '../errors';
 
 const DEFAULT_OVERLAP_MS = 60_000;

@@ -15,8 +15,17 @@
  *   with the links only one side has put where that side put them.
  */
 import type { FieldSchema, RecordData, TableSchema } from '../../core/records/types';
-import { linkPair, withCell } from './run';
 import type { MirrorStore } from './store';
+import { withCell } from './values';
+
+/** A link field's linked table and the field there that links back, if it has one. */
+function linkPair(f: FieldSchema): { tableId: string; inverseId: string } | undefined {
+  const tableId = f.options?.['linkedTableId'];
+  const inverseId = f.options?.['inverseLinkFieldId'];
+  return f.type === 'multipleRecordLinks' && typeof tableId === 'string' && typeof inverseId === 'string'
+    ? { tableId, inverseId }
+    : undefined;
+}
 
 /** One field of a pair, seen from its table. */
 export interface PairSide {

@@ -35,10 +35,10 @@ import type { Walked } from './order';
 import { readRemote } from './remote-read';
 import { checkRemoteRecords } from './remote-records';
 import type { EngineContext, Run } from './run';
-import { mirroredTables, tick, withCell } from './run';
+import { mirroredTables, tick } from './run';
 import { schemaChanges } from './schema-changes';
 import type { MirrorRow } from './store';
-import { writableFields } from './values';
+import { withCell, writableFields } from './values';
 import { ServiceError } from '../errors';
 import { LocalRefusal } from './local';
 

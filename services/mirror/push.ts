@@ -27,9 +27,9 @@ import type { LinkCell, MergeBase } from './links';
 import { mergeRecord, unchanged, wholeRecord } from './merge';
 import { readRemote } from './remote-read';
 import type { CopyFile, EngineContext, Run } from './run';
-import { chunks, mirroredTables, tick, withCell } from './run';
+import { chunks, mirroredTables, tick } from './run';
 import type { MirrorRow } from './store';
-import { sameCell, wireValue, writableFields } from './values';
+import { sameCell, wireValue, withCell, writableFields } from './values';
 
 const BATCH = 10;
 const REQUESTS_PER_SECOND = 5;

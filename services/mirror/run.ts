@@ -3,8 +3,8 @@
  * one run of a pull or sync (its mirror, client, signal, progress and result).
  */
 import type { RecordTableClient } from '../../core/api/index';
-import type { FieldSchema, TableSchema } from '../../core/records/types';
-import type { MirrorDeps, MirrorProgress, SyncResult } from './index';
+import type { TableSchema } from '../../core/records/types';
+import type { MirrorDeps, MirrorProgress, SyncResult } from './types';
 import type { LocalCopy } from './local';
 import type { WholeConflict } from './merge';
 import type { MirrorRow, MirrorStore } from './store';
@@ -67,26 +67,6 @@ export const tick = (run: Run, requests = 1) => {
 
 export function mirroredTables(m: MirrorRow): TableSchema[] {
   return m.schema.filter((t) => m.tableIds === undefined || m.tableIds.includes(t.id));
-}
-
-export function withCell(
-  fields: Record<string, unknown>,
-  id: string,
-  value: unknown,
-): Record<string, unknown> {
-  const out = { ...fields };
-  if (value === undefined || value === null) delete out[id];
-  else out[id] = value;
-  return out;
-}
-
-/** A link field's linked table and the field there that links back, if it has one. */
-export function linkPair(f: FieldSchema): { tableId: string; inverseId: string } | undefined {
-  const tableId = f.options?.['linkedTableId'];
-  const inverseId = f.options?.['inverseLinkFieldId'];
-  return f.type === 'multipleRecordLinks' && typeof tableId === 'string' && typeof inverseId === 'string'
-    ? { tableId, inverseId }
-    : undefined;
 }
 
 export function chunks<T>(list: readonly T[], size: number): T[][] {

@@ -1,5 +1,5 @@
 /**
- * Cell values as the merge compares them. The hosted service leaves empty cells out and says nothing of
+ * Cell values as the merge compares and writes them. The hosted service leaves empty cells out and says nothing of
  * unchecked boxes, so every blank is one value; attachments are the same file when their ids are (their URLs
  * change on every read); object keys are compared in a fixed order.
  */
@@ -50,4 +50,16 @@ export function wireValue(field: FieldSchema, v: unknown): unknown {
   if (field.type === 'multipleAttachments' && Array.isArray(v))
     return v.map((a: unknown) => ({ id: (a as { id: unknown }).id }));
   return v;
+}
+
+/** `fields` with one cell set, or taken out when the value is undefined or null. */
+export function withCell(
+  fields: Record<string, unknown>,
+  id: string,
+  value: unknown,
+): Record<string, unknown> {
+  const out = { ...fields };
+  if (value === undefined || value === null) delete out[id];
+  else out[id] = value;
+  return out;
 }
