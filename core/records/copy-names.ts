@@ -3,7 +3,13 @@
  * tables' names, so without a mark its tab, window, export file, conflicts file and record form would read
  * as the hosted ones do.
  */
-import type { MirrorInfo } from '../contract';
+
+/** What naming reads of a copy (a mirror's summary has it): records stay below the contract that describes it. */
+export interface NamedCopy {
+  id: string;
+  source: { baseId: string; baseName: string };
+  tables: readonly { name: string }[];
+}
 
 /** "Teams (offline copy)". */
 export const copyName = (name: string): string => `${name} (offline copy)`;
@@ -13,7 +19,7 @@ export const exportFileName = (table: string, copy: boolean): string =>
   `${copy ? copyName(table) : table}.csv`;
 
 /** A copy's tables in a few words: "Teams only", "3 tables". */
-const tablesText = (m: MirrorInfo): string =>
+const tablesText = (m: NamedCopy): string =>
   m.tables.length === 1 ? `${m.tables[0]!.name} only` : `${m.tables.length} tables`;
 
 /**
@@ -21,7 +27,7 @@ const tablesText = (m: MirrorInfo): string =>
  * connections): its tables where every other's differ, else its base's id. Undefined where no other copy
  * shares its name.
  */
-export function copyDistinction(mirror: MirrorInfo, all: readonly MirrorInfo[]): string | undefined {
+export function copyDistinction(mirror: NamedCopy, all: readonly NamedCopy[]): string | undefined {
   const alike = all.filter((m) => m.id !== mirror.id && m.source.baseName === mirror.source.baseName);
   if (alike.length === 0) return undefined;
   const mine = tablesText(mirror);
@@ -29,7 +35,7 @@ export function copyDistinction(mirror: MirrorInfo, all: readonly MirrorInfo[]):
 }
 
 /** A copy's table as its tab and window name it: "Teams (offline copy)", "Teams (offline copy: Teams only)". */
-export function copyTableName(table: string, mirror: MirrorInfo, all: readonly MirrorInfo[]): string {
+export function copyTableName(table: string, mirror: NamedCopy, all: readonly NamedCopy[]): string {
   const distinction = copyDistinction(mirror, all);
   return distinction === undefined ? copyName(table) : `${table} (offline copy: ${distinction})`;
 }
