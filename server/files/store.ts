@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from '../store/db';
+import type Database from 'better-sqlite3';
 import type { Variant } from './signing';
 import { describeImage } from './thumbnails';
 
@@ -35,7 +35,8 @@ export class FileStore {
   private readonly sql;
 
   constructor(
-    db: Db,
+    /** The server's database (store/db.ts opens it), named by the driver's type: files sit beside the store. */
+    db: Database.Database,
     private readonly dataDir: string | undefined,
   ) {
     db.exec(SCHEMA);
