@@ -1,5 +1,5 @@
 import { ServiceError } from './errors';
-import type { RequestWork } from './filter/cost';
+import type { RequestWork } from './cost';
 import { Attachments } from './files/attachments';
 import { FileStore } from './files/store';
 import { Catalog } from './store/catalog';

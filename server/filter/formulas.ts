@@ -17,7 +17,7 @@ import { ServiceError, invalidRequest } from '../errors';
 import type { Service } from '../service';
 import type { Field, FieldSpec, Table } from '../store/catalog';
 import type { StoredRecord } from '../store/records';
-import { LINK_NAME_UNITS, RequestWork, filterTooExpensive, formulaTooExpensive } from './cost';
+import { LINK_NAME_UNITS, RequestWork, filterTooExpensive, formulaTooExpensive } from '../cost';
 import { jsonCell } from '../store/records';
 
 /** A table's fields as the engine knows them, by name and by id (filterByFormula may use either). */

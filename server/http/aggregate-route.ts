@@ -14,7 +14,7 @@ import {
 } from '../../core/records/aggregate';
 import type { GroupNode, SummaryKind, SummaryValue } from '../../core/records/aggregate';
 import { invalidRequest, unknownField } from '../errors';
-import { FILTER_BUSY_MS, filterTooExpensive } from '../filter/cost';
+import { FILTER_BUSY_MS, filterTooExpensive } from '../cost';
 import type { Service } from '../service';
 import type { Field, Table } from '../store/catalog';
 import type { Keyset } from '../store/list';

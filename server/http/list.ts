@@ -9,7 +9,7 @@ import type { StoredRecord } from '../store/records';
 import { jsonCell } from '../store/records';
 import { isBlank } from '../store/cells';
 import { parse, print } from '../../core/formula/index';
-import { FILTER_BUSY_MS, PER_READ, RequestWork, filterTooExpensive } from '../filter/cost';
+import { FILTER_BUSY_MS, PER_READ, RequestWork, filterTooExpensive } from '../cost';
 import { MAX_PINNED, intersection, planLookup } from '../filter/plan';
 import { checkTextFormat, renderRecord, safeTextCell } from './render';
 import type { RenderOptions } from './render';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
-import { RequestWork } from '../filter/cost';
+import { RequestWork } from '../cost';
 import type { Service } from '../service';
 import { fieldSchema, tableSchema } from '../store/catalog';
 import type { Table } from '../store/catalog';

@@ -10,7 +10,7 @@ import type { ExpressionIndexes } from './indexes';
 import type { Statement } from 'better-sqlite3';
 import { textSortKey } from './sort-keys';
 import { COST, FormulaCostError } from '../../core/formula/index';
-import { RequestWork, formulaTooExpensive } from '../filter/cost';
+import { RequestWork, formulaTooExpensive } from '../cost';
 import { isRelational, relationalCell } from './relational';
 import { MAX_LINK_DEPTH, PendingSet, changedFields, readsChange, tableRanks } from './derived';
 import { MAX_SELECT_CHOICES } from './field-options';

@@ -20,7 +20,7 @@ export interface Attack {
 }
 
 /**
- * How long one answer may take: a read stops its own computing after 10 s (server/filter/cost.ts), so past
+ * How long one answer may take: a read stops its own computing after 10 s (server/cost.ts), so past
  * this the request hangs. A hang that holds the server's thread is caught by the probe (see target.ts).
  */
 const ANSWER_MS = 20_000;

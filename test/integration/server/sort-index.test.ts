@@ -6,7 +6,7 @@
  * seeks its merge index the same way, and the maker of both keeps the indexes bounded.
  */
 import { describe, expect, it } from 'vitest';
-import { RequestWork } from '../../../server/filter/cost';
+import { RequestWork } from '../../../server/cost';
 import { installFormulas } from '../../../server/filter/formulas';
 import { seedDemoBase } from '../../../server/seed/demo';
 import { Service } from '../../../server/service';

@@ -1,7 +1,9 @@
 /**
  * No two source files import each other, however long the loop (issue 27, item 6): a folder's index only hands
  * names on to files outside it, files inside import each other directly, and a type both sides need lives in
- * the lower file. Type-only imports count too: a loop of types is a loop a reader has to untangle.
+ * the lower file. Type-only imports count too: a loop of types is a loop a reader has to untangle. Nor do two
+ * folders (a feature's, a layer's parts) reach each other in a loop; a folder and the folder holding it may, as
+ * a layer's own entry files (server/index.ts) sit above its parts and its ground files (server/errors.ts) below.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -75,6 +77,20 @@ function loops(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
+/** The graph of folders: an arrow where a file imports one in another folder that neither folder holds. */
+function folderGraph(graph: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const holds = (a: string, b: string) => b.startsWith(`${a}/`);
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = dirname(file);
+    const arrows = folders.get(from) ?? new Set<string>();
+    folders.set(from, arrows);
+    for (const to of targets.map(dirname))
+      if (to !== from && !holds(from, to) && !holds(to, from)) arrows.add(to);
+  }
+  return new Map([...folders].map(([f, arrows]) => [f, [...arrows]]));
+}
+
 describe('import loops', () => {
   it('finds a loop when there is one', () => {
     const graph = new Map([
@@ -90,6 +106,12 @@ describe('import loops', () => {
     const files = FOLDERS.flatMap((f) => sourceFiles(join(ROOT, f)));
     const graph = importGraph(files);
     expect([...graph.values()].flat().length).toBeGreaterThan(files.length);
+    expect(loops(graph).map((c) => c.map((f) => relative(ROOT, f)))).toEqual([]);
+  });
+
+  it('no folder reaches itself back through its siblings', () => {
+    const graph = folderGraph(importGraph(FOLDERS.flatMap((f) => sourceFiles(join(ROOT, f)))));
+    expect([...graph.values()].flat().length).toBeGreaterThan(graph.size);
     expect(loops(graph).map((c) => c.map((f) => relative(ROOT, f)))).toEqual([]);
   });
 });

@@ -80,7 +80,7 @@ describe('formula work budget', () => {
 
   it('charges a regex replace by the text its restarts pass, and stops one that scans on by the clock', () => {
     // An ordinary replace over a long note (12,000 characters): 1,000 restarts, each charged its search, all
-    // within what the server lets one record spend (server/filter/cost.ts PER_RECORD), as its real work
+    // within what the server lets one record spend (server/cost.ts PER_RECORD), as its real work
     // (milliseconds) is.
     const note = new WorkBudget(Infinity);
     compile('REGEX_REPLACE(REPT({Name} & "  ", 1000), "\\s+", " ")').evaluate(record, { budget: note });

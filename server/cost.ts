@@ -9,9 +9,9 @@
  * of records: a write of ten records each just within PER_RECORD held every request ten records' time.
  * Past any of them the request is answered 422.
  */
-import { FormulaCostError } from '../../core/formula/index';
-import type { EvalBudget } from '../../core/formula/index';
-import { ServiceError, invalidRequest } from '../errors';
+import { FormulaCostError } from '../core/formula/index';
+import type { EvalBudget } from '../core/formula/index';
+import { ServiceError, invalidRequest } from './errors';
 
 export const PER_RECORD = 10_000_000;
 export const PER_READ = 2_000_000_000;
