@@ -370,7 +370,7 @@ describe('the conflicts report in Electron', () => {
         filePath: join(folder, 'chosen.json'),
         cancelled: false,
       });
-      expect(asked[0]).toMatch(/^TableDesk Demo conflicts .*\.json$/);
+      expect(asked[0]).toMatch(/^TableDesk Demo \(offline copy\) conflicts .*\.json$/);
       const text = JSON.parse(await readFile(join(folder, 'chosen.json'), 'utf8')) as {
         conflicts: unknown[];
       };
