@@ -325,14 +325,19 @@ export class OfflineMirrors {
     if (this.syncs.has(mirrorId) || this.pulling(mirrorId)) return;
     const mirror = (await this.list().catch(() => [])).find((m) => m.id === mirrorId);
     // Turned off while the list was read: this tick is void.
-    if (!this.timers.has(mirrorId)) return;
+    const timer = this.timers.get(mirrorId);
+    if (timer === undefined) return;
     if (mirror === undefined || mirror.state !== 'ready') return;
+    let outcome: { at: number; error?: string };
     try {
       await this.sync(mirror);
-      this.autoSyncs.set(mirrorId, { at: Date.now() });
+      outcome = { at: Date.now() };
     } catch (error) {
-      this.autoSyncs.set(mirrorId, { at: Date.now(), error: toChannelError(error).message });
+      outcome = { at: Date.now(), error: toChannelError(error).message };
     }
+    // Turned off or rescheduled while this sync ran: its outcome went with the old schedule.
+    if (this.timers.get(mirrorId) !== timer) return;
+    this.autoSyncs.set(mirrorId, outcome);
     this.changed();
   }
 

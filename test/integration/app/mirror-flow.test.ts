@@ -333,8 +333,13 @@ describe('the automatic sync', () => {
       expect(recovered.autoSyncAt).toBeGreaterThan(failed.autoSyncAt!);
       expect(recovered.autoSyncAt).toBeGreaterThanOrEqual(recovered.lastSyncedAt!);
 
-      // Turned off, the automatic outcome is forgotten with its error.
+      // Turned off while an automatic sync is under way (the service holds each answer), the automatic
+      // outcome is forgotten, and that sync's ending does not bring it back.
+      proxy.inject({ type: 'delay', ms: 400 }, { times: Infinity });
+      const arrived = proxy.arrived;
+      await until(() => (proxy.arrived > arrived ? true : undefined));
       await h.call('mirror.autoSync', { mirrorId, minutes: 0 });
+      await new Promise((r) => setTimeout(r, 500));
       const off = (await h.call('mirror.list', {})).mirrors[0]!;
       expect(off.autoSyncAt).toBeUndefined();
       expect(off.autoSyncError).toBeUndefined();
