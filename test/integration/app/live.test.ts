@@ -112,6 +112,40 @@ describe('live changes by webhook', () => {
     expect(await hooksOf()).toHaveLength(0);
   });
 
+  it('reads on from where the last read stopped: past a first read of 50 payloads, the rest arrive, none twice', async () => {
+    const { viewId, records } = await setUp('webhook');
+    // 60 writes by someone else, each its own payload: more than one read returns (50).
+    const path = `/v0/${hosted.baseId}/Tasks`;
+    for (let i = 0; i < 60; i++) {
+      const res = await hosted.request('PATCH', path, {
+        records: [{ id: records[i]!.id, fields: { Name: `Sam ${i}` } }],
+      });
+      expect(res.status).toBe(200);
+    }
+    const names = async () =>
+      (await h.call('view.rows', { viewId, start: 0, end: 60 })).records.map((r) => r.fields['Name']);
+
+    await h.services.live.lookNow();
+    expect(h.eventsOf('live.changes').at(-1)?.many).toBe(true);
+    expect((await names()).filter((n) => typeof n === 'string' && n.startsWith('Sam '))).toHaveLength(50);
+
+    // The next read starts after the 50th payload: the last 10 arrive (a read from the start never gets them).
+    h.events.length = 0;
+    await h.services.live.lookNow();
+    const second = h.eventsOf('live.changes').at(-1);
+    expect(second?.updated.map((u) => u.record.fields['Name'])).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Sam ${50 + i}`),
+    );
+    expect(await names()).toEqual(Array.from({ length: 60 }, (_, i) => `Sam ${i}`));
+
+    // Nothing new: a read after it gets no payload again.
+    h.events.length = 0;
+    await h.services.live.lookNow();
+    expect(h.eventsOf('live.changes').every((e) => e.updated.length === 0)).toBe(true);
+    const page = payloadCalls().at(-1)!;
+    expect(page.path).toMatch(/[?&]cursor=\d+/);
+  });
+
   it('does not take the app’s own edits and creates for someone else’s', async () => {
     await ownEditAndCreate('webhook');
     const before = payloadCalls().length;

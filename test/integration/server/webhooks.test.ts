@@ -3,6 +3,9 @@
  * one per write, holding creates, changes (current and previous) and deletes from every write route; the
  * table scope; the cap per base; and bad input refused with a 4xx that echoes no key.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WEBHOOKS_PER_BASE } from '../../../server/store/webhooks';
 import { startLocalServer } from '../../support/local-server';
@@ -133,6 +136,59 @@ describe('webhooks', () => {
     ]);
     // The new person, made by typecast, already links back to the task (its inverse field).
     expect(Object.keys(last[peopleId].createdRecordsById)).toEqual([person]);
+  });
+
+  it('a webhook reads nothing written before it was made, even from cursor 1 with another webhook logging', async () => {
+    const older = await newHook();
+    await s.request('POST', `/v0/${s.baseId}/Tasks`, { fields: { Name: 'before the hook' } });
+    const hook = await newHook();
+    expect((await payloads(hook, 1)).payloads).toEqual([]);
+    await s.request('POST', `/v0/${s.baseId}/Tasks`, { fields: { Name: 'after the hook' } });
+    const read = await payloads(hook, 1);
+    expect(read.payloads).toHaveLength(1);
+    const made = Object.values(read.payloads[0].changedTablesById[tasksId].createdRecordsById) as {
+      cellValuesByFieldId: Record<string, unknown>;
+    }[];
+    expect(made.map((r) => r.cellValuesByFieldId[nameId])).toEqual(['after the hook']);
+    // The list's cursor for the next payload is where this read stopped.
+    const listed = (await s.request('GET', hooks)).body.webhooks.find((w: { id: string }) => w.id === hook);
+    expect(listed.cursorForNextPayload).toBe(read.cursor);
+    expect((await payloads(older, 1)).payloads).toHaveLength(2);
+  });
+
+  it('a cursor read before a restart goes on after it: nothing skipped, nothing again, later transactions numbered after', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'td-hooks-'));
+    try {
+      const first = await startLocalServer({ memory: false, dataDir, demo: { largeTableRecords: 5 } });
+      const path = `/v0/bases/${first.baseId}/webhooks`;
+      const id = (await first.request('POST', path, tableData())).body.id as string;
+      const write = (server: LocalServer, name: string) =>
+        server.request('POST', `/v0/${server.baseId}/Tasks`, { fields: { Name: name } });
+      await write(first, 'one');
+      await write(first, 'two');
+      const before = (await first.request('GET', `${path}/${id}/payloads`)).body;
+      expect(before.payloads).toHaveLength(2);
+      await first.close();
+
+      const second = await startLocalServer({ memory: false, dataDir });
+      try {
+        await write(second, 'three');
+        const after = (await second.request('GET', `${path}/${id}/payloads?cursor=${before.cursor}`)).body;
+        expect(after.payloads).toHaveLength(1);
+        expect(after.payloads[0].baseTransactionNumber).toBeGreaterThan(
+          before.payloads[1].baseTransactionNumber,
+        );
+        const all = (await second.request('GET', `${path}/${id}/payloads`)).body;
+        expect(all.payloads.map((p: { baseTransactionNumber: number }) => p.baseTransactionNumber)).toEqual([
+          ...before.payloads.map((p: { baseTransactionNumber: number }) => p.baseTransactionNumber),
+          after.payloads[0].baseTransactionNumber,
+        ]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a table scope sees only its table', async () => {
