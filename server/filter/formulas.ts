@@ -96,7 +96,7 @@ export function installFormulas(service: Service): void {
       .filter((f): f is Field => !!f);
     const referenced = formula.referencedFields;
     // Links are their records' names in a filter, as on Airtable (FIND('Ann', ARRAYJOIN({Owner}))).
-    const asNames = used.map((f) => (f.type === 'multipleRecordLinks' ? records.linkedNames(f) : undefined));
+    const asNames = used.map((f) => (f.type === 'multipleRecordLinks' ? records.linkedNames(f, work) : undefined));
     const ctx = { budget: work };
     const test = (rec: StoredRecord) => {
       work.nextRecord();
@@ -105,7 +105,7 @@ export function installFormulas(service: Service): void {
         used.forEach((f, i) => {
           const cell = jsonCell(f, rec);
           const toNames = asNames[i];
-          // Each linked record's name is a read of its own, charged before it is made.
+          // Each linked record's name is a lookup, charged before it is made (and its record's size when read).
           if (toNames && Array.isArray(cell)) work.spend(cell.length * LINK_NAME_UNITS);
           fields[referenced[i]!] = toNames ? toNames(cell) : cell;
         });

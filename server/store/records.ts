@@ -96,6 +96,9 @@ export const MAX_WRITE_RECOMPUTES = 3000;
  */
 const LINKED_BYTES_PER_UNIT = 4;
 
+/** The characters of linked records' names a filter keeps, so it reads each linked record once. */
+const NAMES_KEPT = 4_000_000;
+
 function chargeLinked(work: RequestWork, link: Field, bytes: number, reads = 'name'): void {
   try {
     work.spend(Math.ceil(bytes / LINKED_BYTES_PER_UNIT));
@@ -712,18 +715,33 @@ export class RecordStore {
   /**
    * A link cell as formulas see it on Airtable: the linked records' primary values, in the cell's order
    * (records since deleted are left out). The API still returns the ids. The linked table and its reader are
-   * found once per field, not per record filtered.
+   * found once per field, not per record filtered. SQLite parses a whole linked record to take its name out, so
+   * each is read once per reader made (one a filter, so one a request) and charged its size to `work`: 20,000
+   * records linking one record that links them all back read its 400 KB again for each (9-13 s) and were
+   * charged a name apiece. The names kept are bounded (NAMES_KEPT characters); past it they are read again,
+   * charged again.
    */
-  linkedNames(field: Field): (ids: unknown) => unknown[] {
+  linkedNames(field: Field, work: RequestWork): (ids: unknown) => unknown[] {
     const linked = this.catalog.tableById(String(field.options?.linkedTableId));
     const primary = linked?.fields.find((f) => f.id === linked.primaryFieldId);
     if (!linked || !primary) return (ids) => (Array.isArray(ids) ? ids : []);
     const read = this.primaryReader(linked, primary);
+    const kept = new Map<unknown, unknown>();
+    let keptSize = 0;
+    const name = (id: unknown): unknown => {
+      if (kept.has(id)) return kept.get(id);
+      const row = read.get(id, linked.id) as { v: unknown; bytes: number } | undefined;
+      if (row) work.spend(Math.ceil(row.bytes / LINKED_BYTES_PER_UNIT));
+      const v = row ? (row.v ?? '') : undefined;
+      keptSize += typeof v === 'string' ? v.length : 8;
+      if (keptSize <= NAMES_KEPT) kept.set(id, v);
+      return v;
+    };
     return (ids) =>
       Array.isArray(ids)
         ? ids.flatMap((id) => {
-            const row = read.get(id, linked.id) as { v: unknown } | undefined;
-            return row ? [row.v ?? ''] : [];
+            const v = name(id);
+            return v === undefined ? [] : [v];
           })
         : [];
   }
