@@ -96,7 +96,9 @@ export function installFormulas(service: Service): void {
       .filter((f): f is Field => !!f);
     const referenced = formula.referencedFields;
     // Links are their records' names in a filter, as on Airtable (FIND('Ann', ARRAYJOIN({Owner}))).
-    const asNames = used.map((f) => (f.type === 'multipleRecordLinks' ? records.linkedNames(f, work) : undefined));
+    const asNames = used.map((f) =>
+      f.type === 'multipleRecordLinks' ? records.linkedNames(f, work) : undefined,
+    );
     const ctx = { budget: work };
     const test = (rec: StoredRecord) => {
       work.nextRecord();

@@ -105,7 +105,9 @@ describe('a record linking records too large to read', () => {
     for (let i = 0; i < big.length; i += 6)
       await put(
         B,
-        big.slice(i, i + 6).map((rid, k) => ({ id: rid, fields: { [f('r')]: `big ${i + k}`, [f('s')]: note } })),
+        big
+          .slice(i, i + 6)
+          .map((rid, k) => ({ id: rid, fields: { [f('r')]: `big ${i + k}`, [f('s')]: note } })),
       );
     await put(A, [{ id: linker, fields: { [f('n')]: 'linker', [f('p')]: big } }]);
   });
