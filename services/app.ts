@@ -221,6 +221,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     } else if (event === 'edits.reverted') {
       const reverted = payload as EventPayload<'edits.reverted'>;
       views.applyReverted(reverted.target, reverted.recordId, reverted.fields);
+      void links.applyReverted(reverted.target, reverted.recordId, reverted.fields).catch(() => undefined);
     } else if (event === 'records.created') {
       const created = payload as EventPayload<'records.created'>;
       live.noteCreated(created.records);

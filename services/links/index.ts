@@ -68,10 +68,18 @@ export function createLinkServices(options: LinkServicesOptions) {
 
   return {
     handlers,
-    /** Keeps cached names in step with records saved or deleted through the edit queue. */
+    /** Keeps cached names in step with records saved, put back or deleted through the edit queue. */
     async applySaved(target: EditTarget, record: EventPayload<'edits.saved'>['record']): Promise<void> {
       const ref = await refOf(target);
       if (ref) await names.applySaved(ref, record);
+    },
+    async applyReverted(
+      target: EditTarget,
+      recordId: string,
+      fields: Record<string, unknown>,
+    ): Promise<void> {
+      const ref = await refOf(target);
+      if (ref) await names.applyReverted(ref, recordId, fields);
     },
     async applyDeleted(target: EditTarget, ids: readonly string[]): Promise<void> {
       const ref = await refOf(target);

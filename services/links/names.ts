@@ -96,19 +96,34 @@ export class LinkNames {
    * primary value (or asks the service again when that value is not text), and a change is announced.
    */
   async applySaved(ref: TableRef, record: RecordData): Promise<void> {
-    const table = this.tables.get(key(ref));
-    if (table === undefined || !table.names.has(record.id)) return;
-    const before = table.names.get(record.id);
+    if (!this.tables.get(key(ref))?.names.has(record.id)) return;
     const { primary } = await this.linked.table(ref);
-    const value = record.fields[primary];
+    await this.follow(ref, record.id, record.fields[primary]);
+  }
+
+  /**
+   * Cells of a record put back by a discard: a cached name follows its primary value back. A save can have
+   * shown a newer, unsaved name (`edits.saved` carries values edited since), which the discard takes away.
+   */
+  async applyReverted(ref: TableRef, recordId: string, fields: Record<string, unknown>): Promise<void> {
+    if (!this.tables.get(key(ref))?.names.has(recordId)) return;
+    const { primary } = await this.linked.table(ref);
+    if (Object.hasOwn(fields, primary)) await this.follow(ref, recordId, fields[primary]);
+  }
+
+  /** A cached name becomes the primary value `value` (read again where it is not text); a change is announced. */
+  private async follow(ref: TableRef, id: string, value: unknown): Promise<void> {
+    const table = this.tables.get(key(ref));
+    if (table === undefined || !table.names.has(id)) return;
+    const before = table.names.get(id);
     if (typeof value === 'string' || value === undefined || value === null) {
-      table.names.set(record.id, nameOf(value));
+      table.names.set(id, nameOf(value));
     } else {
-      table.names.delete(record.id);
-      await this.names(ref, [record.id]);
+      table.names.delete(id);
+      await this.names(ref, [id]);
     }
-    const after = table.names.get(record.id);
-    if (typeof after === 'string' && after !== before) this.onRenamed(ref, { [record.id]: after });
+    const after = table.names.get(id);
+    if (typeof after === 'string' && after !== before) this.onRenamed(ref, { [id]: after });
   }
 
   applyDeleted(ref: TableRef, ids: readonly string[]): void {

@@ -169,6 +169,62 @@ describe('names of linked records (real local server)', () => {
     expect(listsOf(people.id)).toBe(requests);
   });
 
+  it('puts a cached name back when a rename that a save showed is refused and discarded', async () => {
+    // PATCHes wait here while `holding`: the first rename stays on its way while the second is made.
+    let holding = true;
+    const held: (() => void)[] = [];
+    h = await startHarness({
+      fetch: async (input, init) => {
+        if (init?.method === 'PATCH' && holding) await new Promise<void>((go) => held.push(go));
+        return fetch(input, init);
+      },
+    });
+    const baseId = await h.demoBaseId();
+    const people = (await schema(baseId)).get('People')!;
+    const { ids } = await firstPageLinks(baseId);
+    const person = ids[0]!;
+    const named = async () =>
+      (
+        await h.call('links.names', {
+          connectionId: 'demo',
+          baseId,
+          tables: [{ tableId: people.id, ids: [person] }],
+        })
+      ).tables[0]!.names[person];
+    const original = await named();
+    const target = { connectionId: 'demo', baseId, table: 'People' };
+
+    await h.call('edits.edit', {
+      target,
+      changes: [{ recordId: person, fields: { Name: 'Saved Name' }, previous: { Name: original } }],
+    });
+    h.services.dispatch('edits.sendNow', {});
+    await expect.poll(() => held.length).toBe(1);
+    // The service refuses the record's next request (its team was deleted meanwhile), the name with it. The
+    // first rename's save carries the second as edited since.
+    await h.call('edits.edit', {
+      target,
+      changes: [
+        {
+          recordId: person,
+          fields: { Name: 'Never Saved', Team: ['recGoneTeam000000'] },
+          previous: { Name: 'Saved Name' },
+        },
+      ],
+    });
+    holding = false;
+    held[0]!();
+    await expect.poll(async () => (await h.call('edits.status', {})).rejected, { timeout: 10_000 }).toBe(1);
+    expect(await named()).toBe('Never Saved');
+
+    await h.call('edits.discard', { target, recordId: person });
+    await expect.poll(named).toBe('Saved Name');
+    expect((await serverNames(baseId, people.id)).get(person)).toBe('Saved Name');
+    await expect
+      .poll(() => h.eventsOf('links.renamed').at(-1))
+      .toEqual({ baseId, tableId: people.id, names: { [person]: 'Saved Name' } });
+  });
+
   it('searches a table by its primary field, resolves names to ids, and reads one record', async () => {
     h = await startHarness();
     const baseId = await h.demoBaseId();
