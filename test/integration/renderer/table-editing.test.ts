@@ -169,3 +169,66 @@ describe("a discarded value that a save put in the grid's row", () => {
     expect(editing.store.value(row, 'Points')).toBe(points);
   });
 });
+
+describe("a discarded value that a save put in the pinned new row (Add row's)", () => {
+  it('leaves the pinned row, and stays gone when the next Add row pins the rows again', async () => {
+    // As above, for a record made with Add row: it is pinned at the top and is none of the view's rows.
+    let holding = false;
+    const held: (() => void)[] = [];
+    h = await startHarness({
+      embedded: { largeTableRecords: 5 },
+      fetch: async (input, init) => {
+        if (init?.method === 'PATCH' && holding) await new Promise<void>((go) => held.push(go));
+        return fetch(input, init);
+      },
+    });
+    const target = { connectionId: 'demo', baseId: await h.demoBaseId(), table: 'Tasks' };
+    // The grid, as far as pinned rows go: what it pins, each replaced as the tab asks.
+    let pinned: RecordData[] = [];
+    const grid = {
+      rowOf: () => undefined,
+      pinRecords: (rows: RecordData[]) => {
+        pinned = rows;
+      },
+      updateRecord: (record: RecordData, isPinned?: boolean) => {
+        if (!isPinned || !pinned.some((r) => r.id === record.id)) return false;
+        pinned = pinned.map((r) => (r.id === record.id ? record : r));
+        return true;
+      },
+    };
+    const port = new Proxy(grid, {
+      get: (g, k) => (g as Record<string | symbol, unknown>)[k] ?? (() => undefined),
+    });
+    editing = new TableEditing(h.api, target);
+    editing.attach(port as unknown as Parameters<TableEditing['attach']>[0]);
+
+    await editing.addRow(undefined);
+    expect(pinned).toHaveLength(1);
+    const made = pinned[0]!;
+    const points = made.fields['Points'] ?? null;
+
+    holding = true;
+    await editing.edit([nameChange(made, 'first')]);
+    await h.call('edits.sendNow', {});
+    await until('the first edit on its way', () => held.length === 1);
+    await editing.edit([
+      { recordId: made.id, fields: { Points: 'x' }, previous: { Points: points }, typecast: false },
+    ]);
+    holding = false;
+    held[0]!();
+    await until('the refusal', () => editing!.store.mark(made.id, 'Points') === 'rejected');
+    expect(pinned[0]!.fields['Points']).toBe('x');
+
+    await editing.discard(made.id);
+    await until('the refusal discarded', () => editing!.store.mark(made.id, 'Points') === undefined);
+    expect(pinned[0]!.fields['Name']).toBe('first');
+    expect(pinned[0]!.fields['Points'] ?? null).toBe(points);
+
+    // The next Add row pins its record above the ones added before, as the tab holds them.
+    await editing.addRow(undefined);
+    expect(pinned).toHaveLength(2);
+    expect(pinned[1]!.id).toBe(made.id);
+    expect(pinned[1]!.fields['Name']).toBe('first');
+    expect(pinned[1]!.fields['Points'] ?? null).toBe(points);
+  });
+});
