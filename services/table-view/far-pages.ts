@@ -305,7 +305,8 @@ export function mapReader(
         if (records.length === ids.length && records.every((r, i) => r.id === ids[i])) return records;
         // Records gone (deleted, or out of the filter) leave the rows before them where they were; a record
         // out of its order may have moved anywhere before, which moves every row up to it.
-        map.remapFrom(inOrder(ids, records) ? start : 0);
+        if (inOrder(ids, records)) map.remapFrom(start);
+        else map.reordered();
       }
       return undefined;
     },

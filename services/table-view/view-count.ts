@@ -253,6 +253,6 @@ export class ViewCount {
     if (map === undefined) return;
     if (map.done) this.opts.onCount({ count: map.size, exact: true });
     else if (this.walked !== undefined) this.opts.onCount({ count: this.walked, exact: true });
-    else this.opts.onCount({ count: map.size, exact: false });
+    else this.opts.onCount({ count: map.found, exact: false });
   }
 }
