@@ -79,7 +79,8 @@ const isAgGrid = (name) => /^(@ag-grid-[^/]+\/|ag-grid-)/.test(name);
  */
 export const RENDERER_FLOORS = [
   ['api', 'commands', 'grid', 'types'],
-  ['ui', 'theme', 'budget', 'pending'],
+  ['ui', 'theme'],
+  ['budget', 'pending'],
   ['formula', 'links', 'status', 'connections'],
   ['editing', 'offline'],
   ['rows', 'live'],

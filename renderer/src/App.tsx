@@ -99,7 +99,7 @@ export function App() {
     [tabs, activeKey],
   );
 
-  const [sheet, setSheet] = useState<Element | null>();
+  const [sheet, setSheet] = useState(false);
   useWindowTitle(tabs.find((t) => t.key === activeKey));
   useKeyDispatcher();
   useCommands({
@@ -107,8 +107,7 @@ export function App() {
     'app.nextTab': () => setActiveKey(cycle(tabs, activeKey, 1)),
     'app.previousTab': () => setActiveKey(cycle(tabs, activeKey, -1)),
     'app.home': () => setActiveKey(undefined),
-    // Focus goes back where it was when the sheet closes.
-    'app.shortcuts': () => setSheet(document.activeElement),
+    'app.shortcuts': () => setSheet(true),
   });
 
   const openTable = (target: TableTarget) => {
@@ -178,14 +177,7 @@ export function App() {
           <TableTab target={t.target} active={t.key === activeKey} />
         </ErrorBoundary>
       ))}
-      {sheet !== undefined && (
-        <ShortcutSheet
-          onClose={() => {
-            setSheet(undefined);
-            if (sheet instanceof HTMLElement) sheet.focus();
-          }}
-        />
-      )}
+      {sheet && <ShortcutSheet onClose={() => setSheet(false)} />}
     </div>
   );
 }

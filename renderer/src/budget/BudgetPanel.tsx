@@ -22,6 +22,7 @@ import { useBudgetStatus } from './useBudget';
 import './budget.css';
 import { isCommand } from '../commands/match';
 import { MAC } from '../commands/shown';
+import { useFocusReturn } from '../ui/useFocusReturn';
 
 type Report = Response<'budget.report'>;
 const number = new Intl.NumberFormat('en-US');
@@ -107,6 +108,7 @@ function Panel({
   onClose: () => void;
 }) {
   const api = useApi();
+  useFocusReturn();
   const [report, setReport] = useState<Report>();
   const [error, setError] = useState<string>();
   const load = () =>

@@ -9,6 +9,7 @@ import { errorMessage } from '../api/call-errors';
 import { formatCell } from '../grid/format';
 import { LinkedRecords } from './LinkedRecords';
 import { useModalFocus } from '../ui/useModalFocus';
+import { FocusBackContext } from '../ui/useFocusReturn';
 import { LinksContext, useBaseTables } from './context';
 import { LinkList } from './LinkList';
 import { linkNames, linkedTableId } from './names';
@@ -20,11 +21,13 @@ export interface LinkedPlace {
 
 interface Props {
   place: LinkedPlace;
+  /** What opened the first form of the stack: the focus goes back to it when the stack closes. */
+  opener: Element | null;
   onBack: () => void;
   onClose: () => void;
 }
 
-export function LinkedRecordForm({ place, onBack, onClose }: Props) {
+export function LinkedRecordForm({ place, opener, onBack, onClose }: Props) {
   const api = useApi();
   const scope = useContext(LinksContext);
   const target = scope?.target ?? { connectionId: '', baseId: '' };
@@ -33,7 +36,8 @@ export function LinkedRecordForm({ place, onBack, onClose }: Props) {
   const [record, setRecord] = useState<RecordData>();
   const [problem, setProblem] = useState<string>();
   const dialog = useRef<HTMLDivElement>(null);
-  const onKeyDown = useModalFocus(dialog, onClose);
+  const back = useContext(FocusBackContext);
+  const onKeyDown = useModalFocus(dialog, onClose, () => back(opener));
 
   useEffect(() => {
     // One form per place (its key): nothing to reset here.

@@ -3,7 +3,7 @@
  * Close empties it. The grid's chips are plain DOM, so their clicks are caught once, around the grid; a
  * double-click there edits the cell instead, so a grid chip opens only once no second click has come.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MouseEvent, ReactNode } from 'react';
 import type { LinksScope } from './context';
 import { LinkedRecordForm } from './LinkedRecordForm';
@@ -14,10 +14,16 @@ const DOUBLE_CLICK_MS = 300;
 
 export function useLinkedForms(connectionId: string, baseId: string) {
   const [stack, setStack] = useState<LinkedPlace[]>([]);
-  const open = useCallback(
-    (tableId: string, recordId: string) => setStack((s) => [...s, { tableId, recordId }]),
-    [],
-  );
+  // The form on top replaces the one below, so the focus goes back to what opened the first one.
+  const [opener, setOpener] = useState<Element | null>(null);
+  const depth = useRef(0);
+  useEffect(() => {
+    depth.current = stack.length;
+  }, [stack.length]);
+  const open = useCallback((tableId: string, recordId: string) => {
+    if (depth.current === 0) setOpener(document.activeElement);
+    setStack((s) => [...s, { tableId, recordId }]);
+  }, []);
   const scope = useMemo<LinksScope>(
     () => ({ target: { connectionId, baseId }, open }),
     [connectionId, baseId, open],
@@ -35,6 +41,7 @@ export function useLinkedForms(connectionId: string, baseId: string) {
     <LinkedRecordForm
       key={`${stack.length}:${place.recordId}`}
       place={place}
+      opener={opener}
       onBack={() => setStack((s) => s.slice(0, -1))}
       onClose={() => setStack([])}
     />

@@ -10,6 +10,7 @@ import type { PendingAction, PendingItem, PendingState } from './pending-model';
 import { usePendingChanges, usePendingItems } from './page-pending';
 import { isCommand } from '../commands/match';
 import { MAC } from '../commands/shown';
+import { useFocusReturn } from '../ui/useFocusReturn';
 
 const ORDER: PendingState[] = ['refused', 'retrying', 'sending', 'waiting', 'uncertain'];
 
@@ -57,6 +58,7 @@ function Item({ item, onError }: { item: PendingItem; onError: (text: string) =>
 }
 
 function Panel({ onClose }: { onClose: () => void }) {
+  useFocusReturn();
   const items = usePendingItems();
   const changes = usePendingChanges();
   // The bulk buttons act on edits; imports and uploads have their own actions.

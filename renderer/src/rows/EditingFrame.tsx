@@ -10,6 +10,8 @@ import type { MenuItem } from '../ui/CommandMenu';
 import { CommandMenu } from '../ui/CommandMenu';
 import { EditNotices } from './EditNotices';
 import { groupHeaderOf } from '../grid/group-rows';
+import { inGrid } from '../grid/dom';
+import { FocusBackContext } from '../ui/useFocusReturn';
 import type { CellPosition } from '../grid/port';
 import type { ViewCount } from '../status/StatusBar';
 import { cellProblem } from './cell-problem';
@@ -64,7 +66,8 @@ export function EditingFrame({
   children,
 }: Props) {
   const [ask, setAsk] = useState<Confirmation>();
-  const [detail, setDetail] = useState<{ index: number; pinned: boolean }>();
+  /** `fromGrid`: a grid key or menu opened it, so the grid's row of the record last shown takes the focus back. */
+  const [detail, setDetail] = useState<{ index: number; pinned: boolean; fromGrid: boolean }>();
   const [problem, setProblem] = useState<CellProblem>();
   const frame = useRef<HTMLDivElement>(null);
   const [importing, setImporting] = useState(false);
@@ -84,7 +87,11 @@ export function EditingFrame({
   const clipboard = gridClipboard(editing, reads, setAsk);
 
   const expand = (cell: Pick<CellPosition, 'row' | 'pinned'>) =>
-    setDetail({ index: cell.row, pinned: cell.pinned });
+    setDetail({
+      index: cell.row,
+      pinned: cell.pinned,
+      fromGrid: document.activeElement !== null && inGrid(document.activeElement),
+    });
   const menu = useCellMenu({
     editing,
     frame: reads,
@@ -149,134 +156,119 @@ export function EditingFrame({
     if (view.message?.untilNextAction) editing.clearMessage();
   };
 
-  const refocusGrid = reads.refocus;
-
   return (
-    <div
-      className="td-editing"
-      ref={frame}
-      onKeyDownCapture={(e) => {
-        onAction();
-        if (problem || e.key === 'Enter' || e.key === 'Tab') checkProblem();
-        keys(e);
-      }}
-      onInputCapture={() => problem && checkProblem()}
-      onPointerDownCapture={(e) => {
-        onAction();
-        if (problem) checkProblem();
-        cells.onPointerDown(e);
-      }}
-      onCopy={clipboard.onCopy}
-      onPaste={clipboard.onPaste}
-      onContextMenu={menu.onContextMenu}
-    >
-      <RowToolbar
-        editing={editing}
-        view={view}
-        frame={reads}
-        frameRef={frame}
-        actions={actions}
-        selection={reads.selection()}
-        reading={selectAll.reading !== undefined}
-        onOpen={openFocused}
-        onExport={exporting.start}
-        exportNote={exporting.note}
-        onImport={() => setImporting(true)}
-        replaceContext={replaceContext}
-      />
-      {selectAll.reading && (
-        <div className="td-select-reading" role="status">
-          Reading the records to delete: {selectAll.reading.read.toLocaleString()} of{' '}
-          {selectAll.reading.total.toLocaleString()}
-          <progress max={selectAll.reading.total} value={selectAll.reading.read} />
-          <button type="button" onClick={selectAll.cancelReading}>
-            Cancel
-          </button>
-        </div>
-      )}
-      <EditNotices editing={editing} view={view} />
-      <UploadBar editing={editing} />
-      <AttachmentDrop editing={editing}>{children}</AttachmentDrop>
-      {cells.handle && cells.dragging !== 'fill' && (
-        <div
-          className="td-fill-handle"
-          data-testid="fill-handle"
-          title="Drag to fill"
-          style={{ left: cells.handle.left, top: cells.handle.top }}
-          onPointerDown={cells.onHandleDown}
-        />
-      )}
-      {problem && (
-        <div className="td-cell-problem" role="alert" style={{ top: problem.top, left: problem.left }}>
-          {problem.text}
-        </div>
-      )}
-      {menu.menu && (
-        <CommandMenu label={menu.menu.label} items={menu.menu.items} at={menu.menu.at} onClose={menu.close} />
-      )}
-      {ask && (
-        <ConfirmDialog
-          ask={ask}
-          onClose={() => {
-            setAsk(undefined);
-            refocusGrid();
-          }}
-        />
-      )}
-      {view.overwrite && (
-        <OverwriteDialog
-          question={view.overwrite}
-          onAnswer={(overwrite) => {
-            editing.answerOverwrite(overwrite);
-            refocusGrid();
-          }}
-        />
-      )}
-      {setField && (
-        <SetFieldDialog
-          fields={reads.displayed()}
-          rows={setField.rows.length}
-          note={setField.note}
-          onClose={() => {
-            setSetField(undefined);
-            refocusGrid();
-          }}
-          onApply={(field, value) =>
-            actions.runBulk(
-              planSetField(reads.bulk(), setField.rows, field.name, value),
-              `Set ${field.name} in`,
-            )
-          }
-        />
-      )}
-      {detail !== undefined && (
-        <RecordDetail
+    <FocusBackContext.Provider value={reads.giveBack}>
+      <div
+        className="td-editing"
+        ref={frame}
+        onKeyDownCapture={(e) => {
+          onAction();
+          if (problem || e.key === 'Enter' || e.key === 'Tab') checkProblem();
+          keys(e);
+        }}
+        onInputCapture={() => problem && checkProblem()}
+        onPointerDownCapture={(e) => {
+          onAction();
+          if (problem) checkProblem();
+          cells.onPointerDown(e);
+        }}
+        onCopy={clipboard.onCopy}
+        onPaste={clipboard.onPaste}
+        onContextMenu={menu.onContextMenu}
+      >
+        <RowToolbar
           editing={editing}
-          index={detail.index}
-          pinned={detail.pinned}
-          revision={view.revision}
-          onIndex={(index) => setDetail({ index, pinned: false })}
-          onClose={() => {
-            setDetail(undefined);
-            grid?.focus({
-              row: detail.index,
-              column: editing.fields[0]?.name ?? '',
-              pinned: detail.pinned,
-            });
-          }}
+          view={view}
+          frame={reads}
+          frameRef={frame}
+          actions={actions}
+          selection={reads.selection()}
+          reading={selectAll.reading !== undefined}
+          onOpen={openFocused}
+          onExport={exporting.start}
+          exportNote={exporting.note}
+          onImport={() => setImporting(true)}
+          replaceContext={replaceContext}
         />
-      )}
-      {importing && (
-        <ImportDialog
-          target={editing.target}
-          fields={editing.fields}
-          onClose={() => {
-            setImporting(false);
-            refocusGrid();
-          }}
-        />
-      )}
-      {exporting.panel}
-    </div>
+        {selectAll.reading && (
+          <div className="td-select-reading" role="status">
+            Reading the records to delete: {selectAll.reading.read.toLocaleString()} of{' '}
+            {selectAll.reading.total.toLocaleString()}
+            <progress max={selectAll.reading.total} value={selectAll.reading.read} />
+            <button type="button" onClick={selectAll.cancelReading}>
+              Cancel
+            </button>
+          </div>
+        )}
+        <EditNotices editing={editing} view={view} />
+        <UploadBar editing={editing} />
+        <AttachmentDrop editing={editing}>{children}</AttachmentDrop>
+        {cells.handle && cells.dragging !== 'fill' && (
+          <div
+            className="td-fill-handle"
+            data-testid="fill-handle"
+            title="Drag to fill"
+            style={{ left: cells.handle.left, top: cells.handle.top }}
+            onPointerDown={cells.onHandleDown}
+          />
+        )}
+        {problem && (
+          <div className="td-cell-problem" role="alert" style={{ top: problem.top, left: problem.left }}>
+            {problem.text}
+          </div>
+        )}
+        {menu.menu && (
+          <CommandMenu
+            label={menu.menu.label}
+            items={menu.menu.items}
+            at={menu.menu.at}
+            onClose={menu.close}
+          />
+        )}
+        {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(undefined)} />}
+        {view.overwrite && (
+          <OverwriteDialog
+            question={view.overwrite}
+            onAnswer={(overwrite) => editing.answerOverwrite(overwrite)}
+          />
+        )}
+        {setField && (
+          <SetFieldDialog
+            fields={reads.displayed()}
+            rows={setField.rows.length}
+            note={setField.note}
+            onClose={() => setSetField(undefined)}
+            onApply={(field, value) =>
+              actions.runBulk(
+                planSetField(reads.bulk(), setField.rows, field.name, value),
+                `Set ${field.name} in`,
+              )
+            }
+          />
+        )}
+        {detail !== undefined && (
+          <RecordDetail
+            editing={editing}
+            index={detail.index}
+            pinned={detail.pinned}
+            revision={view.revision}
+            onIndex={(index) => setDetail({ ...detail, index, pinned: false })}
+            onClose={() => {
+              setDetail(undefined);
+              if (detail.fromGrid)
+                grid?.focus({
+                  row: detail.index,
+                  column: editing.fields[0]?.name ?? '',
+                  pinned: detail.pinned,
+                });
+            }}
+          />
+        )}
+        {importing && (
+          <ImportDialog target={editing.target} fields={editing.fields} onClose={() => setImporting(false)} />
+        )}
+        {exporting.panel}
+      </div>
+    </FocusBackContext.Provider>
   );
 }

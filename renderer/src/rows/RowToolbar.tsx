@@ -108,7 +108,7 @@ export function RowToolbar({
       <button type="button" onClick={onImport}>
         Import CSV
       </button>
-      <ReplaceControl frame={frameRef} context={replaceContext} onClosed={frame.refocus} />
+      <ReplaceControl frame={frameRef} context={replaceContext} />
     </div>
   );
 }

@@ -11,6 +11,9 @@ import type { BulkGrid } from './range/bulk-plan';
 import { readSelection } from './selection';
 import type { Selection } from './selection';
 import type { TableEditing } from './table-editing';
+import { cellOf } from '../grid/dom';
+import { canRefocus } from '../ui/useFocusReturn';
+import type { FocusBack } from '../ui/useFocusReturn';
 
 export interface FrameGrid {
   /** Field columns as displayed, left to right. */
@@ -26,11 +29,18 @@ export interface FrameGrid {
   busy: () => boolean;
   /** Back to the grid's focused cell once a dialog closes, so its keys (Ctrl+Z first) work at once. */
   refocus: () => void;
+  /** Where the focus goes when a dialog or menu over the grid closes: its opener, or the grid's focused cell
+   * when a grid key opened it (the cell's element may have been drawn again) or its opener is gone. */
+  giveBack: FocusBack;
 }
 
 /** `wholeView`: the view's count while the whole view is selected (select-all.ts). */
 export function frameGrid(editing: TableEditing, wholeView: number | undefined): FrameGrid {
   const grid = editing.grid;
+  const refocus = () => {
+    const cell = grid?.focusedCell();
+    if (cell) grid?.focus(cell);
+  };
   return {
     displayed: () => (grid?.columns() ?? []).flatMap((id) => editing.fields.filter((f) => f.name === id)),
     selection: () => readSelection(grid, editing.range, wholeView),
@@ -45,9 +55,10 @@ export function frameGrid(editing: TableEditing, wholeView: number | undefined):
     }),
     grouped: () => groupHeaderOf(grid?.recordAt(0)) !== undefined,
     busy: () => !grid || grid.editingColumn() !== undefined,
-    refocus: () => {
-      const cell = grid?.focusedCell();
-      if (cell) grid?.focus(cell);
+    refocus,
+    giveBack: (opener) => {
+      if (canRefocus(opener) && cellOf(opener) === undefined) opener.focus();
+      else refocus();
     },
   };
 }

@@ -11,6 +11,7 @@ import { keysOf, MAC, shortcutProps } from '../commands/shown';
 import { COMMANDS } from '../commands/table';
 import type { CommandId } from '../commands/table';
 import './commands.css';
+import { useFocusReturn } from './useFocusReturn';
 
 export interface MenuItem {
   id: CommandId;
@@ -51,6 +52,7 @@ function moveFocus(e: KeyboardEvent<HTMLElement>): void {
 export function CommandMenu({ label, items, at, onClose, width = MENU_WIDTH }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   useDismiss(true, ref, onClose);
+  useFocusReturn();
   useLayoutEffect(() => {
     ref.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
   }, [label]);

@@ -1,7 +1,8 @@
 /**
  * A modal dialog holds the keyboard: focus moves into it when it opens, Tab and Shift+Tab cycle within it,
- * no key reaches the grid behind it, and Escape closes it. When the focused element goes away (a button
- * removed or disabled by its own click), the dialog takes the focus back rather than leaving it to the page.
+ * no key reaches the grid behind it, Escape closes it, and closing gives the focus back to what opened it
+ * (ui/useFocusReturn). When the focused element goes away (a button removed or disabled by its own click), the
+ * dialog takes the focus back rather than leaving it to the page.
  *
  * The API calls question (budget/ConsentBar) is drawn above every backdrop, and a dialog's own work (an
  * import, Replace all) waits for its answer: the cycle includes the question's buttons while it is shown, or a
@@ -12,6 +13,8 @@ import type { KeyboardEvent, RefObject } from 'react';
 import { isCommand } from '../commands/match';
 import { focusables, questionItems } from '../commands/focus';
 import { MAC } from '../commands/shown';
+import { useFocusReturn } from './useFocusReturn';
+import type { FocusBack } from './useFocusReturn';
 
 /** Focus is nowhere (on the page's body) while this dialog is the one on screen. */
 function lostFrom(el: HTMLElement): boolean {
@@ -19,7 +22,9 @@ function lostFrom(el: HTMLElement): boolean {
   return (active === null || active === document.body) && el.isConnected && el.checkVisibility();
 }
 
-export function useModalFocus(dialog: RefObject<HTMLElement | null>, onClose: () => void) {
+/** `back`: where the focus goes when the dialog closes (its opener by default: ui/useFocusReturn). */
+export function useModalFocus(dialog: RefObject<HTMLElement | null>, onClose: () => void, back?: FocusBack) {
+  useFocusReturn(back);
   useEffect(() => {
     const el = dialog.current;
     if (el && !el.contains(document.activeElement)) {

@@ -20,6 +20,7 @@ import {
 } from './drafts';
 import { isCommand } from '../../commands/match';
 import { MAC } from '../../commands/shown';
+import { useFocusReturn } from '../../ui/useFocusReturn';
 
 interface Props {
   fields: readonly BuilderFieldInfo[];
@@ -208,6 +209,7 @@ export function FilterBuilder({ fields, formula, onWrite, onClose }: Props) {
     read.ok ? toDraft(read.filter) : { join: 'AND', items: [] },
   );
   const panel = useRef<HTMLDivElement>(null);
+  useFocusReturn();
 
   useEffect(() => {
     panel.current?.querySelector<HTMLElement>('select, input, button')?.focus();

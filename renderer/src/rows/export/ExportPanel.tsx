@@ -6,6 +6,7 @@
 import { plural } from '../../../../core/records/format';
 import { msLeft, timeLeftText } from '../../ui/time-left';
 import type { ExportJob } from './useExportJob';
+import { useFocusReturn } from '../../ui/useFocusReturn';
 
 interface Props {
   job: ExportJob;
@@ -36,6 +37,7 @@ function runningText(job: ExportJob, total: number | undefined): string {
 }
 
 export function ExportPanel({ job, total, onCancel, onHide, onClose }: Props) {
+  useFocusReturn();
   const running = job.state === 'running' && job.error === undefined;
   const status =
     job.state === 'done'

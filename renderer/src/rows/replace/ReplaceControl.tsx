@@ -13,10 +13,9 @@ interface Props {
   /** The editing frame: its tab is the one in front while it is visible. */
   frame: RefObject<HTMLElement | null>;
   context: () => ReplaceContext;
-  onClosed: () => void;
 }
 
-export function ReplaceControl({ frame, context, onClosed }: Props) {
+export function ReplaceControl({ frame, context }: Props) {
   const [open, setOpen] = useState<ReplaceContext>();
   useCommands({
     'tab.replace': () => {
@@ -32,15 +31,7 @@ export function ReplaceControl({ frame, context, onClosed }: Props) {
       <button type="button" {...shortcutProps('tab.replace')} onClick={() => setOpen(context())}>
         Replace…
       </button>
-      {open && (
-        <ReplaceDialog
-          context={open}
-          onClose={() => {
-            setOpen(undefined);
-            onClosed();
-          }}
-        />
-      )}
+      {open && <ReplaceDialog context={open} onClose={() => setOpen(undefined)} />}
     </>
   );
 }
