@@ -1,6 +1,6 @@
 import { formatDuration } from '../../core/records/format';
 import type { RecordData } from '../../core/records/types';
-import { invalidRequest } from '../errors';
+import { ServiceError, invalidRequest } from '../errors';
 import type { Field, Table } from '../store/catalog';
 import type { Attachment } from '../store/cells';
 import { isBlank } from '../store/cells';
@@ -92,12 +92,14 @@ function lookupText(field: Field, values: unknown[], t: NonNullable<RenderOption
 
 /**
  * Writes refuse values that cannot be formatted, but a database written by an older version may hold some:
- * such a value reads as its plain text rather than failing the whole read.
+ * such a value reads as its plain text rather than failing the whole read. A refusal of the read itself (links
+ * too large to name) is not a value's fault and goes through.
  */
 export function safeTextCell(field: Field, value: unknown, t: NonNullable<RenderOptions['text']>): string {
   try {
     return textCell(field, value, t);
-  } catch {
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
     return typeof value === 'string' ? value : JSON.stringify(value);
   }
 }

@@ -94,7 +94,7 @@ export const MAX_WRITE_RECOMPUTES = 3000;
  * made large by its lookups, in 1.9 ms): a write is charged a unit (see core/formula/budget.ts) for every
  * LINKED_BYTES_PER_UNIT bytes of the records its link keys name, each once (see RecordStore.linkName).
  */
-const LINKED_BYTES_PER_UNIT = 4;
+export const LINKED_BYTES_PER_UNIT = 4;
 
 /** The characters of linked records' names a filter keeps, so it reads each linked record once. */
 const NAMES_KEPT = 4_000_000;
@@ -744,6 +744,36 @@ export class RecordStore {
             return v === undefined ? [] : [v];
           })
         : [];
+  }
+
+  /**
+   * Records' primary cells, taken out by SQLite (reading records whole would parse them in JavaScript as well);
+   * ids of no record of `table` are left out. SQLite parses each record whole to take the cell out, so
+   * `charge` is given the records' size first (a cheap read), and may throw to stop before the parse.
+   */
+  primaryCells(table: Table, ids: readonly string[], charge: (bytes: number) => void): Map<string, unknown> {
+    const out = new Map<string, unknown>();
+    const primary = table.fields.find((f) => f.id === table.primaryFieldId);
+    if (!primary || ids.length === 0) return out;
+    const list = JSON.stringify(ids);
+    const size = this.prepared(
+      `SELECT sum(octet_length(r.data)) AS bytes FROM json_each(?) j
+      CROSS JOIN records r ON r.id = j.value WHERE r.table_id = ?`,
+    ).get(list, table.id) as { bytes: number | null };
+    charge(size.bytes ?? 0);
+    const column =
+      primary.type === 'createdTime'
+        ? 'json_quote(r.created_time)'
+        : primary.type === 'lastModifiedTime'
+          ? 'json_quote(r.modified_time)'
+          : `r.data -> '$."${primary.id}"'`;
+    // CROSS JOIN keeps this order (each id looked up by its unique index), never a scan of the table.
+    const rows = this.prepared(
+      `SELECT r.id AS id, ${column} AS v FROM json_each(?) j
+      CROSS JOIN records r ON r.id = j.value WHERE r.table_id = ?`,
+    ).all(list, table.id) as { id: string; v: string | null }[];
+    for (const r of rows) out.set(r.id, r.v === null ? undefined : (JSON.parse(r.v) as unknown));
+    return out;
   }
 
   /** A statement reading one record's primary value (SQLite extracts it without parsing the record here). */
