@@ -6,7 +6,7 @@ import type { Field, SortRule, Table, View } from '../store/catalog';
 import { Candidates } from '../store/list';
 import type { Keyset, PageRead, PageSpec } from '../store/list';
 import type { StoredRecord } from '../store/records';
-import { LINKED_BYTES_PER_UNIT, jsonCell } from '../store/records';
+import { LINKED_BYTES_PER_UNIT } from '../store/records';
 import { isBlank } from '../store/cells';
 import { FormulaCostError, parse, print } from '../../core/formula/index';
 import { FILTER_BUSY_MS, PER_READ, RequestWork, filterTooExpensive } from '../cost';
