@@ -2,3 +2,4 @@
 export * from './conditions';
 export { readFilter, type ReadResult } from './read';
 export { writeCondition, writeFilter, type BuilderField } from './write';
+export { dayInZone, dayOf, todayOf, type Calendar } from './calendar';

@@ -6,6 +6,8 @@
  */
 import type { Node, Span } from '../ast';
 import { parse } from '../parser';
+import { print } from '../print';
+import { DAY_FORMAT } from './calendar';
 import {
   DAY,
   allows,
@@ -85,51 +87,72 @@ function choiceTest(n: Node, fields: Fields): { name: string; choice: string } |
   return { name: f.name, choice: wrapped.slice(sep.length, -sep.length) };
 }
 
-/** `DATETIME_DIFF(TODAY(), DATESTR({F}), 'days')` (past) or the reverse (future). */
+/** The same node, written the same way. */
+const same = (a: Node, b: Node): boolean => print(unwrap(a)) === print(unwrap(b));
+
+/** `x` of `DATETIME_FORMAT(SET_TIMEZONE(x, 'zone'), 'YYYY-MM-DD')`: x's day in a zone (./calendar). */
+function zoned(n: Node): Node | undefined {
+  const args = call(n, 'DATETIME_FORMAT', 2);
+  if (!args || text(args[1]) !== DAY_FORMAT) return undefined;
+  const set = call(args[0] as Node, 'SET_TIMEZONE', 2);
+  return set && text(set[1]) !== undefined ? (set[0] as Node) : undefined;
+}
+
+/** The date field whose day `n` is: the field itself, or its day in a zone. */
+function dateField(n: Node | undefined, fields: Fields): string | undefined {
+  if (n === undefined) return undefined;
+  const f = field(zoned(n) ?? n, fields);
+  return f?.kind === 'date' ? f.name : undefined;
+}
+
+/** The date field whose day as text `n` is: `DATESTR({F})`, or its day in a zone. */
+function dayTextField(n: Node | undefined, fields: Fields): string | undefined {
+  if (n === undefined) return undefined;
+  const inner = zoned(n) ?? call(n, 'DATESTR', 1)?.[0];
+  const f = field(inner, fields);
+  return f?.kind === 'date' ? f.name : undefined;
+}
+
+/** `TODAY()` (GMT's), or the day of `NOW()` in a zone (a user's). */
+function isToday(n: Node | undefined): boolean {
+  if (n === undefined) return false;
+  const now = zoned(n);
+  return now === undefined ? call(n, 'TODAY', 0) !== undefined : call(now, 'NOW', 0) !== undefined;
+}
+
+/** `DATETIME_DIFF(today, day, 'days')` (past) or the reverse (future), the day a date field's as text. */
 function daysFrom(n: Node, fields: Fields): { name: string; past: boolean } | undefined {
   const args = call(n, 'DATETIME_DIFF', 3);
   if (!args || text(args[2]) !== 'days') return undefined;
-  const today = (x: Node) => call(x, 'TODAY', 0) !== undefined;
-  const day = (x: Node) => {
-    const f = field(call(x, 'DATESTR', 1)?.[0], fields);
-    return f?.kind === 'date' ? f.name : undefined;
-  };
   const [a, b] = args as [Node, Node];
-  if (today(a) && day(b) !== undefined) return { name: day(b) as string, past: true };
-  if (today(b) && day(a) !== undefined) return { name: day(a) as string, past: false };
-  return undefined;
+  const past = isToday(a) ? dayTextField(b, fields) : undefined;
+  if (past !== undefined) return { name: past, past: true };
+  const future = isToday(b) ? dayTextField(a, fields) : undefined;
+  return future === undefined ? undefined : { name: future, past: false };
 }
 
-/** `DATEADD(x, -WEEKDAY(x), 'days')`: the Sunday starting x's week, and x. */
+/**
+ * The x of `DATEADD(x, -back, 'days')`, where back is x's day of the week counted from the week's first day
+ * (./calendar's weekStart): `WEEKDAY(x)`, `WEEKDAY(x, 'Monday')` or `MOD(WEEKDAY(x) + k, 7)`.
+ */
 function weekStartOf(n: Node): Node | undefined {
   const args = call(n, 'DATEADD', 3);
   if (!args || text(args[2]) !== 'days') return undefined;
   const minus = unwrap(args[1] as Node);
   if (minus.kind !== 'unary') return undefined;
-  const day = call(minus.operand, 'WEEKDAY', 1)?.[0];
-  return day !== undefined && same(day, args[0] as Node) ? (args[0] as Node) : undefined;
-}
-
-/** The date field whose week start `n` is. */
-function weekOf(n: Node, fields: Fields): string | undefined {
-  const f = field(weekStartOf(n), fields);
-  return f?.kind === 'date' ? f.name : undefined;
-}
-
-/** `DATEADD(TODAY(), -WEEKDAY(TODAY()), 'days')`. */
-function isTodayWeek(n: Node): boolean {
-  const d = weekStartOf(n);
-  return d !== undefined && call(d, 'TODAY', 0) !== undefined;
-}
-
-/** The same field, or the same call with no arguments (`TODAY()`), on both sides. */
-function same(a: Node, b: Node): boolean {
-  const x = unwrap(a);
-  const y = unwrap(b);
-  if (x.kind === 'field' && y.kind === 'field') return x.name === y.name;
-  return (
-    x.kind === 'call' && y.kind === 'call' && x.name === y.name && x.args.length === 0 && y.args.length === 0
-  );
+  const x = args[0] as Node;
+  const weekday = (w: Node | undefined, monday: boolean): boolean => {
+    const wa = w && call(w, 'WEEKDAY');
+    if (!wa || !same(wa[0] as Node, x)) return false;
+    return monday ? wa.length === 2 && text(wa[1]) === 'Monday' : wa.length === 1;
+  };
+  const back = minus.operand;
+  if (weekday(back, false) || weekday(back, true)) return x;
+  const mod = call(back, 'MOD', 2);
+  const sum = mod && unwrap(mod[0] as Node);
+  const k = sum?.kind === 'binary' && sum.op === '+' ? number(sum.right) : undefined;
+  const ok = sum?.kind === 'binary' && weekday(sum.left, false) && number(mod?.[1]) === 7;
+  return ok && k !== undefined && Number.isInteger(k) && k >= 1 && k <= 5 ? x : undefined;
 }
 
 /** All of `args` test one field in the same way; `each` reads one and gives its field and value. */
@@ -202,28 +225,27 @@ function readCall(node: Extract<Node, { kind: 'call' }>, fields: Fields): Condit
     }
     case 'IS_SAME': {
       if (node.args.length !== 3) return undefined;
-      const week = weekOf(a as Node, fields);
-      if (week !== undefined && isTodayWeek(b as Node) && text(c) === 'day')
-        return { field: week, op: 'thisWeek' };
-      const f = field(a, fields);
-      if (f?.kind !== 'date') return undefined;
-      if (call(b as Node, 'TODAY', 0) !== undefined) {
-        if (text(c) === 'month') return { field: f.name, op: 'thisMonth' };
-        if (text(c) === 'year') return { field: f.name, op: 'thisYear' };
+      const [x, y] = [weekStartOf(a as Node), weekStartOf(b as Node)];
+      const week = dateField(x, fields);
+      if (week !== undefined && isToday(y) && text(c) === 'day') return { field: week, op: 'thisWeek' };
+      const f = dateField(a, fields);
+      if (f === undefined) return undefined;
+      if (isToday(b)) {
+        if (text(c) === 'month') return { field: f, op: 'thisMonth' };
+        if (text(c) === 'year') return { field: f, op: 'thisYear' };
         return undefined;
       }
       const day = text(b);
       if (day === undefined || !DAY.test(day) || text(c) !== 'day') return undefined;
-      return { field: f.name, op: 'on', date: day };
+      return { field: f, op: 'on', date: day };
     }
     case 'IS_BEFORE':
     case 'IS_AFTER': {
       const after = node.name === 'IS_AFTER';
-      const f = field(after ? call(a as Node, 'DATESTR', 1)?.[0] : a, fields);
+      const f = after ? dayTextField(a, fields) : dateField(a, fields);
       const day = text(b);
-      if (f?.kind !== 'date' || day === undefined || !DAY.test(day) || node.args.length !== 2)
-        return undefined;
-      return { field: f.name, op: after ? 'after' : 'before', date: day };
+      if (f === undefined || day === undefined || !DAY.test(day) || node.args.length !== 2) return undefined;
+      return { field: f, op: after ? 'after' : 'before', date: day };
     }
     case 'OR': {
       const selects = sameField(node.args, (n) => selectEquals(n, fields));

@@ -65,6 +65,24 @@ describe('filter by this field', () => {
     expect(errors(filterDraft(byName('Notes')).text)).toEqual([]);
   });
 
+  it("takes a date-time's day and today in the user's zone; a date's own day stays", () => {
+    const cal = { timeZone: 'Pacific/Kiritimati', firstDay: 1 };
+    const inZone = (x: string) => `DATETIME_FORMAT(SET_TIMEZONE(${x}, 'Pacific/Kiritimati'), 'YYYY-MM-DD')`;
+    const cases: [string, unknown, string][] = [
+      // 10:00 GMT is midnight the next day in Kiritimati (UTC+14): the day the grid shows.
+      ['Started at', '2024-05-01T10:00:00.000Z', `IS_SAME(${inZone('{Started at}')}, '2024-05-02', 'day')`],
+      ['Started at', '2024-05-01T09:59:00.000Z', `IS_SAME(${inZone('{Started at}')}, '2024-05-01', 'day')`],
+      ['Due', '2024-05-01', "IS_SAME({Due}, '2024-05-01', 'day')"],
+      ['Due', undefined, `IS_SAME({Due}, ${inZone('NOW()')}, 'day')`],
+      ['Started at', 'soon', `IS_SAME(${inZone('{Started at}')}, ${inZone('NOW()')}, 'day')`],
+    ];
+    for (const [name, value, text] of cases) {
+      const draft = filterDraft(byName(name), value === undefined ? undefined : { value }, cal);
+      expect(draft.text).toBe(text);
+      expect(errors(draft.text)).toEqual([]);
+    }
+  });
+
   it('joins the draft to the formula already in the bar', () => {
     const draft = filterDraft(byName('Name'));
     expect(withExisting('  ', draft)).toEqual(draft);

@@ -18,6 +18,7 @@ import {
   type DraftCondition,
   type DraftItem,
 } from './drafts';
+import { userCalendar } from './calendar';
 import { isCommand } from '../../commands/match';
 import { MAC } from '../../commands/shown';
 import { useFocusReturn } from '../../ui/useFocusReturn';
@@ -217,7 +218,7 @@ export function FilterBuilder({ fields, formula, onWrite, onClose }: Props) {
 
   const { filter, problems } = useMemo(() => toFilter(draft, fields), [draft, fields]);
   const written = useMemo(
-    () => (problems.length === 0 ? writeFilter(filter, fields) : ''),
+    () => (problems.length === 0 ? writeFilter(filter, fields, userCalendar()) : ''),
     [filter, fields, problems],
   );
 

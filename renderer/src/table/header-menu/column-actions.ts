@@ -8,6 +8,7 @@ import type { GridPort } from '../../grid/port';
 import type { MenuItem } from '../../ui/CommandMenu';
 import type { CommandId } from '../../commands/table';
 import { filterDraft, withExisting } from './filter-template';
+import { userCalendar } from '../../formula/builder/calendar';
 import type { Draft } from './filter-template';
 
 export interface ColumnScope {
@@ -44,7 +45,7 @@ export function columnItems(
   const sortBy = (direction: 'asc' | 'desc') => grid.sortBy(colId, direction);
   const filter = (at: { value: unknown } | undefined) => () => {
     const input = formulaInput();
-    if (input && field) writeDraft(input, withExisting(input.value, filterDraft(field, at)));
+    if (input && field) writeDraft(input, withExisting(input.value, filterDraft(field, at, userCalendar())));
   };
   const all: Partial<Record<CommandId, Omit<MenuItem, 'id'>>> = {
     'column.sortAscending': { run: () => sortBy('asc') },
