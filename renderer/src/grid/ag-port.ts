@@ -18,6 +18,7 @@ const EVENTS: { [K in keyof GridEvents]: readonly AgPublicEventType[] } = {
   scroll: ['bodyScroll'],
   rows: ['modelUpdated'],
   viewport: ['viewportChanged'],
+  drawnColumns: ['virtualColumnsChanged'],
   editing: ['cellEditingStarted', 'cellEditingStopped'],
   selection: ['selectionChanged'],
   sort: ['sortChanged'],
@@ -96,6 +97,15 @@ function makePort(api: Api): GridPort {
       if (!gone()) api.setGridOption('pinnedTopRowData', [...records]);
     },
     drawnRows: () => ({ first: api.getFirstDisplayedRowIndex(), last: api.getLastDisplayedRowIndex() }),
+    drawnColumns: () =>
+      api
+        .getAllDisplayedVirtualColumns()
+        .map((c) => c.getColId())
+        .filter((id) => !isOwnColumn(id)),
+    shownValue: (row, column, pinned = false) => {
+      const rowNode = pinned ? api.getPinnedTopRow(row) : api.getDisplayedRowAtIndex(row);
+      return rowNode?.data === undefined ? undefined : api.getCellValue({ rowNode, colKey: column });
+    },
     showRow: (row, where) => api.ensureIndexVisible(row, where),
     reload: () => api.refreshInfiniteCache(),
     redraw: (cells) => {

@@ -97,6 +97,8 @@ export interface GridEvents {
   rows: void;
   /** The rows drawn changed. */
   viewport: void;
+  /** The columns drawn changed (a sideways scroll, a column shown or resized). */
+  drawnColumns: void;
   /** A cell editor opened or closed. */
   editing: void;
   /** Rows were selected or deselected. */
@@ -122,6 +124,10 @@ export interface GridPort {
   pinRecords(records: readonly RecordData[]): void;
   /** First and last row drawn. */
   drawnRows(): { first: number; last: number };
+  /** The field columns drawn (in or near the viewport, the frozen ones too). */
+  drawnColumns(): string[];
+  /** The value a cell shows (an edit not saved yet included); undefined while its row loads. */
+  shownValue(row: number, column: string, pinned?: boolean): unknown;
   /** Scrolls a row into view (at the top or middle when asked). */
   showRow(row: number, where?: 'top' | 'middle'): void;
   /** Asks the datasource again for every block held. */

@@ -1,9 +1,9 @@
-/** Linked records as chips with their names (ids until the names come); a chip opens its record. */
+/** Linked records as chips with their names (a placeholder until they come; see names.ts); a chip opens its record. */
 import { useContext, useEffect, useReducer } from 'react';
 import type { Column } from '../../../core/contract';
 import { useApi } from '../api/ApiProvider';
 import { LinksContext } from './context';
-import { linkIds, linkNames, linkedTableId } from './names';
+import { NAME_PENDING, linkIds, linkNames, linkedTableId } from './names';
 
 interface Props {
   field: Pick<Column, 'name' | 'type' | 'options'>;
@@ -19,6 +19,7 @@ export function LinkChips({ field, value, label = field.name }: Props) {
   const ids = linkIds(value);
   const key = ids.join(',');
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const shown = (id: string) => linkNames.shown(tableId, id);
   useEffect(() => {
     if (tableId === undefined || scope === undefined) return undefined;
     const shown = new Set(key.split(','));
@@ -39,13 +40,15 @@ export function LinkChips({ field, value, label = field.name }: Props) {
         <button
           key={id}
           type="button"
-          className="td-chip td-chip-link"
+          className={
+            shown(id) === undefined ? 'td-chip td-chip-link td-chip-pending' : 'td-chip td-chip-link'
+          }
           title={id}
           data-record-id={id}
           disabled={tableId === undefined || scope === undefined}
           onClick={() => tableId !== undefined && scope?.open(tableId, id)}
         >
-          {(tableId === undefined ? undefined : linkNames.name(tableId, id)) ?? id}
+          {shown(id) ?? NAME_PENDING}
         </button>
       ))}
     </span>

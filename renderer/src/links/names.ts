@@ -1,13 +1,18 @@
 /**
  * The renderer's names of linked records, by linked table id (table ids are unique across bases). Names are
- * asked of the services after rows arrive, never before: a link cell shows ids until its names come, then
- * only the cells holding those ids are refreshed. Renames made here arrive as `links.renamed`.
+ * asked of the services for what a person sees, never before: the grid asks for the link cells on screen once
+ * its scroll rests (useLinkCells), a form for the chips it shows. A chip whose name has not come shows a quiet
+ * placeholder, never the id: a brisk scroll passes rows whose names are never asked. A link the services
+ * could not name (a deleted record, a refused or failed read) shows its id. Only the cells holding the ids
+ * named are refreshed. Renames made here arrive as `links.renamed`.
  */
 import type { Column, TableDeskApi } from '../../../core/contract';
-import type { RecordData } from '../../../core/records/types';
 import { effectiveType } from '../grid/format';
 
 export const RECORD_ID = /^rec[A-Za-z0-9]{3,40}$/;
+
+/** A chip's text while its record's name is on its way (or not asked yet: it flew past). */
+export const NAME_PENDING = '…';
 
 export type NamesListener = (tableId: string, ids: ReadonlySet<string>) => void;
 
@@ -27,12 +32,23 @@ export function linkIds(value: unknown): string[] {
 class LinkNameStore {
   private readonly tables = new Map<string, Map<string, string>>();
   private readonly asked = new Set<string>();
+  /** Ids asked for and not named in the answer: shown by id (until a later ask names them). */
+  private readonly unnamed = new Set<string>();
   private readonly listeners = new Set<NamesListener>();
   /** The apis whose renames this store hears (the page has one; a test may bring its own). */
   private readonly heard = new WeakSet<TableDeskApi>();
 
   name(tableId: string, id: string): string | undefined {
     return this.tables.get(tableId)?.get(id);
+  }
+
+  /**
+   * What a chip shows for a linked record: its name, or its id once the services could not name it;
+   * undefined while its name is not known yet (the chip shows a placeholder).
+   */
+  shown(tableId: string | undefined, id: string): string | undefined {
+    if (tableId === undefined || !RECORD_ID.test(id)) return id;
+    return this.name(tableId, id) ?? (this.unnamed.has(`${tableId}/${id}`) ? id : undefined);
   }
 
   add(tableId: string, names: Readonly<Record<string, string>>): void {
@@ -53,21 +69,20 @@ class LinkNameStore {
   }
 
   /**
-   * Asks for the names the store lacks among the rows' link cells: one call for all linked tables, which
-   * the services turn into one request per linked table per page of ids. Nothing waits for the answer.
+   * Asks for the names the store lacks among link cells (the grid's on screen): a call per linked table,
+   * which the services read in one request per page of ids. Nothing waits for the answer.
    */
   want(
     api: TableDeskApi,
     target: { connectionId: string; baseId: string },
-    columns: readonly Column[],
-    records: readonly RecordData[],
+    cells: Iterable<{ field: Pick<Column, 'type' | 'options'>; value: unknown }>,
   ): void {
     const wanted = new Map<string, string[]>();
-    for (const field of columns) {
+    for (const { field, value } of cells) {
       const tableId = linkedTableId(field);
       if (tableId === undefined) continue;
       const ids = wanted.get(tableId) ?? [];
-      for (const record of records) ids.push(...linkIds(record.fields[field.name]));
+      ids.push(...linkIds(value));
       wanted.set(tableId, ids);
     }
     this.ask(api, target, wanted);
@@ -106,16 +121,30 @@ class LinkNameStore {
       api
         .call('links.names', { ...target, tables: [table] })
         .then(
-          (answer) => {
-            for (const t of answer.tables) this.add(t.tableId, t.names);
-          },
-          // Unnamed links keep showing their ids; a later page may ask again.
-          () => undefined,
+          (answer) => answer.tables.find((t) => t.tableId === table.tableId)?.names ?? {},
+          // Unnamed links show their ids; a later look at them asks again.
+          (): Record<string, string> => ({}),
         )
-        .finally(() => {
+        .then((names) => {
           for (const id of table.ids) this.asked.delete(`${table.tableId}/${id}`);
+          this.settle(table.tableId, table.ids, names);
         });
     }
+  }
+
+  /** An answer: its names, and the ids asked for that it left out, shown by id from now on. */
+  private settle(tableId: string, ids: readonly string[], names: Readonly<Record<string, string>>): void {
+    const left = new Set<string>();
+    for (const id of ids) {
+      const key = `${tableId}/${id}`;
+      if (names[id] !== undefined || this.name(tableId, id) !== undefined) this.unnamed.delete(key);
+      else if (!this.unnamed.has(key)) {
+        this.unnamed.add(key);
+        left.add(id);
+      }
+    }
+    this.add(tableId, names);
+    if (left.size > 0) for (const l of this.listeners) l(tableId, left);
   }
 
   /** Renames matter once a name is known, and a name is known only after it was asked for: listen then. */

@@ -113,7 +113,8 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
     loaded: progress.loaded,
     mapped: count && !count.exact ? count.count : 0,
   });
-  const rowNames = useLinkCells(port, columns, { connectionId, baseId, table });
+  const rowNames = useLinkCells(readyGrid, columns, { connectionId, baseId, table });
+  useEffect(() => editing.range.onChange((range) => rowNames.choose(range)), [editing, rowNames]);
   const linked = useLinkedForms(connectionId, baseId);
   const mirror = mirrorServedAs(useMirrors().mirrors, connectionId, baseId);
 
@@ -165,7 +166,7 @@ export function TableTab({ target, active }: { target: TableTarget; active: bool
           rows: (rows) => {
             setProgress((p) => ({ ...p, loaded: rows.loaded, total: rows.rowCount ?? p.total }));
             setError(undefined);
-            rowNames.rows(rows.records);
+            rowNames.soon();
           },
           error: (e) => {
             setError(errorMessage(e));

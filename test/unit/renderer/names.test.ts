@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { TableDeskApi } from '../../../core/contract';
 import { linkNames, linkText, linkTokens, linkedTableId } from '../../../renderer/src/links/names';
 
 const people = { type: 'multipleRecordLinks', options: { linkedTableId: 'tblPeople' } };
@@ -25,5 +26,50 @@ describe('link cell text', () => {
     expect(linkTokens('  a ,, b,')).toEqual(['a', 'b']);
     expect(linkTokens('')).toEqual([]);
     expect(linkText({ type: 'singleLineText' }, 'x')).toBeUndefined();
+  });
+});
+
+describe('what a link chip shows', () => {
+  /** The services' side of the door: names `named`, leaves the other ids out (deleted or unreadable). */
+  const servicesNaming = (named: Record<string, string>, asked: string[][]): TableDeskApi => ({
+    call: (async (_channel: string, request: { tables: { tableId: string; ids: string[] }[] }) => {
+      asked.push(...request.tables.map((t) => t.ids));
+      return {
+        tables: request.tables.map((t) => ({
+          tableId: t.tableId,
+          names: Object.fromEntries(t.ids.flatMap((id) => (named[id] ? [[id, named[id]]] : []))),
+        })),
+      };
+    }) as TableDeskApi['call'],
+    on: () => () => undefined,
+  });
+  const target = { connectionId: 'c', baseId: 'appBase' };
+
+  it('a placeholder until asked and answered; then the name, or the id of a record the services could not name', async () => {
+    const asked: string[][] = [];
+    const api = servicesNaming({ recNamed1: 'Ada' }, asked);
+    const settled = new Promise<void>((resolve) => {
+      const off = linkNames.subscribe((tableId, ids) => {
+        if (tableId === 'tblShown' && ids.has('recGone01')) {
+          off();
+          resolve();
+        }
+      });
+    });
+    expect(linkNames.shown('tblShown', 'recNamed1')).toBeUndefined();
+    expect(linkNames.shown('tblShown', 'recGone01')).toBeUndefined();
+    // Not a record id, or a field that links nowhere known: shown as it is.
+    expect(linkNames.shown('tblShown', 'not an id')).toBe('not an id');
+    expect(linkNames.shown(undefined, 'recNamed1')).toBe('recNamed1');
+    linkNames.want(api, target, [
+      {
+        field: { type: 'multipleRecordLinks', options: { linkedTableId: 'tblShown' } },
+        value: ['recNamed1', 'recGone01'],
+      },
+    ]);
+    await settled;
+    expect(asked).toEqual([['recNamed1', 'recGone01']]);
+    expect(linkNames.shown('tblShown', 'recNamed1')).toBe('Ada');
+    expect(linkNames.shown('tblShown', 'recGone01')).toBe('recGone01');
   });
 });
