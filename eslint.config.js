@@ -5,6 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import layers from './build/lint/layers.js';
 import gridMarkup from './build/lint/grid-markup.js';
 import plainErrors from './build/lint/plain-errors.js';
+import indexFiles from './build/lint/index-files.js';
 
 // The layering rules of docs/ARCHITECTURE.md: every import resolved and checked against one allow-table.
 const NODE_GLOBALS = [
@@ -57,6 +58,12 @@ export default tseslint.config(
     ignores: ['core/invariant.ts'],
     plugins: { errors: plainErrors },
     rules: { 'errors/plain': 'error' },
+  },
+  {
+    // A folder's index names its surface and holds no code (build/lint/index-files.js).
+    files: ['**/index.{ts,tsx,js,mjs,cjs}'],
+    plugins: { index: indexFiles },
+    rules: { 'index/reexports-only': 'error' },
   },
   {
     // ag-grid's markup is read in renderer/src/grid/ alone (grid/dom.ts). The end-to-end specs (test/e2e) and

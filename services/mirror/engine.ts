@@ -1,5 +1,5 @@
 /**
- * The mirrors' engine (see index.ts for the model): the runs of a mirror (one at a time), its summary and its
+ * The mirrors' engine (see mirrors.ts for the model): the runs of a mirror (one at a time), its summary and its
  * conflicts, over the parts that do the work: pull.ts (the copy follows the service), push.ts (local changes
  * merged and sent), creates.ts (records made here) and files.ts (attachment files both ways).
  */
