@@ -114,11 +114,15 @@ function chargeLinked(work: RequestWork, link: Field, bytes: number, reads = 'na
 /**
  * A record computed again by a write is read, parsed, compared and written back whole (JSON.parse, two
  * JSON.stringify and an UPDATE: about 10 ns a byte on a loaded machine), so it is charged two units per byte
- * of its stored JSON: a write whose linkers are many or large is refused within the write's budget (2,000
- * linkers of 12 KB each, 24 MB, held every request 0.9 s before it was refused) rather than holding every
- * request seconds.
+ * of its stored JSON, and a record's units for what it costs whatever its size (its statements, finding its
+ * linkers, computing its fields): a write whose linkers are many or large is refused within the write's budget
+ * (2,000 linkers of 12 KB each, 24 MB, held every request 0.9 s before it was refused) rather than holding
+ * every request seconds. Without the record's units, a rename computing 2,960 records of a five-table chain
+ * with 3 KB notes again was within the budget and held every request 1.4-2 s on a loaded machine (0.5-1 s
+ * with no notes: about 0.2 ms a record there).
  */
 const UNITS_PER_RECOMPUTED_BYTE = 2;
+const UNITS_PER_RECOMPUTED_RECORD = 6_000;
 
 const tooMuchRewritten = () =>
   invalidRequest(
@@ -264,7 +268,7 @@ export class RecordStore {
     if (!this.work) return;
     this.work.nextRecord();
     try {
-      this.work.spend(bytes * UNITS_PER_RECOMPUTED_BYTE);
+      this.work.spend(UNITS_PER_RECOMPUTED_RECORD + bytes * UNITS_PER_RECOMPUTED_BYTE);
     } catch (e) {
       if (!(e instanceof FormulaCostError)) throw e;
       throw tooMuchRewritten();

@@ -732,3 +732,99 @@ describe('select choices', () => {
     expect((await flood(1, MAX_SELECT_CHOICES)).status).toBe(422);
   });
 });
+
+describe('a rename computing a five-table chain of lookups again, near the cap on records computed again', () => {
+  // 4 × 740 records, each looking up the one before it, the first the hub: renaming the hub computes 2,960 again.
+  // With 3 KB notes each was charged its bytes alone, within the budget, and held every request 1-2 s.
+  const N = 740;
+  const T = 5;
+  const base = 'appCHAINCHAINCHAI';
+  const tid = (t: number) => `tblC${String(t).padStart(13, '0')}`;
+  const fid = (t: number, k: string) => `fld${k}${String(t).padStart(13, '0')}`;
+  const rid = (t: number, i: number) => `rec${t}${i.toString(36).padStart(13, '0')}`;
+  const hub = rid(0, 0);
+  const tables = Array.from({ length: T }, (_, t) => ({
+    id: tid(t),
+    name: `T${t}`,
+    primaryFieldId: fid(t, 'N'),
+    fields: [
+      { id: fid(t, 'N'), name: 'Name', type: 'singleLineText' },
+      { id: fid(t, 'O'), name: 'Note', type: 'multilineText' },
+      ...(t > 0
+        ? [
+            {
+              id: fid(t, 'L'),
+              name: 'Prev',
+              type: 'multipleRecordLinks',
+              options: { linkedTableId: tid(t - 1), inverseLinkFieldId: fid(t - 1, 'B') },
+            },
+            {
+              id: fid(t, 'K'),
+              name: 'Up',
+              type: 'multipleLookupValues',
+              options: {
+                recordLinkFieldId: fid(t, 'L'),
+                fieldIdInLinkedTable: t === 1 ? fid(0, 'N') : fid(t - 1, 'K'),
+              },
+            },
+          ]
+        : []),
+      ...(t < T - 1
+        ? [
+            {
+              id: fid(t, 'B'),
+              name: 'Next',
+              type: 'multipleRecordLinks',
+              options: { linkedTableId: tid(t + 1), inverseLinkFieldId: fid(t + 1, 'L') },
+            },
+          ]
+        : []),
+    ],
+    views: [{ id: `viw${String(t).padStart(14, '0')}`, name: 'Grid view', type: 'grid' }],
+  }));
+  const put = (t: number, records: { id: string; fields: Record<string, unknown> }[]) =>
+    ok(
+      s.request('POST', `/_tabledesk/mirror/bases/${base}/tables/${tid(t)}/records`, {
+        records: records.map((r) => ({ ...r, createdTime: '2024-01-01T00:00:00.000Z' })),
+      }),
+    );
+  /** Every record of the chain written again, each with a note of `note` characters. */
+  const fill = async (note: number) => {
+    await put(0, [{ id: hub, fields: { [fid(0, 'N')]: 'hub', [fid(0, 'O')]: 'n'.repeat(note) } }]);
+    for (let t = 1; t < T; t++)
+      for (let i = 0; i < N; i += 500)
+        await put(
+          t,
+          Array.from({ length: Math.min(500, N - i) }, (_, k) => ({
+            id: rid(t, i + k),
+            fields: {
+              [fid(t, 'N')]: `r${t}-${i + k}`,
+              [fid(t, 'O')]: 'n'.repeat(note),
+              [fid(t, 'L')]: [t === 1 ? hub : rid(t - 1, i + k)],
+            },
+          })),
+        );
+  };
+  const rename = (name: string) => s.request('PATCH', `/v0/${base}/T0/${hub}`, { fields: { Name: name } });
+  const lastUp = async () => (await ok(s.request('GET', `/v0/${base}/T4/${rid(4, N - 1)}`))).body.fields.Up;
+
+  beforeAll(async () => {
+    await ok(s.request('PUT', `/_tabledesk/mirror/bases/${base}`, { name: 'Chain', tables }));
+  });
+
+  it('is written when its records are small', async () => {
+    await fill(0);
+    await ok(rename('renamed'));
+    expect(await lastUp()).toEqual(['renamed']);
+  });
+
+  it('is refused with a 422 when they are 3 KB each (each record is charged its own cost, not its bytes alone)', async () => {
+    await fill(3000);
+    const before = await lastUp();
+    const r = await rename('renamed again');
+    expect(r.status, r.text.slice(0, 300)).toBe(422);
+    expect(r.body.error.message).toMatch(/rewrite too much linked data in one write/);
+    expect(await lastUp()).toEqual(before);
+    expect((await ok(s.request('GET', `/v0/${base}/T0/${hub}`))).body.fields.Name).toBe('hub');
+  });
+});
