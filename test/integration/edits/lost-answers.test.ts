@@ -64,6 +64,26 @@ describe('a create whose answer was lost', () => {
     expect(second.failed).toEqual([expect.objectContaining({ outcome: 'unknown' })]);
   });
 
+  it('is settled once answered: the next start looks for nothing and announces nothing again', async () => {
+    const h = await start();
+    const target = h.target('Tasks');
+    const made = await h.call('records.create', { target, records: [{ fields: { Name: 'answered once' } }] });
+    expect(made.created).toHaveLength(1);
+    // A later line waited for: the journal writes in order, so the create's outcome is on disk before it.
+    const [other] = (await h.reader('Tasks').listPage({ pageSize: 1 })).records;
+    await h.parts.queue.edit(target, [{ recordId: other!.id, fields: { Points: 7 } }]);
+    await h.kill();
+    const posts = h.seen.filter((r) => r.method === 'POST').length;
+
+    const again = await start({ restartOf: h });
+    await again.parts.queue.whenIdle();
+    expect((await again.call('edits.status', {})).uncertainCreates).toEqual([]);
+    expect(again.eventsOf('records.created')).toEqual([]);
+    // Nothing was looked for (a search is a POST …/listRecords) or made again.
+    expect(again.seen.filter((r) => r.method === 'POST').length).toBe(posts);
+    expect(await named(again, 'answered once')).toHaveLength(1);
+  });
+
   it('is looked for at the next start when the app stopped while it was out', async () => {
     const h = await start({ proxy: true, queue: { settleMs: 10_000, maxHoldMs: 10_000 } });
     const target = h.target('Tasks');
