@@ -215,7 +215,7 @@ describe('names of linked records (real local server)', () => {
     holding = false;
     held[0]!();
     await expect.poll(async () => (await h.call('edits.status', {})).rejected, { timeout: 10_000 }).toBe(1);
-    expect(await named()).toBe('Never Saved');
+    await expect.poll(named).toBe('Never Saved');
 
     await h.call('edits.discard', { target, recordId: person });
     await expect.poll(named).toBe('Saved Name');
