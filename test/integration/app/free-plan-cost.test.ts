@@ -10,18 +10,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FEW_CALLS } from '../../../services/budget/budget';
 import { NAMES_UNASKED } from '../../../services/links/names';
-import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
-import { startLocalServer } from '../../support/local-server';
+import { startFreePlanHostedApp, startFreePlanService, WORKSPACE } from '../../support/free-plan';
 import type { LocalServer } from '../../support/local-server';
-import { startHostedApp } from './harness';
 import type { Harness } from './harness';
 
 const TASKS = 50_000;
 /** Rows scrolled past the first page: ten pages more. */
 const SCROLLED = 1_000;
-/** The workspace the local server names for its bases (GET /v0/meta/bases/{id}). */
-const WORKSPACE = 'wspLocalTableDesk';
 
 let h: Harness;
 let hosted: LocalServer;
@@ -29,15 +25,11 @@ let proxy: FaultProxy;
 let connectionId: string;
 
 beforeAll(async () => {
-  hosted = await startLocalServer({
-    demo: { largeTableRecords: TASKS, outsidePhotos: false },
-    extensions: false,
-  });
-  proxy = await startFaultProxy(hosted.url);
+  ({ hosted, proxy } = await startFreePlanService(TASKS));
 }, 120_000);
 
 beforeEach(async () => {
-  ({ h, connectionId } = await startHostedApp(hosted, proxy));
+  ({ h, connectionId } = await startFreePlanHostedApp(hosted, proxy));
 }, 60_000);
 
 afterEach(async () => {
@@ -81,8 +73,6 @@ const spent = (from = 0) => {
 
 describe('the Free plan’s default look at a 50,000-record table', () => {
   it('opening, scrolling 1,000 rows and reading link names spends the pages, their names and a few calls; the count asks first', async () => {
-    // The plan is the user's word for the workspace; this app has not yet learnt which workspace the base is in.
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     const from = proxy.log.length;
     const { viewId } = await h.call('view.open', { connectionId, baseId: hosted.baseId, table: 'Tasks' });
     const rows = [];
@@ -139,7 +129,6 @@ async function askOf(purpose: string) {
 
 describe('a jump far into a view on the Free plan', () => {
   it('go to row and a far block ask what the walk costs; no leaves the grid where it was, yes walks only as far', async () => {
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     const { viewId } = await h.call('view.open', {
       connectionId,
       baseId: hosted.baseId,
@@ -189,7 +178,6 @@ describe('a jump far into a view on the Free plan', () => {
 
 describe('other people’s changes on the Free plan', () => {
   it('asks once per base what looking costs an hour; declined, no look is spent until the interval is set again', async () => {
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     await h.call('live.interval', { seconds: 60 });
     const open = async (table: string) => {
       const { viewId } = await h.call('view.open', { connectionId, baseId: hosted.baseId, table });
@@ -232,7 +220,6 @@ describe('other people’s changes on the Free plan', () => {
 describe('every other walk of a whole view on the Free plan', () => {
   /** Starts `work`, waits for its question of `purpose`, says no; the service saw none of its calls. */
   async function declined<T>(purpose: string, work: () => Promise<T>): Promise<T> {
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     const from = proxy.log.length;
     const done = work();
     const ask = await askOf(purpose);
@@ -312,7 +299,6 @@ describe('every other walk of a whole view on the Free plan', () => {
   }, 30_000);
 
   it('the names of up to 1,000 linked records at once go unasked (a screen names fewer)', async () => {
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     const schema = await h.call('meta.tables', { connectionId, baseId: hosted.baseId });
     if (schema.refused) throw new Error(schema.message);
     const people = schema.tables.find((t) => t.name === 'People')!;
@@ -348,7 +334,6 @@ describe('each question says what its walk costs, and the walk spends no more', 
 
   /** Opens the view and counts it with a yes, so the budget knows its size (1,000 records). */
   beforeEach(async () => {
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     ({ viewId } = await h.call('view.open', { connectionId, baseId: hosted.baseId, table: 'Tasks', query }));
     await h.call('view.rows', { viewId, start: 0, end: 100 });
     const count = await askOf('count');
@@ -461,7 +446,6 @@ describe('writes of many records on the Free plan', () => {
     proxy.log.slice(from).filter((r) => r.method === method).length;
 
   it('a change of 60 records asks for its 6 calls; declined, nothing is sent', async () => {
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     const { viewId } = await h.call('view.open', { ...target(), query: { formula: '{Task #} <= 60' } });
     const { records } = await h.call('view.rows', { viewId, start: 0, end: 100 });
     expect(records).toHaveLength(60);
@@ -484,7 +468,6 @@ describe('writes of many records on the Free plan', () => {
   }, 30_000);
 
   it('adding 60 records asks; undoing them asks again for its calls, and a no deletes nothing', async () => {
-    await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
     const from = proxy.log.length;
     const creating = h.call('records.create', {
       target: target(),

@@ -6,15 +6,10 @@
  * (extensions off) behind the fault proxy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
-import { startLocalServer } from '../../support/local-server';
+import { startFreePlanHostedApp, startFreePlanService } from '../../support/free-plan';
 import type { LocalServer } from '../../support/local-server';
-import { startHostedApp } from './harness';
 import type { Harness } from './harness';
-
-/** The workspace the local server names for its bases. */
-const WORKSPACE = 'wspLocalTableDesk';
 const TASKS = 1_000;
 
 let h: Harness;
@@ -23,13 +18,8 @@ let proxy: FaultProxy;
 let connectionId: string;
 
 beforeAll(async () => {
-  hosted = await startLocalServer({
-    demo: { largeTableRecords: TASKS, outsidePhotos: false },
-    extensions: false,
-  });
-  proxy = await startFaultProxy(hosted.url);
-  ({ h, connectionId } = await startHostedApp(hosted, proxy));
-  await h.call('budget.setPlan', { scope: WORKSPACE, plan: 'free' });
+  ({ hosted, proxy } = await startFreePlanService(TASKS));
+  ({ h, connectionId } = await startFreePlanHostedApp(hosted, proxy));
 }, 60_000);
 afterAll(async () => {
   await h?.close();
