@@ -157,9 +157,12 @@ class LinkNameStore {
 
 export const linkNames = new LinkNameStore();
 
-/** A name with a comma or a quote is quoted, so pasting the text back finds the same names. */
+const QUOTE = '"';
+
+/** A name with a comma or a quote is quoted (its quotes doubled), so pasting the text back finds the same names. */
 function quoted(name: string): string {
-  return /[",]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name;
+  if (!name.includes(QUOTE) && !name.includes(',')) return name;
+  return QUOTE + name.replaceAll(QUOTE, QUOTE + QUOTE) + QUOTE;
 }
 
 /** Link cell text as copied and exported: the linked records' names (their ids while names are unknown). */
@@ -174,12 +177,42 @@ export function linkText(field: Pick<Column, 'type' | 'options'>, value: unknown
 /** The names (or ids) in a link cell's text: comma separated, a quoted one may hold commas and quotes. */
 export function linkTokens(text: string): string[] {
   const tokens: string[] = [];
-  const re = /\s*(?:"((?:[^"]|"")*)"|([^,]*))\s*(?:,|$)/gy;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < text.length && (m = re.exec(text)) !== null) {
-    const token = m[1] !== undefined ? m[1].replace(/""/g, '"') : (m[2] ?? '').trim();
+  let at = 0;
+  while (at < text.length) {
+    const { token, next } = quotedAt(text, at) ?? plainAt(text, at);
     if (token !== '') tokens.push(token);
-    if (m[0] === '') break;
+    at = next;
   }
   return tokens;
+}
+
+interface Token {
+  token: string;
+  /** Where the next token starts: past the comma that ends this one. */
+  next: number;
+}
+
+const spaceAt = (text: string, i: number): boolean => i < text.length && /\s/.test(text.charAt(i));
+
+/** A quoted name (doubled quotes inside) from `at`, spaces around it, then a comma or the end; else nothing. */
+function quotedAt(text: string, at: number): Token | undefined {
+  let i = at;
+  while (spaceAt(text, i)) i++;
+  if (text.charAt(i) !== QUOTE) return undefined;
+  let token = '';
+  for (i++; i < text.length; i++) {
+    if (text.charAt(i) !== QUOTE) token += text.charAt(i);
+    else if (text.charAt(i + 1) === QUOTE) token += text.charAt(i++);
+    else break;
+  }
+  if (i >= text.length) return undefined;
+  for (i++; spaceAt(text, i); i++);
+  return i === text.length || text.charAt(i) === ',' ? { token, next: i + 1 } : undefined;
+}
+
+/** Everything up to the next comma, trimmed (an unclosed or stray quote is part of the name). */
+function plainAt(text: string, at: number): Token {
+  const comma = text.indexOf(',', at);
+  const end = comma === -1 ? text.length : comma;
+  return { token: text.slice(at, end).trim(), next: end + 1 };
 }

@@ -25,6 +25,9 @@ describe('link cell text', () => {
     expect(linkTokens(text!)).toEqual(['Ada', 'Smith, "Jo"', 'recC']);
     expect(linkTokens('  a ,, b,')).toEqual(['a', 'b']);
     expect(linkTokens('')).toEqual([]);
+    // A quote that never closes, or text after a closing one, leaves the name as typed up to its comma.
+    expect(linkTokens('"a, b')).toEqual(['"a', 'b']);
+    expect(linkTokens(' "x" y, "z" ')).toEqual(['"x" y', 'z']);
     expect(linkText({ type: 'singleLineText' }, 'x')).toBeUndefined();
   });
 });
