@@ -7,6 +7,7 @@ import { expect } from '@playwright/test';
 import type { AppPage } from './app-page';
 import { doorTest } from './fixtures';
 import { chooseFreePlan, openHostedDoor, openHostedTasks } from './hosted-door';
+import { selectWholeView } from './rows-helpers';
 
 const test = doorTest(() => openHostedDoor());
 test.use({ doorName: 'budget' });
@@ -69,13 +70,7 @@ test('deleting a whole view says what reading and deleting it costs, of the mont
   await expect(app.status.getByTestId('row-count')).toHaveText('2,000 records');
   await chooseFreePlan(app);
 
-  await app.table.getByRole('checkbox', { name: 'Select all rows' }).check();
-  const offer = page.getByRole('dialog', { name: 'Select all records' });
-  const loaded = Number(
-    (/([\d,]+) loaded rows? (is|are) selected/.exec(await offer.innerText())?.[1] ?? '').replace(/,/g, ''),
-  );
-  expect(loaded).toBeGreaterThan(0);
-  await offer.getByRole('button', { name: 'Select all 2,000' }).click();
+  const loaded = await selectWholeView(app, '2,000');
   await app.table.getByRole('button', { name: /^Delete [\d,]+ rows$/ }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete records' });
   // The rows not loaded are read (a call per 100), then all 2,000 deleted (a call per 10).

@@ -3,22 +3,13 @@
  * they had, hidden ones too (the view had read only those it shows), and the grid still shows only the fields
  * chosen.
  */
-import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
-import { checkbox } from './rows-helpers';
+import { checkbox, hideFields } from './rows-helpers';
 
 test.use({ doorName: 'hidden-fields-undo' });
 
 const TASKS = 'Tasks';
 const HIDDEN = ['Notes', 'Points', 'Tags'];
-
-async function hideFields(app: AppPage, names: readonly string[]): Promise<void> {
-  await app.table.getByRole('button', { name: /^Fields/ }).click();
-  const chooser = app.table.getByRole('dialog', { name: 'Fields' });
-  for (const name of names) await chooser.getByLabel(name, { exact: true }).uncheck();
-  await app.page.keyboard.press('Escape');
-  for (const name of names) await expect.poll(() => app.headers()).not.toContain(name);
-}
 
 test('undoing a delete in a view with hidden fields brings the records back with every field', async ({
   app,

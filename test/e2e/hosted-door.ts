@@ -10,6 +10,7 @@ import type { AppPage } from './app-page';
 import { startServer } from '../../server/index';
 import type { RunningServer, ServerOptions } from '../../server/index';
 import { launchTestDoor } from './door';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import type { TestDoor } from './door';
 
 export const HOSTED_CONNECTION = 'Hosted';
@@ -29,11 +30,13 @@ export interface HostedDoor extends TestDoor {
     lookNow(): Promise<void>;
     /** This month's calls the app's budget counted as looks for other people's changes, on every base. */
     liveCalls(): Promise<number>;
+    /** With `proxy`: the fault proxy the app reaches the service through, which logs every request. */
+    proxy?: FaultProxy;
   };
 }
 
 export async function openHostedDoor(
-  options: Pick<ServerOptions, 'monthlyCalls'> & { records?: number } = {},
+  options: Pick<ServerOptions, 'monthlyCalls'> & { records?: number; proxy?: boolean } = {},
 ): Promise<HostedDoor> {
   const server = await startServer({
     memory: true,
@@ -46,6 +49,7 @@ export async function openHostedDoor(
     penaltyMs: 2000,
     ...(options.monthlyCalls === undefined ? {} : { monthlyCalls: options.monthlyCalls }),
   });
+  const proxy = options.proxy === true ? await startFaultProxy(server.url) : undefined;
   const { app, ...door } = await launchTestDoor({ embedded: { rateLimit: 5, memory: true } });
   const baseId = server.bases[0]!.id;
   const client = (apiKey: string) =>
@@ -53,12 +57,13 @@ export async function openHostedDoor(
   try {
     await app.services.handlers['connections.save']({
       name: HOSTED_CONNECTION,
-      baseUrl: server.url,
+      baseUrl: proxy?.url ?? server.url,
       apiKey: HOSTED_KEY,
       remember: true,
     });
   } catch (error) {
     await door.close();
+    await proxy?.close();
     await server.close();
     throw error;
   }
@@ -75,9 +80,11 @@ export async function openHostedDoor(
           (n, s) => n + (s.purposes.live ?? 0),
           0,
         ),
+      ...(proxy ? { proxy } : {}),
     },
     async close() {
       await door.close();
+      await proxy?.close();
       await server.close();
     },
   };

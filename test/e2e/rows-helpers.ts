@@ -1,4 +1,5 @@
 /** Clipboard and selection helpers for the row specs. */
+import { expect } from '@playwright/test';
 import type { AppPage } from './app-page';
 
 /** Pastes text where the focus is, as the browser does for Ctrl+V (a paste event carrying the text). */
@@ -37,4 +38,28 @@ export async function scrollToBottom(app: AppPage): Promise<void> {
     );
     if (scroller) scroller.scrollTop = scroller.scrollHeight;
   });
+}
+
+/** Hides fields from the view, in the Fields chooser, as a person does. */
+export async function hideFields(app: AppPage, names: readonly string[]): Promise<void> {
+  await app.table.getByRole('button', { name: /^Fields/ }).click();
+  const chooser = app.table.getByRole('dialog', { name: 'Fields' });
+  for (const name of names) await chooser.getByLabel(name, { exact: true }).uncheck();
+  await app.page.keyboard.press('Escape');
+  for (const name of names) await expect.poll(() => app.headers()).not.toContain(name);
+}
+
+/**
+ * Ticks "Select all rows" and takes the offer to select the whole view (`total` records) as a person does;
+ * gives how many rows were loaded, as the offer said.
+ */
+export async function selectWholeView(app: AppPage, total: string): Promise<number> {
+  await app.table.getByRole('checkbox', { name: 'Select all rows' }).check();
+  const offer = app.page.getByRole('dialog', { name: 'Select all records' });
+  const loaded = Number(
+    (/([\d,]+) loaded rows? (is|are) selected/.exec(await offer.innerText())?.[1] ?? '').replace(/,/g, ''),
+  );
+  expect(loaded).toBeGreaterThan(0);
+  await offer.getByRole('button', { name: `Select all ${total}` }).click();
+  return loaded;
 }

@@ -123,7 +123,10 @@ export const RECORDS_PER_WRITE = 10;
 
 /**
  * Deleting a whole view: its records not loaded yet are read (a call per 100), then all of them are deleted
- * (a call per 10): 50,000 records cost about 5,500 calls.
+ * (a call per 10): 50,000 records cost about 5,500 calls. Where the view hides fields (`byId`), every record
+ * is read again by id first, whole, so that undo brings back what the view did not show (a call per 100 ids).
  */
-export const wholeViewDeleteCalls = (count: number, loaded: number): number =>
-  Math.ceil(Math.max(0, count - loaded) / RECORDS_PER_READ) + Math.ceil(count / RECORDS_PER_WRITE);
+export const wholeViewDeleteCalls = (count: number, loaded: number, byId = false): number =>
+  Math.ceil(Math.max(0, count - loaded) / RECORDS_PER_READ) +
+  (byId ? Math.ceil(count / RECORDS_PER_READ) : 0) +
+  Math.ceil(count / RECORDS_PER_WRITE);

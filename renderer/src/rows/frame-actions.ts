@@ -169,7 +169,7 @@ export function frameActions({ editing, budget, frame, selectAll, ask, askSetFie
       budget?.metered === true
         ? ` Reading and deleting them takes ${costText(
             {
-              calls: wholeViewDeleteCalls(selection.count, selection.rows.length),
+              calls: wholeViewDeleteCalls(selection.count, selection.rows.length, editing.deleteReadsById),
               recordsPerCall: RECORDS_PER_READ,
             },
             budget,

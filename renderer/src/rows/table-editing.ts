@@ -164,6 +164,11 @@ export class TableEditing {
     this.columns = columns;
   }
 
+  /** A delete reads its records by id first (the view hides fields, which undo must bring back). */
+  get deleteReadsById(): boolean {
+    return this.shownFields !== undefined;
+  }
+
   get grid(): GridPort | undefined {
     return this.port;
   }
@@ -357,7 +362,7 @@ export class TableEditing {
         records: rows.map((r) => ({ id: r.id, fields: r.fields })),
         readOnlyFields,
         // Rows of a view with hidden fields lack them: the services read them first, for undo.
-        partial: this.shownFields !== undefined,
+        partial: this.deleteReadsById,
       });
       if (result.remaining.length > 0) {
         const ids = result.remaining.map((r) => r.id).join(', ');

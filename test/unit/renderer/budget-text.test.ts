@@ -113,6 +113,9 @@ describe('the budget in words', () => {
     expect(wholeViewDeleteCalls(50_000, 100)).toBe(499 + 5000);
     expect(wholeViewDeleteCalls(2000, 2000)).toBe(200);
     expect(wholeViewDeleteCalls(5, 100)).toBe(1);
+    // A view that hides fields reads every record again by id, 100 a call, for undo.
+    expect(wholeViewDeleteCalls(50_000, 100, true)).toBe(499 + 500 + 5000);
+    expect(wholeViewDeleteCalls(5, 100, true)).toBe(2);
     expect(
       costText({ calls: 5499, recordsPerCall: 100 }, status({ calls: 12, plan: 'free', limit: 1000 })),
     ).toBe('about 5,499 API calls of this workspace’s 1,000 this month (12 used)');
