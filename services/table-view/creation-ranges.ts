@@ -1,5 +1,5 @@
 /**
- * Where the view lists its records in creation order (the service's order without a sort: see
+ * Where the view lists its records in creation order (the service's order without a view or sort: see
  * services/mirror/order.ts), disjoint ranges of creation time are contiguous stretches of the view, each its own
  * offset chain: the map walks two or more at once (view-map.ts). This is the arithmetic of those ranges: the
  * formula that keeps one, and where to split a chain's unread range in two.

@@ -1,10 +1,10 @@
 /**
- * The map of a view without a sort of the app's own, where the service only walks (the real local server
+ * The map of a table's own order (no named view, no sort), where the service only walks (the real local server
  * behind the fault proxy, its extensions off): chains over ranges of creation time walk at once, and the map is
- * still the view's order, id by id; where the view is not in creation order (sorted in the service's UI,
- * reordered by hand) the map finds out and walks it as one chain. The table is written through the server's
- * private mirror routes, which set each record's creation time: two records to a second, so ranges split
- * between instants, never inside one.
+ * still the view's order, id by id; where the table is not listed in creation order the map finds out and walks
+ * it as one chain, and a named view (whose order the service's UI may set) is one chain from the start. The
+ * tables are written through the server's private mirror routes, which set each record's creation time: two
+ * records to a second in Items, so ranges split between instants, never inside one.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RecordTableClient } from '../../../core/api/index';
