@@ -196,6 +196,22 @@ describe('live changes by polling', () => {
     expect(events.every((e) => e.updated.length === 0 && e.created === 0)).toBe(true);
   });
 
+  it('asks each look only for what changed since the look before (less the overlap)', async () => {
+    await setUp('polling');
+    await h.services.live.lookNow();
+    await h.services.live.lookNow();
+    const since = liveCalls().map((r) => {
+      const at = /IS_AFTER\(LAST_MODIFIED_TIME\(\), '([^']+)'\)/.exec(
+        decodeURIComponent(r.path.replace(/\+/g, ' ')),
+      );
+      return Date.parse(at![1]!);
+    });
+    expect(since).toHaveLength(3);
+    // Each starts 10 s before the one before it started: later each time, never back at the view's opening.
+    expect(since[1]!).toBeGreaterThan(since[0]!);
+    expect(since[2]!).toBeGreaterThan(since[1]!);
+  });
+
   it('keeps the interval the user sets', async () => {
     await setUp('polling');
     expect(await h.call('live.interval', {})).toEqual({ seconds: 60 });
