@@ -3,31 +3,10 @@
  * Escape or by its own Cancel, Close or Done button: to the toolbar or status bar button that opened it, and
  * to the grid's cell when a grid key opened it (ui/useFocusReturn). Walked by keyboard alone.
  */
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import type { AppPage } from './app-page';
 import { expect, test } from './fixtures';
-
-/** Presses Tab, or Shift+Tab if `target` comes before the focus, until `target` has it (at most `most` presses). */
-async function tabTo(page: Page, target: Locator, most = 60): Promise<void> {
-  const where = () =>
-    target.evaluate(
-      (e) => {
-        const active = document.activeElement;
-        if (e === active) return 'here';
-        return active !== null && e.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING
-          ? 'Shift+Tab'
-          : 'Tab';
-      },
-      undefined,
-      { timeout: 10_000 },
-    );
-  for (let i = 0; i < most; i++) {
-    const key = await where();
-    if (key === 'here') return;
-    await page.keyboard.press(key);
-  }
-  await expect(target).toBeFocused();
-}
+import { tabTo } from './keyboard';
 
 /** Opens Tasks by keyboard, with the focus on its first Name cell; `walk` opens and closes an overlay. */
 async function start(app: AppPage) {

@@ -67,7 +67,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function openMirrorDoor(): Promise<MirrorDoor> {
+/** `extensions: false`: the service is taken for the hosted one and metered (its calls in the status bar). */
+export async function openMirrorDoor(options: { extensions?: boolean } = {}): Promise<MirrorDoor> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tabledesk-hosted-'));
   const port = await freePort();
   let running: RunningServer | undefined;
@@ -79,6 +80,7 @@ export async function openMirrorDoor(): Promise<MirrorDoor> {
       // No photos on an outside host: a machine without internet could not copy their bytes.
       demo: { largeTableRecords: 2000, outsidePhotos: false },
       rateLimit: 5,
+      ...(options.extensions === false ? { extensions: false } : {}),
       // Airtable's penalty is 30 s; 5 s keeps the spec's deliberate 429 short (the client waits its Retry-After).
       penaltyMs: 5000,
     });
