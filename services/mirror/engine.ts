@@ -19,6 +19,7 @@ import { LocalChangeCounter } from './change-count';
 import { MirrorCreates } from './creates';
 import { MirrorFiles } from './files';
 import { LocalCopy } from './local';
+import { placeInOrder } from './order';
 import { MirrorPull } from './pull';
 import { MirrorPush } from './push';
 import type { EngineContext, Run } from './run';
@@ -393,7 +394,8 @@ export class MirrorEngine implements Mirrors {
         this.store.transaction(() => base.set(table.id, remote));
         if (r.choice !== 'mine') {
           // Not in the copy (deleted here), so nothing there to be edited since.
-          await put(table.id, remote);
+          if (await put(table.id, remote))
+            await this.putBackInOrder(m, table.id, remote, [...(await copyOf(table.id)).keys()]);
           this.store.noteRereads(m.id, table.id, [c.recordId]);
           for (const side of base.pairs.sidesOf(table))
             this.store.noteRereads(m.id, side.otherTableId, linkIds(remote, side.fieldId));
@@ -425,6 +427,29 @@ export class MirrorEngine implements Mirrors {
     // The sync, even one that fails, makes the next count of local changes a full one (see withRun).
     if (resolved > 0 || changed > 0) await this.sync(mirrorId).catch(() => undefined);
     return { resolved, changed };
+  }
+
+  /**
+   * A record "theirs" put back in the copy goes where the service lists it, not last until a sync (which may
+   * be far off when the service does not answer): among the service's records by creation time, as order.ts
+   * takes the service's order to be, before the records made here (the service puts those after it).
+   * `current` is the copy's order, the record last.
+   */
+  private async putBackInOrder(
+    m: MirrorRow,
+    tableId: string,
+    record: RecordData,
+    current: readonly string[],
+  ): Promise<void> {
+    const service = this.store.baseRecords(m.id, tableId);
+    const made = Date.parse(record.createdTime);
+    const others = current.filter((id) => id !== record.id);
+    const at = others.findIndex((id) => {
+      const theirs = service.get(id);
+      return theirs === undefined || Date.parse(theirs.createdTime) > made;
+    });
+    const order = at < 0 ? [...others, record.id] : [...others.slice(0, at), record.id, ...others.slice(at)];
+    await placeInOrder(this.local, m.sourceBaseId, tableId, order, current);
   }
 }
 

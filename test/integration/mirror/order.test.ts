@@ -70,6 +70,25 @@ describe('the order of a copy', () => {
     await expectServiceOrder();
   });
 
+  it('puts a record "theirs" brings back where the service lists it, though the sync after fails', async () => {
+    const theirs = h.hostedClient.table(h.baseId, 'People');
+    // Made on its own (no other record shares its creation time), with records after it.
+    const single = (await theirs.all()).find((r) => r.fields.Name === 'Single 1')!;
+    await h.localClient.table(h.baseId, 'People').delete(single.id);
+    await theirs.update(single.id, { Name: 'Single 1 (edited there)' });
+    await mirrors.sync(summary.id);
+    const [conflict] = await mirrors.conflicts(summary.id);
+    expect(conflict).toMatchObject({ kind: 'deleted-local', recordId: single.id });
+    // The service refuses everything: the copy takes theirs, and the sync that would order it fails.
+    h.proxy.inject({ type: 'status', status: 404 }, { times: Infinity });
+    try {
+      await mirrors.resolve(summary.id, [{ conflictId: conflict!.id, choice: 'theirs' }]);
+    } finally {
+      h.proxy.reset();
+    }
+    await expectServiceOrder();
+  });
+
   it('leaves a view with its own sort sorted', async () => {
     const sort = [{ field: 'Name', direction: 'desc' as const }];
     expect(await listed(h.localClient, 'People', sort)).toEqual(await listed(h.hostedClient, 'People', sort));
