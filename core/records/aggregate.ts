@@ -145,15 +145,46 @@ export function groupKey(value: unknown): unknown {
 }
 
 /**
+ * How much of a text the server's sort indexes hold (textSortPrefix). Folding is about 25 ns a character on a
+ * loaded machine, and the server folds every cell of a column in one statement to index it: 5,000 notes of
+ * 100 KB held every request 12 s the first time they were sorted.
+ */
+export const TEXT_KEY_LENGTH = 1000;
+
+/**
  * Text as Airtable orders it: case-insensitive and ignoring accents, the way a locale-aware collation does,
  * approximated by a key whose binary order is close to that (NFKD, marks removed, lower case). Blanks are ''.
  */
 export function textSortKey(value: unknown): string {
+  return folded(value, Infinity);
+}
+
+/**
+ * The first TEXT_KEY_LENGTH characters of textSortKey, folding no more of the value than they need: texts
+ * alike that far sort as equals (then by creation).
+ */
+export function textSortPrefix(value: unknown): string {
+  return folded(value, TEXT_KEY_LENGTH).slice(0, TEXT_KEY_LENGTH);
+}
+
+/** The key of `value`, folded only as far as `room` characters of it need (a list's items while they fit). */
+function folded(value: unknown, room: number): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map((v) => textSortKey(v)).join(', ');
+  if (Array.isArray(value)) {
+    const parts: string[] = [];
+    let length = 0;
+    for (const v of value) {
+      if (length >= room) break;
+      const part = folded(v, room - length);
+      parts.push(part);
+      length += part.length + 2;
+    }
+    // Items left out still follow a separator, as in the whole key.
+    return parts.join(', ') + (parts.length < value.length ? ', ' : '');
+  }
   if (typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    return textSortKey(o['name'] ?? o['filename'] ?? o['url'] ?? o['id'] ?? JSON.stringify(o));
+    return folded(o['name'] ?? o['filename'] ?? o['url'] ?? o['id'] ?? JSON.stringify(o), room);
   }
-  return String(value).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  return String(value).slice(0, room).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { textSortKey } from './sort-keys';
+import { textSortKey, textSortPrefix } from './sort-keys';
 
 export type Db = Database.Database;
 
@@ -35,8 +35,13 @@ CREATE TABLE IF NOT EXISTS outside_tables (
 
 /** Registers the SQL functions that sort expressions (and the indexes built on them) use. */
 function registerFunctions(db: Db): void {
+  // Indexes made by earlier versions over whole keys stay in a database file until their sort is made again:
+  // SQLite computes their keys on every write, and a key that changed would no longer find its entry.
   db.function('td_text_key', { deterministic: true }, (json: unknown) =>
     textSortKey(typeof json === 'string' ? (JSON.parse(json) as unknown) : null),
+  );
+  db.function('td_text_prefix', { deterministic: true }, (json: unknown) =>
+    textSortPrefix(typeof json === 'string' ? (JSON.parse(json) as unknown) : null),
   );
 }
 

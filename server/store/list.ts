@@ -79,7 +79,7 @@ const MAX_COMPOSITE_INDEXES = 12;
 /**
  * The SQL expression a field sorts by. Blanks map to the lowest value of their kind (-∞, '') so that they
  * come first ascending and keyset comparisons never meet NULL. Numbers compare numerically, ISO dates as
- * text, everything else through td_text_key (see sort-keys.ts). Formula, rollup and count results are stored
+ * text, everything else through td_text_prefix (see sort-keys.ts). Formula, rollup and count results are stored
  * with the record, so they sort like text or numbers depending on what they hold. A single select sorts by the order of its
  * options, as on Airtable (up to MAX_RANKED_CHOICES options); multiple selects by their text; links by the primary values of the linked
  * records, kept beside the cell by the store (linkSortKey).
@@ -103,7 +103,7 @@ export function sortExpression(field: Field): string {
   // A lookup of numbers sorts by its first number.
   if (field.type === 'multipleLookupValues' && NUMERIC.has(String(resultType)))
     return `ifnull(data ->> '$."${field.id}"[0]', -9e999)`;
-  return `td_text_key(data -> ${path})`;
+  return `td_text_prefix(data -> ${path})`;
 }
 
 /** A query's order as SQL: the sort expressions, their directions, and seq last in the last rule's direction. */

@@ -4,4 +4,4 @@
  * creation order, which keeps the sort stable. Blanks become '' and so come first ascending. The app groups
  * records it has read by the same key, so its groups match the server's.
  */
-export { textSortKey } from '../../core/records/aggregate';
+export { textSortKey, textSortPrefix } from '../../core/records/aggregate';

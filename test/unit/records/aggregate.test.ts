@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { GroupBuilder, SummaryAccumulator, groupKey, summaryKinds } from '../../../core/records/aggregate';
+import {
+  GroupBuilder,
+  SummaryAccumulator,
+  TEXT_KEY_LENGTH,
+  groupKey,
+  summaryKinds,
+  textSortKey,
+  textSortPrefix,
+} from '../../../core/records/aggregate';
 import type { SummaryKind } from '../../../core/records/aggregate';
 
 const summarize = (kind: SummaryKind, values: unknown[]) => {
@@ -65,5 +73,35 @@ describe('groups from records in order', () => {
     expect(groupKey(['B', 'a'])).toBe('b, a');
     expect(groupKey({ name: 'Ann' })).toBe('ann');
     expect(groupKey(2)).toBe(2);
+  });
+});
+
+describe('the sort key prefix a server index holds', () => {
+  it('is the first TEXT_KEY_LENGTH characters of the whole key, for texts, lists and objects', () => {
+    const long = 'Élan '.repeat(1000);
+    const values: unknown[] = [
+      long,
+      'Short',
+      ['b', '', 'Ä'],
+      Array.from({ length: 5000 }, (_, i) => `name ${i}`),
+      [{ name: 'Ann' }, { filename: 'x.png' }],
+      [long, 'tail'],
+      null,
+    ];
+    for (const v of values) {
+      expect(textSortPrefix(v)).toBe(textSortKey(v).slice(0, TEXT_KEY_LENGTH));
+    }
+    expect(textSortPrefix(long)).toHaveLength(TEXT_KEY_LENGTH);
+  });
+
+  it('folds no more of a list than the prefix needs', () => {
+    // An item past the prefix is never read: one that throws when read shows it.
+    const unread = Object.defineProperty({}, 'name', {
+      get: () => {
+        throw new Error('read past the prefix');
+      },
+    });
+    expect(textSortPrefix(['a'.repeat(TEXT_KEY_LENGTH), unread])).toBe('a'.repeat(TEXT_KEY_LENGTH));
+    expect(() => textSortKey(['a', unread])).toThrow('read past the prefix');
   });
 });

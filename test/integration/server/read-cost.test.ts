@@ -1,12 +1,16 @@
 /**
- * A filter reading a link cell reads the linked records' names, and SQLite parses a whole linked record to
- * take its name out: each linked record is read once a request and charged its size, so a record many records
- * link to (its own cell of links making it large) is read once, not once per linker, and linked records too
- * large to read are a 422 rather than seconds of work. So with links named as text (cellFormat=string).
+ * What a read costs beyond its records. A filter reading a link cell reads the linked records' names, and
+ * SQLite parses a whole linked record to take its name out: each linked record is read once a request and
+ * charged its size, so a record many records link to (its own cell of links making it large) is read once, not
+ * once per linker, and linked records too large to read are a 422 rather than seconds of work; so with links
+ * named as text (cellFormat=string). Sorting and grouping read every cell of a column: a sort index holds a
+ * prefix of each text's key, so making it folds no more than that of a long note, and an aggregate reads its
+ * records in chunks sized by how long they take, so other requests are answered between them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer } from '../../support/local-server';
 import type { AnyReply, LocalServer } from '../../support/local-server';
+import { TEXT_KEY_LENGTH } from '../../../core/records/aggregate';
 
 let s: LocalServer;
 
@@ -135,5 +139,95 @@ describe('a record linking records too large to read', () => {
     expect(named.body.error.message).toMatch(/too large to name in one request/);
     const one = await s.request('GET', `/v0/${base}/A/${linker}?${asText}`);
     expect(one.status, one.text.slice(0, 300)).toBe(422);
+  });
+});
+
+const sortBase = 'appSORTSORTSORTSO';
+const sortTable = 'tblSORTSORTSORTSO';
+const g = (c: string) => `fld${c.repeat(13)}S`;
+const putNotes = (records: { id: string; fields: Record<string, unknown> }[]) =>
+  ok(
+    s.request('POST', `/_tabledesk/mirror/bases/${sortBase}/tables/${sortTable}/records`, {
+      records: records.map((r) => ({ ...r, createdTime: '2024-01-01T00:00:00.000Z' })),
+    }),
+  );
+const rid = (i: number) => `recS${i.toString(36).padStart(13, '0')}`;
+
+beforeAll(async () => {
+  await ok(
+    s.request('PUT', `/_tabledesk/mirror/bases/${sortBase}`, {
+      name: 'Sorts',
+      tables: [
+        {
+          id: sortTable,
+          name: 'Notes',
+          primaryFieldId: g('n'),
+          fields: [
+            { id: g('n'), name: 'Name', type: 'singleLineText' },
+            { id: g('o'), name: 'Note', type: 'multilineText' },
+            { id: g('p'), name: 'Points', type: 'number', options: { precision: 0 } },
+          ],
+          views: [{ id: 'viwSORTSORTSORTSO', name: 'Grid view', type: 'grid' }],
+        },
+      ],
+    }),
+  );
+});
+
+describe('a sort by a long text', () => {
+  it('orders by the first TEXT_KEY_LENGTH characters, texts alike that far by creation', async () => {
+    const same = 'x'.repeat(TEXT_KEY_LENGTH);
+    await putNotes([
+      { id: rid(0), fields: { [g('n')]: 'first', [g('o')]: `${same}b` } },
+      { id: rid(1), fields: { [g('n')]: 'second', [g('o')]: `${same}a` } },
+      { id: rid(2), fields: { [g('n')]: 'third', [g('o')]: 'w' } },
+    ]);
+    const page = await ok(
+      s.request('GET', `/v0/${sortBase}/Notes?sort%5B0%5D%5Bfield%5D=Note&fields%5B%5D=Name`),
+    );
+    expect(page.body.records.map((r: { fields: { Name: string } }) => r.fields.Name)).toEqual([
+      'third',
+      'first',
+      'second',
+    ]);
+  });
+});
+
+describe('an aggregate over large records', () => {
+  // 2,000 records of 20 KB notes: read as one chunk of 5,000 they held every request until the end.
+  const N = 2000;
+  beforeAll(async () => {
+    const note = 'n'.repeat(20_000);
+    for (let i = 0; i < N; i += 300)
+      await putNotes(
+        Array.from({ length: Math.min(300, N - i) }, (_, k) => ({
+          id: rid(100 + i + k),
+          fields: { [g('n')]: `r${i + k}`, [g('o')]: note, [g('p')]: 1 },
+        })),
+      );
+  });
+
+  it('answers other requests between its chunks', async () => {
+    const order: string[] = [];
+    const summed = s
+      .request('POST', `/_tabledesk/v1/${sortBase}/Notes/aggregate`, {
+        groupBy: [{ field: 'Name' }],
+        summaries: [{ field: 'Points', kind: 'sum' }],
+      })
+      .then((r) => {
+        order.push('aggregate');
+        return r;
+      });
+    // Asked once the aggregate has started: its first chunk is read before the server reads this request.
+    await new Promise((resolve) => setImmediate(resolve));
+    const probe = s.request('GET', '/v0/meta/whoami').then((r) => {
+      order.push('probe');
+      return r;
+    });
+    const [r, p] = await Promise.all([summed, probe]);
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.body.summaries[0].value).toBe(N);
+    expect(p.status).toBe(200);
+    expect(order).toEqual(['probe', 'aggregate']);
   });
 });
