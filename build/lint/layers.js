@@ -79,7 +79,7 @@ const isAgGrid = (name) => /^(@ag-grid-[^/]+\/|ag-grid-)/.test(name);
  */
 export const RENDERER_FLOORS = [
   ['api', 'commands', 'grid', 'types'],
-  ['ui', 'theme'],
+  ['ui', 'color-scheme'],
   ['budget', 'pending'],
   ['formula', 'links', 'status', 'connections'],
   ['editing', 'offline'],

@@ -23,7 +23,7 @@ import { useWindowTitle } from './tabs/tab-label';
 import { demoTarget, loadSession, saveSession, withSchema } from './tabs/session';
 import { afterClose, cycle, tabKey } from './tabs/tabs';
 import type { Tab } from './tabs/tabs';
-import { useColorScheme } from './theme';
+import { useColorScheme } from './color-scheme';
 
 export function App() {
   const api = useApi();

@@ -1,4 +1,4 @@
-/** The grid's look: ag-grid's Quartz theme in the app's palette (theme.ts follows the OS's light or dark). */
+/** The grid's look: ag-grid's Quartz theme in the app's palette (color-scheme.ts follows the OS's light or dark). */
 import { themeQuartz } from 'ag-grid-community';
 
 /**

@@ -363,9 +363,9 @@ describe("the renderer's folder floors", () => {
       'renderer/src/formula may not import renderer/src/links',
     ],
     [
-      'renderer/src/theme.ts',
+      'renderer/src/color-scheme.ts',
       "import '../src/budget/useBudget';",
-      'renderer/src/theme may not import renderer/src/budget',
+      'renderer/src/color-scheme may not import renderer/src/budget',
     ],
     ['renderer/src/newfolder/probe.ts', "import '../grid/port';", 'renderer/src/newfolder has no floor'],
   ])('%s: %s', async (file, code, expected) => {
