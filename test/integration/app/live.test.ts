@@ -72,6 +72,11 @@ async function ownEditAndCreate(mode: 'webhook' | 'polling'): Promise<void> {
 }
 
 const liveCalls = () => proxy.log.filter((r) => r.path.includes('LAST_MODIFIED_TIME'));
+/** The time a poll asks for changes after (its `IS_AFTER(LAST_MODIFIED_TIME(), …)`). */
+const sinceOf = (path: string): number =>
+  Date.parse(
+    /IS_AFTER\(LAST_MODIFIED_TIME\(\), '([^']+)'\)/.exec(decodeURIComponent(path.replace(/\+/g, ' ')))![1]!,
+  );
 const payloadCalls = () => proxy.log.filter((r) => r.path.includes('/payloads'));
 const hooksOf = async () =>
   (await hosted.request('GET', `/v0/bases/${hosted.baseId}/webhooks`)).body.webhooks as { id: string }[];
@@ -146,6 +151,42 @@ describe('live changes by webhook', () => {
     expect(page.path).toMatch(/[?&]cursor=\d+/);
   });
 
+  it('falls back to polling from its last read when the webhook is gone, not from the view’s opening', async () => {
+    await setUp('webhook');
+    const before = Date.now();
+    await h.services.live.lookNow(); // reads payloads
+    for (const hook of await hooksOf())
+      await hosted.request('DELETE', `/v0/bases/${hosted.baseId}/webhooks/${hook.id}`);
+    await h.services.live.lookNow(); // the webhook is gone (404)
+    await h.services.live.lookNow(); // a new one is made, and this look polls
+    const polls = liveCalls().map((r) => sinceOf(r.path));
+    expect(polls).toHaveLength(2);
+    // The poll goes back the overlap from the payloads read's start, which came after `before`.
+    expect(polls[1]!).toBeGreaterThanOrEqual(before - 10_000);
+  });
+
+  it('polls, and asks once, where the base has as many webhooks as it may (422)', async () => {
+    await setUp('webhook');
+    proxy.inject(
+      {
+        type: 'status',
+        status: 422,
+        body: '{"error":{"type":"TOO_MANY_WEBHOOKS_BY_OAUTH_INTEGRATION_IN_BASE"}}',
+      },
+      { match: isWebhookCreate, times: Infinity },
+    );
+    // The base's webhook is gone: the next look finds it so (404), the one after tries to make one and is
+    // refused, and the base is polled from then on without asking again.
+    for (const hook of await hooksOf())
+      await hosted.request('DELETE', `/v0/bases/${hosted.baseId}/webhooks/${hook.id}`);
+    const creates = () => proxy.log.filter(isWebhookCreate).length;
+    const made = creates();
+    const polls = liveCalls().length;
+    for (let i = 0; i < 4; i++) await h.services.live.lookNow();
+    expect(creates() - made).toBe(1);
+    expect(liveCalls().length - polls).toBeGreaterThanOrEqual(2);
+  });
+
   it('does not take the app’s own edits and creates for someone else’s', async () => {
     await ownEditAndCreate('webhook');
     const before = payloadCalls().length;
@@ -200,12 +241,7 @@ describe('live changes by polling', () => {
     await setUp('polling');
     await h.services.live.lookNow();
     await h.services.live.lookNow();
-    const since = liveCalls().map((r) => {
-      const at = /IS_AFTER\(LAST_MODIFIED_TIME\(\), '([^']+)'\)/.exec(
-        decodeURIComponent(r.path.replace(/\+/g, ' ')),
-      );
-      return Date.parse(at![1]!);
-    });
+    const since = liveCalls().map((r) => sinceOf(r.path));
     expect(since).toHaveLength(3);
     // Each starts 10 s before the one before it started: later each time, never back at the view's opening.
     expect(since[1]!).toBeGreaterThan(since[0]!);
