@@ -13,8 +13,9 @@
  * times have whole seconds) are ordered by what already says so: one chain's records by the chain (ids ending
  * in the same character share a chain), records the copy had placed before by the copy; only a group the
  * walk cannot order is asked of the service, its ids in one filtered list (a request per 100 ids, the groups
- * of every table's refresh usually none). A group of more than MAX_ASKED ids keeps the walk's order beyond
- * each read's: such groups come from bulk imports, whose records are in their chains' order already.
+ * of every table's refresh usually none). A group of more than MAX_ASKED ids (a bulk import within one of
+ * Airtable's seconds) is asked by its time instead, so that one walk orders all of it: the records made in
+ * that second, in the service's order, a request per 100 (a short formula whatever the group's size).
  */
 import type { TableClient } from '../../core/api/index';
 import type { RecordData } from '../../core/records/types';
@@ -59,40 +60,57 @@ export async function serviceOrder(
     }
     return g.every((r) => RECORD_ID.test(r.id));
   });
-  await Promise.all(packed(unsure).map((ids) => askOrder(run, remote, primaryFieldId, ids, unsure)));
+  const [large, small] = [
+    unsure.filter((g) => g.length > MAX_ASKED),
+    unsure.filter((g) => g.length <= MAX_ASKED),
+  ];
+  await Promise.all([
+    ...packed(small).map((ids) => askOrder(run, remote, primaryFieldId, idsFormula(ids), [...small])),
+    ...large.map((g) => askOrder(run, remote, primaryFieldId, secondFormula(g[0]!.createdTime), [g])),
+  ]);
   return groups.flat().map((r) => r.id);
 }
 
-/** The unsure groups' ids packed into reads, a group never split below MAX_ASKED. */
+/** The small unsure groups' ids packed into reads of ASK_PER_READ, a group never split. */
 function packed(groups: readonly Walked[][]): string[][] {
   const reads: string[][] = [];
   let read: string[] = [];
-  for (const g of groups)
-    for (let i = 0; i < g.length; i += MAX_ASKED) {
-      const part = g.slice(i, i + MAX_ASKED).map((r) => r.id);
-      if (read.length + part.length > ASK_PER_READ) {
-        reads.push(read);
-        read = [];
-      }
-      read.push(...part);
+  for (const g of groups) {
+    if (read.length + g.length > ASK_PER_READ) {
+      reads.push(read);
+      read = [];
     }
+    read.push(...g.map((r) => r.id));
+  }
   if (read.length > 0) reads.push(read);
   return reads;
 }
 
-/** Reads `ids` in the service's order and puts each group's records among them in that order. */
+const idsFormula = (ids: readonly string[]) => `OR(${ids.map((id) => `RECORD_ID() = '${id}'`).join(', ')})`;
+
+/**
+ * The records made in the second that holds `createdTime` (Airtable's times are whole seconds, so that is
+ * the group; the local server's have milliseconds, and the rest of its second is read and left out).
+ */
+function secondFormula(createdTime: string): string {
+  const from = Math.floor(Date.parse(createdTime) / 1000) * 1000;
+  const at = (ms: number) => `'${new Date(ms).toISOString()}'`;
+  return `AND(NOT(IS_BEFORE(CREATED_TIME(), ${at(from)})), IS_BEFORE(CREATED_TIME(), ${at(from + 1000)}))`;
+}
+
+/** Reads the records `formula` picks in the service's order and puts each group's records in that order. */
 async function askOrder(
   run: Run,
   remote: TableClient,
   primaryFieldId: string,
-  ids: readonly string[],
+  formula: string,
   groups: readonly Walked[][],
 ): Promise<void> {
   const position = new Map<string, number>();
   for await (const page of remote.pages({
     fields: [primaryFieldId],
     returnFieldsByFieldId: true,
-    formula: `OR(${ids.map((id) => `RECORD_ID() = '${id}'`).join(', ')})`,
+    formula,
     signal: run.signal,
     priority: 'background',
   })) {
