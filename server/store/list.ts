@@ -4,6 +4,7 @@ import type { Db } from './db';
 import type { ExpressionIndexes } from './indexes';
 import type { RecordRow, StoredRecord } from './records';
 import { fromRow, linkSortKey } from './records';
+import { TEXT_KEY_LENGTH } from '../../core/records/aggregate';
 
 /** Where a walk stopped: the sort key values and seq of the last record returned. */
 export interface Keyset {
@@ -103,7 +104,8 @@ export function sortExpression(field: Field): string {
   // A lookup of numbers sorts by its first number.
   if (field.type === 'multipleLookupValues' && NUMERIC.has(String(resultType)))
     return `ifnull(data ->> '$."${field.id}"[0]', -9e999)`;
-  return `td_text_prefix(data -> ${path})`;
+  // A text's first TEXT_KEY_LENGTH characters are all its key holds: only those go to JavaScript to be folded.
+  return `td_text_prefix(CASE json_type(data, ${path}) WHEN 'text' THEN json_quote(substr(data ->> ${path}, 1, ${TEXT_KEY_LENGTH})) ELSE data -> ${path} END)`;
 }
 
 /** A query's order as SQL: the sort expressions, their directions, and seq last in the last rule's direction. */
