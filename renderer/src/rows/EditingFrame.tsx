@@ -225,7 +225,20 @@ export function EditingFrame({
             onClose={menu.close}
           />
         )}
-        {ask && <ConfirmDialog ask={ask} onClose={() => setAsk(undefined)} />}
+        {ask && (
+          <ConfirmDialog
+            // A confirmed action's effect is in the grid: the focus goes there, so Ctrl+Z takes it back at
+            // once. Declined (Esc, Cancel), the focus goes back to what asked.
+            ask={{
+              ...ask,
+              run: () => {
+                reads.refocus();
+                ask.run();
+              },
+            }}
+            onClose={() => setAsk(undefined)}
+          />
+        )}
         {view.overwrite && (
           <OverwriteDialog
             question={view.overwrite}
@@ -238,12 +251,14 @@ export function EditingFrame({
             rows={setField.rows.length}
             note={setField.note}
             onClose={() => setSetField(undefined)}
-            onApply={(field, value) =>
+            // Applied, the focus goes to the grid, as a confirmed action's does.
+            onApply={(field, value) => {
+              reads.refocus();
               actions.runBulk(
                 planSetField(reads.bulk(), setField.rows, field.name, value),
                 `Set ${field.name} in`,
-              )
-            }
+              );
+            }}
           />
         )}
         {detail !== undefined && (
