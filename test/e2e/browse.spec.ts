@@ -107,6 +107,9 @@ test('picks a view', async ({ app, door }, info) => {
 test('a broken formula shows its diagnostic and sends nothing', async ({ app }, info) => {
   await app.openTable(TASKS);
   await expect(app.status.getByTestId('row-count')).toHaveText('50,000 records');
+  // The screen's link names are asked once the grid rests: shown, nothing more is asked for them.
+  await expect.poll(() => app.calls('links.names').length).toBeGreaterThan(0);
+  await expect(app.table.locator('.td-chip-pending')).toHaveCount(0);
   const callsBefore = app.calls().length;
 
   await typeFormula(app.page, "AND({Status} = 'Done', {Budget} >");
