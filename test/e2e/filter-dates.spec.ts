@@ -4,7 +4,7 @@
  * the user's week from Monday; "is" a day keeps that local day; and the formula the bar sends says so (the
  * zone and the week's first day), which the real local server evaluates. Records sit every 6 hours over 5 days
  * either side of now, so each side of the local midnights near now is there; what should be kept is worked
- * out here with Intl alone.
+ * out here with Intl alone. "Filter by this value" on a date-time takes the day the cell shows, too.
  */
 import type { AppPage } from './app-page';
 import { expect, test } from './edit-fixtures';
@@ -97,4 +97,14 @@ test("this week and a day are the user's: their zone, weeks from their locale's 
   await expect(await showCell(app, 0, 'Started at')).toContainText(
     new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, dateStyle: 'medium' }).format(Date.now()),
   );
+
+  // "Filter by this value" on such a cell takes the day the cell shows, in the user's zone.
+  const applied = await app.formula.inputValue();
+  await (await showCell(app, 0, 'Started at')).click({ button: 'right' });
+  await app.page
+    .getByRole('menu', { name: 'Started at, row 1' })
+    .getByRole('menuitem', { name: 'Filter by this value' })
+    .click();
+  const day = `DATETIME_FORMAT(SET_TIMEZONE({Started at}, '${ZONE}'), 'YYYY-MM-DD')`;
+  await expect(app.formula).toHaveValue(`AND(${applied}, IS_SAME(${day}, '${localDay(Date.now())}', 'day'))`);
 });
