@@ -107,8 +107,15 @@ test('undoing a delete in a sorted view shows the rows where they belong at once
   await expect(findCount(app)).toHaveText(/^\d+ records? match(es)?$/);
   const matching = Number.parseInt((await findCount(app).textContent()) ?? '', 10);
 
-  await app.cell(2, 'Name').click({ modifiers: ['Control'] });
-  await app.cell(4, 'Name').click({ modifiers: ['Control'] });
+  // What this checks is the delete and its undo, not Ctrl+click: a click that a repaint of Find's highlight
+  // took (seen once on a loaded machine) is made again, only while its row is not selected.
+  await expect(async () => {
+    for (const row of [2, 4]) {
+      if (!/ag-row-selected/.test((await app.row(row).getAttribute('class')) ?? ''))
+        await app.cell(row, 'Name').click({ modifiers: ['Control'] });
+    }
+    await expect(app.table.getByRole('button', { name: 'Delete 2 rows' })).toBeEnabled({ timeout: 2_000 });
+  }).toPass();
   await app.page.keyboard.press('Delete');
   await app.page
     .getByRole('dialog', { name: 'Delete records' })
