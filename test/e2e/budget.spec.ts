@@ -6,7 +6,7 @@
 import { expect } from '@playwright/test';
 import type { AppPage } from './app-page';
 import { doorTest } from './fixtures';
-import { chooseFreePlan, openHostedDoor, openHostedTasks } from './hosted-door';
+import { chooseFreePlan, openBudgetPanel, openHostedDoor, openHostedTasks } from './hosted-door';
 import { selectWholeView } from './rows-helpers';
 
 const test = doorTest(() => openHostedDoor());
@@ -27,8 +27,7 @@ test('the month’s calls in the status bar; on a Team plan the count asks first
   const figure = app.status.getByTestId('budget-figure');
   await expect(figure).toContainText(/\d+ API calls this month · plan\?/);
 
-  await figure.click();
-  const panel = page.getByRole('dialog', { name: 'API calls this month' });
+  const panel = await openBudgetPanel(app);
   await expect(panel.getByRole('row', { name: /Counting views 20/ })).toBeVisible();
   await expect(panel.getByRole('row', { name: /Pages you asked for \d+/ })).toBeVisible();
   await panel.getByLabel('Plan').selectOption({ label: 'Team (100,000 calls a month)' });

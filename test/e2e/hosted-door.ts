@@ -5,6 +5,7 @@
  * connection. The spec's own clients take the app's throttles (`door.schedulers`), as every spec's do.
  */
 import { expect } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { RecordTableClient } from '../../core/api';
 import type { AppPage } from './app-page';
 import { startServer } from '../../server/index';
@@ -103,11 +104,25 @@ export async function openHostedTasks(app: AppPage): Promise<void> {
   await expect(app.row(0)).toBeVisible();
 }
 
+/**
+ * Opens the API calls panel from the status bar's figure. A click is made again while the panel is not open:
+ * once in CI the panel was not there after the click (the cause is not found; see the closing note of
+ * 2026-11-29), and what these specs check is the panel's content.
+ */
+export async function openBudgetPanel(app: AppPage): Promise<Locator> {
+  const figure = app.status.getByTestId('budget-figure');
+  const panel = app.page.getByRole('dialog', { name: 'API calls this month' });
+  await expect(async () => {
+    if (!(await panel.isVisible())) await figure.click();
+    await expect(panel).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  return panel;
+}
+
 /** Says the open base's workspace is on the Free plan, in the API calls panel, as a person does. */
 export async function chooseFreePlan(app: AppPage): Promise<void> {
   const figure = app.status.getByTestId('budget-figure');
-  await figure.click();
-  const panel = app.page.getByRole('dialog', { name: 'API calls this month' });
+  const panel = await openBudgetPanel(app);
   await panel.getByLabel('Plan').selectOption({ label: 'Free (1,000 calls a month)' });
   await expect(figure).toContainText(/\d+ of 1,000 API calls this month/);
   await panel.getByRole('button', { name: 'Close API calls' }).click();
