@@ -4,6 +4,7 @@ import { startFaultProxy } from '../../support/fault-proxy';
 import type { FaultProxy } from '../../support/fault-proxy';
 import { extensionlessConnection, startHarness } from './harness';
 import type { Harness } from './harness';
+import { holdPatches } from '../../support/held-patches';
 
 let h: Harness;
 let proxy: FaultProxy | undefined;
@@ -170,15 +171,9 @@ describe('names of linked records (real local server)', () => {
   });
 
   it('puts a cached name back when a rename that a save showed is refused and discarded', async () => {
-    // PATCHes wait here while `holding`: the first rename stays on its way while the second is made.
-    let holding = true;
-    const held: (() => void)[] = [];
-    h = await startHarness({
-      fetch: async (input, init) => {
-        if (init?.method === 'PATCH' && holding) await new Promise<void>((go) => held.push(go));
-        return fetch(input, init);
-      },
-    });
+    // The first rename stays on its way while the second is made.
+    const patches = holdPatches();
+    h = await startHarness({ fetch: patches.fetch });
     const baseId = await h.demoBaseId();
     const people = (await schema(baseId)).get('People')!;
     const { ids } = await firstPageLinks(baseId);
@@ -199,7 +194,7 @@ describe('names of linked records (real local server)', () => {
       changes: [{ recordId: person, fields: { Name: 'Saved Name' }, previous: { Name: original } }],
     });
     h.services.dispatch('edits.sendNow', {});
-    await expect.poll(() => held.length).toBe(1);
+    await expect.poll(() => patches.count).toBe(1);
     // The service refuses the record's next request (its team was deleted meanwhile), the name with it. The
     // first rename's save carries the second as edited since.
     await h.call('edits.edit', {
@@ -212,8 +207,7 @@ describe('names of linked records (real local server)', () => {
         },
       ],
     });
-    holding = false;
-    held[0]!();
+    patches.release();
     await expect.poll(async () => (await h.call('edits.status', {})).rejected, { timeout: 10_000 }).toBe(1);
     await expect.poll(named).toBe('Never Saved');
 

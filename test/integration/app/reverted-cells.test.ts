@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness } from './harness';
 import type { Harness } from './harness';
+import { holdPatches } from '../../support/held-patches';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -20,15 +21,9 @@ async function until(done: () => boolean | Promise<boolean>): Promise<void> {
 
 describe('a discarded value that a save showed', () => {
   it('leaves the view: the cell shows what the service holds', async () => {
-    // PATCHes wait here while `holding`: the first edit stays on its way while the second is made.
-    let holding = true;
-    const held: (() => void)[] = [];
-    h = await startHarness({
-      fetch: async (input, init) => {
-        if (init?.method === 'PATCH' && holding) await new Promise<void>((go) => held.push(go));
-        return fetch(input, init);
-      },
-    });
+    // The first edit stays on its way while the second is made.
+    const patches = holdPatches();
+    h = await startHarness({ fetch: patches.fetch });
     const baseId = await h.demoBaseId();
     const target = { connectionId: 'demo', baseId, table: 'Tasks' };
     const { viewId } = await h.call('view.open', { ...target, query: {} });
@@ -40,14 +35,13 @@ describe('a discarded value that a save showed', () => {
       changes: [{ recordId: row!.id, fields: { Name: 'first' }, previous: { Name: row!.fields.Name } }],
     });
     h.services.dispatch('edits.sendNow', {});
-    await until(() => held.length === 1);
+    await until(() => patches.count === 1);
     // 'x' is no number: the service will refuse it.
     await h.call('edits.edit', {
       target,
       changes: [{ recordId: row!.id, fields: { Points: 'x' }, previous: { Points: points } }],
     });
-    holding = false;
-    held[0]!();
+    patches.release();
     await until(async () => (await h!.call('edits.status', {})).rejected === 1);
     const saved = h.eventsOf('edits.saved').at(-1) as { record: { fields: Record<string, unknown> } };
     expect(saved.record.fields.Points).toBe('x');
