@@ -2,8 +2,8 @@
  * A fetch for the app's harness that holds every PATCH until `release`: an edit stays on its way while the
  * test makes another, so the save of the first can be answered after the second was refused or discarded.
  */
-export function holdPatches() {
-  let holding = true;
+export function holdPatches(holdFromStart = true) {
+  let holding = holdFromStart;
   const held: (() => void)[] = [];
   return {
     fetch: async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
@@ -13,6 +13,10 @@ export function holdPatches() {
     /** PATCHes waiting. */
     get count(): number {
       return held.length;
+    },
+    /** Holds the PATCHes from now on. */
+    hold(): void {
+      holding = true;
     },
     /** Lets the waiting PATCHes go, and every later one through at once. */
     release(): void {

@@ -12,6 +12,7 @@ import { TableEditing } from '../../../renderer/src/rows/table-editing';
 import type { CellChange, EditingView } from '../../../renderer/src/rows/table-editing';
 import { startHarness } from '../app/harness';
 import type { Harness, HarnessOptions } from '../app/harness';
+import { holdPatches } from '../../support/held-patches';
 
 let h: Harness | undefined;
 let editing: TableEditing | undefined;
@@ -116,17 +117,10 @@ describe('TableEditing over the in-process services', () => {
 
 describe("a discarded value that a save put in the grid's row", () => {
   it('leaves the row: the cell shows what the service holds again', async () => {
-    // Found by the queue fuzzer (seed 2837). PATCHes wait while `holding`: the first edit stays on its way
+    // Found by the queue fuzzer (seed 2837). PATCHes wait while held: the first edit stays on its way
     // while the second is made, so its answer carries the second's value (edits.saved keeps newer local ones).
-    let holding = true;
-    const held: (() => void)[] = [];
-    h = await startHarness({
-      embedded: { largeTableRecords: 5 },
-      fetch: async (input, init) => {
-        if (init?.method === 'PATCH' && holding) await new Promise<void>((go) => held.push(go));
-        return fetch(input, init);
-      },
-    });
+    const held = holdPatches();
+    h = await startHarness({ embedded: { largeTableRecords: 5 }, fetch: held.fetch });
     const server = await h.services.embedded!;
     const target = { connectionId: 'demo', baseId: await h.demoBaseId(), table: 'Tasks' };
     const reader = new RecordTableClient({ baseUrl: server.url, apiKey: server.apiKey }).table(
@@ -153,12 +147,11 @@ describe("a discarded value that a save put in the grid's row", () => {
 
     await editing.edit([nameChange(first!, 'first')]);
     await h.call('edits.sendNow', {});
-    await until('the first edit on its way', () => held.length === 1);
+    await until('the first edit on its way', () => held.count === 1);
     await editing.edit([
       { recordId: first!.id, fields: { Points: 'x' }, previous: { Points: points }, typecast: false },
     ]);
-    holding = false;
-    held[0]!();
+    held.release();
     await until('the refusal', () => editing!.store.mark(first!.id, 'Points') === 'rejected');
     expect(row.fields['Points']).toBe('x');
 
@@ -173,15 +166,8 @@ describe("a discarded value that a save put in the grid's row", () => {
 describe("a discarded value that a save put in the pinned new row (Add row's)", () => {
   it('leaves the pinned row, and stays gone when the next Add row pins the rows again', async () => {
     // As above, for a record made with Add row: it is pinned at the top and is none of the view's rows.
-    let holding = false;
-    const held: (() => void)[] = [];
-    h = await startHarness({
-      embedded: { largeTableRecords: 5 },
-      fetch: async (input, init) => {
-        if (init?.method === 'PATCH' && holding) await new Promise<void>((go) => held.push(go));
-        return fetch(input, init);
-      },
-    });
+    const held = holdPatches(false);
+    h = await startHarness({ embedded: { largeTableRecords: 5 }, fetch: held.fetch });
     const target = { connectionId: 'demo', baseId: await h.demoBaseId(), table: 'Tasks' };
     // The grid, as far as pinned rows go: what it pins, each replaced as the tab asks.
     let pinned: RecordData[] = [];
@@ -207,15 +193,14 @@ describe("a discarded value that a save put in the pinned new row (Add row's)", 
     const made = pinned[0]!;
     const points = made.fields['Points'] ?? null;
 
-    holding = true;
+    held.hold();
     await editing.edit([nameChange(made, 'first')]);
     await h.call('edits.sendNow', {});
-    await until('the first edit on its way', () => held.length === 1);
+    await until('the first edit on its way', () => held.count === 1);
     await editing.edit([
       { recordId: made.id, fields: { Points: 'x' }, previous: { Points: points }, typecast: false },
     ]);
-    holding = false;
-    held[0]!();
+    held.release();
     await until('the refusal', () => editing!.store.mark(made.id, 'Points') === 'rejected');
     expect(pinned[0]!.fields['Points']).toBe('x');
 
